@@ -1,0 +1,65 @@
+// Package testshared locates the reference material that sits beside a
+// development checkout in ../shared, so tests that compare against upstream
+// files can run there, skip cleanly in a user's checkout, and fail loudly in CI.
+package testshared
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Root returns the absolute path of the shared reference folder, or skips the
+// test (fails it when the CI environment variable is set) when it is missing,
+// because a user's clone of ucpgen never has it but CI always must.
+func Root(t testing.TB) string {
+	t.Helper()
+	dir, ok := find()
+	if !ok {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("../shared reference folder not found beside the repository; CI must provide it")
+		}
+		t.Skip("skipping: ../shared reference folder not found beside the repository (only development checkouts have it)")
+	}
+	return dir
+}
+
+// Path joins elements onto Root and checks that the result exists, with the
+// same skip-or-fail rule, so a test names the exact file it depends on.
+func Path(t testing.TB, elem ...string) string {
+	t.Helper()
+	p := filepath.Join(append([]string{Root(t)}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("shared reference file missing: %v", err)
+		}
+		t.Skipf("skipping: shared reference file missing: %v", err)
+	}
+	return p
+}
+
+// find walks up from this source file to the repository root (the folder
+// holding go.mod) and looks for a sibling named shared.
+func find() (string, bool) {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return "", false
+	}
+	dir := filepath.Dir(file)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+	shared := filepath.Join(filepath.Dir(dir), "shared")
+	if st, err := os.Stat(shared); err == nil && st.IsDir() {
+		return shared, true
+	}
+	return "", false
+}
