@@ -1,0 +1,282 @@
+package negotiation
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/ucpgen/ucpgen/schemas"
+)
+
+// ucpSchemaBase is the $id prefix of the official UCP schema tree; a file in
+// the embedded tree without its own $id is registered under this prefix.
+const ucpSchemaBase = "https://ucp.dev/schemas/"
+
+// profileDocumentURL names the wrapper schema this package adds on top of the
+// UCP tree: the profile document is an object whose ucp member is a platform
+// profile. It is a private identifier and is never fetched.
+const profileDocumentURL = "urn:ucpgen:negotiation:platform-profile-document"
+
+// profileDocumentSchema states the document-level rule; the 2026-08-25 tree
+// has no profile.json, so the wrapper lives here. keys and any other
+// top-level member are left open, as UCP's draft wrapper leaves them.
+const profileDocumentSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "required": ["ucp"],
+  "properties": {
+    "ucp": {"$ref": "https://ucp.dev/schemas/ucp.json#/$defs/platform_schema"}
+  }
+}`
+
+var (
+	profileSchemaOnce sync.Once
+	profileSchema     *jsonschema.Schema
+	profileSchemaErr  error
+)
+
+// platformProfileSchema compiles the validator once, on first use, because the
+// UCP tree is sizeable and most processes validate many profiles.
+func platformProfileSchema() (*jsonschema.Schema, error) {
+	profileSchemaOnce.Do(func() {
+		profileSchema, profileSchemaErr = compileProfileSchema(schemas.FS)
+	})
+	return profileSchema, profileSchemaErr
+}
+
+// refuseLoader stops the compiler from reaching outside the embedded tree: a
+// reference to anything not registered is a build fault, never a download.
+type refuseLoader struct{}
+
+func (refuseLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("schema %s is not in the embedded UCP schema tree", url)
+}
+
+// compileProfileSchema registers every JSON Schema in fsys under its $id and
+// compiles the profile document wrapper against them.
+func compileProfileSchema(fsys fs.FS) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.UseLoader(refuseLoader{})
+	added := 0
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || path.Ext(p) != ".json" {
+			return nil
+		}
+		raw, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return fmt.Errorf("read embedded schema %s: %w", p, err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			return fmt.Errorf("parse embedded schema %s: %w", p, err)
+		}
+		obj, ok := doc.(map[string]any)
+		if !ok {
+			return nil
+		}
+		id, _ := obj["$id"].(string)
+		if id == "" {
+			if _, isSchema := obj["$schema"]; !isSchema {
+				return nil // not a JSON Schema (e.g. an OpenRPC document)
+			}
+			id = ucpSchemaBase + strings.TrimPrefix(p, "schemas/")
+		}
+		if !strings.HasPrefix(id, ucpSchemaBase) {
+			return nil
+		}
+		if err := c.AddResource(id, doc); err != nil {
+			return fmt.Errorf("register embedded schema %s as %s: %w", p, id, err)
+		}
+		added++
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load embedded UCP schemas: %w", err)
+	}
+	if added == 0 {
+		return nil, errors.New("load embedded UCP schemas: no schema with a https://ucp.dev/schemas/ $id found")
+	}
+	wrapper, err := jsonschema.UnmarshalJSON(strings.NewReader(profileDocumentSchema))
+	if err != nil {
+		return nil, fmt.Errorf("parse profile document schema: %w", err)
+	}
+	if err := c.AddResource(profileDocumentURL, wrapper); err != nil {
+		return nil, fmt.Errorf("register profile document schema: %w", err)
+	}
+	sch, err := c.Compile(profileDocumentURL)
+	if err != nil {
+		return nil, fmt.Errorf("compile platform profile schema: %w", err)
+	}
+	return sch, nil
+}
+
+// validateProfileDocument checks raw against the platform profile schema and
+// explains the first few violations by their location in the document.
+func validateProfileDocument(raw []byte) error {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return malformed("The platform profile is not valid JSON: "+err.Error()+".", err)
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		return malformed("The platform profile must be a JSON object with a ucp member.", fmt.Errorf("document is a JSON %s", jsonKind(doc)))
+	}
+	sch, err := platformProfileSchema()
+	if err != nil {
+		return err
+	}
+	if err := sch.Validate(doc); err != nil {
+		var verr *jsonschema.ValidationError
+		if !errors.As(err, &verr) {
+			return fmt.Errorf("validate platform profile: %w", err)
+		}
+		return malformed("The platform profile does not match the UCP platform profile schema: "+describeViolations(verr)+".", err)
+	}
+	return nil
+}
+
+// maxReportedViolations bounds the message sent back to the Platform.
+const maxReportedViolations = 3
+
+var englishPrinter = message.NewPrinter(language.English)
+
+// describeViolations lists the innermost schema failures as "at <pointer>:
+// <reason>", in schema order.
+func describeViolations(verr *jsonschema.ValidationError) string {
+	var leaves []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if pn, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			// The library's instance location inside propertyNames is not
+			// reliable, so name the offending key itself instead.
+			leaves = append(leaves, fmt.Sprintf("member name %q: %s", pn.Property, firstLeafReason(e)))
+			return
+		}
+		if len(e.Causes) == 0 {
+			loc := "/" + strings.Join(escapePointer(e.InstanceLocation), "/")
+			if len(e.InstanceLocation) == 0 {
+				loc = "(document root)"
+			}
+			leaves = append(leaves, "at "+loc+": "+e.ErrorKind.LocalizedString(englishPrinter))
+			return
+		}
+		causes := e.Causes
+		switch e.ErrorKind.(type) {
+		case *kind.AnyOf, *kind.OneOf:
+			causes = matchingBranches(causes)
+		}
+		for _, c := range causes {
+			walk(c)
+		}
+	}
+	walk(verr)
+	// Sibling properties are visited in map order by the validator, so order
+	// by location (stable, keeping schema order at one location) to give the
+	// Platform the same message every time.
+	sort.SliceStable(leaves, func(i, j int) bool { return leafLocation(leaves[i]) < leafLocation(leaves[j]) })
+	leaves = dedupe(leaves)
+	more := ""
+	if len(leaves) > maxReportedViolations {
+		more = fmt.Sprintf(" (and %d more)", len(leaves)-maxReportedViolations)
+		leaves = leaves[:maxReportedViolations]
+	}
+	return strings.Join(leaves, "; ") + more
+}
+
+// matchingBranches drops the alternatives of an anyOf/oneOf that failed on a
+// const discriminator (e.g. transport "rest" for an mcp service), because
+// they only say "this was not the other kind"; the branch that matched the
+// discriminator holds the real reason. When every branch failed that way, all
+// are kept.
+func matchingBranches(branches []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	var keep []*jsonschema.ValidationError
+	for _, b := range branches {
+		if !hasConstFailure(b) {
+			keep = append(keep, b)
+		}
+	}
+	if len(keep) == 0 {
+		return branches
+	}
+	return keep
+}
+
+func hasConstFailure(e *jsonschema.ValidationError) bool {
+	if _, ok := e.ErrorKind.(*kind.Const); ok {
+		return true
+	}
+	for _, c := range e.Causes {
+		if hasConstFailure(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstLeafReason is the message of the first innermost cause of e.
+func firstLeafReason(e *jsonschema.ValidationError) string {
+	for len(e.Causes) > 0 {
+		e = e.Causes[0]
+	}
+	return e.ErrorKind.LocalizedString(englishPrinter)
+}
+
+// escapePointer applies RFC 6901 escaping to each reference token.
+func escapePointer(tokens []string) []string {
+	out := make([]string, len(tokens))
+	for i, t := range tokens {
+		t = strings.ReplaceAll(t, "~", "~0")
+		out[i] = strings.ReplaceAll(t, "/", "~1")
+	}
+	return out
+}
+
+// leafLocation is the "at <pointer>" or "member name" prefix of a message.
+func leafLocation(msg string) string {
+	loc, _, _ := strings.Cut(msg, ": ")
+	return loc
+}
+
+// dedupe drops repeated messages, keeping the first occurrence; the walk
+// order follows the schema, so the result is stable.
+func dedupe(msgs []string) []string {
+	seen := make(map[string]bool, len(msgs))
+	out := msgs[:0]
+	for _, m := range msgs {
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// jsonKind names the JSON type of a decoded value for error messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	default:
+		return "number"
+	}
+}
