@@ -1,0 +1,71 @@
+package emit
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/ucpgen/ucpgen/generator/ir"
+	"github.com/ucpgen/ucpgen/templates"
+)
+
+// Options name the generated package and say where its input came from.
+type Options struct {
+	Package string
+	// Source is the input path written into headers (slash form, relative).
+	Source string
+}
+
+// Files renders every output file of the model, keyed by file name. Output
+// is deterministic: the same model always gives the same bytes.
+func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	add := func(name string, build func(f *jen.File) error) error {
+		f, err := newFile(opts, m, name == "types.go")
+		if err != nil {
+			return err
+		}
+		if err := build(f); err != nil {
+			return fmt.Errorf("emit %s: %w", name, err)
+		}
+		var b bytes.Buffer
+		if err := f.Render(&b); err != nil {
+			return fmt.Errorf("render %s: %w", name, err)
+		}
+		out[name] = b.Bytes()
+		return nil
+	}
+	if err := add("types.go", func(f *jen.File) error {
+		for _, t := range sortedTypes(m) {
+			f.Add(typeDecl(t))
+			if c := codecMethods(t); c != nil {
+				f.Add(c)
+			}
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func newFile(opts Options, m *ir.Model, withDoc bool) (*jen.File, error) {
+	d := templates.Data{Package: opts.Package, Source: opts.Source, Title: m.Title}
+	header, err := templates.Render("header.tmpl", d)
+	if err != nil {
+		return nil, err
+	}
+	f := jen.NewFile(opts.Package)
+	f.HeaderComment(header)
+	if withDoc {
+		doc, err := templates.Render("package.tmpl", d)
+		if err != nil {
+			return nil, err
+		}
+		f.PackageComment(doc)
+	}
+	f.ImportName(optPkg, "opt")
+	f.ImportName(jsonobjPkg, "jsonobj")
+	return f, nil
+}

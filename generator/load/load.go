@@ -1,0 +1,445 @@
+// Package load reads a UCP OpenRPC document and the JSON Schemas it
+// references into resolved, order-preserving Schema values, and proves the
+// inputs well-formed with the santhosh-tekuri/jsonschema compiler before any
+// code is generated. Every error names file#/json/pointer and the reason.
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Spec is a loaded OpenRPC service description.
+type Spec struct {
+	OpenRPC     string
+	Title       string
+	Description string
+	// Endpoint is the default of the first server's endpoint variable, if any.
+	Endpoint   string
+	Components []*Property
+	Methods    []*Method
+	// File is the OpenRPC file's path inside the input FS.
+	File string
+	Set  *Set
+}
+
+// Method is one OpenRPC method (an MCP tool).
+type Method struct {
+	Name        string
+	Summary     string
+	Description string
+	Params      []*Param
+	Result      *Param
+	Loc         Loc
+}
+
+// Param is an OpenRPC content descriptor.
+type Param struct {
+	Name        string
+	Required    bool
+	Description string
+	Schema      *Schema
+}
+
+// Set is every JSON document of an input tree, indexed by file and by $id.
+type Set struct {
+	fsys  fs.FS
+	docs  map[string]*Node  // file path -> root node
+	ids   map[string]string // $id (no fragment) -> file path
+	bases map[string]string // file path -> base URI
+	byLoc map[Loc]*Schema
+	refs  []*Schema // schemas with unresolved $ref
+}
+
+// Doc returns the parsed document at file, loading it on demand.
+func (set *Set) Doc(file string) (*Node, error) { return set.doc(file) }
+
+// Base returns the base URI of a loaded file ($id or a file: URL).
+func (set *Set) Base(file string) string { return set.bases[file] }
+
+// Files lists the loaded files in sorted order.
+func (set *Set) Files() []string {
+	out := make([]string, 0, len(set.docs))
+	for f := range set.docs {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// OpenRPC loads the OpenRPC document at file (a slash path inside fsys) and
+// everything it references.
+func OpenRPC(fsys fs.FS, file string) (*Spec, error) {
+	set := &Set{fsys: fsys, docs: map[string]*Node{}, ids: map[string]string{}, bases: map[string]string{}, byLoc: map[Loc]*Schema{}}
+	if err := set.indexIDs(); err != nil {
+		return nil, err
+	}
+	root, err := set.doc(file)
+	if err != nil {
+		return nil, err
+	}
+	spec := &Spec{File: file, Set: set}
+	if err := spec.parse(set, root); err != nil {
+		return nil, err
+	}
+	if err := set.resolveAll(); err != nil {
+		return nil, err
+	}
+	if err := set.compile(spec); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// indexIDs reads the $id of every .json file so that references written as
+// absolute https://ucp.dev/... URLs map to files in the tree.
+func (set *Set) indexIDs() error {
+	return fs.WalkDir(set.fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("walk %s: %w", p, err)
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		data, err := fs.ReadFile(set.fsys, p)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		n, err := Parse(p, data)
+		if err != nil {
+			// Files nobody references may be broken without harm; a
+			// referenced one fails again in doc() with this error.
+			return nil
+		}
+		if id := n.Get("$id"); id != nil && id.Kind == String {
+			u, _ := splitRef(id.Str)
+			if prev, dup := set.ids[u]; dup {
+				return fmt.Errorf("%s#/$id: $id %q is also declared by %s", p, u, prev)
+			}
+			set.ids[u] = p
+		}
+		return nil
+	})
+}
+
+func (set *Set) doc(file string) (*Node, error) {
+	if n, ok := set.docs[file]; ok {
+		return n, nil
+	}
+	data, err := fs.ReadFile(set.fsys, file)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", file, err)
+	}
+	n, err := Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	base := "file:///" + file
+	if id := n.Get("$id"); id != nil {
+		if id.Kind != String {
+			return nil, keywordError(id.Loc, "$id must be a string, got %s", id.Kind)
+		}
+		u, err := url.Parse(id.Str)
+		if err != nil || !u.IsAbs() {
+			return nil, keywordError(id.Loc, "$id must be an absolute URI, got %q", id.Str)
+		}
+		base, _ = splitRef(id.Str)
+	}
+	set.docs[file] = n
+	set.bases[file] = base
+	return n, nil
+}
+
+// at returns the node at a JSON pointer inside a document.
+func at(root *Node, ptr string) (*Node, error) {
+	if ptr == "" {
+		return root, nil
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, fmt.Errorf("fragment %q is not a JSON pointer (anchors are not supported)", ptr)
+	}
+	cur := root
+	for _, raw := range strings.Split(ptr[1:], "/") {
+		tok := strings.NewReplacer("~1", "/", "~0", "~").Replace(raw)
+		var next *Node
+		switch cur.Kind {
+		case Object:
+			next = cur.Get(tok)
+		case Array:
+			for i, it := range cur.Items {
+				if fmt.Sprint(i) == tok {
+					next = it
+				}
+			}
+		}
+		if next == nil {
+			return nil, fmt.Errorf("JSON pointer %q not found (no %q)", ptr, tok)
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+// resolveRef resolves a $ref string found at loc to its target schema.
+func (set *Set) resolveRef(loc Loc, ref string) (*Schema, error) {
+	base, err := url.Parse(set.bases[loc.File])
+	if err != nil {
+		return nil, keywordError(loc, "bad base URI: %v", err)
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return nil, keywordError(loc.Child("$ref"), "invalid $ref %q: %v", ref, err)
+	}
+	abs := base.ResolveReference(r).String()
+	docURL, frag := splitRef(abs)
+	if ufrag, err := url.PathUnescape(frag); err == nil {
+		frag = ufrag
+	}
+	file, ok := set.ids[docURL]
+	if !ok {
+		if strings.HasPrefix(docURL, "file:///") {
+			file = strings.TrimPrefix(docURL, "file:///")
+		} else {
+			// An $id-style URL with no declaring file: try the path below the
+			// host relative to the tree, as UCP's site mirrors its layout.
+			u, _ := url.Parse(docURL)
+			file = strings.TrimPrefix(path.Clean(u.Path), "/")
+		}
+	}
+	root, err := set.doc(file)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, keywordError(loc.Child("$ref"), "$ref %q: no such file %s", ref, file)
+		}
+		return nil, err
+	}
+	target, err := at(root, frag)
+	if err != nil {
+		return nil, keywordError(loc.Child("$ref"), "$ref %q: %v in %s", ref, err, file)
+	}
+	return set.parseSchema(target)
+}
+
+func (set *Set) resolveAll() error {
+	// Parsing a ref target can discover new schemas with refs, so iterate
+	// until every schema seen has been visited.
+	done := map[*Schema]bool{}
+	for {
+		var pending []*Schema
+		for _, s := range set.byLoc {
+			if !done[s] && s.RefString != "" && s.Ref == nil {
+				pending = append(pending, s)
+			}
+		}
+		if len(pending) == 0 {
+			return nil
+		}
+		sort.Slice(pending, func(i, j int) bool { return pending[i].Loc.String() < pending[j].Loc.String() })
+		for _, s := range pending {
+			done[s] = true
+			t, err := set.resolveRef(s.Loc, s.RefString)
+			if err != nil {
+				return err
+			}
+			s.Ref = t
+		}
+	}
+}
+
+func (spec *Spec) parse(set *Set, root *Node) error {
+	if root.Kind != Object {
+		return keywordError(root.Loc, "OpenRPC document must be an object")
+	}
+	v := root.Get("openrpc")
+	if v == nil || v.Kind != String {
+		return keywordError(root.Loc.Child("openrpc"), "missing openrpc version string")
+	}
+	if !strings.HasPrefix(v.Str, "1.") {
+		return keywordError(v.Loc, "unsupported OpenRPC version %q (want 1.x)", v.Str)
+	}
+	spec.OpenRPC = v.Str
+	if info := root.Get("info"); info != nil {
+		if t := info.Get("title"); t != nil && t.Kind == String {
+			spec.Title = t.Str
+		}
+		if d := info.Get("description"); d != nil && d.Kind == String {
+			spec.Description = d.Str
+		}
+	}
+	if servers := root.Get("servers"); servers != nil && servers.Kind == Array && len(servers.Items) > 0 {
+		if d := servers.Items[0].Get("variables").Get("endpoint").Get("default"); d != nil && d.Kind == String {
+			spec.Endpoint = d.Str
+		}
+	}
+	if comps := root.Get("components").Get("schemas"); comps != nil {
+		if comps.Kind != Object {
+			return keywordError(comps.Loc, "components.schemas must be an object")
+		}
+		for _, m := range comps.Members {
+			s, err := set.parseSchema(m.Value)
+			if err != nil {
+				return err
+			}
+			spec.Components = append(spec.Components, &Property{Name: m.Key, Schema: s})
+		}
+	}
+	methods := root.Get("methods")
+	if methods == nil || methods.Kind != Array {
+		return keywordError(root.Loc.Child("methods"), "methods must be an array")
+	}
+	seen := map[string]bool{}
+	for _, mn := range methods.Items {
+		m, err := parseMethod(set, mn)
+		if err != nil {
+			return err
+		}
+		if seen[m.Name] {
+			return keywordError(mn.Loc.Child("name"), "duplicate method name %q", m.Name)
+		}
+		seen[m.Name] = true
+		spec.Methods = append(spec.Methods, m)
+	}
+	return nil
+}
+
+func parseMethod(set *Set, n *Node) (*Method, error) {
+	if n.Kind != Object {
+		return nil, keywordError(n.Loc, "method must be an object")
+	}
+	m := &Method{Loc: n.Loc}
+	var err error
+	if m.Name, err = reqString(n, "name"); err != nil {
+		return nil, err
+	}
+	m.Summary, _ = optString(n, "summary")
+	m.Description, _ = optString(n, "description")
+	params := n.Get("params")
+	if params == nil || params.Kind != Array {
+		return nil, keywordError(n.Loc.Child("params"), "params must be an array")
+	}
+	for _, pn := range params.Items {
+		p, err := parseParam(set, pn)
+		if err != nil {
+			return nil, err
+		}
+		m.Params = append(m.Params, p)
+	}
+	if rn := n.Get("result"); rn != nil {
+		if m.Result, err = parseParam(set, rn); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func parseParam(set *Set, n *Node) (*Param, error) {
+	if n.Kind != Object {
+		return nil, keywordError(n.Loc, "content descriptor must be an object")
+	}
+	p := &Param{}
+	var err error
+	if p.Name, err = reqString(n, "name"); err != nil {
+		return nil, err
+	}
+	p.Description, _ = optString(n, "description")
+	if r := n.Get("required"); r != nil {
+		if r.Kind != Bool {
+			return nil, keywordError(r.Loc, "required must be a boolean")
+		}
+		p.Required = r.Bool
+	}
+	sn := n.Get("schema")
+	if sn == nil {
+		return nil, keywordError(n.Loc.Child("schema"), "missing schema")
+	}
+	if p.Schema, err = set.parseSchema(sn); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func reqString(n *Node, key string) (string, error) {
+	v := n.Get(key)
+	if v == nil || v.Kind != String || v.Str == "" {
+		return "", keywordError(n.Loc.Child(key), "missing or non-string %s", key)
+	}
+	return v.Str, nil
+}
+
+func optString(n *Node, key string) (string, bool) {
+	v := n.Get(key)
+	if v == nil || v.Kind != String {
+		return "", false
+	}
+	return v.Str, true
+}
+
+// compile runs every method schema through santhosh-tekuri/jsonschema (Draft
+// 2020-12, metaschema validation on), the reference the generated validators
+// are tested against, so inputs it rejects never reach the emitters.
+func (set *Set) compile(spec *Spec) error {
+	c := set.Compiler()
+	for _, m := range spec.Methods {
+		for _, p := range append(append([]*Param{}, m.Params...), m.Result) {
+			if p == nil {
+				continue
+			}
+			if _, err := c.Compile(set.URL(p.Schema.Loc)); err != nil {
+				return set.translate(err)
+			}
+		}
+	}
+	return nil
+}
+
+// URL returns the reference-validator URL of a schema location.
+func (set *Set) URL(l Loc) string {
+	return "file:///" + l.File + "#" + l.Pointer
+}
+
+// Compiler returns a santhosh-tekuri compiler preloaded with every document
+// of the set (under its file: URL and its $id) and Draft 2020-12 defaults.
+func (set *Set) Compiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(treeLoader{set: set})
+	return c
+}
+
+// treeLoader serves the input tree to the reference compiler, mapping $id
+// URLs to files, so compilation never touches the network.
+type treeLoader struct{ set *Set }
+
+func (l treeLoader) Load(u string) (any, error) {
+	file, ok := l.set.ids[u]
+	if !ok {
+		if !strings.HasPrefix(u, "file:///") {
+			return nil, fmt.Errorf("no file in the input tree declares $id %s", u)
+		}
+		file = strings.TrimPrefix(u, "file:///")
+	}
+	n, err := l.set.doc(file)
+	if err != nil {
+		return nil, err
+	}
+	return n.Interface(), nil
+}
+
+// translate rewrites reference-compiler errors so that URLs become file
+// paths, giving the file#/pointer: reason form.
+func (set *Set) translate(err error) error {
+	msg := err.Error()
+	for id, file := range set.ids {
+		msg = strings.ReplaceAll(msg, id, file)
+	}
+	msg = strings.ReplaceAll(msg, "file:///", "")
+	return errors.New(msg)
+}
