@@ -17,6 +17,29 @@ type Options struct {
 	Source string
 }
 
+// output is one generated file: its name and the function that fills it.
+// Each emitter file of this package contributes one entry.
+type output struct {
+	name  string
+	build func(f *jen.File, m *ir.Model) error
+}
+
+// outputs lists the generated files in a fixed order.
+var outputs = []output{
+	{"types.go", emitTypes},
+}
+
+// emitTypes writes every named type with its JSON methods.
+func emitTypes(f *jen.File, m *ir.Model) error {
+	for _, t := range sortedTypes(m) {
+		f.Add(typeDecl(t))
+		if c := codecMethods(t); c != nil {
+			f.Add(c)
+		}
+	}
+	return nil
+}
+
 // Files renders every output file of the model, keyed by file name. Output
 // is deterministic: the same model always gives the same bytes.
 func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
@@ -36,16 +59,11 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 		out[name] = b.Bytes()
 		return nil
 	}
-	if err := add("types.go", func(f *jen.File) error {
-		for _, t := range sortedTypes(m) {
-			f.Add(typeDecl(t))
-			if c := codecMethods(t); c != nil {
-				f.Add(c)
-			}
+	for _, o := range outputs {
+		o := o
+		if err := add(o.name, func(f *jen.File) error { return o.build(f, m) }); err != nil {
+			return nil, err
 		}
-		return nil
-	}); err != nil {
-		return nil, err
 	}
 	return out, nil
 }
