@@ -155,6 +155,7 @@ func (s span) coversNextDate(w int64) bool {
 type exceptionSpan struct {
 	from, through int64 // days since 1970-01-01, inclusive
 	spans         []span
+	entry         int // index of the first entry with this range, for messages
 }
 
 var weekdays = map[string]time.Weekday{
@@ -242,11 +243,12 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // intersection conflict, because "closed all day" and "open at these times"
 // cannot both describe the same dates.
 func groupExceptions(entries []Exception) ([]exceptionSpan, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
 	type key struct{ from, through int64 }
-	byRange := map[key]int{} // index into groups
-	var groups []exceptionSpan
-	closure := map[key]bool{}
-	first := map[key]int{} // entry index that opened the group, for messages
+	byRange := make(map[key]int, len(entries)) // index into groups
+	groups := make([]exceptionSpan, 0, len(entries))
 
 	for i, e := range entries {
 		from, err := parseDate(e.ValidFrom)
@@ -279,17 +281,15 @@ func groupExceptions(entries []Exception) ([]exceptionSpan, error) {
 		gi, seen := byRange[k]
 		if !seen {
 			byRange[k] = len(groups)
-			first[k] = i
-			closure[k] = sp == nil
-			g := exceptionSpan{from: from, through: through}
+			g := exceptionSpan{from: from, through: through, entry: i}
 			if sp != nil {
 				g.spans = []span{*sp}
 			}
 			groups = append(groups, g)
 			continue
 		}
-		if sp == nil || closure[k] {
-			return nil, fmt.Errorf("exception_hours[%d]: range %s..%s is also used by exception_hours[%d]; a full closure must be the only exception for its range", i, e.ValidFrom, e.ValidThrough, first[k])
+		if sp == nil || len(groups[gi].spans) == 0 {
+			return nil, fmt.Errorf("exception_hours[%d]: range %s..%s is also used by exception_hours[%d]; a full closure must be the only exception for its range", i, e.ValidFrom, e.ValidThrough, groups[gi].entry)
 		}
 		groups[gi].spans = append(groups[gi].spans, *sp)
 	}
