@@ -1,0 +1,446 @@
+// Package dataset holds the store-finder example's store records: their Go
+// types, the strict parser for the server's --data file format, and the
+// embedded default dataset of a fictional multi-brand retailer.
+//
+// A dataset file is a JSON array of records:
+//
+//	{"location": <UCP Location>, "aliases": [..], "items": [..],
+//	 "service_area": {"countries": [..], "regions": [..], "postal_codes": [..], "radius_m": n},
+//	 "private": bool}
+//
+// Only location is required. Parse checks the record-level rules (unknown
+// members, types, distinct aliases, unique ids) and leaves the Location
+// itself, apart from its id, to the server's generated UCP types.
+package dataset
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+//go:embed stores.json
+var defaultData []byte
+
+// Record is one store of the dataset: the buyer-facing UCP Location plus the
+// Business-side facts (aliases, stock, coverage, visibility) that the server
+// needs to answer lookups, items filters and serves relations.
+type Record struct {
+	// Location is the UCP Location (2026-08-25 shape), kept raw so that the
+	// server decodes and validates it with the generated UCP types.
+	Location json.RawMessage `json:"location"`
+	// ID is the Location's id, copied out by Parse so that callers can index
+	// records without decoding the Location; it is not a member of the file.
+	ID string `json:"-"`
+	// Aliases are secondary identifiers that Lookup may resolve to this
+	// store (store numbers, legacy codes); they never collide with any id or
+	// other alias in the dataset.
+	Aliases []string `json:"aliases,omitempty"`
+	// Items are the catalogue item ids the store can currently provide, the
+	// operand of the items filter.
+	Items []string `json:"items,omitempty"`
+	// ServiceArea describes what the store can serve; nil means it serves
+	// no target at all.
+	ServiceArea *ServiceArea `json:"service_area,omitempty"`
+	// Private marks stores that are not buyer-accessible (dark stores,
+	// hubs): the server must never return them.
+	Private bool `json:"private,omitempty"`
+}
+
+// ServiceArea is the store's authoritative coverage, which the server uses
+// to decide serves.address (list membership) and serves.point (geodesic
+// radius around the Location's geo) without revealing the geometry.
+type ServiceArea struct {
+	// Countries lists the countries the store delivers to; it also bounds
+	// which postal systems the store can evaluate.
+	Countries []string `json:"countries,omitempty"`
+	// Regions lists first-level regions (states, provinces) the store serves.
+	Regions []string `json:"regions,omitempty"`
+	// PostalCodes lists postal codes the store serves.
+	PostalCodes []string `json:"postal_codes,omitempty"`
+	// RadiusM is the delivery radius in meters around the Location's geo;
+	// nil means the store serves no point target.
+	RadiusM *float64 `json:"radius_m,omitempty"`
+}
+
+// FieldError reports one rule a dataset breaks, addressed by record index and
+// JSON Pointer into the file, so the author can find the exact value to fix.
+type FieldError struct {
+	// Index is the record's position in the top-level array, or -1 when the
+	// problem is with the array itself.
+	Index int
+	// Pointer is the RFC 6901 JSON Pointer of the offending value from the
+	// file root, e.g. "/12/service_area/radius_m".
+	Pointer string
+	// Reason says what is wrong in a sentence fragment.
+	Reason string
+}
+
+func (e *FieldError) Error() string {
+	if e.Index < 0 {
+		return fmt.Sprintf("dataset %s: %s", pointerOrRoot(e.Pointer), e.Reason)
+	}
+	return fmt.Sprintf("dataset record %d at %s: %s", e.Index, e.Pointer, e.Reason)
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
+}
+
+// Default parses the embedded default dataset, the one the example server
+// serves when no --data file is given.
+func Default() ([]Record, error) {
+	recs, err := Parse(defaultData)
+	if err != nil {
+		return nil, fmt.Errorf("parse embedded stores.json: %w", err)
+	}
+	return recs, nil
+}
+
+// DefaultJSON returns a copy of the embedded default dataset file, for tools
+// that want the bytes rather than the records.
+func DefaultJSON() []byte {
+	return bytes.Clone(defaultData)
+}
+
+// Parse decodes a dataset file strictly: unknown or duplicate members, nulls,
+// wrong types and broken record-level rules are errors (a *FieldError naming
+// the record index and pointer), never silently dropped.
+func Parse(data []byte) ([]Record, error) {
+	raws, err := splitArray(data)
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]Record, len(raws))
+	for i, raw := range raws {
+		if err := decodeRecord(i, raw, &recs[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkIdentifiers(recs); err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
+
+// splitArray returns the raw elements of the top-level array, rejecting any
+// other top-level value and trailing data.
+func splitArray(data []byte) ([]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, &FieldError{Index: -1, Reason: fmt.Sprintf("not valid JSON: %v", err)}
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, &FieldError{Index: -1, Reason: fmt.Sprintf("top level must be a JSON array of records, got %s", describeToken(tok))}
+	}
+	var out []json.RawMessage
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			i := len(out)
+			return nil, &FieldError{Index: i, Pointer: "/" + strconv.Itoa(i), Reason: fmt.Sprintf("not valid JSON: %v", err)}
+		}
+		out = append(out, raw)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, &FieldError{Index: -1, Reason: fmt.Sprintf("not valid JSON: %v", err)}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &FieldError{Index: -1, Reason: "unexpected data after the top-level array"}
+	}
+	return out, nil
+}
+
+func describeToken(tok json.Token) string {
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			return "an object"
+		}
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number, float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", tok)
+}
+
+// describe names the JSON type of a raw value for error messages.
+func describe(raw json.RawMessage) string {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// member is one name/value pair of a JSON object, in document order.
+type member struct {
+	name  string
+	value json.RawMessage
+}
+
+// objectMembers splits a raw JSON object into its members, rejecting
+// duplicate names (which encoding/json would silently resolve to the last).
+func objectMembers(raw json.RawMessage) ([]member, string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, "", err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, "", errNotObject
+	}
+	var out []member
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, "", err
+		}
+		name, _ := tok.(string)
+		if seen[name] {
+			return nil, name, errDuplicateMember
+		}
+		seen[name] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, "", err
+		}
+		out = append(out, member{name: name, value: v})
+	}
+	return out, "", nil
+}
+
+var (
+	errNotObject       = errors.New("not an object")
+	errDuplicateMember = errors.New("duplicate member")
+)
+
+// escape encodes one JSON Pointer reference token (RFC 6901 section 3).
+func escape(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+}
+
+// recordDecoder carries the record index and pointer prefix so every error
+// it builds names both.
+type recordDecoder struct {
+	index int
+	base  string
+}
+
+func (d recordDecoder) fail(rel, format string, args ...any) *FieldError {
+	return &FieldError{Index: d.index, Pointer: d.base + rel, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (d recordDecoder) members(rel string, raw json.RawMessage) ([]member, error) {
+	ms, dup, err := objectMembers(raw)
+	switch {
+	case err == nil:
+		return ms, nil
+	case errors.Is(err, errNotObject):
+		return nil, d.fail(rel, "must be an object, got %s", describe(raw))
+	case errors.Is(err, errDuplicateMember):
+		return nil, d.fail(rel+"/"+escape(dup), "duplicate member %q", dup)
+	default:
+		return nil, d.fail(rel, "not valid JSON: %v", err)
+	}
+}
+
+func decodeRecord(index int, raw json.RawMessage, rec *Record) error {
+	d := recordDecoder{index: index, base: "/" + strconv.Itoa(index)}
+	ms, err := d.members("", raw)
+	if err != nil {
+		return err
+	}
+	hasLocation := false
+	for _, m := range ms {
+		rel := "/" + escape(m.name)
+		switch m.name {
+		case "location":
+			hasLocation = true
+			id, err := d.locationID(rel, m.value)
+			if err != nil {
+				return err
+			}
+			rec.Location = m.value
+			rec.ID = id
+		case "aliases":
+			if rec.Aliases, err = d.stringList(rel, m.value, "alias"); err != nil {
+				return err
+			}
+		case "items":
+			if rec.Items, err = d.stringList(rel, m.value, "item id"); err != nil {
+				return err
+			}
+		case "service_area":
+			if rec.ServiceArea, err = d.serviceArea(rel, m.value); err != nil {
+				return err
+			}
+		case "private":
+			var b bool
+			if describe(m.value) != "a boolean" || json.Unmarshal(m.value, &b) != nil {
+				return d.fail(rel, "must be a boolean, got %s", describe(m.value))
+			}
+			rec.Private = b
+		default:
+			return d.fail(rel, "unknown record member %q (allowed: location, aliases, items, service_area, private)", m.name)
+		}
+	}
+	if !hasLocation {
+		return d.fail("/location", "required member is missing")
+	}
+	return nil
+}
+
+// locationID checks that location is an object whose id is a non-empty
+// string; the rest of the Location is validated by the server.
+func (d recordDecoder) locationID(rel string, raw json.RawMessage) (string, error) {
+	ms, err := d.members(rel, raw)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range ms {
+		if m.name != "id" {
+			continue
+		}
+		var id string
+		if describe(m.value) != "a string" || json.Unmarshal(m.value, &id) != nil {
+			return "", d.fail(rel+"/id", "must be a string, got %s", describe(m.value))
+		}
+		if id == "" {
+			return "", d.fail(rel+"/id", "must not be empty")
+		}
+		return id, nil
+	}
+	return "", d.fail(rel+"/id", "required member is missing")
+}
+
+// stringList decodes an array of distinct non-empty strings; what names the
+// element kind in messages.
+func (d recordDecoder) stringList(rel string, raw json.RawMessage, what string) ([]string, error) {
+	var elems []json.RawMessage
+	if describe(raw) != "an array" || json.Unmarshal(raw, &elems) != nil {
+		return nil, d.fail(rel, "must be an array of strings, got %s", describe(raw))
+	}
+	out := make([]string, 0, len(elems))
+	first := make(map[string]int, len(elems))
+	for j, e := range elems {
+		p := rel + "/" + strconv.Itoa(j)
+		var s string
+		if describe(e) != "a string" || json.Unmarshal(e, &s) != nil {
+			return nil, d.fail(p, "%s must be a string, got %s", what, describe(e))
+		}
+		if s == "" {
+			return nil, d.fail(p, "%s must not be empty", what)
+		}
+		if k, dup := first[s]; dup {
+			return nil, d.fail(p, "%s %q repeats element %d", what, s, k)
+		}
+		first[s] = j
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (d recordDecoder) serviceArea(rel string, raw json.RawMessage) (*ServiceArea, error) {
+	ms, err := d.members(rel, raw)
+	if err != nil {
+		return nil, err
+	}
+	sa := &ServiceArea{}
+	for _, m := range ms {
+		p := rel + "/" + escape(m.name)
+		switch m.name {
+		case "countries":
+			sa.Countries, err = d.stringList(p, m.value, "country")
+		case "regions":
+			sa.Regions, err = d.stringList(p, m.value, "region")
+		case "postal_codes":
+			sa.PostalCodes, err = d.stringList(p, m.value, "postal code")
+		case "radius_m":
+			sa.RadiusM, err = d.radius(p, m.value)
+		default:
+			err = d.fail(p, "unknown service_area member %q (allowed: countries, regions, postal_codes, radius_m)", m.name)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return sa, nil
+}
+
+// radius parses radius_m itself so that numbers too large for float64 are
+// reported as not finite rather than as a decoder type error.
+func (d recordDecoder) radius(rel string, raw json.RawMessage) (*float64, error) {
+	if describe(raw) != "a number" {
+		return nil, d.fail(rel, "must be a number of meters, got %s", describe(raw))
+	}
+	v, err := strconv.ParseFloat(string(bytes.TrimSpace(raw)), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil, d.fail(rel, "must be a finite number of meters, got %s", bytes.TrimSpace(raw))
+	}
+	if v < 0 {
+		return nil, d.fail(rel, "must be >= 0 meters, got %s", bytes.TrimSpace(raw))
+	}
+	return &v, nil
+}
+
+// checkIdentifiers enforces one namespace for ids and aliases across the
+// dataset, so a Lookup id never resolves ambiguously by accident.
+func checkIdentifiers(recs []Record) error {
+	idAt := make(map[string]int, len(recs))
+	for i, r := range recs {
+		if j, dup := idAt[r.ID]; dup {
+			return &FieldError{Index: i, Pointer: fmt.Sprintf("/%d/location/id", i),
+				Reason: fmt.Sprintf("location id %q is already used by record %d", r.ID, j)}
+		}
+		idAt[r.ID] = i
+	}
+	aliasAt := map[string]int{}
+	for i, r := range recs {
+		for j, a := range r.Aliases {
+			p := fmt.Sprintf("/%d/aliases/%d", i, j)
+			if k, clash := idAt[a]; clash {
+				if k == i {
+					return &FieldError{Index: i, Pointer: p, Reason: fmt.Sprintf("alias %q repeats the store's own location id", a)}
+				}
+				return &FieldError{Index: i, Pointer: p, Reason: fmt.Sprintf("alias %q equals the location id of record %d", a, k)}
+			}
+			if k, clash := aliasAt[a]; clash && k != i {
+				return &FieldError{Index: i, Pointer: p, Reason: fmt.Sprintf("alias %q is also an alias of record %d", a, k)}
+			}
+			aliasAt[a] = i
+		}
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package storegen
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+)
+
+var update = flag.Bool("update", false, "rewrite ../../dataset/stores.json from the generator")
+
+// TestGenerateReproducesEmbeddedDataset is the golden test of the committed
+// dataset: regenerating with the default seed must give the embedded file
+// byte for byte. Run with -update after changing the tables.
+func TestGenerateReproducesEmbeddedDataset(t *testing.T) {
+	got, err := Generate(DefaultSeed)
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if *update {
+		path := filepath.Join("..", "..", "dataset", "stores.json")
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatalf("update %s: %v", path, err)
+		}
+		t.Logf("wrote %s (%d bytes); rebuild to re-embed it", path, len(got))
+		return
+	}
+	want := dataset.DefaultJSON()
+	if bytes.Equal(got, want) {
+		t.Logf("%d bytes reproduced", len(got))
+		return
+	}
+	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(gl) && i < len(wl); i++ {
+		if gl[i] != wl[i] {
+			t.Fatalf("generator output differs from embedded stores.json at line %d:\n got: %.300s\nwant: %.300s\n(regenerate with go run ./examples/storefinder/gendata -o examples/storefinder/dataset/stores.json)", i+1, gl[i], wl[i])
+		}
+	}
+	t.Fatalf("generator output has %d lines, embedded stores.json has %d", len(gl), len(wl))
+}
+
+func TestGenerateIsAFunctionOfTheSeed(t *testing.T) {
+	a, err := Generate(7)
+	if err != nil {
+		t.Fatalf("Generate(7): %v", err)
+	}
+	b, err := Generate(7)
+	if err != nil {
+		t.Fatalf("Generate(7) again: %v", err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Fatal("two runs with the same seed differ")
+	}
+	if bytes.Equal(a, dataset.DefaultJSON()) {
+		t.Fatal("seed 7 reproduced the default dataset: the seed is ignored")
+	}
+	if !bytes.HasSuffix(a, []byte("]\n")) || !bytes.HasPrefix(a, []byte("[\n{")) {
+		t.Fatalf("output framing wrong: starts %q ends %q", a[:3], a[len(a)-3:])
+	}
+	if len(a) > 6<<20 {
+		t.Errorf("output is %d bytes, over the 6 MB budget", len(a))
+	}
+}
+
+// TestHolidayDatesFallOnTheirWeekdays guards the hand-written holiday table
+// against a slipped date.
+func TestHolidayDatesFallOnTheirWeekdays(t *testing.T) {
+	want := map[string]time.Weekday{
+		"Thanksgiving Day": time.Thursday,
+		"Black Friday":     time.Friday,
+		"Easter Sunday":    time.Sunday,
+		"Good Friday":      time.Friday,
+		"Karfreitag":       time.Friday,
+		"Ostermontag":      time.Monday,
+		"Påskeaften":       time.Saturday,
+	}
+	seen := 0
+	for code, hs := range holidays {
+		for _, h := range hs {
+			from, err := time.Parse(time.DateOnly, h.from)
+			if err != nil {
+				t.Fatalf("%s %s: %v", code, h.title, err)
+			}
+			through, err := time.Parse(time.DateOnly, h.through)
+			if err != nil || through.Before(from) {
+				t.Fatalf("%s %s: bad range %s..%s (%v)", code, h.title, h.from, h.through, err)
+			}
+			if wd, ok := want[h.title]; ok {
+				seen++
+				if from.Weekday() != wd {
+					t.Errorf("%s %s on %s is a %s, want %s", code, h.title, h.from, from.Weekday(), wd)
+				}
+			}
+		}
+	}
+	if seen < len(want) {
+		t.Errorf("checked %d weekday-bound holidays, want at least %d", seen, len(want))
+	}
+}
+
+func TestCheckScheduleRejectsBrokenLocations(t *testing.T) {
+	good := func() outLocation {
+		return outLocation{
+			ID: "x", Name: "X", Timezone: "Pacific/Fiji",
+			Hours: []outDailyHour{{Day: "monday", Opens: "09:00", Closes: "17:00"}},
+			ExceptionHours: []outException{
+				{ValidFrom: "2026-12-24", ValidThrough: "2026-12-24", Opens: "09:00", Closes: "12:00"},
+				{ValidFrom: "2026-12-24", ValidThrough: "2026-12-24", Opens: "13:00", Closes: "15:00"},
+				{ValidFrom: "2026-12-25", ValidThrough: "2026-12-26"},
+			},
+			Amenities: map[string]outAmenity{"dev.ucp.amenity.parking": {Description: "Parking"}},
+		}
+	}
+	if err := checkSchedule(ptr(good())); err != nil {
+		t.Fatalf("valid location rejected: %v", err)
+	}
+	cases := []struct {
+		name   string
+		mutate func(*outLocation)
+		want   string
+	}{
+		{"no timezone", func(l *outLocation) { l.Timezone = "" }, "timezone"},
+		{"unknown zone", func(l *outLocation) { l.Timezone = "Mars/Olympus" }, "Mars/Olympus"},
+		{"bad day", func(l *outLocation) { l.Hours[0].Day = "Monday" }, "weekday"},
+		{"opens equals closes", func(l *outLocation) { l.Hours[0].Closes = "09:00" }, "opens equals closes"},
+		{"midnight to midnight", func(l *outLocation) { l.Hours[0].Opens, l.Hours[0].Closes = "00:00", "00:00" }, "opens equals closes"},
+		{"bad clock", func(l *outLocation) { l.Hours[0].Opens = "24:00" }, "HH:MM"},
+		{"bad date", func(l *outLocation) { l.ExceptionHours[2].ValidThrough = "2026-02-30" }, "valid_through"},
+		{"reversed range", func(l *outLocation) { l.ExceptionHours[2].ValidFrom = "2026-12-27" }, "after valid_through"},
+		{"half interval", func(l *outLocation) { l.ExceptionHours[0].Closes = "" }, "HH:MM"},
+		{"overlapping ranges", func(l *outLocation) { l.ExceptionHours[2].ValidFrom = "2026-12-24" }, "intersects"},
+		{"closure beside timed range", func(l *outLocation) {
+			l.ExceptionHours[2].ValidFrom, l.ExceptionHours[2].ValidThrough = "2026-12-24", "2026-12-24"
+		}, "intersects"},
+		{"bad amenity key", func(l *outLocation) { l.Amenities["Parking"] = outAmenity{Description: "P"} }, "reverse-domain"},
+		{"empty description", func(l *outLocation) { l.Amenities["dev.ucp.amenity.wi_fi"] = outAmenity{} }, "description"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := good()
+			c.mutate(&l)
+			err := checkSchedule(&l)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error mentioning %q", err, c.want)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestMicroDegrees(t *testing.T) {
+	cases := []struct {
+		in   int64
+		want string
+	}{
+		{0, "0"},
+		{179_000_000, "179"},
+		{-179_970_000, "-179.97"},
+		{-500_000, "-0.5"},
+		{51_880_001, "51.880001"},
+		{180_000_000, "180"},
+	}
+	for _, c := range cases {
+		if got := string(microDegrees(c.in)); got != c.want {
+			t.Errorf("microDegrees(%d) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
