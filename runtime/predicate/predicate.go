@@ -1,0 +1,430 @@
+// Package predicate decides whether one Location matches the structured
+// constraints of a UCP Location Search or Lookup request: the distance
+// relation AND the serves relation AND every supplied filter. It knows nothing
+// of MCP or of generated types; the generated package converts its typed
+// request and Location values into Query and Candidate.
+//
+// Use it in two steps. Engine.Prepare (or Check) validates the request once and
+// returns the request-level rejections the capability requires (a radius above
+// the Business's cap, an un-negotiated serves form, an unsupported filter key)
+// as *rpcerr.InvalidParams, before any candidate is examined. Prepared.Match
+// then evaluates candidates. Engine.Match does both for a single candidate.
+//
+// Match evaluates cheap local checks first and hooks last, so that the
+// Business's own (possibly remote, possibly rate-limited) serves and inventory
+// lookups run only for candidates that already passed everything else:
+//
+//	distance -> amenities -> hours -> extension filters -> serves hook -> items hook
+//
+// The order never changes the outcome, only how often hooks are called.
+package predicate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ucpgen/ucpgen/runtime/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/hours"
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+)
+
+// Geo is a WGS 84 coordinate pair in decimal degrees; it is the geodesic
+// package's point so distances are computed without conversion.
+type Geo = geodesic.Point
+
+// Distance is the request's `distance` relation: match iff the geodesic
+// distance from Center to the Location's geo is at most Max meters.
+type Distance struct {
+	Center Geo
+	Max    float64 // meters, >= 0
+}
+
+// Locality is the `serves.address` operand; an empty string stands for an
+// absent member, and at least one member must be non-empty.
+type Locality struct {
+	Country    string // address_country
+	Region     string // address_region
+	PostalCode string // postal_code
+}
+
+// Target is the request's one-entry `serves` map, kept exactly as supplied so
+// the Business's hook sees the Platform's operand and nothing derived from it.
+type Target struct {
+	// Key is "point", "address", or a negotiated reverse-domain extension key.
+	Key string
+	// Point is set when Key is "point".
+	Point *Geo
+	// Address is set when Key is "address".
+	Address *Locality
+	// Raw is the operand's JSON exactly as supplied (for every key).
+	Raw json.RawMessage
+}
+
+// Extension is one filter member other than hours, amenities and items, kept
+// raw because only the handler registered for its key understands it.
+type Extension struct {
+	Key string
+	Raw json.RawMessage
+}
+
+// Filters is the request's `filters` object; the Has flags keep "absent"
+// apart from "present but empty", because only a present filter constrains.
+type Filters struct {
+	// OpenAt is filters.hours.open_at; nil when the hours filter is absent.
+	// ParseOpenAt turns the request string into this value.
+	OpenAt *time.Time
+	// Amenities is filters.amenities; HasAmenities reports its presence.
+	Amenities    []string
+	HasAmenities bool
+	// Items is filters.items; HasItems reports its presence.
+	Items    []string
+	HasItems bool
+	// Extensions holds every other filter key, in request order.
+	Extensions []Extension
+}
+
+// Query is the structured part of a Search or Lookup request; the free-text
+// query, context and signals are deliberately absent because they must never
+// become an operand of distance, serves or items.
+type Query struct {
+	Distance *Distance // nil when absent
+	Serves   *Target   // nil when absent
+	Filters  Filters
+}
+
+// Candidate is one Location as the engine needs to see it, plus the service's
+// own value so that hooks can reach the rest of the Location.
+type Candidate struct {
+	ID string
+	// Geo is the Location's coordinates; nil (or unusable) never matches a
+	// distance relation.
+	Geo *Geo
+	// Amenities lists the keys of the Location's amenities map.
+	Amenities []string
+	// Schedule is the Location's hours, exception_hours and timezone.
+	Schedule hours.Schedule
+	// Value is the service's own Location value, passed back to hooks untouched.
+	Value any
+}
+
+// Hooks are the Business's authoritative answers that the engine cannot
+// compute itself. Operands are passed exactly as supplied and must be treated
+// as read-only.
+type Hooks interface {
+	// Serves reports whether at least one currently available service or
+	// fulfilment method of c can serve t. It is called only when the request
+	// has `serves`. Returning an error wrapping ErrUnevaluable rejects the
+	// request (a well-formed target the Business cannot evaluate).
+	Serves(ctx context.Context, c *Candidate, t Target) (bool, error)
+	// ItemsAvailable reports whether every item in items can currently be
+	// provided at c. It is called only when the request has `filters.items`.
+	// An error wrapping ErrUnevaluable means "cannot tell", which fails the
+	// match without an error, as the capability requires for items.
+	ItemsAvailable(ctx context.Context, c *Candidate, items []string) (bool, error)
+}
+
+// ErrUnevaluable is what a hook or extension filter returns (wrapped, with a
+// reason) when it cannot evaluate a well-formed operand, so that the engine
+// can reject the request instead of ignoring or broadening the constraint.
+var ErrUnevaluable = errors.New("operand cannot be evaluated by this Business")
+
+// ExtensionFilter evaluates one extension filter key for a candidate, given
+// the operand exactly as supplied. An error wrapping ErrUnevaluable rejects
+// the request at /location/filters/<key>; an *rpcerr.InvalidParams it returns
+// (wrapped or not) is passed through unchanged.
+type ExtensionFilter func(ctx context.Context, c *Candidate, raw json.RawMessage) (bool, error)
+
+// Engine holds a Business's predicate configuration; the zero value accepts
+// point and address serves targets, no extension keys and any radius, and has
+// no hooks (so a serves request is rejected and an items filter matches
+// nothing).
+type Engine struct {
+	// Hooks answers serves and items; nil means the Business evaluates neither.
+	Hooks Hooks
+	// MaxDistance is the largest distance.max (meters) the Business honours;
+	// 0 (or less) means no cap. A larger request is rejected, never clamped.
+	MaxDistance float64
+	// ServesKeys lists the negotiated extension keys accepted in `serves`
+	// besides "point" and "address".
+	ServesKeys []string
+	// ExtensionFilters maps each supported extension filter key to its handler;
+	// any other key in filters is rejected.
+	ExtensionFilters map[string]ExtensionFilter
+}
+
+// Pointers (RFC 6901, into the tool call's arguments) of the request members
+// the engine reports on.
+const (
+	ptrDistance  = "/location/distance"
+	ptrServes    = "/location/serves"
+	ptrFilters   = "/location/filters"
+	ptrOpenAt    = "/location/filters/hours/open_at"
+	ptrAmenities = "/location/filters/amenities"
+	ptrItems     = "/location/filters/items"
+)
+
+// reverseDomain is the reverse_domain_name.json pattern that amenity
+// identifiers follow.
+var reverseDomain = regexp.MustCompile(`^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$`)
+
+// ParseOpenAt reads filters.hours.open_at and reports a bad value as
+// *rpcerr.InvalidParams at its pointer, so converters need not build the
+// error themselves.
+func ParseOpenAt(s string) (time.Time, error) {
+	t, err := hours.ParseInstant(s)
+	if err != nil {
+		return time.Time{}, rpcerr.Invalid(ptrOpenAt, "format", "%v", err)
+	}
+	return t, nil
+}
+
+// Prepared is a validated Query bound to the Engine's hooks and handlers as
+// they were at Prepare time, ready to be matched against many candidates
+// without repeating request-level checks. Obtain it only from Prepare.
+type Prepared struct {
+	hooks      Hooks // captured by Prepare, non-nil whenever q.Serves is set
+	q          Query
+	amenities  []string // deduplicated, request order
+	extensions []preparedExtension
+}
+
+type preparedExtension struct {
+	Extension
+	pointer string
+	filter  ExtensionFilter
+}
+
+// Check returns the request-level rejection for q, if any, so that a request
+// the Business cannot honour fails before any candidate is evaluated.
+func (e *Engine) Check(q Query) error {
+	_, err := e.Prepare(q)
+	return err
+}
+
+// Prepare validates q against the engine's configuration and returns a
+// matcher for it; every error is an *rpcerr.InvalidParams whose pointer names
+// the offending member.
+func (e *Engine) Prepare(q Query) (*Prepared, error) {
+	if err := e.checkDistance(q.Distance); err != nil {
+		return nil, err
+	}
+	if err := e.checkServes(q.Serves); err != nil {
+		return nil, err
+	}
+	p := &Prepared{hooks: e.Hooks, q: q}
+	if err := p.checkFilters(e.ExtensionFilters); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Match reports whether c satisfies q; it runs Prepare first, so a request
+// that Check would reject is rejected here too and never silently ignored.
+func (e *Engine) Match(ctx context.Context, q Query, c *Candidate) (bool, error) {
+	p, err := e.Prepare(q)
+	if err != nil {
+		return false, err
+	}
+	return p.Match(ctx, c)
+}
+
+func (e *Engine) checkDistance(d *Distance) error {
+	if d == nil {
+		return nil
+	}
+	if err := checkGeo(ptrDistance+"/center", d.Center); err != nil {
+		return err
+	}
+	switch {
+	case math.IsNaN(d.Max) || math.IsInf(d.Max, 0):
+		return rpcerr.Invalid(ptrDistance+"/max", "type", "max must be a finite number of meters, got %v", d.Max)
+	case d.Max < 0:
+		return rpcerr.Invalid(ptrDistance+"/max", "minimum", "max must be at least 0 meters, got %v", d.Max)
+	case e.MaxDistance > 0 && d.Max > e.MaxDistance:
+		return rpcerr.Invalid(ptrDistance+"/max", "maximum", "max %v m exceeds the largest radius this Business supports (%v m); send a smaller max", d.Max, e.MaxDistance)
+	}
+	return nil
+}
+
+// checkGeo rejects coordinates outside WGS 84 ranges, pointing at the member.
+func checkGeo(pointer string, g Geo) error {
+	if math.IsNaN(g.Lat) || g.Lat < -90 || g.Lat > 90 {
+		return rpcerr.Invalid(pointer+"/latitude", "maximum", "latitude must be within -90..90 degrees, got %v", g.Lat)
+	}
+	if math.IsNaN(g.Lon) || g.Lon < -180 || g.Lon > 180 {
+		return rpcerr.Invalid(pointer+"/longitude", "maximum", "longitude must be within -180..180 degrees, got %v", g.Lon)
+	}
+	return nil
+}
+
+// usableGeo reports whether a Location's coordinates can be measured from.
+func usableGeo(g *Geo) bool {
+	return g != nil && checkGeo("", *g) == nil
+}
+
+func (e *Engine) checkServes(t *Target) error {
+	if t == nil {
+		return nil
+	}
+	pointer := ptrServes + "/" + pointerToken(t.Key)
+	switch t.Key {
+	case "":
+		return rpcerr.Invalid(ptrServes, "minProperties", "serves must have exactly one key: point, address or a negotiated extension key")
+	case "point":
+		if t.Point == nil {
+			return rpcerr.Invalid(pointer, "required", "serves.point must be a Geo with latitude and longitude")
+		}
+		if err := checkGeo(pointer, *t.Point); err != nil {
+			return err
+		}
+	case "address":
+		a := t.Address
+		if a == nil || (a.Country == "" && a.Region == "" && a.PostalCode == "") {
+			return rpcerr.Invalid(pointer, "anyOf", "serves.address needs a non-empty address_country, address_region or postal_code")
+		}
+	default:
+		if !slices.Contains(e.ServesKeys, t.Key) {
+			return rpcerr.Invalid(pointer, "propertyNames", "serves target %q was not negotiated with this Business; use point or address", t.Key)
+		}
+	}
+	if e.Hooks == nil {
+		return rpcerr.Invalid(pointer, "unsupported", "this Business cannot evaluate serves targets")
+	}
+	return nil
+}
+
+func (p *Prepared) checkFilters(handlers map[string]ExtensionFilter) error {
+	f := p.q.Filters
+	seen := make(map[string]bool, len(f.Amenities))
+	for i, id := range f.Amenities {
+		if !reverseDomain.MatchString(id) {
+			return rpcerr.Invalid(fmt.Sprintf("%s/%d", ptrAmenities, i), "pattern", "amenity %q is not a reverse-domain identifier", id)
+		}
+		if !seen[id] {
+			seen[id] = true
+			p.amenities = append(p.amenities, id)
+		}
+	}
+
+	if f.HasItems || len(f.Items) > 0 {
+		if len(f.Items) == 0 {
+			return rpcerr.Invalid(ptrItems, "minItems", "items must list at least one item id when present")
+		}
+		first := make(map[string]int, len(f.Items))
+		for i, id := range f.Items {
+			if id == "" {
+				return rpcerr.Invalid(fmt.Sprintf("%s/%d", ptrItems, i), "minLength", "item id must not be empty")
+			}
+			if j, dup := first[id]; dup {
+				return rpcerr.Invalid(fmt.Sprintf("%s/%d", ptrItems, i), "uniqueItems", "item id %q repeats items[%d]", id, j)
+			}
+			first[id] = i
+		}
+	}
+
+	for _, x := range f.Extensions {
+		pointer := ptrFilters + "/" + pointerToken(x.Key)
+		h := handlers[x.Key]
+		if h == nil {
+			return rpcerr.Invalid(pointer, "unsupported", "filter %q is not supported by this Business", x.Key)
+		}
+		p.extensions = append(p.extensions, preparedExtension{Extension: x, pointer: pointer, filter: h})
+	}
+	return nil
+}
+
+// Match reports whether c satisfies every constraint of the prepared query.
+// Errors are either request rejections (*rpcerr.InvalidParams, e.g. a serves
+// target the hook cannot evaluate) or hook failures, wrapped with the
+// candidate's id; a non-matching candidate is (false, nil).
+func (p *Prepared) Match(ctx context.Context, c *Candidate) (bool, error) {
+	if c == nil {
+		return false, errors.New("match: nil candidate")
+	}
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("match location %q: %w", c.ID, err)
+	}
+	q := p.q
+
+	if d := q.Distance; d != nil {
+		if !usableGeo(c.Geo) || !geodesic.Within(d.Center, *c.Geo, d.Max) {
+			return false, nil
+		}
+	}
+
+	if q.Filters.HasAmenities || len(q.Filters.Amenities) > 0 {
+		if !hasAllKeys(c.Amenities, p.amenities) {
+			return false, nil
+		}
+	}
+
+	if q.Filters.OpenAt != nil && !c.Schedule.OpenAt(*q.Filters.OpenAt) {
+		return false, nil
+	}
+
+	for _, x := range p.extensions {
+		ok, err := x.filter(ctx, c, x.Raw)
+		if err != nil {
+			if _, isInvalid := rpcerr.AsInvalidParams(err); !isInvalid && errors.Is(err, ErrUnevaluable) {
+				return false, rpcerr.Invalid(x.pointer, "unevaluable", "filter %q cannot be evaluated: %v", x.Key, err)
+			}
+			return false, fmt.Errorf("filter %q for location %q: %w", x.Key, c.ID, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+
+	if t := q.Serves; t != nil {
+		ok, err := p.hooks.Serves(ctx, c, *t)
+		if err != nil {
+			if errors.Is(err, ErrUnevaluable) {
+				return false, rpcerr.Invalid(ptrServes+"/"+pointerToken(t.Key), "unevaluable", "this Business cannot evaluate the serves target: %v", err)
+			}
+			return false, fmt.Errorf("serves hook for location %q: %w", c.ID, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+
+	if q.Filters.HasItems || len(q.Filters.Items) > 0 {
+		if p.hooks == nil {
+			return false, nil // items nobody can evaluate fail the match
+		}
+		ok, err := p.hooks.ItemsAvailable(ctx, c, q.Filters.Items)
+		if err != nil {
+			if errors.Is(err, ErrUnevaluable) {
+				return false, nil
+			}
+			return false, fmt.Errorf("items hook for location %q: %w", c.ID, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// hasAllKeys reports whether every wanted id is exactly one of keys: no
+// prefix matching and no case folding.
+func hasAllKeys(keys, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(keys, w) {
+			return false
+		}
+	}
+	return true
+}
+
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// pointerToken escapes one reference token of a JSON Pointer (RFC 6901).
+func pointerToken(s string) string { return tokenEscaper.Replace(s) }
