@@ -255,11 +255,22 @@ func (e *Engine) checkDistance(d *Distance) error {
 
 // checkGeo rejects coordinates outside WGS 84 ranges, pointing at the member.
 func checkGeo(pointer string, g Geo) error {
-	if math.IsNaN(g.Lat) || g.Lat < -90 || g.Lat > 90 {
-		return rpcerr.Invalid(pointer+"/latitude", "maximum", "latitude must be within -90..90 degrees, got %v", g.Lat)
+	if err := checkDegrees(pointer+"/latitude", "latitude", g.Lat, 90); err != nil {
+		return err
 	}
-	if math.IsNaN(g.Lon) || g.Lon < -180 || g.Lon > 180 {
-		return rpcerr.Invalid(pointer+"/longitude", "maximum", "longitude must be within -180..180 degrees, got %v", g.Lon)
+	return checkDegrees(pointer+"/longitude", "longitude", g.Lon, 180)
+}
+
+// checkDegrees reports v outside [-limit, limit] with the JSON Schema keyword
+// that the schema's own check would name.
+func checkDegrees(pointer, name string, v, limit float64) error {
+	switch {
+	case math.IsNaN(v):
+		return rpcerr.Invalid(pointer, "type", "%s must be a number of degrees, got NaN", name)
+	case v < -limit:
+		return rpcerr.Invalid(pointer, "minimum", "%s must be within -%v..%v degrees, got %v", name, limit, limit, v)
+	case v > limit:
+		return rpcerr.Invalid(pointer, "maximum", "%s must be within -%v..%v degrees, got %v", name, limit, limit, v)
 	}
 	return nil
 }
