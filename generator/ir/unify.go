@@ -151,7 +151,11 @@ func (b *builder) assignNames() error {
 		name := b.hints[t]
 		if len(byName[name]) > 1 {
 			if id := b.identity[t]; id != nil {
-				name = joinNoStutter(GoName(fileStem(id.Loc.File)), name)
+				if key := defKey(id.Loc.Pointer); key != "" && GoName(key) != name {
+					name = GoName(key)
+				} else {
+					name = joinNoStutter(GoName(fileStem(id.Loc.File)), name)
+				}
 			}
 		}
 		base := name
@@ -162,4 +166,14 @@ func (b *builder) assignNames() error {
 		t.Name = name
 	}
 	return nil
+}
+
+// defKey returns the definition name of a $defs or components pointer.
+func defKey(ptr string) string {
+	for _, p := range []string{"/$defs/", "/components/schemas/"} {
+		if strings.HasPrefix(ptr, p) && !strings.Contains(ptr[len(p):], "/") {
+			return ptr[len(p):]
+		}
+	}
+	return ""
 }

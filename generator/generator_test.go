@@ -1,0 +1,158 @@
+package generator_test
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ucpgen/ucpgen/generator"
+	"github.com/ucpgen/ucpgen/internal/testshared"
+	"github.com/ucpgen/ucpgen/schemas"
+)
+
+func ours() generator.Config {
+	return generator.Config{FS: schemas.FS, OpenRPC: schemas.OpenRPCPath, Package: "location"}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, err := generator.Generate(ours())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := generator.Generate(ours())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("file sets differ: %d vs %d", len(a), len(b))
+	}
+	for name, data := range a {
+		if !bytes.Equal(data, b[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+// TestCommittedOutputFresh is the freshness check CI relies on.
+func TestCommittedOutputFresh(t *testing.T) {
+	files, err := generator.Generate(ours())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := generator.Check(filepath.Join("..", "generated", "location"), files); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// apiSummary renders the exported declarations of Go source without
+// comments: type names, field names, field types, tags and method sets.
+func apiSummary(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	fset := token.NewFileSet()
+	var lines []string
+	for name, src := range files {
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			t.Fatalf("parse %s: %v", name, err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					var b bytes.Buffer
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if !s.Name.IsExported() {
+							continue
+						}
+						printer.Fprint(&b, fset, s)
+					case *ast.ValueSpec:
+						if !s.Names[0].IsExported() {
+							continue
+						}
+						printer.Fprint(&b, fset, s)
+					default:
+						continue
+					}
+					lines = append(lines, b.String())
+				}
+			case *ast.FuncDecl:
+				if !d.Name.IsExported() {
+					continue
+				}
+				var b bytes.Buffer
+				d.Body, d.Doc = nil, nil
+				printer.Fprint(&b, fset, d)
+				lines = append(lines, b.String())
+			}
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// TestEquivalentToRelease proves schemas/ and the upstream release give the
+// same Go API (descriptions, and so doc comments, are allowed to differ).
+func TestEquivalentToRelease(t *testing.T) {
+	up := testshared.Path(t, "ucp-upstream", "2026-08-25", "source")
+	a, err := generator.Generate(ours())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := generator.Generate(generator.Config{FS: os.DirFS(up), OpenRPC: schemas.OpenRPCPath, Package: "location"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, sb := apiSummary(t, a), apiSummary(t, b)
+	if sa != sb {
+		la, lb := strings.Split(sa, "\n"), strings.Split(sb, "\n")
+		for i := 0; i < len(la) && i < len(lb); i++ {
+			if la[i] != lb[i] {
+				t.Fatalf("APIs differ first at line %d:\nours:     %s\nupstream: %s", i, la[i], lb[i])
+			}
+		}
+		t.Fatalf("APIs differ in length: %d vs %d lines", len(la), len(lb))
+	}
+	if !strings.Contains(sa, "LookupLocation struct {") || !strings.Contains(sa, "IDs\t[]string") {
+		t.Fatalf("API summary lacks expected declarations:\n%s", sa)
+	}
+}
+
+// TestSpecBumpDraftCompiles generates the pre-release draft (amenities as a
+// list, filters.inventory) into a package inside this module and builds it.
+func TestSpecBumpDraftCompiles(t *testing.T) {
+	draft := testshared.Path(t, "ucp-upstream", "draft-2026-08-21", "source")
+	files, err := generator.Generate(generator.Config{FS: os.DirFS(draft), OpenRPC: schemas.OpenRPCPath, Package: "draft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(files["types.go"])
+	for _, want := range []string{"Amenities opt.Value[[]AmenityType]", "Inventory opt.Value[[]InventoryFilter]", "type InventoryFilter struct"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("draft output lacks %q", want)
+		}
+	}
+	dir, err := os.MkdirTemp(".", "tmp-draft-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := generator.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		t.Skip("skipping go build in -short mode")
+	}
+	cmd := exec.Command("go", "build", "./"+filepath.Base(dir))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("draft output does not compile: %v\n%s", err, out)
+	}
+}
