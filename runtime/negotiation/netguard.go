@@ -173,7 +173,8 @@ func (g *dialGuard) resolve(ctx context.Context, host string) ([]netip.Addr, err
 		if !ok {
 			continue
 		}
-		out = append(out, a.WithZone(ip.Zone))
+		// net.IP holds IPv4 in 16 bytes; unmap so it is dialled as IPv4.
+		out = append(out, a.Unmap().WithZone(ip.Zone))
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("resolve %s: %w", host, errUnresolvable)
