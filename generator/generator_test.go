@@ -140,6 +140,21 @@ func TestSpecBumpDraftCompiles(t *testing.T) {
 			t.Errorf("draft output lacks %q", want)
 		}
 	}
+	// The predicate binding must follow the draft's shapes: amenities read
+	// from a list, and the draft-only inventory filter passed on as an
+	// extension so the engine rejects it unless a handler is registered.
+	bind := string(files["binding.go"])
+	for _, want := range []string{
+		"func (r *SearchRequest) PredicateQuery() (predicate.Query, error)",
+		"func (r *LookupRequest) PredicateQuery() (predicate.Query, error)",
+		"func (l *Location) PredicateCandidate() predicate.Candidate",
+		"for _, e := range v {\n\t\t\tc.Amenities = append(c.Amenities, string(e))",
+		"Key: \"inventory\",",
+	} {
+		if !strings.Contains(bind, want) {
+			t.Errorf("draft binding.go lacks %q", want)
+		}
+	}
 	dir, err := os.MkdirTemp(".", "tmp-draft-")
 	if err != nil {
 		t.Fatal(err)

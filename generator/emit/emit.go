@@ -27,6 +27,7 @@ type output struct {
 // outputs lists the generated files in a fixed order.
 var outputs = []output{
 	{"types.go", emitTypes},
+	{"binding.go", emitBinding},
 }
 
 // emitTypes writes every named type with its JSON methods.
