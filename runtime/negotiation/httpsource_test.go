@@ -27,7 +27,7 @@ type profileServer struct {
 	lastReq http.Header
 }
 
-func newProfileServer(t *testing.T, h http.HandlerFunc) *profileServer {
+func newProfileServer(t testing.TB, h http.HandlerFunc) *profileServer {
 	t.Helper()
 	ps := &profileServer{handler: h}
 	ps.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
