@@ -12,7 +12,7 @@ import (
 // location, on shapes the emitters cannot represent faithfully.
 func Build(spec *load.Spec) (*Model, error) {
 	b := &builder{spec: spec, byKey: map[string]*Type{}}
-	m := &Model{Title: spec.Title, Description: spec.Description, Endpoint: spec.Endpoint}
+	m := &Model{Title: spec.Title, Description: spec.Description, Endpoint: spec.Endpoint, Spec: spec}
 	for _, meth := range spec.Methods {
 		tool := &Tool{Name: meth.Name, Summary: meth.Summary, Description: meth.Description, Op: opName(meth.Name)}
 		b.op = tool.Op
@@ -22,6 +22,9 @@ func Build(spec *load.Spec) (*Model, error) {
 				return nil, err
 			}
 			tool.Params = append(tool.Params, &Param{Name: p.Name, Required: p.Required, Type: t, Schema: p.Schema})
+			if tool.Capability == "" {
+				tool.Capability = capabilityName(spec, p.Schema)
+			}
 		}
 		if meth.Result != nil {
 			t, err := b.named(meth.Result.Schema, Response, GoName(meth.Name)+"Result")
@@ -746,6 +749,23 @@ func constString(f *flat, prop string) string {
 		if s.Const != nil && s.Const.Kind == load.String {
 			return s.Const.Str
 		}
+	}
+	return ""
+}
+
+// capabilityName reads UCP's "name" keyword from the document that defines
+// the schema a parameter refers to (location_search.json names
+// dev.ucp.common.location.search).
+func capabilityName(spec *load.Spec, s *load.Schema) string {
+	for s.Ref != nil {
+		s = s.Ref
+	}
+	root, err := spec.Set.Doc(s.Loc.File)
+	if err != nil {
+		return ""
+	}
+	if n := root.Get("name"); n != nil && n.Kind == load.String {
+		return n.Str
 	}
 	return ""
 }

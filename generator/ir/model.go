@@ -47,6 +47,8 @@ type Model struct {
 	Endpoint string
 	Types    []*Type // named types, sorted by Name
 	Tools    []*Tool // in OpenRPC method order
+	// Spec is the loaded input, for emitters that bundle source schemas.
+	Spec *load.Spec
 }
 
 // Tool is one OpenRPC method, served as an MCP tool.
@@ -56,9 +58,12 @@ type Tool struct {
 	Description string
 	// Op is the UCP operation name used by per-operation annotations (e.g.
 	// "search" for search_locations).
-	Op     string
-	Params []*Param
-	Result *Param
+	Op string
+	// Capability is the UCP capability name declared by the schema document
+	// of the tool's domain parameter (its "name" keyword), if any.
+	Capability string
+	Params     []*Param
+	Result     *Param
 }
 
 // Param is a tool argument or result.

@@ -443,3 +443,6 @@ func (set *Set) translate(err error) error {
 	msg = strings.ReplaceAll(msg, "file:///", "")
 	return errors.New(msg)
 }
+
+// SchemaAt returns the parsed schema at loc, if the loader has seen it.
+func (set *Set) SchemaAt(loc Loc) *Schema { return set.byLoc[loc] }

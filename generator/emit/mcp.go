@@ -1,0 +1,223 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/ucpgen/ucpgen/generator/ir"
+	"github.com/ucpgen/ucpgen/generator/load"
+)
+
+const (
+	mcpPkg       = "github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpserverPkg = "github.com/ucpgen/ucpgen/runtime/mcpserver"
+)
+
+func init() {
+	outputs = append(outputs, output{"mcp.go", emitMCP})
+}
+
+// emitMCP writes the hooks interface, the tool table, Register and the
+// bundled input/output schemas. It needs tools of the UCP binding's shape:
+// a meta and a domain parameter, and a result.
+func emitMCP(f *jen.File, m *ir.Model) error {
+	f.ImportName(mcpPkg, "mcp")
+	f.ImportName(mcpserverPkg, "mcpserver")
+	f.ImportName(rpcerrPkg, "rpcerr")
+	for _, t := range m.Tools {
+		if len(t.Params) != 2 || t.Result == nil {
+			return fmt.Errorf("tool %s: want two params (meta, domain request) and a result, got %d params", t.Name, len(t.Params))
+		}
+	}
+	f.Comment("ProtocolVersion is the UCP version these tools implement; responses carry it in ucp.version.")
+	f.Const().Id("ProtocolVersion").Op("=").Lit(protocolVersion)
+	f.Add(hooksInterface(m))
+	f.Add(toolsFunc(m))
+	f.Add(registerFunc())
+	f.Add(capabilitiesVar(m))
+	f.Add(decodeArgumentFunc())
+	for _, t := range m.Tools {
+		code, err := toolSchemas(m, t)
+		if err != nil {
+			return err
+		}
+		f.Add(code)
+	}
+	return nil
+}
+
+// protocolVersion is the UCP release the bundled schemas describe.
+const protocolVersion = "2026-08-25"
+
+func hookName(t *ir.Tool) string { return ir.GoName(t.Name) }
+
+func hooksInterface(m *ir.Model) jen.Code {
+	var methods []jen.Code
+	for _, t := range m.Tools {
+		doc := fmt.Sprintf("%s serves the %s tool: %s", hookName(t), t.Name, t.Summary)
+		methods = append(methods, lineComments(wrap(doc, 72)), jen.Id(hookName(t)).Params(
+			jen.Id("ctx").Qual("context", "Context"),
+			jen.Id(t.Params[0].Name).Op("*").Add(goType(t.Params[0].Type)),
+			jen.Id("req").Op("*").Add(goType(t.Params[1].Type)),
+		).Params(jen.Op("*").Add(goType(t.Result.Type)), jen.Error()))
+	}
+	return jen.Comment("Hooks is what a Business implements: one method per tool, called with").Line().
+		Comment("arguments that already passed decoding and validation. Return typed").Line().
+		Comment("errors from runtime/rpcerr to choose the JSON-RPC error; any other error").Line().
+		Comment("becomes -32603 without its text reaching the client. The ucp member of").Line().
+		Comment("the response is filled by the runtime.").Line().
+		Type().Id("Hooks").Interface(methods...)
+}
+
+func schemaVar(t *ir.Tool, kind string) string { return lowerFirst(hookName(t)) + kind + "Schema" }
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]|0x20) + s[1:]
+}
+
+func toolsFunc(m *ir.Model) jen.Code {
+	var entries []jen.Code
+	for _, t := range m.Tools {
+		meta, req, res := t.Params[0], t.Params[1], t.Result
+		entries = append(entries, jen.Values(jen.Dict{
+			jen.Id("Name"):         jen.Lit(t.Name),
+			jen.Id("Title"):        jen.Lit(t.Summary),
+			jen.Id("Description"):  jen.Lit(t.Description),
+			jen.Id("Capability"):   jen.Lit(t.Capability),
+			jen.Id("InputSchema"):  jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Input"))),
+			jen.Id("OutputSchema"): jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Output"))),
+			jen.Id("Call"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("meta"), jen.Id("location")).Qual(jsonPkg, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
+				jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("decodeArgument").Types(goType(meta.Type)).Call(jen.Id("meta"), jen.Lit("/"+meta.Name)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("decodeArgument").Types(goType(req.Type)).Call(jen.Id("location"), jen.Lit("/"+req.Name)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(jen.Id("ctx"), jen.Id("m"), jen.Id("r")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+" hook returned neither a response nor an error")))),
+				jen.Return(jen.Id("resp"), jen.Nil()),
+			),
+			jen.Id("CheckOutput"): jen.Func().Params(jen.Id("data").Index().Byte()).Error().Block(
+				jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("decodeArgument").Types(goType(res.Type)).Call(jen.Id("data"), jen.Lit("")),
+				jen.Return(jen.Err()),
+			),
+		}))
+	}
+	return jen.Comment("Tools describes every tool for the runtime, bound to hooks; Register uses it,").Line().
+		Comment("and tests or custom servers may too.").Line().
+		Func().Id("Tools").Params(jen.Id("hooks").Id("Hooks")).Index().Qual(mcpserverPkg, "Tool").Block(
+		jen.Return(jen.Index().Qual(mcpserverPkg, "Tool").Values(entries...)),
+	)
+}
+
+func registerFunc() jen.Code {
+	return jen.Comment("Register adds every tool to server, wired to hooks through the ucpgen").Line().
+		Comment("runtime (decode, validate, negotiate, call, fill ucp, map errors).").Line().
+		Func().Id("Register").Params(jen.Id("server").Op("*").Qual(mcpPkg, "Server"), jen.Id("hooks").Id("Hooks"), jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options")).Error().Block(
+		jen.If(jen.Id("server").Op("==").Nil().Op("||").Id("hooks").Op("==").Nil()).Block(
+			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("Register: server and hooks must not be nil"))),
+		),
+		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("Tools").Call(jen.Id("hooks"))).Block(
+			jen.Qual(mcpserverPkg, "Add").Call(jen.Id("server"), jen.Id("t"), jen.Id("opts")),
+		),
+		jen.Return(jen.Nil()),
+	)
+}
+
+func capabilitiesVar(m *ir.Model) jen.Code {
+	var caps []jen.Code
+	for _, t := range m.Tools {
+		if t.Capability == "" {
+			continue
+		}
+		caps = append(caps, jen.Values(jen.Dict{
+			jen.Id("Name"):    jen.Lit(t.Capability),
+			jen.Id("Version"): jen.Id("ProtocolVersion"),
+			jen.Id("Schema"):  jen.Lit(capabilitySchemaURL(m, t)),
+		}))
+	}
+	return jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the").Line().
+		Comment("Business profile at /.well-known/ucp.").Line().
+		Var().Id("Capabilities").Op("=").Index().Qual(mcpserverPkg, "ProfileCapability").Values(caps...).Line().Line().
+		Comment("BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint").Line().
+		Comment("is endpoint, advertising every capability above.").Line().
+		Func().Id("BusinessProfile").Params(jen.Id("endpoint").String()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Qual(mcpserverPkg, "BusinessProfile").Call(
+			jen.Id("ProtocolVersion"),
+			jen.Index().Qual(mcpserverPkg, "ProfileService").Values(jen.Values(jen.Dict{
+				jen.Id("Name"):      jen.Lit("dev.ucp.common"),
+				jen.Id("Version"):   jen.Id("ProtocolVersion"),
+				jen.Id("Transport"): jen.Lit("mcp"),
+				jen.Id("Schema"):    jen.Lit("https://ucp.dev/" + protocolVersion + "/services/common/mcp.openrpc.json"),
+				jen.Id("Endpoint"):  jen.Id("endpoint"),
+			})),
+			jen.Id("Capabilities"),
+		)),
+	)
+}
+
+// capabilitySchemaURL is the published schema URL of a tool's capability,
+// derived from the $id of the document that declares it.
+func capabilitySchemaURL(m *ir.Model, t *ir.Tool) string {
+	s := t.Params[1].Schema
+	for s.Ref != nil {
+		s = s.Ref
+	}
+	base := m.Spec.Set.Base(s.Loc.File)
+	const prefix = "https://ucp.dev/"
+	if len(base) > len(prefix) && base[:len(prefix)] == prefix {
+		return prefix + protocolVersion + "/" + base[len(prefix):]
+	}
+	return base
+}
+
+// decodeArgumentFunc emits the shared decode-then-validate step.
+func decodeArgumentFunc() jen.Code {
+	return jen.Comment("decodeArgument decodes one tool argument and validates it when the type").Line().
+		Comment("has a validator, reporting pointers from the arguments root.").Line().
+		Func().Id("decodeArgument").Types(jen.Id("T").Any()).Params(jen.Id("data").Index().Byte(), jen.Id("pointer").String()).Params(jen.Op("*").Id("T"), jen.Error()).Block(
+		jen.Id("v").Op(":=").New(jen.Id("T")),
+		jen.If(jen.Err().Op(":=").Qual(mcpserverPkg, "DecodeJSON").Call(jen.Id("data"), jen.Id("v"), jen.Id("pointer")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		),
+		jen.If(jen.List(jen.Id("val"), jen.Id("ok")).Op(":=").Any().Call(jen.Id("v")).Assert(jen.Interface(jen.Id("Validate").Params().Error())), jen.Id("ok")).Block(
+			jen.If(jen.Err().Op(":=").Id("val").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(
+				jen.If(jen.List(jen.Id("ip"), jen.Id("ok")).Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()), jen.Id("ok")).Block(
+					jen.Return(jen.Nil(), jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer"))),
+				),
+				jen.Return(jen.Nil(), jen.Err()),
+			),
+		),
+		jen.Return(jen.Id("v"), jen.Nil()),
+	)
+}
+
+func toolSchemas(m *ir.Model, t *ir.Tool) (jen.Code, error) {
+	var names []string
+	var required []string
+	params := t.Params
+	schemas := make([]*load.Schema, 0, len(params))
+	for _, p := range params {
+		names = append(names, p.Name)
+		schemas = append(schemas, p.Schema)
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	in, err := objectSchema(m.Spec.Set, names, schemas, required)
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
+	}
+	out, err := refSchema(m.Spec.Set, t.Result.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
+	}
+	return jen.Commentf("%s and %s are the self-contained JSON Schemas of %s.", schemaVar(t, "Input"), schemaVar(t, "Output"), t.Name).Line().
+		Const().Defs(
+		jen.Id(schemaVar(t, "Input")).Op("=").Lit(string(in)),
+		jen.Id(schemaVar(t, "Output")).Op("=").Lit(string(out)),
+	), nil
+}

@@ -1,0 +1,324 @@
+// Package mcpserver is the MCP glue generated UCP tool stubs call: it parses
+// the tools/call arguments, runs negotiation, maps typed runtime errors to
+// the JSON-RPC codes the UCP binding requires, fills the response's ucp
+// envelope, and returns structured content plus the same JSON as text.
+//
+// It knows nothing about the Location domain: generated code supplies a Call
+// function per tool that decodes, validates and invokes the service hook.
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/runtime/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+)
+
+// Options configure every tool registered on one server.
+type Options struct {
+	// Negotiator resolves the Platform profile of each request. Nil means
+	// negotiation is disabled: requests are processed at the Business's own
+	// version and capabilities (see negotiation.Disabled), which suits
+	// trusted deployments and tests.
+	Negotiator negotiation.Negotiator
+	// Version is the UCP protocol version the Business implements; used when
+	// Negotiator is nil.
+	Version string
+	// InvalidArgumentsAsToolErrors reports invalid arguments as a tool result
+	// with isError true (the MCP 2025-11-25 guidance) instead of a JSON-RPC
+	// -32602 error. Off by default because the UCP binding mandates -32602.
+	InvalidArgumentsAsToolErrors bool
+	// ValidateOutput decodes and validates every response before it is sent
+	// and turns a violation into -32603 (and a log line); for tests and debug
+	// builds.
+	ValidateOutput bool
+	// Logger receives unexpected hook errors, which are never sent to clients.
+	Logger *slog.Logger
+}
+
+// Tool is one generated tool as the runtime sees it.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// Capability is the UCP capability the tool implements, e.g.
+	// dev.ucp.common.location.search.
+	Capability   string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	// Call decodes meta and location, runs the hook and returns the response
+	// value (JSON-encodable); errors are typed runtime errors or plain ones.
+	Call func(ctx context.Context, meta, location json.RawMessage) (any, error)
+	// CheckOutput validates an encoded response (used with ValidateOutput).
+	CheckOutput func(data []byte) error
+}
+
+// Add registers t on server.
+func Add(server *mcp.Server, t Tool, opts *Options) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	server.AddTool(&mcp.Tool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  t.InputSchema,
+		OutputSchema: t.OutputSchema,
+	}, handler(t, opts))
+}
+
+func handler(t Tool, opts *Options) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := serve(ctx, t, opts, req.Params.Arguments)
+		if err != nil {
+			return toolError(err, opts)
+		}
+		return res, nil
+	}
+}
+
+// serve runs one call and returns a result or a typed error.
+func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	meta, location, err := splitArguments(raw)
+	if err != nil {
+		return nil, err
+	}
+	profile, err := profileURL(meta)
+	if err != nil {
+		return nil, err
+	}
+	neg := opts.Negotiator
+	if neg == nil {
+		neg = negotiation.Disabled{Version: opts.version(), Capabilities: map[string][]negotiation.CapabilityVersion{t.Capability: {{Version: opts.version()}}}}
+	}
+	outcome, err := neg.Negotiate(ctx, profile, t.Capability)
+	if err != nil {
+		return nil, err
+	}
+	if !outcome.Compatible {
+		body, err := json.Marshal(struct {
+			UCP      negotiation.ResponseUCP    `json:"ucp"`
+			Messages []negotiation.ErrorMessage `json:"messages"`
+		}{outcome.UCP(), []negotiation.ErrorMessage{outcome.IncompatibleMessage()}})
+		if err != nil {
+			return nil, err
+		}
+		return result(body), nil
+	}
+	resp, err := t.Call(ctx, meta, location)
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(resp)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s response: %w", t.Name, err)
+	}
+	body, err = SetMember(body, "ucp", outcome.UCP())
+	if err != nil {
+		return nil, fmt.Errorf("fill ucp of %s response: %w", t.Name, err)
+	}
+	if opts.ValidateOutput && t.CheckOutput != nil {
+		if err := t.CheckOutput(body); err != nil {
+			return nil, fmt.Errorf("%s response fails its schema: %w", t.Name, err)
+		}
+	}
+	return result(body), nil
+}
+
+func result(body []byte) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		StructuredContent: json.RawMessage(body),
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+	}
+}
+
+func (o *Options) version() string {
+	if o.Version != "" {
+		return o.Version
+	}
+	return "2026-08-25"
+}
+
+// splitArguments requires an object with the two members of the binding.
+// Unknown top-level members are rejected: the binding defines exactly two.
+func splitArguments(raw json.RawMessage) (meta, location json.RawMessage, err error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, nil, rpcerr.Invalid("", "type", "arguments must be an object with meta and location")
+	}
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &args); err != nil {
+		return nil, nil, rpcerr.Invalid("", "type", "arguments are not valid JSON: %v", err)
+	}
+	var v rpcerr.InvalidParams
+	meta, location = args["meta"], args["location"]
+	if meta == nil {
+		v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/meta", Keyword: "required", Message: "is required (it carries ucp-agent.profile)"})
+	}
+	if location == nil {
+		v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/location", Keyword: "required", Message: "is required (it carries the request)"})
+	}
+	if len(v.Violations) > 0 {
+		return nil, nil, &v
+	}
+	return meta, location, nil
+}
+
+// profileURL reads meta["ucp-agent"].profile for negotiation; the full meta
+// schema is checked by the generated decoder.
+func profileURL(meta json.RawMessage) (string, error) {
+	var m struct {
+		Agent *struct {
+			Profile *string `json:"profile"`
+		} `json:"ucp-agent"`
+	}
+	if err := json.Unmarshal(meta, &m); err != nil {
+		return "", rpcerr.Invalid("/meta", "type", "must be an object with ucp-agent.profile")
+	}
+	if m.Agent == nil {
+		return "", rpcerr.Invalid("/meta/ucp-agent", "required", "is required")
+	}
+	if m.Agent.Profile == nil {
+		return "", rpcerr.Invalid("/meta/ucp-agent/profile", "required", "is required (a URI of the Platform's UCP profile)")
+	}
+	return *m.Agent.Profile, nil
+}
+
+// toolError turns a typed error into the JSON-RPC error (or isError result)
+// the UCP binding prescribes.
+func toolError(err error, opts *Options) (*mcp.CallToolResult, error) {
+	if ip, ok := rpcerr.AsInvalidParams(err); ok && opts.InvalidArgumentsAsToolErrors {
+		body, _ := json.Marshal(map[string]any{"error": "invalid arguments", "violations": violations(ip)})
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}, nil
+	}
+	return nil, RPCError(err, opts.Logger)
+}
+
+func violations(ip *rpcerr.InvalidParams) []rpcerr.Violation {
+	if len(ip.Violations) == 0 {
+		return []rpcerr.Violation{}
+	}
+	return ip.Violations
+}
+
+// RPCError maps any error to the JSON-RPC error sent to the client. Errors
+// that are not typed runtime errors become -32603 with a fixed message; their
+// text goes to the logger only.
+func RPCError(err error, logger *slog.Logger) *jsonrpc.Error {
+	if ip, ok := rpcerr.AsInvalidParams(err); ok {
+		data, _ := json.Marshal(map[string]any{"violations": violations(ip)})
+		return &jsonrpc.Error{Code: rpcerr.CodeInvalidParams, Message: ip.Error(), Data: data}
+	}
+	if tr, ok := rpcerr.AsTransport(err); ok {
+		d := map[string]any{"status": tr.HTTPStatus}
+		if tr.RetryAfter > 0 {
+			secs := int64((tr.RetryAfter + 999_999_999) / 1_000_000_000)
+			d["retry_after"] = secs
+		}
+		data, _ := json.Marshal(d)
+		return &jsonrpc.Error{Code: rpcerr.CodeTransport, Message: tr.Message, Data: data}
+	}
+	if dc, ok := rpcerr.AsDiscovery(err); ok {
+		d := map[string]any{"code": dc.Code, "content": dc.Content}
+		if dc.ContinueURL != "" {
+			d["continue_url"] = dc.ContinueURL
+		}
+		data, _ := json.Marshal(d)
+		return &jsonrpc.Error{Code: rpcerr.CodeDiscovery, Message: dc.Content, Data: data}
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je
+	}
+	if logger == nil {
+		logger = slog.Default()
+	}
+	logger.Error("ucp tool failed", "err", err)
+	return &jsonrpc.Error{Code: rpcerr.CodeInternal, Message: "internal error"}
+}
+
+// SetMember replaces (or adds) the top-level member name of the JSON object
+// obj with v, keeping the other members' order.
+func SetMember(obj []byte, name string, v any) ([]byte, error) {
+	val, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("response is not a JSON object")
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	key, _ := json.Marshal(name)
+	b.Write(key)
+	b.WriteByte(':')
+	b.Write(val)
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		k := kt.(string)
+		if k == name {
+			continue
+		}
+		kb, _ := json.Marshal(k)
+		b.WriteByte(',')
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(raw)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// DecodeJSON decodes a tool argument into v, turning JSON errors into
+// invalid-params violations under pointer. A bare null is rejected: every
+// argument of the UCP binding is an object.
+func DecodeJSON(data []byte, v any, pointer string) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return rpcerr.Invalid(pointer, "type", "must be an object")
+	}
+	if err := json.Unmarshal(trimmed, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			p := pointer
+			if te.Field != "" {
+				p += "/" + strings.ReplaceAll(te.Field, ".", "/")
+			}
+			return rpcerr.Invalid(p, "type", "must be %s, got %s", jsonType(te.Type.Kind().String()), te.Value)
+		}
+		return rpcerr.Invalid(pointer, "type", "%v", err)
+	}
+	return nil
+}
+
+func jsonType(kind string) string {
+	switch kind {
+	case "float64", "float32", "int", "int64", "int32":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	}
+	return "an object"
+}
