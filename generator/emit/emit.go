@@ -2,6 +2,7 @@ package emit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
@@ -17,6 +18,10 @@ type Options struct {
 	Source string
 }
 
+// errSkipFile tells Files that an emitter has nothing to write for this
+// model (e.g. MCP stubs for an OpenRPC file that is not a UCP binding).
+var errSkipFile = errors.New("no output for this model")
+
 // output is one generated file: its name and the function that fills it.
 // Each emitter file of this package contributes one entry.
 type output struct {
@@ -27,6 +32,7 @@ type output struct {
 // outputs lists the generated files in a fixed order.
 var outputs = []output{
 	{"types.go", emitTypes},
+	{"validate.go", emitValidators},
 	{"binding.go", emitBinding},
 }
 
@@ -51,6 +57,9 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 			return err
 		}
 		if err := build(f); err != nil {
+			if errors.Is(err, errSkipFile) {
+				return nil
+			}
 			return fmt.Errorf("emit %s: %w", name, err)
 		}
 		var b bytes.Buffer

@@ -25,9 +25,11 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	f.ImportName(mcpPkg, "mcp")
 	f.ImportName(mcpserverPkg, "mcpserver")
 	f.ImportName(rpcerrPkg, "rpcerr")
+	// Tools of the UCP binding take meta and a domain request and return a
+	// result; a spec with other shapes gets types (and validators) only.
 	for _, t := range m.Tools {
 		if len(t.Params) != 2 || t.Result == nil {
-			return fmt.Errorf("tool %s: want two params (meta, domain request) and a result, got %d params", t.Name, len(t.Params))
+			return errSkipFile
 		}
 	}
 	f.Comment("ProtocolVersion is the UCP version these tools implement; responses carry it in ucp.version.")
