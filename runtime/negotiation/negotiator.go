@@ -157,6 +157,13 @@ func (n *ProfileNegotiator) Negotiate(ctx context.Context, profileURL, toolCapab
 			Cause:   err,
 		})
 	}
+	if p == nil {
+		return Outcome{}, n.withContinue(&rpcerr.Discovery{
+			Code:    rpcerr.ProfileUnreachable,
+			Content: "The platform profile could not be retrieved.",
+			Cause:   fmt.Errorf("profile source returned no profile and no error for %s", profileURL),
+		})
+	}
 	b, ok := n.businessFor(p.Version)
 	if !ok {
 		return Outcome{}, n.withContinue(&rpcerr.Discovery{

@@ -49,6 +49,7 @@ func TestProfileNegotiator(t *testing.T) {
 		"https://p.example/ancient": {p: mustProfile(t, "2026-01-11", caps{capSearch: {cv("2026-01-11")}})},
 		"https://p.example/none":    {p: mustProfile(t, v0825, caps{})},
 		"https://p.example/broken":  {err: errors.New("disk on fire")},
+		"https://p.example/nothing": {},
 		"https://p.example/malformed": {err: &rpcerr.Discovery{
 			Code: rpcerr.ProfileMalformed, Content: "The platform profile is not valid JSON.",
 		}},
@@ -98,6 +99,7 @@ func TestProfileNegotiator(t *testing.T) {
 		{name: "missing profile URL", url: "  ", tool: capSearch, wantCode: rpcerr.InvalidProfileURL},
 		{name: "source discovery error passes through", url: "https://p.example/malformed", tool: capSearch, wantCode: rpcerr.ProfileMalformed},
 		{name: "other source error becomes unreachable", url: "https://p.example/broken", tool: capSearch, wantCode: rpcerr.ProfileUnreachable},
+		{name: "source returning nothing is unreachable", url: "https://p.example/nothing", tool: capSearch, wantCode: rpcerr.ProfileUnreachable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
