@@ -312,6 +312,11 @@ func (s *HTTPSource) fetch(ctx context.Context, key string, stale *cacheEntry) (
 		return nil, s.tooLarge(key, resp.ContentLength)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, s.maxBody+1))
+	if err == nil && ctx.Err() != nil {
+		// A deadline during the body read can surface as a clean EOF on a
+		// chunked response; the body is then truncated, not malformed.
+		err = ctx.Err()
+	}
 	if err != nil {
 		return nil, s.transportError(ctx, key, err)
 	}
