@@ -1,0 +1,418 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/hours"
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+)
+
+var (
+	loadOnce sync.Once
+	recs     []dataset.Record
+	loadErr  error
+)
+
+func records(t *testing.T) []dataset.Record {
+	t.Helper()
+	loadOnce.Do(func() { recs, loadErr = dataset.Default() })
+	if loadErr != nil {
+		t.Fatal(loadErr)
+	}
+	return recs
+}
+
+func newStore(t *testing.T, opts Options) *Store {
+	t.Helper()
+	s, err := New(records(t), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func searchReq(t *testing.T, js string) *location.SearchRequest {
+	t.Helper()
+	var r location.SearchRequest
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatalf("decode %s: %v", js, err)
+	}
+	return &r
+}
+
+// walk follows cursors to the end and returns every id in response order.
+func walk(t *testing.T, s *Store, js string, limit int) []string {
+	t.Helper()
+	var ids []string
+	cursor := ""
+	for page := 0; ; page++ {
+		if page > 10000 {
+			t.Fatal("pagination does not terminate")
+		}
+		r := searchReq(t, js)
+		pg := location.PaginationRequest{}
+		pg.Limit.V, pg.Limit.Set = int64(limit), true
+		if cursor != "" {
+			pg.Cursor.V, pg.Cursor.Set = cursor, true
+		}
+		r.Pagination.V, r.Pagination.Set = pg, true
+		resp, err := s.Search(context.Background(), nil, r)
+		if err != nil {
+			t.Fatalf("search %s page %d: %v", js, page, err)
+		}
+		if len(resp.Locations) > limit {
+			t.Fatalf("page of %d, limit %d", len(resp.Locations), limit)
+		}
+		for _, l := range resp.Locations {
+			ids = append(ids, l.ID)
+		}
+		p := resp.Pagination.V
+		if !p.HasNextPage {
+			if p.TotalCount.Set && int(p.TotalCount.V) != len(ids) {
+				t.Errorf("total_count %d, walked %d", p.TotalCount.V, len(ids))
+			}
+			return ids
+		}
+		if !p.Cursor.Set || p.Cursor.V == "" {
+			t.Fatal("has_next_page without cursor")
+		}
+		cursor = p.Cursor.V
+	}
+}
+
+// brute is an independent evaluation of the dataset rules over every record.
+type brute struct {
+	center  *geodesic.Point
+	max     float64
+	point   *geodesic.Point
+	country string
+	region  string
+	openAt  *time.Time
+	amen    []string
+	items   []string
+}
+
+func (b brute) match(t *testing.T, r dataset.Record) bool {
+	if r.Private {
+		return false
+	}
+	var l location.Location
+	if err := json.Unmarshal(r.Location, &l); err != nil {
+		t.Fatal(err)
+	}
+	var g *geodesic.Point
+	if v, ok := l.Geo.Get(); ok {
+		g = &geodesic.Point{Lat: v.Latitude, Lon: v.Longitude}
+	}
+	if b.center != nil && (g == nil || geodesic.Distance(*b.center, *g) > b.max) {
+		return false
+	}
+	sa := r.ServiceArea
+	if b.point != nil && (sa == nil || sa.RadiusM == nil || g == nil || geodesic.Distance(*b.point, *g) > *sa.RadiusM) {
+		return false
+	}
+	if b.country != "" && (sa == nil || !slices.Contains(sa.Countries, b.country)) {
+		return false
+	}
+	if b.region != "" && (sa == nil || !slices.Contains(sa.Regions, b.region)) {
+		return false
+	}
+	for _, a := range b.amen {
+		if _, ok := l.Amenities.V[location.AmenityType(a)]; !ok {
+			return false
+		}
+	}
+	for _, it := range b.items {
+		if !slices.Contains(r.Items, it) {
+			return false
+		}
+	}
+	if b.openAt != nil {
+		sc := hours.Schedule{Timezone: l.Timezone.V, HasHours: l.Hours.Set, HasExceptions: l.ExceptionHours.Set}
+		for _, h := range l.Hours.V {
+			sc.Hours = append(sc.Hours, hours.Interval{Day: string(h.Day), Opens: h.Opens, Closes: h.Closes})
+		}
+		for _, x := range l.ExceptionHours.V {
+			sc.Exceptions = append(sc.Exceptions, hours.Exception{ValidFrom: x.ValidFrom, ValidThrough: x.ValidThrough, Opens: x.Opens.Ptr(), Closes: x.Closes.Ptr()})
+		}
+		if !sc.OpenAt(*b.openAt) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSearchAgainstBruteForce(t *testing.T) {
+	s := newStore(t, Options{PageMax: 1000})
+	nyc := geodesic.Point{Lat: 40.75, Lon: -73.98}
+	at := time.Date(2026, 9, 7, 14, 30, 0, 0, time.UTC) // a Monday, 10:30 in New York
+	item := records(t)[0].Items[0]
+	const wifi = "dev.ucp.amenity.wi_fi"
+	distance := `"distance":{"center":{"latitude":40.75,"longitude":-73.98},"max":25000}`
+	cases := []struct {
+		name string
+		req  string
+		b    brute
+	}{
+		{"browse", `{}`, brute{}},
+		{"distance", `{` + distance + `}`, brute{center: &nyc, max: 25000}},
+		{"distance zero", `{"distance":{"center":{"latitude":40.9218,"longitude":-73.894663},"max":0}}`, brute{center: &geodesic.Point{Lat: 40.9218, Lon: -73.894663}, max: 0}},
+		{"serves point", `{"serves":{"point":{"latitude":40.75,"longitude":-73.98}}}`, brute{point: &nyc}},
+		{"serves address", `{"serves":{"address":{"address_country":"US","address_region":"NY"}}}`, brute{country: "US", region: "NY"}},
+		{"hours", `{"filters":{"hours":{"open_at":"2026-09-07T10:30:00-04:00"}}}`, brute{openAt: &at}},
+		{"amenities", `{"filters":{"amenities":["` + wifi + `"]}}`, brute{amen: []string{wifi}}},
+		{"items", `{"filters":{"items":["` + item + `"]}}`, brute{items: []string{item}}},
+		{"query text only reorders", `{"query":"market"}`, brute{}},
+		{"all together", `{"query":"electronics",` + distance + `,"serves":{"address":{"address_country":"US"}},"filters":{"hours":{"open_at":"2026-09-07T14:30:00Z"},"amenities":["` + wifi + `"],"items":["` + item + `"]}}`,
+			brute{center: &nyc, max: 25000, country: "US", openAt: &at, amen: []string{wifi}, items: []string{item}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var want []string
+			for _, r := range records(t) {
+				if tc.b.match(t, r) {
+					want = append(want, r.ID)
+				}
+			}
+			got := walk(t, s, tc.req, 400)
+			if len(got) != len(slices.Compact(slices.Sorted(slices.Values(got)))) {
+				t.Fatal("a Location was returned twice across pages")
+			}
+			if !strings.Contains(tc.req, `"query"`) && !slices.IsSorted(got) {
+				t.Error("without query text the order must be by id")
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("got %d ids, brute force %d", len(got), len(want))
+			}
+			if tc.name != "browse" && tc.name != "query text only reorders" && (len(want) == 0 || len(want) == len(records(t))) {
+				t.Logf("warning: case selects %d of %d records", len(want), len(records(t)))
+			}
+		})
+	}
+}
+
+func TestQueryRanksBestFirst(t *testing.T) {
+	s := newStore(t, Options{})
+	resp, err := s.Search(context.Background(), nil, searchReq(t, `{"query":"Voltbay Electronics Yonkers"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Locations) == 0 || !strings.HasPrefix(resp.Locations[0].Name, "Voltbay Electronics Yonkers") {
+		t.Fatalf("first result %v, want the exact name match", resp.Locations[0].Name)
+	}
+}
+
+func TestSmallPagesWalkEverything(t *testing.T) {
+	s := newStore(t, Options{PageMax: 7})
+	big := walk(t, s, `{"filters":{"amenities":["dev.ucp.amenity.wi_fi"]}}`, 50) // lowered to 7 per page
+	small := walk(t, newStore(t, Options{}), `{"filters":{"amenities":["dev.ucp.amenity.wi_fi"]}}`, 100)
+	if !slices.Equal(big, small) {
+		t.Fatalf("7-per-page walk (%d) differs from 100-per-page walk (%d)", len(big), len(small))
+	}
+}
+
+func TestSearchRejects(t *testing.T) {
+	s := newStore(t, Options{MaxDistance: 50000})
+	cases := []struct {
+		name, req, pointer string
+	}{
+		{"radius above cap", `{"distance":{"center":{"latitude":1,"longitude":1},"max":50001}}`, "/location/distance/max"},
+		{"postal system not modelled", `{"serves":{"address":{"address_country":"ZZ","postal_code":"123"}}}`, "/location/serves/address"},
+		{"postal code without country", `{"serves":{"address":{"postal_code":"10115"}}}`, "/location/serves/address"},
+		{"unknown filter", `{"filters":{"com.example.vegan":true}}`, "/location/filters/com.example.vegan"},
+		{"unnegotiated serves key", `{"serves":{"com.example.zone":"z1"}}`, "/location/serves/com.example.zone"},
+		{"bad open_at", `{"filters":{"hours":{"open_at":"2026-09-07 10:00"}}}`, "/location/filters/hours/open_at"},
+		{"limit zero", `{"pagination":{"limit":0}}`, "/location/pagination/limit"},
+		{"forged cursor", `{"pagination":{"cursor":"AAAA"}}`, "/location/pagination/cursor"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.Search(context.Background(), nil, searchReq(t, tc.req))
+			ip, ok := rpcerr.AsInvalidParams(err)
+			if !ok {
+				t.Fatalf("err = %v, want invalid params", err)
+			}
+			if ip.Violations[0].Pointer != tc.pointer {
+				t.Errorf("pointer %s, want %s (%v)", ip.Violations[0].Pointer, tc.pointer, ip)
+			}
+		})
+	}
+}
+
+func TestCursorBoundToConstraints(t *testing.T) {
+	s := newStore(t, Options{})
+	resp, err := s.Search(context.Background(), nil, searchReq(t, `{"pagination":{"limit":2}}`))
+	if err != nil || !resp.Pagination.V.HasNextPage {
+		t.Fatalf("first page: %v", err)
+	}
+	next := fmt.Sprintf(`{"filters":{"amenities":["dev.ucp.amenity.wi_fi"]},"pagination":{"cursor":%q}}`, resp.Pagination.V.Cursor.V)
+	_, err = s.Search(context.Background(), nil, searchReq(t, next))
+	if _, ok := rpcerr.AsInvalidParams(err); !ok {
+		t.Fatalf("cursor reused with other filters: err = %v, want invalid params", err)
+	}
+}
+
+func privateRecord(t *testing.T) dataset.Record {
+	for _, r := range records(t) {
+		if r.Private && len(r.Aliases) > 0 {
+			return r
+		}
+	}
+	t.Fatal("dataset has no private record with an alias")
+	return dataset.Record{}
+}
+
+func TestPrivateNeverReturned(t *testing.T) {
+	s := newStore(t, Options{})
+	p := privateRecord(t)
+	var l location.Location
+	if err := json.Unmarshal(p.Location, &l); err != nil {
+		t.Fatal(err)
+	}
+	g := l.Geo.V
+	for _, req := range []string{
+		`{}`,
+		fmt.Sprintf(`{"distance":{"center":{"latitude":%v,"longitude":%v},"max":0}}`, g.Latitude, g.Longitude),
+		fmt.Sprintf(`{"query":%q}`, l.Name),
+	} {
+		if slices.Contains(walk(t, s, req, 100), p.ID) {
+			t.Errorf("search %s returned private %s", req, p.ID)
+		}
+	}
+	for _, id := range []string{p.ID, p.Aliases[0]} {
+		resp, err := s.Lookup(context.Background(), nil, &location.LookupRequest{IDs: []string{id}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Locations) != 0 {
+			t.Errorf("lookup %q returned %v", id, resp.Locations[0].ID)
+		}
+		if m := resp.Messages.V; len(m) != 1 || m[0].Info == nil || m[0].Info.Code.V != "not_found" {
+			t.Errorf("lookup %q: want one not_found info, got %+v", id, m)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	var pub []dataset.Record
+	for _, r := range records(t) {
+		if !r.Private && len(r.Aliases) >= 2 {
+			pub = append(pub, r)
+		}
+	}
+	a, b := pub[0], pub[1]
+	s := newStore(t, Options{BatchMax: 10})
+
+	t.Run("aliases merge with inputs in request order", func(t *testing.T) {
+		ids := []string{a.Aliases[1], "nope", a.ID, b.Aliases[0], a.ID}
+		resp, err := s.Lookup(context.Background(), nil, &location.LookupRequest{IDs: ids})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Locations) != 2 {
+			t.Fatalf("got %d locations, want 2", len(resp.Locations))
+		}
+		got := map[string][]string{}
+		for _, l := range resp.Locations {
+			for _, in := range l.Inputs {
+				got[l.ID] = append(got[l.ID], in.ID)
+			}
+		}
+		if !slices.Equal(got[a.ID], []string{a.Aliases[1], a.ID}) || !slices.Equal(got[b.ID], []string{b.Aliases[0]}) {
+			t.Errorf("inputs %v", got)
+		}
+		m := resp.Messages.V
+		if len(m) != 1 || m[0].Info.Code.V != "not_found" || !strings.Contains(m[0].Info.Content, "nope") {
+			t.Errorf("messages %+v", m)
+		}
+	})
+	t.Run("batch limit", func(t *testing.T) {
+		ids := []string{a.ID}
+		for i := range 11 {
+			ids = append(ids, fmt.Sprintf("missing-%d", i))
+		}
+		resp, err := s.Lookup(context.Background(), nil, &location.LookupRequest{IDs: ids})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := resp.Messages.V
+		if len(m) == 0 || m[0].Info.Code.V != "batch_limit_applied" || m[0].Info.Type != "info" {
+			t.Fatalf("messages %+v", m)
+		}
+		if len(m) != 1+9 { // batch_limit_applied + not_found for the 9 processed misses
+			t.Errorf("%d messages, want 10", len(m))
+		}
+		if len(resp.Locations) != 1 {
+			t.Errorf("%d locations, want 1", len(resp.Locations))
+		}
+	})
+	t.Run("refinement uses the search constraints", func(t *testing.T) {
+		req := &location.LookupRequest{IDs: []string{a.ID, b.ID}}
+		var l location.Location
+		if err := json.Unmarshal(a.Location, &l); err != nil {
+			t.Fatal(err)
+		}
+		req.Distance.V = location.LocationDistance{Center: l.Geo.V, Max: 0}
+		req.Distance.Set = true
+		resp, err := s.Lookup(context.Background(), nil, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Locations) != 1 || resp.Locations[0].ID != a.ID || resp.Messages.Set {
+			t.Errorf("got %+v messages %+v", resp.Locations, resp.Messages.V)
+		}
+	})
+}
+
+func TestBadRecordsRejected(t *testing.T) {
+	good := records(t)[0]
+	withLoc := func(loc string) dataset.Record {
+		r := good
+		r.Location = json.RawMessage(loc)
+		r.ID = ""
+		r.Aliases = nil
+		return r
+	}
+	radius := 5.0
+	cases := []struct {
+		name    string
+		recs    []dataset.Record
+		pointer string
+	}{
+		{"not an object", []dataset.Record{withLoc(`[]`)}, "/0/location"},
+		{"latitude out of range", []dataset.Record{withLoc(`{"id":"x","name":"X","geo":{"latitude":91,"longitude":0}}`)}, "/0/location/geo/latitude"},
+		{"missing name", []dataset.Record{withLoc(`{"id":"x"}`)}, "/0/location/name"},
+		{"hours without timezone", []dataset.Record{withLoc(`{"id":"x","name":"X","hours":[]}`)}, "/0/location/timezone"},
+		{"radius without geo", []dataset.Record{{Location: json.RawMessage(`{"id":"x","name":"X"}`), ServiceArea: &dataset.ServiceArea{RadiusM: &radius}}}, "/0/service_area/radius_m"},
+		{"duplicate id", []dataset.Record{good, good}, "/1/location/id"},
+		{"alias collides with id", []dataset.Record{good, {Location: json.RawMessage(`{"id":"y","name":"Y"}`), Aliases: []string{good.ID}}}, "/1/aliases/0"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(tc.recs, Options{})
+			var fe *dataset.FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want *dataset.FieldError", err)
+			}
+			if fe.Pointer != tc.pointer {
+				t.Errorf("pointer %s, want %s (%v)", fe.Pointer, tc.pointer, err)
+			}
+		})
+	}
+	if _, err := New(nil, Options{BatchMax: 3}); err == nil {
+		t.Error("batch maximum below 10 accepted")
+	}
+}
