@@ -19,13 +19,25 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
-// Defaults for HTTPOptions fields left at zero.
+// Defaults for HTTPOptions fields left at zero, chosen so an unconfigured
+// source is safe to expose to arbitrary Platform URLs.
 const (
-	DefaultTimeout      = 5 * time.Second
+	// DefaultTimeout bounds a whole fetch so a slow Platform cannot hold a
+	// request open.
+	DefaultTimeout = 5 * time.Second
+	// DefaultMaxBodyBytes is twice UCP's suggested floor of 128 KiB; real
+	// profiles are a few KiB.
 	DefaultMaxBodyBytes = 256 << 10
+	// DefaultMaxRedirects allows ordinary hosting moves while bounding hops.
 	DefaultMaxRedirects = 3
-	DefaultTTL          = 5 * time.Minute
-	DefaultMaxEntries   = 1024
+	// DefaultTTL applies when a profile response carries no cache headers:
+	// long enough to take fetches off the request path, short enough that a
+	// Platform's capability change is seen within minutes.
+	DefaultTTL = 5 * time.Minute
+	// DefaultMaxEntries bounds cache memory (UCP asks for a fixed discovery
+	// footprint whatever the number of profile URLs seen).
+	DefaultMaxEntries = 1024
+
 	defaultUserAgent    = "ucpgen-negotiation/1"
 	maxProfileURLLength = 2048
 )
