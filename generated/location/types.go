@@ -11,12 +11,12 @@ one; open objects keep unknown members in their Unknown field.
 package location
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/ucpgen/ucpgen/runtime/jsonobj"
 	"github.com/ucpgen/ucpgen/runtime/opt"
+	schemacheck "github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
 
 // Amenity is generated from schemas/common/types/location.json#/$defs/amenity.
@@ -43,20 +43,13 @@ func isAmenityMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Amenity and keeps members the schema does not list.
+// UnmarshalJSON decodes Amenity with exact member names and no duplicates; it does not validate (use DecodeAmenity for that).
 func (x *Amenity) UnmarshalJSON(data []byte) error {
-	type plain Amenity
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isAmenityMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = Amenity(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes Amenity followed by its unknown members in name order.
@@ -109,20 +102,13 @@ func isAvailablePaymentInstrumentMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes AvailablePaymentInstrument and keeps members the schema does not list.
+// UnmarshalJSON decodes AvailablePaymentInstrument with exact member names and no duplicates; it does not validate (use DecodeAvailablePaymentInstrument for that).
 func (x *AvailablePaymentInstrument) UnmarshalJSON(data []byte) error {
-	type plain AvailablePaymentInstrument
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isAvailablePaymentInstrumentMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = AvailablePaymentInstrument(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes AvailablePaymentInstrument followed by its unknown members in name order.
@@ -175,20 +161,13 @@ func isCapabilityResponseSchemaMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes CapabilityResponseSchema and keeps members the schema does not list.
+// UnmarshalJSON decodes CapabilityResponseSchema with exact member names and no duplicates; it does not validate (use DecodeCapabilityResponseSchema for that).
 func (x *CapabilityResponseSchema) UnmarshalJSON(data []byte) error {
-	type plain CapabilityResponseSchema
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isCapabilityResponseSchemaMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = CapabilityResponseSchema(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes CapabilityResponseSchema followed by its unknown members in name order.
@@ -234,24 +213,13 @@ func (x CapabilityResponseSchemaExtends) MarshalJSON() ([]byte, error) {
 	return nil, errors.New("unreachable")
 }
 
-// UnmarshalJSON decodes the variant the data matches.
+// UnmarshalJSON decodes CapabilityResponseSchemaExtends with exact member names and no duplicates; it does not validate (use DecodeCapabilityResponseSchemaExtends for that).
 func (x *CapabilityResponseSchemaExtends) UnmarshalJSON(data []byte) error {
-	*x = CapabilityResponseSchemaExtends{}
-	{
-		var v ReverseDomainName
-		if json.Unmarshal(data, &v) == nil {
-			x.ReverseDomainName = &v
-			return nil
-		}
+	v, err := schemacheck.Parse(data)
+	if err != nil {
+		return err
 	}
-	{
-		var v []ReverseDomainName
-		if json.Unmarshal(data, &v) == nil {
-			x.List = &v
-			return nil
-		}
-	}
-	return errors.New("CapabilityResponseSchemaExtends: value matches none of the alternatives")
+	return x.decodeValue(&v)
 }
 
 // ConstraintExpression is generated from schemas/common/types/constraint_expression.json#.
@@ -273,12 +241,13 @@ type ConstraintExpression struct {
 	AnyOf opt.Value[[]ConstraintExpression] `json:"anyOf,omitzero"`
 }
 
-// UnmarshalJSON decodes ConstraintExpression and rejects members the schema does not list.
+// UnmarshalJSON decodes ConstraintExpression with exact member names and no duplicates; it does not validate (use DecodeConstraintExpression for that).
 func (x *ConstraintExpression) UnmarshalJSON(data []byte) error {
-	type plain ConstraintExpression
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode((*plain)(x))
+	v, err := schemacheck.Parse(data)
+	if err != nil {
+		return err
+	}
+	return x.decodeValue(&v)
 }
 
 // ConstraintExpressionPropertyValue is generated from schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties.
@@ -310,24 +279,13 @@ func (x ConstraintExpressionPropertyValue) MarshalJSON() ([]byte, error) {
 	return nil, errors.New("unreachable")
 }
 
-// UnmarshalJSON decodes the variant the data matches.
+// UnmarshalJSON decodes ConstraintExpressionPropertyValue with exact member names and no duplicates; it does not validate (use DecodeConstraintExpressionPropertyValue for that).
 func (x *ConstraintExpressionPropertyValue) UnmarshalJSON(data []byte) error {
-	*x = ConstraintExpressionPropertyValue{}
-	{
-		var v ConstraintExpression
-		if json.Unmarshal(data, &v) == nil {
-			x.Object = &v
-			return nil
-		}
+	v, err := schemacheck.Parse(data)
+	if err != nil {
+		return err
 	}
-	{
-		var v ValueConstraint
-		if json.Unmarshal(data, &v) == nil {
-			x.ValueConstraint = &v
-			return nil
-		}
-	}
-	return errors.New("ConstraintExpressionPropertyValue: value matches none of the alternatives")
+	return x.decodeValue(&v)
 }
 
 // Context is generated from schemas/common/types/context.json#.
@@ -410,20 +368,13 @@ func isContextMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Context and keeps members the schema does not list.
+// UnmarshalJSON decodes Context with exact member names and no duplicates; it does not validate (use DecodeContext for that).
 func (x *Context) UnmarshalJSON(data []byte) error {
-	type plain Context
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isContextMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = Context(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes Context followed by its unknown members in name order.
@@ -459,20 +410,13 @@ func isContextPaymentItemMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes ContextPaymentItem and keeps members the schema does not list.
+// UnmarshalJSON decodes ContextPaymentItem with exact member names and no duplicates; it does not validate (use DecodeContextPaymentItem for that).
 func (x *ContextPaymentItem) UnmarshalJSON(data []byte) error {
-	type plain ContextPaymentItem
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isContextPaymentItemMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = ContextPaymentItem(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes ContextPaymentItem followed by its unknown members in name order.
@@ -514,20 +458,13 @@ func isDailyHourMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes DailyHour and keeps members the schema does not list.
+// UnmarshalJSON decodes DailyHour with exact member names and no duplicates; it does not validate (use DecodeDailyHour for that).
 func (x *DailyHour) UnmarshalJSON(data []byte) error {
-	type plain DailyHour
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isDailyHourMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = DailyHour(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes DailyHour followed by its unknown members in name order.
@@ -602,20 +539,13 @@ func isExceptionHourMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes ExceptionHour and keeps members the schema does not list.
+// UnmarshalJSON decodes ExceptionHour with exact member names and no duplicates; it does not validate (use DecodeExceptionHour for that).
 func (x *ExceptionHour) UnmarshalJSON(data []byte) error {
-	type plain ExceptionHour
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isExceptionHourMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = ExceptionHour(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes ExceptionHour followed by its unknown members in name order.
@@ -650,20 +580,13 @@ func isGeoMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Geo and keeps members the schema does not list.
+// UnmarshalJSON decodes Geo with exact member names and no duplicates; it does not validate (use DecodeGeo for that).
 func (x *Geo) UnmarshalJSON(data []byte) error {
-	type plain Geo
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isGeoMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = Geo(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes Geo followed by its unknown members in name order.
@@ -737,20 +660,13 @@ func isLocationMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Location and keeps members the schema does not list.
+// UnmarshalJSON decodes Location with exact member names and no duplicates; it does not validate (use DecodeLocation for that).
 func (x *Location) UnmarshalJSON(data []byte) error {
-	type plain Location
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLocationMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = Location(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes Location followed by its unknown members in name order.
@@ -797,20 +713,13 @@ func isLocationDistanceMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationDistance and keeps members the schema does not list.
+// UnmarshalJSON decodes LocationDistance with exact member names and no duplicates; it does not validate (use DecodeLocationDistance for that).
 func (x *LocationDistance) UnmarshalJSON(data []byte) error {
-	type plain LocationDistance
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLocationDistanceMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LocationDistance(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LocationDistance followed by its unknown members in name order.
@@ -853,20 +762,13 @@ func isLocationFilterMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationFilter and keeps members the schema does not list.
+// UnmarshalJSON decodes LocationFilter with exact member names and no duplicates; it does not validate (use DecodeLocationFilter for that).
 func (x *LocationFilter) UnmarshalJSON(data []byte) error {
-	type plain LocationFilter
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLocationFilterMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LocationFilter(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LocationFilter followed by its unknown members in name order.
@@ -902,20 +804,13 @@ func isLocationFilterHoursMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationFilterHours and keeps members the schema does not list.
+// UnmarshalJSON decodes LocationFilterHours with exact member names and no duplicates; it does not validate (use DecodeLocationFilterHours for that).
 func (x *LocationFilterHours) UnmarshalJSON(data []byte) error {
-	type plain LocationFilterHours
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLocationFilterHoursMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LocationFilterHours(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LocationFilterHours followed by its unknown members in name order.
@@ -956,20 +851,13 @@ func isLocationServesMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationServes and keeps members the schema does not list.
+// UnmarshalJSON decodes LocationServes with exact member names and no duplicates; it does not validate (use DecodeLocationServes for that).
 func (x *LocationServes) UnmarshalJSON(data []byte) error {
-	type plain LocationServes
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLocationServesMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LocationServes(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LocationServes followed by its unknown members in name order.
@@ -1009,20 +897,13 @@ func isLocationServesAddressMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationServesAddress and keeps members the schema does not list.
+// UnmarshalJSON decodes LocationServesAddress with exact member names and no duplicates; it does not validate (use DecodeLocationServesAddress for that).
 func (x *LocationServesAddress) UnmarshalJSON(data []byte) error {
-	type plain LocationServesAddress
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLocationServesAddressMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LocationServesAddress(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LocationServesAddress followed by its unknown members in name order.
@@ -1093,20 +974,13 @@ func isLookupLocationMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupLocation and keeps members the schema does not list.
+// UnmarshalJSON decodes LookupLocation with exact member names and no duplicates; it does not validate (use DecodeLookupLocation for that).
 func (x *LookupLocation) UnmarshalJSON(data []byte) error {
-	type plain LookupLocation
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLookupLocationMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LookupLocation(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LookupLocation followed by its unknown members in name order.
@@ -1136,20 +1010,13 @@ func isLookupLocationInputMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupLocationInput and keeps members the schema does not list.
+// UnmarshalJSON decodes LookupLocationInput with exact member names and no duplicates; it does not validate (use DecodeLookupLocationInput for that).
 func (x *LookupLocationInput) UnmarshalJSON(data []byte) error {
-	type plain LookupLocationInput
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLookupLocationInputMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LookupLocationInput(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LookupLocationInput followed by its unknown members in name order.
@@ -1218,20 +1085,13 @@ func isLookupRequestMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupRequest and keeps members the schema does not list.
+// UnmarshalJSON decodes LookupRequest with exact member names and no duplicates; it does not validate (use DecodeLookupRequest for that).
 func (x *LookupRequest) UnmarshalJSON(data []byte) error {
-	type plain LookupRequest
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLookupRequestMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LookupRequest(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LookupRequest followed by its unknown members in name order.
@@ -1273,20 +1133,13 @@ func isLookupResponseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupResponse and keeps members the schema does not list.
+// UnmarshalJSON decodes LookupResponse with exact member names and no duplicates; it does not validate (use DecodeLookupResponse for that).
 func (x *LookupResponse) UnmarshalJSON(data []byte) error {
-	type plain LookupResponse
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isLookupResponseMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = LookupResponse(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes LookupResponse followed by its unknown members in name order.
@@ -1337,29 +1190,13 @@ func (x Message) MarshalJSON() ([]byte, error) {
 	return nil, errors.New("unreachable")
 }
 
-// UnmarshalJSON decodes the variant the data matches.
+// UnmarshalJSON decodes Message with exact member names and no duplicates; it does not validate (use DecodeMessage for that).
 func (x *Message) UnmarshalJSON(data []byte) error {
-	*x = Message{}
-	tag, ok, err := jsonobj.StringMember(data, "type")
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return fmt.Errorf("Message: missing string member \"type\"")
-	}
-	switch tag {
-	case "error":
-		x.Error = new(MessageError)
-		return json.Unmarshal(data, x.Error)
-	case "warning":
-		x.Warning = new(MessageWarning)
-		return json.Unmarshal(data, x.Warning)
-	case "info":
-		x.Info = new(MessageInfo)
-		return json.Unmarshal(data, x.Info)
-	default:
-		return fmt.Errorf("Message: unknown type %q", tag)
-	}
+	return x.decodeValue(&v)
 }
 
 // MessageError is generated from schemas/common/types/message_error.json#.
@@ -1406,20 +1243,13 @@ func isMessageErrorMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MessageError and keeps members the schema does not list.
+// UnmarshalJSON decodes MessageError with exact member names and no duplicates; it does not validate (use DecodeMessageError for that).
 func (x *MessageError) UnmarshalJSON(data []byte) error {
-	type plain MessageError
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isMessageErrorMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = MessageError(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes MessageError followed by its unknown members in name order.
@@ -1496,20 +1326,13 @@ func isMessageInfoMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MessageInfo and keeps members the schema does not list.
+// UnmarshalJSON decodes MessageInfo with exact member names and no duplicates; it does not validate (use DecodeMessageInfo for that).
 func (x *MessageInfo) UnmarshalJSON(data []byte) error {
-	type plain MessageInfo
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isMessageInfoMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = MessageInfo(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes MessageInfo followed by its unknown members in name order.
@@ -1579,20 +1402,13 @@ func isMessageWarningMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MessageWarning and keeps members the schema does not list.
+// UnmarshalJSON decodes MessageWarning with exact member names and no duplicates; it does not validate (use DecodeMessageWarning for that).
 func (x *MessageWarning) UnmarshalJSON(data []byte) error {
-	type plain MessageWarning
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isMessageWarningMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = MessageWarning(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes MessageWarning followed by its unknown members in name order.
@@ -1636,20 +1452,13 @@ func isMetaMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Meta and keeps members the schema does not list.
+// UnmarshalJSON decodes Meta with exact member names and no duplicates; it does not validate (use DecodeMeta for that).
 func (x *Meta) UnmarshalJSON(data []byte) error {
-	type plain Meta
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isMetaMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = Meta(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes Meta followed by its unknown members in name order.
@@ -1681,20 +1490,13 @@ func isMetaUCPAgentMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MetaUCPAgent and keeps members the schema does not list.
+// UnmarshalJSON decodes MetaUCPAgent with exact member names and no duplicates; it does not validate (use DecodeMetaUCPAgent for that).
 func (x *MetaUCPAgent) UnmarshalJSON(data []byte) error {
-	type plain MetaUCPAgent
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isMetaUCPAgentMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = MetaUCPAgent(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes MetaUCPAgent followed by its unknown members in name order.
@@ -1734,20 +1536,13 @@ func isPaginationRequestMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PaginationRequest and keeps members the schema does not list.
+// UnmarshalJSON decodes PaginationRequest with exact member names and no duplicates; it does not validate (use DecodePaginationRequest for that).
 func (x *PaginationRequest) UnmarshalJSON(data []byte) error {
-	type plain PaginationRequest
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isPaginationRequestMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = PaginationRequest(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes PaginationRequest followed by its unknown members in name order.
@@ -1786,20 +1581,13 @@ func isPaginationResponseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PaginationResponse and keeps members the schema does not list.
+// UnmarshalJSON decodes PaginationResponse with exact member names and no duplicates; it does not validate (use DecodePaginationResponse for that).
 func (x *PaginationResponse) UnmarshalJSON(data []byte) error {
-	type plain PaginationResponse
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isPaginationResponseMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = PaginationResponse(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes PaginationResponse followed by its unknown members in name order.
@@ -1848,20 +1636,13 @@ func isPaymentHandlerBaseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PaymentHandlerBase and keeps members the schema does not list.
+// UnmarshalJSON decodes PaymentHandlerBase with exact member names and no duplicates; it does not validate (use DecodePaymentHandlerBase for that).
 func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
-	type plain PaymentHandlerBase
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isPaymentHandlerBaseMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = PaymentHandlerBase(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes PaymentHandlerBase followed by its unknown members in name order.
@@ -1921,20 +1702,13 @@ func isPostalAddressMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PostalAddress and keeps members the schema does not list.
+// UnmarshalJSON decodes PostalAddress with exact member names and no duplicates; it does not validate (use DecodePostalAddress for that).
 func (x *PostalAddress) UnmarshalJSON(data []byte) error {
-	type plain PostalAddress
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isPostalAddressMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = PostalAddress(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes PostalAddress followed by its unknown members in name order.
@@ -2020,20 +1794,13 @@ func isSearchRequestMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes SearchRequest and keeps members the schema does not list.
+// UnmarshalJSON decodes SearchRequest with exact member names and no duplicates; it does not validate (use DecodeSearchRequest for that).
 func (x *SearchRequest) UnmarshalJSON(data []byte) error {
-	type plain SearchRequest
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isSearchRequestMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = SearchRequest(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes SearchRequest followed by its unknown members in name order.
@@ -2072,20 +1839,13 @@ func isSearchResponseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes SearchResponse and keeps members the schema does not list.
+// UnmarshalJSON decodes SearchResponse with exact member names and no duplicates; it does not validate (use DecodeSearchResponse for that).
 func (x *SearchResponse) UnmarshalJSON(data []byte) error {
-	type plain SearchResponse
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isSearchResponseMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = SearchResponse(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes SearchResponse followed by its unknown members in name order.
@@ -2136,20 +1896,13 @@ func isServiceBaseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes ServiceBase and keeps members the schema does not list.
+// UnmarshalJSON decodes ServiceBase with exact member names and no duplicates; it does not validate (use DecodeServiceBase for that).
 func (x *ServiceBase) UnmarshalJSON(data []byte) error {
-	type plain ServiceBase
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isServiceBaseMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = ServiceBase(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes ServiceBase followed by its unknown members in name order.
@@ -2203,20 +1956,13 @@ func isSignalsMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Signals and keeps members the schema does not list.
+// UnmarshalJSON decodes Signals with exact member names and no duplicates; it does not validate (use DecodeSignals for that).
 func (x *Signals) UnmarshalJSON(data []byte) error {
-	type plain Signals
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isSignalsMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = Signals(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes Signals followed by its unknown members in name order.
@@ -2265,20 +2011,13 @@ func isUCPLocationResponseSchemaMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes UCPLocationResponseSchema and keeps members the schema does not list.
+// UnmarshalJSON decodes UCPLocationResponseSchema with exact member names and no duplicates; it does not validate (use DecodeUCPLocationResponseSchema for that).
 func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
-	type plain UCPLocationResponseSchema
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	u, err := jsonobj.Unknown(data, isUCPLocationResponseSchemaMember)
+	v, err := schemacheck.Parse(data)
 	if err != nil {
 		return err
 	}
-	*x = UCPLocationResponseSchema(p)
-	x.Unknown = u
-	return nil
+	return x.decodeValue(&v)
 }
 
 // MarshalJSON encodes UCPLocationResponseSchema followed by its unknown members in name order.
@@ -2317,12 +2056,13 @@ type ValueConstraint struct {
 	Const opt.Value[json.RawMessage] `json:"const,omitzero"`
 }
 
-// UnmarshalJSON decodes ValueConstraint and rejects members the schema does not list.
+// UnmarshalJSON decodes ValueConstraint with exact member names and no duplicates; it does not validate (use DecodeValueConstraint for that).
 func (x *ValueConstraint) UnmarshalJSON(data []byte) error {
-	type plain ValueConstraint
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode((*plain)(x))
+	v, err := schemacheck.Parse(data)
+	if err != nil {
+		return err
+	}
+	return x.decodeValue(&v)
 }
 
 // WarningCode is generated from schemas/common/types/warning_code.json#.

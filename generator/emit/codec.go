@@ -13,11 +13,11 @@ import (
 func codecMethods(t *ir.Type) jen.Code {
 	switch {
 	case t.Kind == ir.Struct && (t.KeepUnknown || t.Extra != nil):
-		return jen.Add(knownFunc(t)).Line().Line().Add(openUnmarshal(t)).Line().Line().Add(openMarshal(t))
-	case t.Kind == ir.Struct && t.Closed:
-		return closedUnmarshal(t)
+		return jen.Add(knownFunc(t)).Line().Line().Add(strictUnmarshal(t)).Line().Line().Add(openMarshal(t))
+	case t.Kind == ir.Struct:
+		return strictUnmarshal(t)
 	case t.Kind == ir.Union:
-		return jen.Add(unionMarshal(t)).Line().Line().Add(unionUnmarshal(t))
+		return jen.Add(unionMarshal(t)).Line().Line().Add(strictUnmarshal(t))
 	}
 	return jen.Null()
 }

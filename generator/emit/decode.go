@@ -1,0 +1,208 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/ucpgen/ucpgen/generator/ir"
+)
+
+// decodeMethod emits (*T).decodeValue, which fills T from a parsed
+// schemacheck.Value by exact member names: no case folding, no duplicate
+// members (the parser refuses them), unknown members kept verbatim.
+func decodeMethod(t *ir.Type, entry map[*ir.Type]string) jen.Code {
+	v := jen.Id("v")
+	var body []jen.Code
+	switch t.Kind {
+	case ir.Struct:
+		body = structDecode(t)
+	case ir.Union:
+		body = unionDecode(t, entry)
+	default:
+		unnamed := *t
+		unnamed.Name = ""
+		body = append(valueInto(&unnamed, jen.Id("out"), v, true), jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")), jen.Return(jen.Nil()))
+		body = append([]jen.Code{jen.Var().Id("out").Add(goType(&unnamed))}, body...)
+	}
+	return jen.Commentf("decodeValue fills %s from a parsed JSON value, matching member names exactly.", t.Name).Line().
+		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("decodeValue").Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Error().Block(body...)
+}
+
+// strictUnmarshal routes encoding/json through the strict decoder so that
+// json.Unmarshal into a generated type matches member names as the schema
+// does.
+func strictUnmarshal(t *ir.Type) jen.Code {
+	return jen.Commentf("UnmarshalJSON decodes %s with exact member names and no duplicates; it does not validate (use Decode%s for that).", t.Name, t.Name).Line().
+		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(checkPkg, "Parse").Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Id("x").Dot("decodeValue").Call(jen.Op("&").Id("v"))),
+	)
+}
+
+func mismatch(v jen.Code, want string) jen.Code {
+	return jen.Return(jen.Qual(checkPkg, "Mismatch").Call(v, jen.Lit(want)))
+}
+
+func structDecode(t *ir.Type) []jen.Code {
+	var cases []jen.Code
+	for _, f := range t.Fields {
+		target := jen.Id("x").Dot(f.GoName)
+		stmts := []jen.Code{}
+		if f.Required {
+			stmts = append(stmts, valueInto(f.Type, target, jen.Op("&").Id("m").Dot("Value"), false, jen.Lit(f.JSONName))...)
+		} else {
+			stmts = append(stmts, valueInto(f.Type, jen.Id("x").Dot(f.GoName).Dot("V"), jen.Op("&").Id("m").Dot("Value"), false, jen.Lit(f.JSONName))...)
+			stmts = append(stmts, jen.Id("x").Dot(f.GoName).Dot("Set").Op("=").True())
+		}
+		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(stmts...))
+	}
+	var def []jen.Code
+	switch {
+	case t.Extra != nil:
+		def = append([]jen.Code{jen.Var().Id("e").Add(goType(t.Extra))}, valueInto(t.Extra, jen.Id("e"), jen.Op("&").Id("m").Dot("Value"), false, jen.Id("m").Dot("Name"))...)
+		def = append(def,
+			jen.If(jen.Id("x").Dot("Unknown").Op("==").Nil()).Block(jen.Id("x").Dot("Unknown").Op("=").Map(jen.String()).Add(goType(t.Extra)).Values()),
+			jen.Id("x").Dot("Unknown").Index(jen.Id("m").Dot("Name")).Op("=").Id("e"))
+	case t.KeepUnknown:
+		def = []jen.Code{
+			jen.If(jen.Id("x").Dot("Unknown").Op("==").Nil()).Block(jen.Id("x").Dot("Unknown").Op("=").Map(jen.String()).Qual(jsonPkg, "RawMessage").Values()),
+			jen.Id("x").Dot("Unknown").Index(jen.Id("m").Dot("Name")).Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Id("m").Dot("Value").Dot("Raw")),
+		}
+	default:
+		def = []jen.Code{jen.Return(jen.Qual(checkPkg, "Unexpected").Call(jen.Id("m").Dot("Name")))}
+	}
+	cases = append(cases, jen.Default().Block(def...))
+	return []jen.Code{
+		jen.If(jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, "Object")).Block(mismatch(jen.Id("v"), "object")),
+		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
+		jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(
+			jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
+			jen.Switch(jen.Id("m").Dot("Name")).Block(cases...),
+		),
+		jen.Return(jen.Nil()),
+	}
+}
+
+func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
+	body := []jen.Code{jen.Op("*").Id("x").Op("=").Id(t.Name).Values()}
+	if t.Discriminator != "" {
+		var cases []jen.Code
+		for _, vr := range t.Variants {
+			cases = append(cases, jen.Case(jen.Lit(vr.Tag)).Block(
+				append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
+					valueInto(vr.Type, jen.Op("*").Id("x").Dot(vr.GoName), jen.Id("v"), false)...),
+					jen.Return(jen.Nil()))...,
+			))
+		}
+		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual(checkPkg, "UnknownTag").Call(jen.Lit(t.Discriminator), jen.Id("tag").Dot("Str")))))
+		return append(body,
+			jen.If(jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, "Object")).Block(mismatch(jen.Id("v"), "object")),
+			jen.Id("tag").Op(":=").Id("v").Dot("Get").Call(jen.Lit(t.Discriminator)),
+			jen.If(jen.Id("tag").Op("==").Nil().Op("||").Id("tag").Dot("Kind").Op("!=").Qual(checkPkg, "String")).Block(
+				jen.Return(jen.Qual(checkPkg, "UnknownTag").Call(jen.Lit(t.Discriminator), jen.Lit(""))),
+			),
+			jen.Switch(jen.Id("tag").Dot("Str")).Block(cases...),
+		)
+	}
+	for _, vr := range t.Variants {
+		decode := append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
+			valueInto(vr.Type, jen.Op("*").Id("x").Dot(vr.GoName), jen.Id("v"), false)...), jen.Return(jen.Nil()))
+		if n := entry[vr.Type]; n != "" {
+			body = append(body, jen.If(jen.Qual(checkPkg, "Valid").Call(jen.Op("&").Id(n), jen.Id("v"))).Block(decode...))
+			continue
+		}
+		// Without a schema of its own the variant is tried by decoding.
+		body = append(body, jen.Block(
+			jen.Var().Id("try").Add(goType(vr.Type)),
+			jen.If(jen.Qual(jsonPkg, "Unmarshal").Call(jen.Index().Byte().Parens(jen.Id("v").Dot("Raw")), jen.Op("&").Id("try")).Op("==").Nil()).Block(
+				jen.Id("x").Dot(vr.GoName).Op("=").Op("&").Id("try"),
+				jen.Return(jen.Nil()),
+			),
+		))
+	}
+	return append(body, jen.Return(jen.Qual(checkPkg, "NoVariant").Call(jen.Lit(t.Name))))
+}
+
+// valueInto emits statements that decode the *schemacheck.Value v into the
+// addressable target of type t; they return an error from the enclosing
+// function on a JSON type the Go type cannot hold.
+func valueInto(t *ir.Type, target, v jen.Code, unnamedOnly bool, path ...jen.Code) []jen.Code {
+	return valueAt(t, target, v, unnamedOnly, 0, path)
+}
+
+// fail returns err nested under the token path.
+func fail(err jen.Code, path []jen.Code) jen.Code {
+	if len(path) == 0 {
+		return jen.Return(err)
+	}
+	return jen.Return(jen.Qual(checkPkg, "At").Call(append([]jen.Code{err}, path...)...))
+}
+
+func valueAt(t *ir.Type, target, v jen.Code, unnamedOnly bool, depth int, path []jen.Code) []jen.Code {
+	idx := fmt.Sprintf("i%d", depth)
+	src := fmt.Sprintf("src%d", depth)
+	mismatch := func(v jen.Code, want string) jen.Code {
+		return fail(jen.Qual(checkPkg, "Mismatch").Call(v, jen.Lit(want)), path)
+	}
+	if t.IsNamed() && !unnamedOnly {
+		return []jen.Code{jen.If(jen.Err().Op(":=").Parens(jen.Op("&").Add(target)).Dot("decodeValue").Call(v), jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))}
+	}
+	kind := func(k string) jen.Code {
+		return jen.Parens(v).Dot("Kind").Op("!=").Qual(checkPkg, k)
+	}
+	switch t.Kind {
+	case ir.String:
+		return []jen.Code{jen.If(kind("String")).Block(mismatch(v, "string")), jen.Add(target).Op("=").Parens(v).Dot("Str")}
+	case ir.Number:
+		return []jen.Code{jen.If(kind("Number")).Block(mismatch(v, "number")), jen.Add(target).Op("=").Parens(v).Dot("Num")}
+	case ir.Integer:
+		return []jen.Code{jen.Block(
+			jen.List(jen.Id("n"), jen.Err()).Op(":=").Qual(checkPkg, "Int64").Call(v),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path)),
+			jen.Add(target).Op("=").Id("n"),
+		)}
+	case ir.Boolean:
+		return []jen.Code{jen.If(kind("Bool")).Block(mismatch(v, "boolean")), jen.Add(target).Op("=").Parens(v).Dot("Bool")}
+	case ir.Array:
+		return []jen.Code{
+			jen.If(kind("Array")).Block(mismatch(v, "array")),
+			jen.Block(
+				jen.Id(src).Op(":=").Parens(v).Dot("Items"),
+				jen.Id("items"+idx).Op(":=").Make(jen.Index().Add(goType(t.Elem)), jen.Len(jen.Id(src))),
+				jen.For(jen.Id(idx).Op(":=").Range().Id(src)).Block(
+					valueAt(t.Elem, jen.Id("items"+idx).Index(jen.Id(idx)), jen.Op("&").Id(src).Index(jen.Id(idx)), false, depth+1, append(append([]jen.Code{}, path...), jen.Qual("strconv", "Itoa").Call(jen.Id(idx))))...,
+				),
+				jen.Add(target).Op("=").Id("items"+idx),
+			),
+		}
+	case ir.Map:
+		mem := "mem" + idx
+		var key jen.Code = jen.Id(mem).Dot("Name")
+		if t.Key != nil {
+			key = goType(t.Key).(*jen.Statement).Clone().Call(jen.Id(mem).Dot("Name"))
+		}
+		var keyType jen.Code = jen.String()
+		if t.Key != nil {
+			keyType = goType(t.Key)
+		}
+		e := "e" + idx
+		inner := append([]jen.Code{jen.Id(mem).Op(":=").Op("&").Id(src).Index(jen.Id(idx)), jen.Var().Id(e).Add(goType(t.Elem))},
+			valueAt(t.Elem, jen.Id(e), jen.Op("&").Id(mem).Dot("Value"), false, depth+1, append(append([]jen.Code{}, path...), jen.Id(mem).Dot("Name")))...)
+		inner = append(inner, jen.Id("out"+idx).Index(key).Op("=").Id(e))
+		return []jen.Code{
+			jen.If(kind("Object")).Block(mismatch(v, "object")),
+			jen.Block(
+				jen.Id(src).Op(":=").Parens(v).Dot("Members"),
+				jen.Id("out"+idx).Op(":=").Make(jen.Map(keyType).Add(goType(t.Elem)), jen.Len(jen.Id(src))),
+				jen.For(jen.Id(idx).Op(":=").Range().Id(src)).Block(inner...),
+				jen.Add(target).Op("=").Id("out"+idx),
+			),
+		}
+	case ir.Any:
+		return []jen.Code{jen.Add(target).Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Parens(v).Dot("Raw"))}
+	}
+	// Anonymous structs and unions have no decoder of their own.
+	return []jen.Code{jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Index().Byte().Parens(jen.Parens(v).Dot("Raw")), jen.Op("&").Add(target)), jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))}
+}

@@ -1,0 +1,99 @@
+package schemacheck
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// ecmaSpace is ECMA-262's \s: WhiteSpace plus LineTerminator, which is wider
+// than RE2's ASCII-only \s.
+const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+
+// TranslatePattern rewrites an ECMA-262 pattern into Go regexp syntax with
+// the same match set, or fails when it cannot promise that. The rules:
+//   - \s and \S become ECMA's Unicode whitespace class (RE2's is ASCII only);
+//   - \d, \w, \b already mean the ASCII classes in both engines;
+//   - an unescaped '.' becomes [^\n\r\u2028\u2029] (ECMA excludes all line
+//     terminators, RE2 only \n);
+//   - '$' and '^' without the m flag anchor at the ends of input in both;
+//   - a trailing negative lookahead of one literal character, "(?!c)" as the
+//     pattern's last element, becomes "(?:[^c]|$)": both say "not followed
+//     by c" for an unanchored search;
+//   - any other lookaround, backreference or named group is refused.
+func TranslatePattern(src string) (string, error) {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(src) {
+				return "", fmt.Errorf("pattern %q: trailing backslash", src)
+			}
+			e := src[i+1]
+			i++
+			switch e {
+			case 's':
+				if inClass {
+					b.WriteString(ecmaSpace)
+				} else {
+					b.WriteString("[" + ecmaSpace + "]")
+				}
+			case 'S':
+				if inClass {
+					return "", fmt.Errorf("pattern %q: \\S inside a class has no exact RE2 form", src)
+				}
+				b.WriteString("[^" + ecmaSpace + "]")
+			case 'k', 'c', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'u', 'x':
+				return "", fmt.Errorf("pattern %q: escape \\%c is not supported", src, e)
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			}
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			b.WriteByte(c)
+		case c == '[':
+			inClass = true
+			b.WriteByte(c)
+			if i+1 < len(src) && src[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(src) && src[i+1] == ']' {
+				return "", fmt.Errorf("pattern %q: ']' first in a class differs between ECMA-262 and RE2", src)
+			}
+		case c == '.':
+			b.WriteString(`[^\n\r\x{2028}\x{2029}]`)
+		case c == '(' && strings.HasPrefix(src[i:], "(?"):
+			rest := src[i+2:]
+			switch {
+			case strings.HasPrefix(rest, ":"):
+				b.WriteString("(?:")
+				i += 2
+			case strings.HasPrefix(rest, "!") && len(rest) >= 3 && rest[2] == ')' && i+5 == len(src) && !strings.ContainsRune(`\^$.|?*+()[]{}`, rune(rest[1])):
+				b.WriteString("(?:[^" + string(rest[1]) + "]|$)")
+				i += 4
+			default:
+				return "", fmt.Errorf("pattern %q: group syntax %q is not supported", src, src[i:min(len(src), i+4)])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+// Pattern compiles an ECMA-262 pattern for generated schemas; it panics on a
+// pattern the generator should have refused, so a bad pattern fails at
+// package initialisation rather than silently accepting input.
+func Pattern(src string) *regexp.Regexp {
+	t, err := TranslatePattern(src)
+	if err != nil {
+		panic("schemacheck: " + err.Error())
+	}
+	return regexp.MustCompile(t)
+}
