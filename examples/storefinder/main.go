@@ -1,0 +1,146 @@
+// Command storefinder is an example UCP Business: it serves Location Search
+// and Lookup over MCP for a fictional multi-brand retailer, from the embedded
+// dataset or a --data file in the same format.
+//
+//	go run ./examples/storefinder                 # streamable HTTP on 127.0.0.1:8080
+//	go run ./examples/storefinder --stdio         # MCP over stdin/stdout
+//
+// Over HTTP the MCP endpoint is /ucp/mcp and the Business profile is
+// /.well-known/ucp.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/store"
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "storefinder:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the parsed command line.
+type config struct {
+	addr     string
+	stdio    bool
+	data     string
+	batchMax int
+	pageMax  int
+}
+
+func parseFlags(args []string) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("storefinder", flag.ContinueOnError)
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "HTTP listen address")
+	fs.BoolVar(&c.stdio, "stdio", false, "serve MCP over stdin/stdout instead of HTTP")
+	fs.StringVar(&c.data, "data", "", "dataset file (JSON array of store records); default: the embedded dataset")
+	fs.IntVar(&c.batchMax, "batch-max", 0, "distinct ids processed per lookup (0: runtime default; at least 10)")
+	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	return c, nil
+}
+
+func loadRecords(path string) ([]dataset.Record, error) {
+	if path == "" {
+		return dataset.Default()
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
+	}
+	recs, err := dataset.Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("--data %s: %w", path, err)
+	}
+	return recs, nil
+}
+
+// hooks adapts the store to the generated tool hooks.
+type hooks struct{ s *store.Store }
+
+func (h hooks) SearchLocations(ctx context.Context, meta *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
+	return h.s.Search(ctx, meta, req)
+}
+
+func (h hooks) LookupLocations(ctx context.Context, meta *location.Meta, req *location.LookupRequest) (*location.LookupResponse, error) {
+	return h.s.Lookup(ctx, meta, req)
+}
+
+// newServer builds the MCP server over the configured dataset.
+func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
+	recs, err := loadRecords(c.data)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := store.New(recs, store.Options{BatchMax: c.batchMax, PageMax: c.pageMax})
+	if err != nil {
+		return nil, 0, fmt.Errorf("load stores: %w", err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "ucpgen-storefinder", Version: location.ProtocolVersion}, nil)
+	if err := location.Register(server, hooks{st}, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger}); err != nil {
+		return nil, 0, err
+	}
+	return server, len(recs), nil
+}
+
+func run(args []string) error {
+	c, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	server, n, err := newServer(c, logger)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if c.stdio {
+		logger.Info("storefinder serving MCP over stdio", "records", n)
+		return server.Run(ctx, &mcp.StdioTransport{})
+	}
+
+	base := "http://" + c.addr
+	profile, err := location.BusinessProfile(base + "/ucp/mcp")
+	if err != nil {
+		return fmt.Errorf("business profile: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/ucp/mcp", mcpserver.Handler(server, nil))
+	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
+	srv := &http.Server{Addr: c.addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+	}()
+	logger.Info("storefinder serving MCP", "endpoint", base+"/ucp/mcp", "profile", base+"/.well-known/ucp", "records", n)
+	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("listen %s: %w", c.addr, err)
+	}
+	return nil
+}
