@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -256,37 +257,40 @@ func benchCenters(points []Point) []Point {
 	return out
 }
 
-// BenchmarkIndexThenExact10km is the index path: candidates, then the exact
-// geodesic check on each.
-func BenchmarkIndexThenExact10km(b *testing.B) {
+// BenchmarkDistanceQuery answers store-finder distance queries near real
+// stores two ways in one run: the index path (candidates, then the exact
+// geodesic check on each) and the baseline, the exact check on every store.
+func BenchmarkDistanceQuery(b *testing.B) {
 	points := datasetPoints(b)
 	ix, err := New(points)
 	if err != nil {
 		b.Fatal(err)
 	}
 	centers := benchCenters(points)
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		c := centers[i%len(centers)]
-		cands, _ := ix.Candidates(c, 10_000)
-		for _, id := range cands {
-			if geodesic.Within(geodesic.Point(c), geodesic.Point(points[id]), 10_000) {
-				n++
+	for _, radius := range []float64{10_000, 1_000_000} {
+		name := strconv.FormatFloat(radius/1000, 'f', -1, 64) + "km"
+		b.Run(name+"/index+exact", func(b *testing.B) {
+			n := 0
+			for i := 0; i < b.N; i++ {
+				c := centers[i%len(centers)]
+				cands, err := ix.Candidates(c, radius)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, id := range cands {
+					if geodesic.Within(geodesic.Point(c), geodesic.Point(points[id]), radius) {
+						n++
+					}
+				}
 			}
-		}
+			_ = n
+		})
+		b.Run(name+"/baseline=scan-exact", func(b *testing.B) {
+			n := 0
+			for i := 0; i < b.N; i++ {
+				n += len(bruteForce(points, centers[i%len(centers)], radius))
+			}
+			_ = n
+		})
 	}
-	_ = n
-}
-
-// BenchmarkScanExact10km is the baseline: the exact check on every store.
-func BenchmarkScanExact10km(b *testing.B) {
-	points := datasetPoints(b)
-	centers := benchCenters(points)
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		n += len(bruteForce(points, centers[i%len(centers)], 10_000))
-	}
-	_ = n
 }
