@@ -148,8 +148,8 @@ func fieldErr(i int, rel, format string, args ...any) *dataset.FieldError {
 	return &dataset.FieldError{Index: i, Pointer: "/" + strconv.Itoa(i) + rel, Reason: fmt.Sprintf(format, args...)}
 }
 
-// validator is satisfied by generated types once the validator emitter
-// provides Validate; until then decoding plus the checks below apply.
+// validator is the generated Validate method; it is asserted dynamically so
+// the store also builds against a generated package without validators.
 type validator interface{ Validate() error }
 
 // decode turns one record into an entry, rejecting Locations the store
@@ -161,6 +161,10 @@ func decode(i int, rec dataset.Record) (*entry, error) {
 	}
 	if v, ok := any(&e.loc).(validator); ok {
 		if err := v.Validate(); err != nil {
+			if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
+				first := ip.Violations[0]
+				return nil, fieldErr(i, "/location"+first.Pointer, "not a valid UCP Location: %s", first.Message)
+			}
 			return nil, fieldErr(i, "/location", "not a valid UCP Location: %v", err)
 		}
 	}
