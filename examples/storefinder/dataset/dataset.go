@@ -142,7 +142,7 @@ func splitArray(data []byte) ([]json.RawMessage, error) {
 		return nil, &FieldError{Index: -1, Reason: fmt.Sprintf("not valid JSON: %v", err)}
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, &FieldError{Index: -1, Reason: fmt.Sprintf("top level must be a JSON array of records, got %s", describeToken(tok))}
+		return nil, &FieldError{Index: -1, Reason: fmt.Sprintf("top level must be a JSON array of records, got %s", describe(data))}
 	}
 	var out []json.RawMessage
 	for dec.More() {
@@ -160,25 +160,6 @@ func splitArray(data []byte) ([]json.RawMessage, error) {
 		return nil, &FieldError{Index: -1, Reason: "unexpected data after the top-level array"}
 	}
 	return out, nil
-}
-
-func describeToken(tok json.Token) string {
-	switch v := tok.(type) {
-	case json.Delim:
-		if v == '{' {
-			return "an object"
-		}
-		return "an array"
-	case string:
-		return "a string"
-	case json.Number, float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", tok)
 }
 
 // describe names the JSON type of a raw value for error messages.

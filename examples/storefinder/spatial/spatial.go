@@ -142,16 +142,14 @@ func (ix *Index) Candidates(center Point, maxMeters float64) ([]int, error) {
 		dLon = maxMeters/perDeg*lonMargin + padDeg
 		allLon = dLon >= 180
 	}
+	c := normLon(center.Lon)
+	lo, hi := c-dLon, c+dLon
 	var out []int
 	for r := rowOf(latLo); r <= rowOf(latHi); r++ {
 		row := ix.rows[r]
-		if allLon {
-			out = appendBand(out, row, 0, len(row), latLo, latHi)
-			continue
-		}
-		c := normLon(center.Lon)
-		lo, hi := c-dLon, c+dLon
 		switch {
+		case allLon:
+			out = appendBand(out, row, 0, len(row), latLo, latHi)
 		case lo < -180:
 			out = appendLon(out, row, lo+360, 180, latLo, latHi)
 			out = appendLon(out, row, -180, hi, latLo, latHi)

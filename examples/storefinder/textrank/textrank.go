@@ -212,7 +212,7 @@ func unspaced(r rune) bool {
 }
 
 func wordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
 }
 
 // Tokenize splits text into normalised tokens: words of letters and digits,

@@ -32,11 +32,10 @@ const DefaultSeed uint64 = 20260825
 // broken table edit fails here rather than in the server.
 func Generate(seed uint64) ([]byte, error) {
 	g := &generator{
-		rng:     rand.NewPCG(seed, seed^0x9e3779b97f4a7c15),
-		ids:     map[string]bool{},
-		names:   map[string]int{},
-		legacy:  map[string]int{},
-		storeNo: 0,
+		rng:    rand.NewPCG(seed, seed^0x9e3779b97f4a7c15),
+		ids:    map[string]bool{},
+		names:  map[string]int{},
+		legacy: map[string]int{},
 	}
 	var recs []outRecord
 	for mi := range metros {
