@@ -12,6 +12,7 @@ require (
 )
 
 require (
+	github.com/dlclark/regexp2 v1.11.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
