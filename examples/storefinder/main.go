@@ -27,6 +27,7 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/negotiation"
 )
 
 func main() {
@@ -43,6 +44,12 @@ type config struct {
 	data     string
 	batchMax int
 	pageMax  int
+	// negotiate turns on Platform profile discovery (https only, public
+	// addresses only) instead of the trusted default.
+	negotiate bool
+	// negotiator overrides the discovery source; tests use it with a
+	// loopback HTTPS server.
+	negotiator negotiation.Negotiator
 }
 
 func parseFlags(args []string) (config, error) {
@@ -53,6 +60,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.data, "data", "", "dataset file (JSON array of store records); default: the embedded dataset")
 	fs.IntVar(&c.batchMax, "batch-max", 0, "distinct ids processed per lookup (0: runtime default; at least 10)")
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
+	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -98,11 +106,42 @@ func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("load stores: %w", err)
 	}
+	neg, err := negotiator(c)
+	if err != nil {
+		return nil, 0, err
+	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "ucpgen-storefinder", Version: location.ProtocolVersion}, nil)
-	if err := location.Register(server, hooks{st}, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger}); err != nil {
+	if err := location.Register(server, hooks{st}, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger, Negotiator: neg}); err != nil {
 		return nil, 0, err
 	}
 	return server, len(recs), nil
+}
+
+// businessCapabilities is what this Business offers, as negotiation sees it.
+func businessCapabilities() map[string][]negotiation.CapabilityVersion {
+	caps := map[string][]negotiation.CapabilityVersion{}
+	for _, c := range location.Capabilities {
+		caps[c.Name] = []negotiation.CapabilityVersion{{Version: c.Version}}
+	}
+	return caps
+}
+
+// negotiator returns nil (trusted mode) unless --negotiate is set.
+func negotiator(c config) (negotiation.Negotiator, error) {
+	if c.negotiator != nil {
+		return c.negotiator, nil
+	}
+	if !c.negotiate {
+		return nil, nil
+	}
+	src, err := negotiation.NewHTTPSource(negotiation.HTTPOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("--negotiate: %w", err)
+	}
+	return &negotiation.ProfileNegotiator{
+		Source:  src,
+		Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: businessCapabilities()},
+	}, nil
 }
 
 func run(args []string) error {
