@@ -33,13 +33,13 @@ type Hooks interface {
 func Tools(hooks Hooks) []mcpserver.Tool {
 	return []mcpserver.Tool{{
 		Call: func(ctx context.Context, meta, location json.RawMessage) (any, error) {
-			m, err := decodeArgument[Meta](meta, "/meta")
+			m, err := DecodeMeta(meta)
 			if err != nil {
-				return nil, err
+				return nil, argumentError(err, "/meta")
 			}
-			r, err := decodeArgument[SearchRequest](location, "/location")
+			r, err := DecodeSearchRequest(location)
 			if err != nil {
-				return nil, err
+				return nil, argumentError(err, "/location")
 			}
 			resp, err := hooks.SearchLocations(ctx, m, r)
 			if err != nil {
@@ -52,7 +52,7 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 		},
 		Capability: "dev.ucp.common.location.search",
 		CheckOutput: func(data []byte) error {
-			_, err := decodeArgument[SearchResponse](data, "")
+			_, err := DecodeSearchResponse(data)
 			return err
 		},
 		Description:  "Returns a page of physical Locations chosen by free text, explicit spatial relations and structured filters.",
@@ -62,13 +62,13 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 		Title:        "Search for physical locations",
 	}, {
 		Call: func(ctx context.Context, meta, location json.RawMessage) (any, error) {
-			m, err := decodeArgument[Meta](meta, "/meta")
+			m, err := DecodeMeta(meta)
 			if err != nil {
-				return nil, err
+				return nil, argumentError(err, "/meta")
 			}
-			r, err := decodeArgument[LookupRequest](location, "/location")
+			r, err := DecodeLookupRequest(location)
 			if err != nil {
-				return nil, err
+				return nil, argumentError(err, "/location")
 			}
 			resp, err := hooks.LookupLocations(ctx, m, r)
 			if err != nil {
@@ -81,7 +81,7 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 		},
 		Capability: "dev.ucp.common.location.lookup",
 		CheckOutput: func(data []byte) error {
-			_, err := decodeArgument[LookupResponse](data, "")
+			_, err := DecodeLookupResponse(data)
 			return err
 		},
 		Description:  "Resolves physical Locations in batches from the identifiers the Business supports, optionally narrowed by explicit spatial relations and structured filters, and returns the ones that match.",
@@ -128,24 +128,13 @@ func BusinessProfile(endpoint string) ([]byte, error) {
 	}}, Capabilities)
 }
 
-// decodeArgument decodes one tool argument and validates it when the type
-// has a validator, reporting pointers from the arguments root.
-func decodeArgument[T any](data []byte, pointer string) (*T, error) {
-	v := new(T)
-	if err := mcpserver.DecodeJSON(data, v, pointer); err != nil {
-		return nil, err
+// argumentError reports a decoding failure of one tool argument with pointers
+// from the arguments root.
+func argumentError(err error, pointer string) error {
+	if ip, ok := rpcerr.AsInvalidParams(err); ok {
+		return ip.Prefix(pointer)
 	}
-	if val, ok := any(v).(interface {
-		Validate() error
-	}); ok {
-		if err := val.Validate(); err != nil {
-			if ip, ok := rpcerr.AsInvalidParams(err); ok {
-				return nil, ip.Prefix(pointer)
-			}
-			return nil, err
-		}
-	}
-	return v, nil
+	return rpcerr.Invalid(pointer, "", "%v", err)
 }
 
 // searchLocationsInputSchema and searchLocationsOutputSchema are the self-contained JSON Schemas of search_locations.

@@ -344,6 +344,30 @@ func TestBadCalls(t *testing.T) {
 		{"max not a number", "search_locations", `{"meta":` + m + `,"location":{"distance":{"center":{"latitude":1,"longitude":2},"max":"far"}}}`, "/location/distance/max"},
 		{"ids not an array", "lookup_locations", `{"meta":` + m + `,"location":{"ids":"a"}}`, "/location/ids"},
 		{"limit not an integer", "search_locations", `{"meta":` + m + `,"location":{"pagination":{"limit":"ten"}}}`, "/location/pagination/limit"},
+		{"profile not a URI", "search_locations", `{"meta":{"ucp-agent":{"profile":"not a uri"}},"location":{}}`, "/meta/ucp-agent/profile"},
+		{"distance without center", "search_locations", `{"meta":` + m + `,"location":{"distance":{"max":5}}}`, "/location/distance"},
+		{"negative max", "search_locations", `{"meta":` + m + `,"location":{"distance":{"center":{"latitude":1,"longitude":2},"max":-5}}}`, "/location/distance/max"},
+		{"latitude out of range", "search_locations", `{"meta":` + m + `,"location":{"distance":{"center":{"latitude":91,"longitude":2},"max":5}}}`, "/location/distance/center/latitude"},
+		{"empty serves", "search_locations", `{"meta":` + m + `,"location":{"serves":{}}}`, "/location/serves"},
+		{"two-key serves", "search_locations", `{"meta":` + m + `,"location":{"serves":{"point":{"latitude":1,"longitude":2},"address":{"address_country":"US"}}}}`, "/location/serves"},
+		{"empty serves.address", "search_locations", `{"meta":` + m + `,"location":{"serves":{"address":{}}}}`, "/location/serves/address"},
+		{"all-empty serves.address", "lookup_locations", `{"meta":` + m + `,"location":{"ids":["a"],"serves":{"address":{"postal_code":""}}}}`, "/location/serves/address"},
+		{"serves key not reverse-domain", "search_locations", `{"meta":` + m + `,"location":{"serves":{"Zone":{}}}}`, "/location/serves"},
+		{"open_at without offset", "search_locations", `{"meta":` + m + `,"location":{"filters":{"hours":{"open_at":"2026-05-18T17:00:00"}}}}`, "/location/filters/hours/open_at"},
+		{"open_at not a date-time", "search_locations", `{"meta":` + m + `,"location":{"filters":{"hours":{"open_at":"tomorrow Z"}}}}`, "/location/filters/hours/open_at"},
+		{"hours filter without open_at", "search_locations", `{"meta":` + m + `,"location":{"filters":{"hours":{}}}}`, "/location/filters/hours"},
+		{"amenity id bad pattern", "search_locations", `{"meta":` + m + `,"location":{"filters":{"amenities":["Parking"]}}}`, "/location/filters/amenities/0"},
+		{"items empty", "search_locations", `{"meta":` + m + `,"location":{"filters":{"items":[]}}}`, "/location/filters/items"},
+		{"items duplicated", "search_locations", `{"meta":` + m + `,"location":{"filters":{"items":["a","a"]}}}`, "/location/filters/items"},
+		{"item empty string", "lookup_locations", `{"meta":` + m + `,"location":{"ids":["a"],"filters":{"items":[""]}}}`, "/location/filters/items/0"},
+		{"ids empty", "lookup_locations", `{"meta":` + m + `,"location":{"ids":[]}}`, "/location/ids"},
+		{"ids missing", "lookup_locations", `{"meta":` + m + `,"location":{}}`, "/location"},
+		{"limit zero", "search_locations", `{"meta":` + m + `,"location":{"pagination":{"limit":0}}}`, "/location/pagination/limit"},
+		{"signal key not reverse-domain", "search_locations", `{"meta":` + m + `,"location":{"signals":{"ip":"1.2.3.4"}}}`, "/location/signals"},
+		{"case-folded member is not id", "lookup_locations", `{"meta":` + m + `,"location":{"IDS":["a"]}}`, "/location"},
+	}
+	if len(cases) < 25 {
+		t.Fatalf("only %d bad calls", len(cases))
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -354,7 +378,7 @@ func TestBadCalls(t *testing.T) {
 			if je.Code != -32602 {
 				t.Fatalf("want -32602, got %v", err)
 			}
-			if !strings.Contains(string(je.Data), `"pointer":"`+c.pointer+`"`) {
+			if !strings.Contains(string(je.Data), `"pointer":"`+c.pointer) {
 				t.Fatalf("data %s lacks pointer %q", je.Data, c.pointer)
 			}
 			if h.calls != 0 {
@@ -386,4 +410,25 @@ func TestBusinessProfile(t *testing.T) {
 		t.Fatalf("unexpected profile: %s", b)
 	}
 	_ = opt.Some(1)
+}
+
+// TestUnknownToolAndMalformedJSON covers failures the SDK answers itself.
+func TestUnknownToolAndMalformedJSON(t *testing.T) {
+	h := &seedHooks{}
+	cs := connect(t, h, nil)
+	if je := wireError(t, func() error { _, err := call(t, cs, "find_stores", `{}`); return err }()); je.Code != -32602 {
+		t.Fatalf("unknown tool: %d", je.Code)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	location.Register(server, h, nil)
+	ts := httptest.NewServer(mcpserver.Handler(server, nil))
+	defer ts.Close()
+	// The SDK rejects a body that is not JSON before any tool runs: HTTP 400.
+	status, _, body := post(t, ts.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_locations","arguments":{"meta":`)
+	if status != 400 || !strings.Contains(body, "malformed") {
+		t.Fatalf("malformed JSON answered with %d %q", status, body)
+	}
+	if h.calls != 0 {
+		t.Fatal("hook was called")
+	}
 }

@@ -93,17 +93,17 @@ func toolsFunc(m *ir.Model) jen.Code {
 			jen.Id("InputSchema"):  jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Input"))),
 			jen.Id("OutputSchema"): jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Output"))),
 			jen.Id("Call"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("meta"), jen.Id("location")).Qual(jsonPkg, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
-				jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("decodeArgument").Types(goType(meta.Type)).Call(jen.Id("meta"), jen.Lit("/"+meta.Name)),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("decodeArgument").Types(goType(req.Type)).Call(jen.Id("location"), jen.Lit("/"+req.Name)),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("Decode"+meta.Type.Name).Call(jen.Id("meta")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+meta.Name)))),
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("Decode"+req.Type.Name).Call(jen.Id("location")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+req.Name)))),
 				jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(jen.Id("ctx"), jen.Id("m"), jen.Id("r")),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+" hook returned neither a response nor an error")))),
 				jen.Return(jen.Id("resp"), jen.Nil()),
 			),
 			jen.Id("CheckOutput"): jen.Func().Params(jen.Id("data").Index().Byte()).Error().Block(
-				jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("decodeArgument").Types(goType(res.Type)).Call(jen.Id("data"), jen.Lit("")),
+				jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("Decode"+res.Type.Name).Call(jen.Id("data")),
 				jen.Return(jen.Err()),
 			),
 		}))
@@ -176,24 +176,16 @@ func capabilitySchemaURL(m *ir.Model, t *ir.Tool) string {
 	return base
 }
 
-// decodeArgumentFunc emits the shared decode-then-validate step.
+// decodeArgumentFunc emits the step that puts decoder violations under the
+// argument's pointer (/meta or /location).
 func decodeArgumentFunc() jen.Code {
-	return jen.Comment("decodeArgument decodes one tool argument and validates it when the type").Line().
-		Comment("has a validator, reporting pointers from the arguments root.").Line().
-		Func().Id("decodeArgument").Types(jen.Id("T").Any()).Params(jen.Id("data").Index().Byte(), jen.Id("pointer").String()).Params(jen.Op("*").Id("T"), jen.Error()).Block(
-		jen.Id("v").Op(":=").New(jen.Id("T")),
-		jen.If(jen.Err().Op(":=").Qual(mcpserverPkg, "DecodeJSON").Call(jen.Id("data"), jen.Id("v"), jen.Id("pointer")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
+	return jen.Comment("argumentError reports a decoding failure of one tool argument with pointers").Line().
+		Comment("from the arguments root.").Line().
+		Func().Id("argumentError").Params(jen.Err().Error(), jen.Id("pointer").String()).Error().Block(
+		jen.If(jen.List(jen.Id("ip"), jen.Id("ok")).Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()), jen.Id("ok")).Block(
+			jen.Return(jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer"))),
 		),
-		jen.If(jen.List(jen.Id("val"), jen.Id("ok")).Op(":=").Any().Call(jen.Id("v")).Assert(jen.Interface(jen.Id("Validate").Params().Error())), jen.Id("ok")).Block(
-			jen.If(jen.Err().Op(":=").Id("val").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(
-				jen.If(jen.List(jen.Id("ip"), jen.Id("ok")).Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()), jen.Id("ok")).Block(
-					jen.Return(jen.Nil(), jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer"))),
-				),
-				jen.Return(jen.Nil(), jen.Err()),
-			),
-		),
-		jen.Return(jen.Id("v"), jen.Nil()),
+		jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Id("pointer"), jen.Lit(""), jen.Lit("%v"), jen.Err())),
 	)
 }
 
