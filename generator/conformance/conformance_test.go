@@ -220,6 +220,12 @@ func mustJSON(t testing.TB, v any) []byte {
 	return b
 }
 
+// readExample reads one upstream example file.
+func readExample(t testing.TB, name string) ([]byte, error) {
+	root := testshared.Root(t)
+	return os.ReadFile(filepath.Join(root, "ucp-upstream", "2026-08-25", "examples", name))
+}
+
 // seedCases reads the upstream examples and the seed's envelopes.
 func seedCases(t *testing.T) []testCase {
 	root := testshared.Root(t)
