@@ -46,7 +46,7 @@ var targets = map[string]target{
 	"common/location_lookup request":  {"LookupRequest", errOf(location.DecodeLookupRequest), "mem:///schemas/common/location_lookup.json#/$defs/lookup_request", "request", "lookup"},
 	"common/location_lookup response": {"LookupResponse", errOf(location.DecodeLookupResponse), "mem:///schemas/common/location_lookup.json#/$defs/lookup_response", "response", "lookup"},
 	"common/types/location response":  {"Location", errOf(location.DecodeLocation), "mem:///schemas/common/types/location.json", "response", "search"},
-	"meta request":                     {"Meta", errOf(location.DecodeMeta), base + "#/components/schemas/meta", "request", "search"},
+	"meta request":                    {"Meta", errOf(location.DecodeMeta), base + "#/components/schemas/meta", "request", "search"},
 }
 
 // resolveDirection applies ucp_request/ucp_response to a schema document the
