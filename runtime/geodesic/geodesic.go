@@ -1,0 +1,67 @@
+// Package geodesic measures the shortest distance between two positions on
+// the WGS 84 ellipsoid, which is what a UCP Location distance filter
+// compares with its max (spec section 4: geodesic, unrounded, inclusive).
+//
+// Distance solves the inverse geodesic problem with the method of
+// C. F. F. Karney, "Algorithms for geodesics", J. Geodesy 87:43-55 (2013):
+// the problem is mapped to an auxiliary sphere, the distance and longitude
+// integrals are expanded to sixth order in the third flattening, and the
+// azimuth at the first point is found by Newton's method (bracketed, with
+// bisection as the fallback) from a spherical starting guess, or, for
+// nearly antipodal points, from the solution of the astroid equation.
+// Meridians, poles and the equator are solved directly. Longitudes are
+// differenced without rounding error before reduction, so points either
+// side of the 180 degree meridian are as accurate as any others, and no
+// input makes the iteration fail to converge (Vincenty's method, by
+// contrast, fails near antipodal points).
+//
+// Accuracy: Karney reports a round-off error of about 15 nanometres for
+// this method in double precision. Against 4,000 reference distances
+// computed with GeographicLib (testdata/wgs84-inverse.tsv: local, uniform,
+// nearly antipodal, antimeridian, polar, equatorial and meridional pairs)
+// the largest error measured here is MEASURED_MAX_ERROR metres; MaxError
+// states the bound the package promises, with margin over that.
+//
+// Within decides a distance filter with the exact comparison
+// Distance(center, p) <= max. Because Distance carries at most MaxError of
+// error, its answer can differ from the comparison of the true distance
+// only when the true distance lies within MaxError of max; everywhere else
+// it is the exact answer.
+package geodesic
+
+import "math"
+
+// Point is a WGS 84 position in decimal degrees.
+type Point struct{ Lat, Lon float64 }
+
+// MaxError is the documented absolute error bound (meters) of Distance, used
+// to explain when Within can differ from the exact comparison.
+const MaxError = 2e-8
+
+// valid reports whether p is a position Distance can measure: a latitude in
+// [-90, 90] and a finite longitude (any finite longitude is reduced).
+func (p Point) valid() bool {
+	return math.Abs(p.Lat) <= 90 && !math.IsNaN(p.Lon) && !math.IsInf(p.Lon, 0)
+}
+
+// Distance returns the unrounded shortest geodesic distance in meters
+// between a and b on WGS 84, so that distance filters match the spec's
+// definition rather than a spherical or planar stand-in. It returns NaN when
+// either point has a NaN or out-of-range latitude or a non-finite longitude.
+func Distance(a, b Point) float64 {
+	if !a.valid() || !b.valid() {
+		return math.NaN()
+	}
+	return wgs84.inverse(a.Lat, a.Lon, b.Lat, b.Lon)
+}
+
+// Within reports whether Distance(center, p) <= max (inclusive, no
+// tolerance band), the match rule of a UCP distance filter. It returns false
+// for an invalid point and for a negative or NaN max.
+func Within(center, p Point, max float64) bool {
+	if !(max >= 0) {
+		return false
+	}
+	d := Distance(center, p)
+	return d <= max // false when d is NaN
+}

@@ -1,0 +1,392 @@
+package geodesic
+
+import "math"
+
+// ellipsoid holds one ellipsoid of revolution and everything about it that
+// the inverse solution would otherwise recompute on every call. Distance
+// uses the WGS 84 instance; tests also build a sphere and exaggerated
+// flattenings to check the machinery against closed forms.
+type ellipsoid struct {
+	a, f, b float64 // equatorial radius, flattening, polar semi-axis
+	e2, ep2 float64 // first and second eccentricity squared
+	lon     longitudeSeries
+}
+
+// newEllipsoid derives the constants of an oblate ellipsoid (0 <= f < 1).
+func newEllipsoid(a, f float64) *ellipsoid {
+	e := &ellipsoid{a: a, f: f, b: a * (1 - f)}
+	e.e2 = f * (2 - f)
+	e.ep2 = e.e2 / ((1 - f) * (1 - f))
+	e.lon = newLongitudeSeries(f / (2 - f))
+	return e
+}
+
+// wgs84 is the ellipsoid Distance measures on.
+var wgs84 = newEllipsoid(6378137, 1/298.257223563)
+
+// Iteration limits of the azimuth search. Newton from the starting guess
+// converges in a handful of steps; bisection, the fallback, halves a bracket
+// of width pi and so needs about 55 steps to reach float64 resolution.
+const (
+	maxSolverSteps = 100
+	// doneResidual is the longitude residual (radians) below which the
+	// azimuth is accepted: a few units in the last place of pi, the size of
+	// the rounding error in evaluating the residual itself.
+	doneResidual = 0x1p-52
+	// nearAntipodalScale bounds, in units of the astroid scale
+	// f*pi*cos^2(beta1), how far from antipodal the spherical estimate may
+	// put point 2 before the astroid start is used instead.
+	nearAntipodalScale = 4
+)
+
+// angle is an angle held as its (normalised) sine and cosine, which keeps
+// full relative precision near 0 and pi where a radian value would not.
+type angle struct{ s, c float64 }
+
+// hypot returns sqrt(x*x + y*y) for |x|, |y| <= about 1, the only range
+// used here. The plain square root is used unless the squares could
+// underflow (both parts below about 1e-135), where math.Hypot's slower
+// scaling is needed.
+func hypot(x, y float64) float64 {
+	if h2 := x*x + y*y; h2 > 0x1p-900 {
+		return math.Sqrt(h2)
+	}
+	return math.Hypot(x, y)
+}
+
+// norm scales (s, c) to unit length.
+func norm(s, c float64) angle {
+	h := hypot(s, c)
+	return angle{s / h, c / h}
+}
+
+// before reports whether x < y for angles in [0, pi], i.e. sin(y-x) > 0.
+func before(x, y angle) bool { return y.s*x.c-y.c*x.s > 0 }
+
+// inverse returns the geodesic distance in meters between two valid points.
+func (e *ellipsoid) inverse(lat1, lon1, lat2, lon2 float64) float64 {
+	lam := lonDiffDeg(lon1, lon2)
+	// Distance is unchanged by swapping the points and by reflecting both
+	// in the equator, so put the point farther from the equator first and
+	// in the southern hemisphere: lat1 <= 0 and |lat2| <= |lat1|. With
+	// lam in [0, 180] the azimuth sought is then in [0, pi] and the
+	// longitude reached is an increasing function of it.
+	if math.Abs(lat1) < math.Abs(lat2) {
+		lat1, lat2 = lat2, lat1
+	}
+	if lat1 > 0 {
+		lat1, lat2 = -lat1, -lat2
+	}
+	p := problem{e: e, lamDeg: lam}
+	p.beta1 = e.reducedLatitude(lat1)
+	p.beta2 = e.reducedLatitude(lat2)
+	p.lam.s, p.lam.c = sincosDeg(lam)
+
+	// A pole or a longitude difference of 0 or 180 degrees: the geodesic is
+	// a meridian.
+	if lam == 0 || lam == 180 || p.beta1.c == 0 {
+		if s, ok := p.meridian(); ok {
+			return s
+		}
+	}
+	// Both points on the equator and not beyond the start of the cut locus
+	// at (1-f)*180 degrees: the geodesic is the equator itself.
+	if p.beta1.s == 0 && lam <= (1-e.f)*180 {
+		return e.a * lam * (math.Pi / 180)
+	}
+	return p.solve()
+}
+
+// reducedLatitude returns the reduced (parametric) latitude beta of a
+// geographic latitude, tan beta = (1-f) tan phi, as a sine/cosine pair.
+func (e *ellipsoid) reducedLatitude(lat float64) angle {
+	s, c := sincosDeg(lat)
+	return norm((1-e.f)*s, c)
+}
+
+// problem is one inverse problem after reduction to the canonical frame.
+type problem struct {
+	e            *ellipsoid
+	beta1, beta2 angle   // reduced latitudes, beta1 <= 0, |beta2| <= |beta1|
+	lam          angle   // longitude difference in [0, pi]
+	lamDeg       float64 // the same in degrees, as computed exactly
+}
+
+// meridian solves the problem along the meridian of point 1 (azimuth
+// alpha1 = lam, arriving with alpha2 = 0). It reports false when the
+// meridian is not the shortest line, which happens only past a conjugate
+// point (negative reduced length), so the general solution must be used.
+func (p *problem) meridian() (float64, bool) {
+	e := p.e
+	sig1 := norm(p.beta1.s, p.lam.c*p.beta1.c)
+	sig2 := norm(p.beta2.s, p.beta2.c)
+	sig12 := math.Atan2(max(0, sig1.c*sig2.s-sig1.s*sig2.c), sig1.c*sig2.c+sig1.s*sig2.s)
+	eps := epsilon(e.ep2)
+	ds := newDistanceSeries(eps)
+	s12 := e.b * ds.a1 * (sig12 + sineSeries(ds.c1[:], sig2.s, sig2.c) - sineSeries(ds.c1[:], sig1.s, sig1.c))
+	// Starting at a pole every direction is a meridian; below an arc of one
+	// radian no conjugate point (which lies near pi) can have been passed,
+	// and rounding in m12 for tiny arcs must not reject the meridian.
+	if p.beta1.c == 0 || sig12 < 1 {
+		return s12, true
+	}
+	m12 := reducedLength(e.ep2, eps, ds, sig1, sig2, sig12)
+	return s12, m12 >= 0
+}
+
+// reducedLength returns m12/b along a geodesic with k^2 = k2 between the
+// arc positions sig1 and sig2 (Karney 2013, eq. 38 with J = I1 - I2).
+func reducedLength(k2, eps float64, ds distanceSeries, sig1, sig2 angle, sig12 float64) float64 {
+	rs := newReducedLengthSeries(eps)
+	j := func(sig angle) float64 {
+		return ds.a1*sineSeries(ds.c1[:], sig.s, sig.c) - rs.a2*sineSeries(rs.c2[:], sig.s, sig.c)
+	}
+	j12 := (ds.a1-rs.a2)*sig12 + j(sig2) - j(sig1)
+	dn1 := math.Sqrt(1 + k2*sig1.s*sig1.s)
+	dn2 := math.Sqrt(1 + k2*sig2.s*sig2.s)
+	return dn2*sig1.c*sig2.s - dn1*sig1.s*sig2.c - sig1.c*sig2.c*j12
+}
+
+// trace is the geodesic leaving point 1 with one trial azimuth, followed to
+// the latitude of point 2.
+type trace struct {
+	sig1, sig2 angle   // arc positions on the auxiliary sphere
+	sig12      float64 // arc length on the auxiliary sphere
+	ds         distanceSeries
+	v          float64 // longitude reached minus longitude wanted (radians)
+	dv         float64 // derivative of v with respect to alpha1
+}
+
+// follow traces the geodesic from point 1 at azimuth alpha1 (strictly
+// inside (0, pi)) to the first point with the latitude of point 2.
+func (p *problem) follow(alpha1 angle) trace {
+	e := p.e
+	b1, b2 := p.beta1, p.beta2
+	// Clairaut: sin alpha0 = sin alpha1 cos beta1 for the equatorial azimuth.
+	salp0 := alpha1.s * b1.c
+	calp0 := hypot(alpha1.c, alpha1.s*b1.s)
+
+	// cos alpha2 from Clairaut's relation; it is >= 0 in the canonical
+	// frame. cos^2 beta2 - cos^2 beta1 is formed from whichever of sine
+	// or cosine is the smaller, to avoid cancellation.
+	var calp2 float64
+	if b2.c != b1.c || b2.s != -b1.s {
+		var d float64
+		if b1.c < -b1.s {
+			d = (b2.c - b1.c) * (b2.c + b1.c)
+		} else {
+			d = (b1.s - b2.s) * (b1.s + b2.s)
+		}
+		calp2 = math.Sqrt(max(0, alpha1.c*b1.c*alpha1.c*b1.c+d)) / b2.c
+	} else {
+		calp2 = math.Abs(alpha1.c)
+	}
+
+	// Arc positions sigma and auxiliary longitudes omega, both measured
+	// from the equator crossing: tan sigma = tan beta / cos alpha,
+	// tan omega = sin alpha0 tan sigma. The omega vectors are left
+	// unnormalised: only the angle between them is used.
+	var t trace
+	t.sig1 = norm(b1.s, alpha1.c*b1.c)
+	t.sig2 = norm(b2.s, calp2*b2.c)
+	w1s, w1c := salp0*b1.s, alpha1.c*b1.c
+	w2s, w2c := salp0*b2.s, calp2*b2.c
+	t.sig12 = math.Atan2(max(0, t.sig1.c*t.sig2.s-t.sig1.s*t.sig2.c), t.sig1.c*t.sig2.c+t.sig1.s*t.sig2.s)
+	w12s, w12c := w1c*w2s-w1s*w2c, w1c*w2c+w1s*w2s
+	// omega12 - lam, as the angle between the two directions.
+	dw := math.Atan2(w12s*p.lam.c-w12c*p.lam.s, w12c*p.lam.c+w12s*p.lam.s)
+
+	k2 := e.ep2 * calp0 * calp0
+	eps := epsilon(k2)
+	t.ds = newDistanceSeries(eps)
+	a3, c3 := e.lon.at(eps)
+	i3 := a3 * (t.sig12 + sineSeries(c3[:], t.sig2.s, t.sig2.c) - sineSeries(c3[:], t.sig1.s, t.sig1.c))
+	t.v = dw - e.f*salp0*i3
+
+	if calp2 == 0 {
+		// Point 2 is at a vertex; the general formula is 0/0 there
+		// (Karney 2013, eq. 47).
+		t.dv = -2 * math.Sqrt(1-e.e2*b1.c*b1.c) / b1.s
+	} else {
+		m12 := reducedLength(k2, eps, t.ds, t.sig1, t.sig2, t.sig12)
+		t.dv = (1 - e.f) * m12 / (calp2 * b2.c)
+	}
+	return t
+}
+
+// length returns the distance in meters along a traced geodesic.
+func (t *trace) length(e *ellipsoid) float64 {
+	return e.b * t.ds.a1 * (t.sig12 + sineSeries(t.ds.c1[:], t.sig2.s, t.sig2.c) - sineSeries(t.ds.c1[:], t.sig1.s, t.sig1.c))
+}
+
+// solve finds the azimuth alpha1 at point 1 whose geodesic reaches the
+// longitude of point 2, by Newton's method on v(alpha1) inside a bracket
+// [lo, hi] with v(lo) < 0 < v(hi), bisecting whenever a Newton step would
+// leave the bracket, and returns the length of that geodesic.
+func (p *problem) solve() float64 {
+	lo, hi := angle{0, 1}, angle{0, -1} // alpha1 = 0 and alpha1 = pi
+	alpha1 := p.start()
+	if !(alpha1.s > 0) { // the start guess lies on the bracket's edge
+		alpha1 = angle{1, 0}
+	}
+	var t trace
+	for range maxSolverSteps {
+		t = p.follow(alpha1)
+		if debugTrace != nil {
+			debugTrace(alpha1, t)
+		}
+		if math.Abs(t.v) <= doneResidual {
+			break
+		}
+		if t.v > 0 {
+			hi = alpha1
+		} else {
+			lo = alpha1
+		}
+		next, ok := newtonStep(alpha1, t, lo, hi)
+		if !ok {
+			next = bisect(lo, hi)
+		}
+		if next == alpha1 || next == lo || next == hi {
+			break // the azimuth cannot move by a representable amount
+		}
+		alpha1 = next
+	}
+	return t.length(p.e)
+}
+
+// newtonStep returns alpha1 - v/v' and whether it is usable: the derivative
+// must be positive and the new azimuth strictly inside the bracket.
+func newtonStep(alpha1 angle, t trace, lo, hi angle) (angle, bool) {
+	if !(t.dv > 0) {
+		return angle{}, false
+	}
+	d := -t.v / t.dv
+	if !(math.Abs(d) < math.Pi/2) {
+		return angle{}, false
+	}
+	sd, cd := math.Sincos(d)
+	next := norm(alpha1.s*cd+alpha1.c*sd, alpha1.c*cd-alpha1.s*sd)
+	if !(next.s > 0) || !before(lo, next) || !before(next, hi) {
+		return angle{}, false
+	}
+	return next, true
+}
+
+// bisect returns the angle halfway between lo and hi (both in [0, pi]).
+func bisect(lo, hi angle) angle {
+	s, c := lo.s+hi.s, lo.c+hi.c
+	if s == 0 && c == 0 { // lo = 0, hi = pi
+		return angle{1, 0}
+	}
+	return norm(s, c)
+}
+
+// start returns the first trial azimuth (Karney 2013, sec. 5). Away from
+// the antipode it is the great-circle azimuth on the auxiliary sphere,
+// with the longitude difference scaled by the mean w of the two points for
+// short lines (eq. 48); near the antipode, where that estimate is poor, it
+// solves the astroid problem of eqs. 53-56.
+func (p *problem) start() angle {
+	e := p.e
+	b1, b2 := p.beta1, p.beta2
+	lamRad := p.lamDeg * (math.Pi / 180)
+	sinDiff := b2.s*b1.c - b2.c*b1.s // sin(beta2 - beta1) >= 0
+	cosDiff := b2.c*b1.c + b2.s*b1.s // cos(beta2 - beta1)
+	sinSum := b2.s*b1.c + b2.c*b1.s  // sin(beta2 + beta1) <= 0
+
+	somg, comg := p.lam.s, p.lam.c
+	if cosDiff >= 0 && sinDiff < 0.5 && b2.c*lamRad < 0.5 {
+		mc := (b1.c + b2.c) / 2
+		w := math.Sqrt(1 - e.e2*mc*mc)
+		somg, comg = math.Sincos(lamRad / w)
+	}
+	// Great-circle azimuth at point 1 for a longitude difference omega on
+	// the auxiliary sphere; the cosine term is rewritten so that it does not
+	// cancel for short lines (omega near 0) or long ones (omega near pi).
+	sa := b2.c * somg
+	var ca float64
+	if comg >= 0 {
+		ca = sinDiff + b2.c*b1.s*somg*somg/(1+comg)
+	} else {
+		ca = sinSum - b2.c*b1.s*somg*somg/(1-comg)
+	}
+	sinSig := hypot(sa, ca)
+	cosSig := b1.s*b2.s + b1.c*b2.c*comg
+	scale := e.f * math.Pi * b1.c * b1.c
+	if e.f > 0 && cosSig < 0 && sinSig < nearAntipodalScale*scale {
+		return p.astroidStart(sinSum)
+	}
+	return norm(sa, ca)
+}
+
+// astroidStart returns the starting azimuth for nearly antipodal points.
+// In the scaled coordinates x = (lam - pi)/(f pi A3 cos beta1) and
+// y = (beta1 + beta2)/(f pi A3 cos^2 beta1) the geodesics from point 1 near
+// the antipode are straight lines through (-sin alpha1, 0) with direction
+// (sin alpha1, -cos alpha1); the line through (x, y) satisfies
+//
+//	-x/sin alpha1 - y/cos alpha1 = 1,
+//
+// which is the paper's astroid equation (eq. 55) with mu = y/cos alpha1. In
+// the canonical frame x <= 0 and y <= 0, and the root wanted has
+// alpha1 = pi - theta with theta in [0, pi/2] solving
+//
+//	|x| cos theta - |y| sin theta - sin theta cos theta = 0,
+//
+// a function that is positive at 0, non-positive at pi/2 and has exactly
+// one root between (for y = 0 and |x| < 1 the root is sin theta = |x|).
+func (p *problem) astroidStart(sinSum float64) angle {
+	e := p.e
+	b1 := p.beta1
+	eps := epsilon(e.ep2 * b1.s * b1.s)
+	a3, _ := e.lon.at(eps)
+	lamScale := e.f * b1.c * a3 * math.Pi
+	betScale := lamScale * b1.c
+	x := (180 - p.lamDeg) * (math.Pi / 180) / lamScale // |lam - pi|, exact difference
+	y := -sinSum / betScale
+	theta := astroidAngle(x, y)
+	s, c := math.Sincos(theta)
+	return angle{s, -c}
+}
+
+// astroidAngle returns the theta in [0, pi/2] with
+// x cos theta - y sin theta - sin theta cos theta = 0 for x, y >= 0, by
+// Newton's method kept inside a shrinking bracket with bisection as the
+// fallback.
+func astroidAngle(x, y float64) float64 {
+	g := func(th float64) (val, slope float64) {
+		s, c := math.Sincos(th)
+		return x*c - y*s - s*c, -x*s - y*c - (c-s)*(c+s)
+	}
+	lo, hi := 0.0, math.Pi/2
+	if x == 0 {
+		return 0
+	}
+	th := math.Asin(min(1, x)) // exact root when y = 0
+	if y == 0 {
+		return th
+	}
+	for range maxSolverSteps {
+		val, slope := g(th)
+		if val == 0 {
+			return th
+		}
+		if val > 0 {
+			lo = th
+		} else {
+			hi = th
+		}
+		next := th - val/slope
+		if !(next > lo && next < hi) {
+			next = (lo + hi) / 2
+		}
+		if next == th || hi-lo <= 0x1p-52*hi {
+			return next
+		}
+		th = next
+	}
+	return th
+}
+
+var debugTrace func(angle, trace)
