@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -285,40 +284,4 @@ func SetMember(obj []byte, name string, v any) ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// DecodeJSON decodes a tool argument into v, turning JSON errors into
-// invalid-params violations under pointer. A bare null is rejected: every
-// argument of the UCP binding is an object.
-func DecodeJSON(data []byte, v any, pointer string) error {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return rpcerr.Invalid(pointer, "type", "must be an object")
-	}
-	if err := json.Unmarshal(trimmed, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			p := pointer
-			if te.Field != "" {
-				p += "/" + strings.ReplaceAll(te.Field, ".", "/")
-			}
-			return rpcerr.Invalid(p, "type", "must be %s, got %s", jsonType(te.Type.Kind().String()), te.Value)
-		}
-		return rpcerr.Invalid(pointer, "type", "%v", err)
-	}
-	return nil
-}
-
-func jsonType(kind string) string {
-	switch kind {
-	case "float64", "float32", "int", "int64", "int32":
-		return "a number"
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	}
-	return "an object"
 }
