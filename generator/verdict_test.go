@@ -78,9 +78,9 @@ func TestSameVerdictOnReleaseExamples(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: unmapped annotation %+v", f, ex.Annotation)
 		}
-		payload := extract(t, ex.Payload, ex.Annotation.Extract)
+		payload := testshared.Extract(t, ex.Payload, ex.Annotation.Extract)
 		if ex.Annotation.Schema == "profile" {
-			payload = extract(t, payload, "$.ucp")
+			payload = testshared.Extract(t, payload, "$.ucp")
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(payload))
 		if err != nil {
@@ -106,20 +106,4 @@ func TestSameVerdictOnReleaseExamples(t *testing.T) {
 		t.Fatalf("checked %d of %d examples", checked, len(files))
 	}
 	t.Logf("%d examples, same verdict from both trees", checked)
-}
-
-func extract(t *testing.T, payload json.RawMessage, path string) json.RawMessage {
-	t.Helper()
-	if path == "" {
-		return payload
-	}
-	cur := payload
-	for _, key := range strings.Split(strings.TrimPrefix(path, "$."), ".") {
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(cur, &m); err != nil {
-			t.Fatalf("extract %s: %v", path, err)
-		}
-		cur = m[key]
-	}
-	return cur
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -53,23 +52,6 @@ func target(schema, direction string) func() any {
 	return nil
 }
 
-// extract follows a $.a.b.c path of the example annotation.
-func extract(t *testing.T, payload json.RawMessage, path string) json.RawMessage {
-	t.Helper()
-	if path == "" {
-		return payload
-	}
-	cur := payload
-	for _, key := range strings.Split(strings.TrimPrefix(path, "$."), ".") {
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(cur, &m); err != nil {
-			t.Fatalf("extract %s: %v", path, err)
-		}
-		cur = m[key]
-	}
-	return cur
-}
-
 func TestRoundTripReleaseExamples(t *testing.T) {
 	dir := testshared.Path(t, "ucp-upstream", "2026-08-25", "examples")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -94,7 +76,7 @@ func TestRoundTripReleaseExamples(t *testing.T) {
 			t.Logf("%s: %s is a discovery profile, not a tool payload; not a generated type", filepath.Base(f), ex.Annotation.Schema)
 			continue
 		}
-		roundTrip(t, filepath.Base(f), extract(t, ex.Payload, ex.Annotation.Extract), mk)
+		roundTrip(t, filepath.Base(f), testshared.Extract(t, ex.Payload, ex.Annotation.Extract), mk)
 		n++
 	}
 	if n < 16 {

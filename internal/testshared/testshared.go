@@ -4,9 +4,11 @@
 package testshared
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +64,26 @@ func find() (string, bool) {
 		return shared, true
 	}
 	return "", false
+}
+
+// Extract follows an example annotation's "$.a.b" path into payload, the
+// part of an MCP envelope that holds the UCP value; "" returns payload.
+func Extract(t testing.TB, payload json.RawMessage, path string) json.RawMessage {
+	t.Helper()
+	if path == "" {
+		return payload
+	}
+	cur := payload
+	for _, key := range strings.Split(strings.TrimPrefix(path, "$."), ".") {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(cur, &m); err != nil {
+			t.Fatalf("extract %s: %v", path, err)
+		}
+		next, ok := m[key]
+		if !ok {
+			t.Fatalf("extract %s: no member %q", path, key)
+		}
+		cur = next
+	}
+	return cur
 }
