@@ -291,6 +291,8 @@ func TestEndToEndOverHTTP(t *testing.T) {
 			{"items", `{"filters":{"items":["` + item + `"]}}`, e2eRule{items: []string{item}}},
 			{"all together", `{` + distance + `,"serves":{"address":{"address_country":"us","address_region":"ny"}},"filters":{"hours":{"open_at":"` + openAtStr + `"},"amenities":["` + wifi + `"],"items":["` + item + `"]}}`,
 				e2eRule{center: &nyc, max: 15000, address: usNY, openAt: &at, amen: []string{wifi}, items: []string{item}}},
+			{"all together (serves point)", `{` + distance + `,"serves":{"point":{"latitude":40.7128,"longitude":-74.006}},"filters":{"hours":{"open_at":"` + openAtStr + `"},"amenities":["` + wifi + `"]}}`,
+				e2eRule{center: &nyc, max: 15000, point: &nyc, openAt: &at, amen: []string{wifi}}},
 		}
 		if usPostal.postal != "" {
 			cases = append(cases, struct {
@@ -391,8 +393,9 @@ func TestEndToEndOverHTTP(t *testing.T) {
 		if !found {
 			t.Errorf("messages %+v, want batch_limit_applied info", out.Messages)
 		}
-		if len(out.Locations) == 0 || len(out.Locations) > 10 {
-			t.Errorf("%d locations, want 1..10", len(out.Locations))
+		// All 12 ids are public and distinct, so exactly the first 10 resolve.
+		if len(out.Locations) != 10 {
+			t.Errorf("%d locations, want 10", len(out.Locations))
 		}
 		for _, l := range out.Locations {
 			if !slices.Contains(ids[:10], l.ID) {
