@@ -33,10 +33,13 @@ const (
 	// azimuth is accepted: a few units in the last place of pi, the size of
 	// the rounding error in evaluating the residual itself.
 	doneResidual = 0x1p-52
+	// roundingSteps is how many rounding units of alpha1 a Newton
+	// correction may be and still be treated as rounding noise.
+	roundingSteps = 4
 	// nearAntipodalScale bounds, in units of the astroid scale
 	// f*pi*cos^2(beta1), how far from antipodal the spherical estimate may
 	// put point 2 before the astroid start is used instead.
-	nearAntipodalScale = 4
+	nearAntipodalScale = 2
 )
 
 // angle is an angle held as its (normalised) sine and cosine, which keeps
@@ -65,34 +68,42 @@ func before(x, y angle) bool { return y.s*x.c-y.c*x.s > 0 }
 
 // inverse returns the geodesic distance in meters between two valid points.
 func (e *ellipsoid) inverse(lat1, lon1, lat2, lon2 float64) float64 {
+	p := e.canonical(lat1, lon1, lat2, lon2)
+	return p.distance()
+}
+
+// canonical reduces an inverse problem to the frame the solver works in.
+// Distance is unchanged by swapping the points and by reflecting both in the
+// equator or in a meridian, so the point farther from the equator comes
+// first and in the southern hemisphere (lat1 <= 0, |lat2| <= |lat1|) and the
+// longitude difference is taken in [0, 180]. The azimuth sought at point 1
+// is then in [0, pi], and the longitude reached grows with it. Because
+// (a, b) and (b, a) reduce to the same frame, Distance is exactly symmetric.
+func (e *ellipsoid) canonical(lat1, lon1, lat2, lon2 float64) *problem {
 	lam := lonDiffDeg(lon1, lon2)
-	// Distance is unchanged by swapping the points and by reflecting both
-	// in the equator, so put the point farther from the equator first and
-	// in the southern hemisphere: lat1 <= 0 and |lat2| <= |lat1|. With
-	// lam in [0, 180] the azimuth sought is then in [0, pi] and the
-	// longitude reached is an increasing function of it.
 	if math.Abs(lat1) < math.Abs(lat2) {
 		lat1, lat2 = lat2, lat1
 	}
 	if lat1 > 0 {
 		lat1, lat2 = -lat1, -lat2
 	}
-	p := problem{e: e, lamDeg: lam}
+	p := &problem{e: e, lamDeg: lam}
 	p.beta1 = e.reducedLatitude(lat1)
 	p.beta2 = e.reducedLatitude(lat2)
 	p.lam.s, p.lam.c = sincosDeg(lam)
+	return p
+}
 
-	// A pole or a longitude difference of 0 or 180 degrees: the geodesic is
-	// a meridian.
-	if lam == 0 || lam == 180 || p.beta1.c == 0 {
-		if s, ok := p.meridian(); ok {
-			return s
-		}
+// distance solves the canonical problem: directly for meridians and the
+// equator, by iteration otherwise.
+func (p *problem) distance() float64 {
+	if p.lamDeg == 0 || p.lamDeg == 180 || p.beta1.c == 0 {
+		return p.meridian()
 	}
 	// Both points on the equator and not beyond the start of the cut locus
 	// at (1-f)*180 degrees: the geodesic is the equator itself.
-	if p.beta1.s == 0 && lam <= (1-e.f)*180 {
-		return e.a * lam * (math.Pi / 180)
+	if p.beta1.s == 0 && p.lamDeg <= (1-p.e.f)*180 {
+		return p.e.a * p.lamDeg * (math.Pi / 180)
 	}
 	return p.solve()
 }
@@ -110,32 +121,31 @@ type problem struct {
 	beta1, beta2 angle   // reduced latitudes, beta1 <= 0, |beta2| <= |beta1|
 	lam          angle   // longitude difference in [0, pi]
 	lamDeg       float64 // the same in degrees, as computed exactly
+	evaluations  int     // geodesics traced by solve, for tests of convergence
 }
 
-// meridian solves the problem along the meridian of point 1 (azimuth
-// alpha1 = lam, arriving with alpha2 = 0). It reports false when the
-// meridian is not the shortest line, which happens only past a conjugate
-// point (negative reduced length), so the general solution must be used.
-func (p *problem) meridian() (float64, bool) {
+// meridian returns the length of the meridian arc from point 1 (leaving
+// with azimuth alpha1 = lam, i.e. north for lam = 0 and south over the pole
+// for lam = 180; from a pole any direction is a meridian) to point 2,
+// arriving with azimuth alpha2 = 0. On an oblate ellipsoid a meridian stays
+// the shortest line until just beyond the antipode of its start (its
+// conjugate point lies past the antipode), and the canonical frame never
+// puts point 2 beyond the antipode of point 1 (beta1 + beta2 <= 0), so the
+// meridian is always the answer here.
+func (p *problem) meridian() float64 {
 	e := p.e
 	sig1 := norm(p.beta1.s, p.lam.c*p.beta1.c)
 	sig2 := norm(p.beta2.s, p.beta2.c)
 	sig12 := math.Atan2(max(0, sig1.c*sig2.s-sig1.s*sig2.c), sig1.c*sig2.c+sig1.s*sig2.s)
-	eps := epsilon(e.ep2)
-	ds := newDistanceSeries(eps)
-	s12 := e.b * ds.a1 * (sig12 + sineSeries(ds.c1[:], sig2.s, sig2.c) - sineSeries(ds.c1[:], sig1.s, sig1.c))
-	// Starting at a pole every direction is a meridian; below an arc of one
-	// radian no conjugate point (which lies near pi) can have been passed,
-	// and rounding in m12 for tiny arcs must not reject the meridian.
-	if p.beta1.c == 0 || sig12 < 1 {
-		return s12, true
-	}
-	m12 := reducedLength(e.ep2, eps, ds, sig1, sig2, sig12)
-	return s12, m12 >= 0
+	ds := newDistanceSeries(epsilon(e.ep2))
+	return e.b * ds.a1 * (sig12 + sineSeries(ds.c1[:], sig2.s, sig2.c) - sineSeries(ds.c1[:], sig1.s, sig1.c))
 }
 
-// reducedLength returns m12/b along a geodesic with k^2 = k2 between the
-// arc positions sig1 and sig2 (Karney 2013, eq. 38 with J = I1 - I2).
+// reducedLength returns m12/b, the reduced length of the geodesic with
+// k^2 = k2 between arc positions sig1 and sig2 divided by the polar
+// semi-axis, from I1 and I2 (J = I1 - I2 in Karney 2013). Newton's method
+// needs it: the longitude reached changes with alpha1 at the rate
+// m12 / (a cos alpha2 cos beta2).
 func reducedLength(k2, eps float64, ds distanceSeries, sig1, sig2 angle, sig12 float64) float64 {
 	rs := newReducedLengthSeries(eps)
 	j := func(sig angle) float64 {
@@ -160,6 +170,7 @@ type trace struct {
 // follow traces the geodesic from point 1 at azimuth alpha1 (strictly
 // inside (0, pi)) to the first point with the latitude of point 2.
 func (p *problem) follow(alpha1 angle) trace {
+	p.evaluations++
 	e := p.e
 	b1, b2 := p.beta1, p.beta2
 	// Clairaut: sin alpha0 = sin alpha1 cos beta1 for the equatorial azimuth.
@@ -204,8 +215,9 @@ func (p *problem) follow(alpha1 angle) trace {
 	t.v = dw - e.f*salp0*i3
 
 	if calp2 == 0 {
-		// Point 2 is at a vertex; the general formula is 0/0 there
-		// (Karney 2013, eq. 47).
+		// alpha1 = 90 degrees and |beta2| = |beta1|: point 2 is at a
+		// vertex, where m12/cos alpha2 is 0/0; this is its limit, which
+		// Karney (2013) gives in closed form.
 		t.dv = -2 * math.Sqrt(1-e.e2*b1.c*b1.c) / b1.s
 	} else {
 		m12 := reducedLength(k2, eps, t.ds, t.sig1, t.sig2, t.sig12)
@@ -232,9 +244,6 @@ func (p *problem) solve() float64 {
 	var t trace
 	for range maxSolverSteps {
 		t = p.follow(alpha1)
-		if debugTrace != nil {
-			debugTrace(alpha1, t)
-		}
 		if math.Abs(t.v) <= doneResidual {
 			break
 		}
@@ -245,6 +254,15 @@ func (p *problem) solve() float64 {
 		}
 		next, ok := newtonStep(alpha1, t, lo, hi)
 		if !ok {
+			if t.dv > 0 && math.Abs(t.v) <= roundingSteps*0x1p-52*min(alpha1.s, math.Abs(alpha1.c))*t.dv {
+				// The Newton correction is a few rounding units of alpha1
+				// (whose finest resolution, through the smaller of its sine
+				// and cosine, is about 2^-52 times that value): it failed
+				// the bracket test through rounding, not because the root
+				// lies elsewhere, and bisecting would only restart the
+				// search far from it.
+				break
+			}
 			next = bisect(lo, hi)
 		}
 		if next == alpha1 || next == lo || next == hi {
@@ -282,11 +300,11 @@ func bisect(lo, hi angle) angle {
 	return norm(s, c)
 }
 
-// start returns the first trial azimuth (Karney 2013, sec. 5). Away from
-// the antipode it is the great-circle azimuth on the auxiliary sphere,
-// with the longitude difference scaled by the mean w of the two points for
-// short lines (eq. 48); near the antipode, where that estimate is poor, it
-// solves the astroid problem of eqs. 53-56.
+// start returns the first trial azimuth, following Karney (2013). Away from
+// the antipode it is the great-circle azimuth on the auxiliary sphere, with
+// the longitude difference divided by w = sqrt(1 - e^2 cos^2 beta) at the
+// mean cos beta of the two points for short lines; near the antipode, where
+// that estimate is poor, it comes from the astroid problem.
 func (p *problem) start() angle {
 	e := p.e
 	b1, b2 := p.beta1, p.beta2
@@ -315,7 +333,9 @@ func (p *problem) start() angle {
 	cosSig := b1.s*b2.s + b1.c*b2.c*comg
 	scale := e.f * math.Pi * b1.c * b1.c
 	if e.f > 0 && cosSig < 0 && sinSig < nearAntipodalScale*scale {
-		return p.astroidStart(sinSum)
+		if alpha1, ok := p.astroidStart(sinSum); ok {
+			return alpha1
+		}
 	}
 	return norm(sa, ca)
 }
@@ -328,7 +348,7 @@ func (p *problem) start() angle {
 //
 //	-x/sin alpha1 - y/cos alpha1 = 1,
 //
-// which is the paper's astroid equation (eq. 55) with mu = y/cos alpha1. In
+// which is Karney's astroid equation in mu = y/cos alpha1. In
 // the canonical frame x <= 0 and y <= 0, and the root wanted has
 // alpha1 = pi - theta with theta in [0, pi/2] solving
 //
@@ -336,7 +356,13 @@ func (p *problem) start() angle {
 //
 // a function that is positive at 0, non-positive at pi/2 and has exactly
 // one root between (for y = 0 and |x| < 1 the root is sin theta = |x|).
-func (p *problem) astroidStart(sinSum float64) angle {
+//
+// For y = 0 and |x| >= 1 (latitudes exactly mirrored, longitude outside the
+// astroid) the only line of the model through (x, 0) is the x axis itself,
+// alpha1 = 90 degrees, where the geodesic grazes its vertex and the Newton
+// derivative vanishes; astroidStart reports false there and the caller
+// keeps the spherical estimate, which has the right sign of cos alpha1.
+func (p *problem) astroidStart(sinSum float64) (angle, bool) {
 	e := p.e
 	b1 := p.beta1
 	eps := epsilon(e.ep2 * b1.s * b1.s)
@@ -345,9 +371,12 @@ func (p *problem) astroidStart(sinSum float64) angle {
 	betScale := lamScale * b1.c
 	x := (180 - p.lamDeg) * (math.Pi / 180) / lamScale // |lam - pi|, exact difference
 	y := -sinSum / betScale
+	if y == 0 && x >= 1 {
+		return angle{}, false
+	}
 	theta := astroidAngle(x, y)
 	s, c := math.Sincos(theta)
-	return angle{s, -c}
+	return angle{s, -c}, true
 }
 
 // astroidAngle returns the theta in [0, pi/2] with
@@ -388,5 +417,3 @@ func astroidAngle(x, y float64) float64 {
 	}
 	return th
 }
-
-var debugTrace func(angle, trace)
