@@ -8,9 +8,9 @@ import "math"
 // Negative zeros are returned as +0 so that later atan2 calls see no
 // spurious sign.
 func sincosDeg(x float64) (sin, cos float64) {
-	r := math.Remainder(x, 360) // exact, in [-180, 180]
-	q := math.Round(r / 90)     // quadrant, in [-2, 2]
-	r -= 90 * q                 // exact, in [-45, 45]
+	r := reduceDeg(x)       // exact, in [-180, 180]
+	q := math.Round(r / 90) // quadrant, in [-2, 2]
+	r -= 90 * q             // exact, in [-45, 45]
 	s, c := math.Sincos(r * (math.Pi / 180))
 	switch int(q) & 3 { // q mod 4; two's complement maps -1 to 3, -2 to 2
 	case 1:
@@ -21,6 +21,16 @@ func sincosDeg(x float64) (sin, cos float64) {
 		s, c = -c, s
 	}
 	return s + 0, c + 0
+}
+
+// reduceDeg reduces an angle in degrees exactly to [-180, 180]. Angles
+// already in range, the common case, skip math.Remainder, which is exact
+// but comparatively slow.
+func reduceDeg(x float64) float64 {
+	if math.Abs(x) <= 180 {
+		return x
+	}
+	return math.Remainder(x, 360)
 }
 
 // twoSum returns the rounded sum of u and v and its rounding error, so that
@@ -39,8 +49,8 @@ func twoSum(u, v float64) (s, t float64) {
 // degree meridian (179.9 and -179.9) get the full precision of a small
 // difference instead of the rounding error of one near 360.
 func lonDiffDeg(lon1, lon2 float64) float64 {
-	d, e := twoSum(math.Remainder(lon2, 360), -math.Remainder(lon1, 360))
-	d = math.Remainder(d, 360) // exact, in [-180, 180]
+	d, e := twoSum(reduceDeg(lon2), -reduceDeg(lon1))
+	d = reduceDeg(d)
 	lam := math.Abs(d + e)
 	if lam > 180 { // d was ±180 and e pushed it over
 		lam = 360 - lam

@@ -79,7 +79,7 @@ func (e *ellipsoid) inverse(lat1, lon1, lat2, lon2 float64) float64 {
 // longitude difference is taken in [0, 180]. The azimuth sought at point 1
 // is then in [0, pi], and the longitude reached grows with it. Because
 // (a, b) and (b, a) reduce to the same frame, Distance is exactly symmetric.
-func (e *ellipsoid) canonical(lat1, lon1, lat2, lon2 float64) *problem {
+func (e *ellipsoid) canonical(lat1, lon1, lat2, lon2 float64) problem {
 	lam := lonDiffDeg(lon1, lon2)
 	if math.Abs(lat1) < math.Abs(lat2) {
 		lat1, lat2 = lat2, lat1
@@ -87,7 +87,7 @@ func (e *ellipsoid) canonical(lat1, lon1, lat2, lon2 float64) *problem {
 	if lat1 > 0 {
 		lat1, lat2 = -lat1, -lat2
 	}
-	p := &problem{e: e, lamDeg: lam}
+	p := problem{e: e, lamDeg: lam}
 	p.beta1 = e.reducedLatitude(lat1)
 	p.beta2 = e.reducedLatitude(lat2)
 	p.lam.s, p.lam.c = sincosDeg(lam)
@@ -141,34 +141,21 @@ func (p *problem) meridian() float64 {
 	return e.b * ds.a1 * (sig12 + sineSeries(ds.c1[:], sig2.s, sig2.c) - sineSeries(ds.c1[:], sig1.s, sig1.c))
 }
 
-// reducedLength returns m12/b, the reduced length of the geodesic with
-// k^2 = k2 between arc positions sig1 and sig2 divided by the polar
-// semi-axis, from I1 and I2 (J = I1 - I2 in Karney 2013). Newton's method
-// needs it: the longitude reached changes with alpha1 at the rate
-// m12 / (a cos alpha2 cos beta2).
-func reducedLength(k2, eps float64, ds distanceSeries, sig1, sig2 angle, sig12 float64) float64 {
-	rs := newReducedLengthSeries(eps)
-	j := func(sig angle) float64 {
-		return ds.a1*sineSeries(ds.c1[:], sig.s, sig.c) - rs.a2*sineSeries(rs.c2[:], sig.s, sig.c)
-	}
-	j12 := (ds.a1-rs.a2)*sig12 + j(sig2) - j(sig1)
-	dn1 := math.Sqrt(1 + k2*sig1.s*sig1.s)
-	dn2 := math.Sqrt(1 + k2*sig2.s*sig2.s)
-	return dn2*sig1.c*sig2.s - dn1*sig1.s*sig2.c - sig1.c*sig2.c*j12
-}
-
 // trace is the geodesic leaving point 1 with one trial azimuth, followed to
 // the latitude of point 2.
 type trace struct {
 	sig1, sig2 angle   // arc positions on the auxiliary sphere
 	sig12      float64 // arc length on the auxiliary sphere
-	ds         distanceSeries
+	calp2      float64 // cos alpha2, >= 0
+	k2, eps    float64 // k^2 = e'^2 cos^2 alpha0 and the series parameter
+	a1         float64 // A1 at eps
+	b1, b2     float64 // sum_l C1l sin(2 l sigma) at sig1 and sig2
 	v          float64 // longitude reached minus longitude wanted (radians)
-	dv         float64 // derivative of v with respect to alpha1
 }
 
 // follow traces the geodesic from point 1 at azimuth alpha1 (strictly
-// inside (0, pi)) to the first point with the latitude of point 2.
+// inside (0, pi)) to the first point with the latitude of point 2, and
+// computes the longitude residual v and the terms its length needs.
 func (p *problem) follow(alpha1 angle) trace {
 	p.evaluations++
 	e := p.e
@@ -180,7 +167,7 @@ func (p *problem) follow(alpha1 angle) trace {
 	// cos alpha2 from Clairaut's relation; it is >= 0 in the canonical
 	// frame. cos^2 beta2 - cos^2 beta1 is formed from whichever of sine
 	// or cosine is the smaller, to avoid cancellation.
-	var calp2 float64
+	var t trace
 	if b2.c != b1.c || b2.s != -b1.s {
 		var d float64
 		if b1.c < -b1.s {
@@ -188,47 +175,63 @@ func (p *problem) follow(alpha1 angle) trace {
 		} else {
 			d = (b1.s - b2.s) * (b1.s + b2.s)
 		}
-		calp2 = math.Sqrt(max(0, alpha1.c*b1.c*alpha1.c*b1.c+d)) / b2.c
+		t.calp2 = math.Sqrt(max(0, alpha1.c*b1.c*alpha1.c*b1.c+d)) / b2.c
 	} else {
-		calp2 = math.Abs(alpha1.c)
+		t.calp2 = math.Abs(alpha1.c)
 	}
 
 	// Arc positions sigma and auxiliary longitudes omega, both measured
 	// from the equator crossing: tan sigma = tan beta / cos alpha,
 	// tan omega = sin alpha0 tan sigma. The omega vectors are left
 	// unnormalised: only the angle between them is used.
-	var t trace
 	t.sig1 = norm(b1.s, alpha1.c*b1.c)
-	t.sig2 = norm(b2.s, calp2*b2.c)
+	t.sig2 = norm(b2.s, t.calp2*b2.c)
 	w1s, w1c := salp0*b1.s, alpha1.c*b1.c
-	w2s, w2c := salp0*b2.s, calp2*b2.c
+	w2s, w2c := salp0*b2.s, t.calp2*b2.c
 	t.sig12 = math.Atan2(max(0, t.sig1.c*t.sig2.s-t.sig1.s*t.sig2.c), t.sig1.c*t.sig2.c+t.sig1.s*t.sig2.s)
 	w12s, w12c := w1c*w2s-w1s*w2c, w1c*w2c+w1s*w2s
 	// omega12 - lam, as the angle between the two directions.
 	dw := math.Atan2(w12s*p.lam.c-w12c*p.lam.s, w12c*p.lam.c+w12s*p.lam.s)
 
-	k2 := e.ep2 * calp0 * calp0
-	eps := epsilon(k2)
-	t.ds = newDistanceSeries(eps)
-	a3, c3 := e.lon.at(eps)
+	t.k2 = e.ep2 * calp0 * calp0
+	t.eps = epsilon(t.k2)
+	a3, c3 := e.lon.at(t.eps)
 	i3 := a3 * (t.sig12 + sineSeries(c3[:], t.sig2.s, t.sig2.c) - sineSeries(c3[:], t.sig1.s, t.sig1.c))
 	t.v = dw - e.f*salp0*i3
 
-	if calp2 == 0 {
-		// alpha1 = 90 degrees and |beta2| = |beta1|: point 2 is at a
-		// vertex, where m12/cos alpha2 is 0/0; this is its limit, which
-		// Karney (2013) gives in closed form.
-		t.dv = -2 * math.Sqrt(1-e.e2*b1.c*b1.c) / b1.s
-	} else {
-		m12 := reducedLength(k2, eps, t.ds, t.sig1, t.sig2, t.sig12)
-		t.dv = (1 - e.f) * m12 / (calp2 * b2.c)
-	}
+	ds := newDistanceSeries(t.eps)
+	t.a1 = ds.a1
+	t.b1 = sineSeries(ds.c1[:], t.sig1.s, t.sig1.c)
+	t.b2 = sineSeries(ds.c1[:], t.sig2.s, t.sig2.c)
 	return t
 }
 
 // length returns the distance in meters along a traced geodesic.
 func (t *trace) length(e *ellipsoid) float64 {
-	return e.b * t.ds.a1 * (t.sig12 + sineSeries(t.ds.c1[:], t.sig2.s, t.sig2.c) - sineSeries(t.ds.c1[:], t.sig1.s, t.sig1.c))
+	return e.b * t.a1 * (t.sig12 + t.b2 - t.b1)
+}
+
+// slope returns dv/dalpha1, the rate at which the longitude reached changes
+// with the azimuth: m12 / (a cos alpha2 cos beta2), with the reduced length
+// m12 formed from I1 and I2 (J = I1 - I2 in Karney 2013). Only Newton steps
+// need it, so the solver computes it only when it takes one.
+func (p *problem) slope(t *trace) float64 {
+	e := p.e
+	b1, b2 := p.beta1, p.beta2
+	if t.calp2 == 0 {
+		// alpha1 = 90 degrees and |beta2| = |beta1|: point 2 is at a
+		// vertex, where m12/cos alpha2 is 0/0; this is its limit, which
+		// Karney (2013) gives in closed form.
+		return -2 * math.Sqrt(1-e.e2*b1.c*b1.c) / b1.s
+	}
+	rs := newReducedLengthSeries(t.eps)
+	j12 := (t.a1-rs.a2)*t.sig12 +
+		t.a1*(t.b2-t.b1) -
+		rs.a2*(sineSeries(rs.c2[:], t.sig2.s, t.sig2.c)-sineSeries(rs.c2[:], t.sig1.s, t.sig1.c))
+	dn1 := math.Sqrt(1 + t.k2*t.sig1.s*t.sig1.s)
+	dn2 := math.Sqrt(1 + t.k2*t.sig2.s*t.sig2.s)
+	m12b := dn2*t.sig1.c*t.sig2.s - dn1*t.sig1.s*t.sig2.c - t.sig1.c*t.sig2.c*j12 // m12 / b
+	return (1 - e.f) * m12b / (t.calp2 * b2.c)
 }
 
 // solve finds the azimuth alpha1 at point 1 whose geodesic reaches the
@@ -252,9 +255,10 @@ func (p *problem) solve() float64 {
 		} else {
 			lo = alpha1
 		}
-		next, ok := newtonStep(alpha1, t, lo, hi)
+		dv := p.slope(&t)
+		next, ok := newtonStep(alpha1, t.v, dv, lo, hi)
 		if !ok {
-			if t.dv > 0 && math.Abs(t.v) <= roundingSteps*0x1p-52*min(alpha1.s, math.Abs(alpha1.c))*t.dv {
+			if dv > 0 && math.Abs(t.v) <= roundingSteps*0x1p-52*min(alpha1.s, math.Abs(alpha1.c))*dv {
 				// The Newton correction is a few rounding units of alpha1
 				// (whose finest resolution, through the smaller of its sine
 				// and cosine, is about 2^-52 times that value): it failed
@@ -273,13 +277,13 @@ func (p *problem) solve() float64 {
 	return t.length(p.e)
 }
 
-// newtonStep returns alpha1 - v/v' and whether it is usable: the derivative
+// newtonStep returns alpha1 - v/dv and whether it is usable: the derivative
 // must be positive and the new azimuth strictly inside the bracket.
-func newtonStep(alpha1 angle, t trace, lo, hi angle) (angle, bool) {
-	if !(t.dv > 0) {
+func newtonStep(alpha1 angle, v, dv float64, lo, hi angle) (angle, bool) {
+	if !(dv > 0) {
 		return angle{}, false
 	}
-	d := -t.v / t.dv
+	d := -v / dv
 	if !(math.Abs(d) < math.Pi/2) {
 		return angle{}, false
 	}
