@@ -30,8 +30,9 @@ var wgs84 = newEllipsoid(6378137, 1/298.257223563)
 const (
 	maxSolverSteps = 100
 	// doneResidual is the longitude residual (radians) below which the
-	// azimuth is accepted: a few units in the last place of pi, the size of
-	// the rounding error in evaluating the residual itself.
+	// azimuth is accepted: half a unit in the last place of pi, the
+	// rounding level of the residual itself, so stopping here costs at
+	// most about a nanometre of position.
 	doneResidual = 0x1p-52
 	// roundingSteps is how many rounding units of alpha1 a Newton
 	// correction may be and still be treated as rounding noise.
@@ -317,11 +318,15 @@ func (p *problem) start() angle {
 	cosDiff := b2.c*b1.c + b2.s*b1.s // cos(beta2 - beta1)
 	sinSum := b2.s*b1.c + b2.c*b1.s  // sin(beta2 + beta1) <= 0
 
+	// A line spanning less than 30 degrees of reduced latitude and about
+	// half a radian east-west is short enough for the scaled longitude,
+	// unless scaling would carry it past pi (short lines over a pole).
 	somg, comg := p.lam.s, p.lam.c
-	if cosDiff >= 0 && sinDiff < 0.5 && b2.c*lamRad < 0.5 {
+	if cosDiff > math.Sqrt(3)/2 && b2.c*lamRad < 0.5 {
 		mc := (b1.c + b2.c) / 2
-		w := math.Sqrt(1 - e.e2*mc*mc)
-		somg, comg = math.Sincos(lamRad / w)
+		if omg := lamRad / math.Sqrt(1-e.e2*mc*mc); omg < math.Pi {
+			somg, comg = math.Sincos(omg)
+		}
 	}
 	// Great-circle azimuth at point 1 for a longitude difference omega on
 	// the auxiliary sphere; the cosine term is rewritten so that it does not

@@ -13,7 +13,8 @@ const maxEvaluations = 10
 
 // hardPairs returns deterministic pairs from the regions that stress the
 // starting guess: nearly antipodal, on the equatorial cut strip, with
-// mirrored latitudes just outside the astroid, near a pole.
+// mirrored latitudes just outside the astroid, near a pole, and short lines
+// passing next to a pole (longitude difference just under 180 degrees).
 func hardPairs() [][2]Point {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var out [][2]Point
@@ -26,6 +27,7 @@ func hardPairs() [][2]Point {
 			[2]Point{{lat, lon}, {-lat, lon + 170 + 20*rng.Float64()}},
 			[2]Point{{tiny * (2*rng.Float64() - 1), lon}, {tiny * (2*rng.Float64() - 1), lon + 179.3 + 0.7*rng.Float64()}},
 			[2]Point{{90 - tiny, lon}, {180*rng.Float64() - 90, 360*rng.Float64() - 180}},
+			[2]Point{{-80 - 10*rng.Float64(), lon}, {-80 - 10*rng.Float64(), lon + 180 - tiny*1e-3}},
 		)
 	}
 	for i := range out {
