@@ -34,6 +34,9 @@
 // error, its answer can differ from the comparison of the true distance
 // only when the true distance lies within MaxError of max; everywhere else
 // it is the exact answer.
+//
+// Distance and Within keep no state between calls and are safe for
+// concurrent use.
 package geodesic
 
 import "math"
