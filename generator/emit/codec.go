@@ -39,35 +39,6 @@ func knownFunc(t *ir.Type) jen.Code {
 	return jen.Func().Id(knownName(t)).Params(jen.Id("name").String()).Bool().Block(body)
 }
 
-func openUnmarshal(t *ir.Type) jen.Code {
-	decodeUnknown := jen.List(jen.Id("u"), jen.Err()).Op(":=").Qual(jsonobjPkg, "Unknown").Call(jen.Id("data"), jen.Id(knownName(t)))
-	assign := jen.Id("x").Dot("Unknown").Op("=").Id("u")
-	if t.Extra != nil {
-		decodeUnknown = jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(jsonobjPkg, "Unknown").Call(jen.Id("data"), jen.Id(knownName(t)))
-		assign = jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("raw")).Block(
-			jen.Var().Id("e").Add(goType(t.Extra)),
-			jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("v"), jen.Op("&").Id("e")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("member %q: %w"), jen.Id("k"), jen.Err())),
-			),
-			jen.If(jen.Id("x").Dot("Unknown").Op("==").Nil()).Block(
-				jen.Id("x").Dot("Unknown").Op("=").Map(jen.String()).Add(goType(t.Extra)).Values(),
-			),
-			jen.Id("x").Dot("Unknown").Index(jen.Id("k")).Op("=").Id("e"),
-		)
-	}
-	return jen.Commentf("UnmarshalJSON decodes %s and keeps members the schema does not list.", t.Name).Line().
-		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Type().Id("plain").Id(t.Name),
-		jen.Var().Id("p").Id("plain"),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		decodeUnknown,
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("p")),
-		assign,
-		jen.Return(jen.Nil()),
-	)
-}
-
 func openMarshal(t *ir.Type) jen.Code {
 	unknown := jen.Id("x").Dot("Unknown")
 	var prep []jen.Code
@@ -96,18 +67,6 @@ func openMarshal(t *ir.Type) jen.Code {
 		Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
-// closedUnmarshal rejects members the schema does not list, as
-// additionalProperties: false demands.
-func closedUnmarshal(t *ir.Type) jen.Code {
-	return jen.Commentf("UnmarshalJSON decodes %s and rejects members the schema does not list.", t.Name).Line().
-		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Type().Id("plain").Id(t.Name),
-		jen.Id("dec").Op(":=").Qual(jsonPkg, "NewDecoder").Call(jen.Qual("bytes", "NewReader").Call(jen.Id("data"))),
-		jen.Id("dec").Dot("DisallowUnknownFields").Call(),
-		jen.Return(jen.Id("dec").Dot("Decode").Call(jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("x")))),
-	)
-}
-
 func unionMarshal(t *ir.Type) jen.Code {
 	var cases []jen.Code
 	for _, v := range t.Variants {
@@ -130,42 +89,4 @@ func unionMarshal(t *ir.Type) jen.Code {
 			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("unreachable"))),
 		)...,
 	)
-}
-
-func unionUnmarshal(t *ir.Type) jen.Code {
-	head := jen.Commentf("UnmarshalJSON decodes the variant the data matches.").Line().
-		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error()
-	reset := jen.Op("*").Id("x").Op("=").Id(t.Name).Values()
-	if t.Discriminator != "" {
-		var cases []jen.Code
-		for _, v := range t.Variants {
-			cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(
-				jen.Id("x").Dot(v.GoName).Op("=").New(goType(v.Type)),
-				jen.Return(jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Id("x").Dot(v.GoName))),
-			))
-		}
-		cases = append(cases, jen.Default().Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("%s: unknown %s %%q", t.Name, t.Discriminator)), jen.Id("tag"))),
-		))
-		return head.Block(
-			reset,
-			jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Qual(jsonobjPkg, "StringMember").Call(jen.Id("data"), jen.Lit(t.Discriminator)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("%s: missing string member %q", t.Name, t.Discriminator))))),
-			jen.Switch(jen.Id("tag")).Block(cases...),
-		)
-	}
-	var tries []jen.Code
-	for _, v := range t.Variants {
-		tries = append(tries, jen.Block(
-			jen.Var().Id("v").Add(goType(v.Type)),
-			jen.If(jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("v")).Op("==").Nil()).Block(
-				jen.Id("x").Dot(v.GoName).Op("=").Op("&").Id("v"),
-				jen.Return(jen.Nil()),
-			),
-		))
-	}
-	body := append([]jen.Code{reset}, tries...)
-	body = append(body, jen.Return(jen.Qual("errors", "New").Call(jen.Lit(t.Name+": value matches none of the alternatives"))))
-	return head.Block(body...)
 }

@@ -10,26 +10,6 @@ import (
 	"sort"
 )
 
-// Unknown collects the members of the JSON object data whose names are not
-// in known (exact, case-sensitive), or nil when there are none.
-func Unknown(data []byte, known func(string) bool) (map[string]json.RawMessage, error) {
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
-		return nil, err
-	}
-	var out map[string]json.RawMessage
-	for k, v := range all {
-		if known(k) {
-			continue
-		}
-		if out == nil {
-			out = map[string]json.RawMessage{}
-		}
-		out[k] = v
-	}
-	return out, nil
-}
-
 // Merge appends the unknown members (in sorted order, for deterministic
 // output) to the encoded object obj. Names that obj already has are an error:
 // a typed field and an unknown member must not both claim one name.
@@ -68,22 +48,4 @@ func Merge(obj []byte, unknown map[string]json.RawMessage, known func(string) bo
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// StringMember returns the string value of member name (exact case) of the
-// JSON object data, which tagged unions use to pick their variant.
-func StringMember(data []byte, name string) (string, bool, error) {
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
-		return "", false, err
-	}
-	raw, ok := all[name]
-	if !ok {
-		return "", false, nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false, nil
-	}
-	return s, true, nil
 }
