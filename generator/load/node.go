@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
+
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
 // Kind is the JSON type of a Node.
@@ -37,15 +38,7 @@ func (l Loc) String() string { return l.File + "#" + l.Pointer }
 
 // Child returns the location of a member or item below l.
 func (l Loc) Child(token string) Loc {
-	return Loc{File: l.File, Pointer: l.Pointer + "/" + EscapeToken(token)}
-}
-
-// EscapeToken escapes a JSON Pointer reference token (RFC 6901).
-func EscapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	return Loc{File: l.File, Pointer: l.Pointer + "/" + rpcerr.EscapeToken(token)}
 }
 
 // Member is one object member; objects keep their members in source order

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"github.com/ucpgen/ucpgen/schemas"
 )
 
@@ -165,7 +166,10 @@ func describeViolations(verr *jsonschema.ValidationError) string {
 			return
 		}
 		if len(e.Causes) == 0 {
-			loc := "/" + strings.Join(escapePointer(e.InstanceLocation), "/")
+			loc := ""
+			for _, tok := range e.InstanceLocation {
+				loc += "/" + rpcerr.EscapeToken(tok)
+			}
 			if len(e.InstanceLocation) == 0 {
 				loc = "(document root)"
 			}
@@ -231,16 +235,6 @@ func firstLeafReason(e *jsonschema.ValidationError) string {
 		e = e.Causes[0]
 	}
 	return e.ErrorKind.LocalizedString(englishPrinter)
-}
-
-// escapePointer applies RFC 6901 escaping to each reference token.
-func escapePointer(tokens []string) []string {
-	out := make([]string, len(tokens))
-	for i, t := range tokens {
-		t = strings.ReplaceAll(t, "~", "~0")
-		out[i] = strings.ReplaceAll(t, "/", "~1")
-	}
-	return out
 }
 
 // leafLocation is the "at <pointer>" or "member name" prefix of a message.

@@ -27,7 +27,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/ucpgen/ucpgen/runtime/geodesic"
@@ -284,7 +283,7 @@ func (e *Engine) checkServes(t *Target) error {
 	if t == nil {
 		return nil
 	}
-	pointer := ptrServes + "/" + pointerToken(t.Key)
+	pointer := ptrServes + "/" + rpcerr.EscapeToken(t.Key)
 	switch t.Key {
 	case "":
 		return rpcerr.Invalid(ptrServes, "minProperties", "serves must have exactly one key: point, address or a negotiated extension key")
@@ -341,7 +340,7 @@ func (p *Prepared) checkFilters(handlers map[string]ExtensionFilter) error {
 	}
 
 	for _, x := range f.Extensions {
-		pointer := ptrFilters + "/" + pointerToken(x.Key)
+		pointer := ptrFilters + "/" + rpcerr.EscapeToken(x.Key)
 		h := handlers[x.Key]
 		if h == nil {
 			return rpcerr.Invalid(pointer, "unsupported", "filter %q is not supported by this Business", x.Key)
@@ -397,7 +396,7 @@ func (p *Prepared) Match(ctx context.Context, c *Candidate) (bool, error) {
 		ok, err := p.hooks.Serves(ctx, c, *t)
 		if err != nil {
 			if errors.Is(err, ErrUnevaluable) {
-				return false, rpcerr.Invalid(ptrServes+"/"+pointerToken(t.Key), "unevaluable", "this Business cannot evaluate the serves target: %v", err)
+				return false, rpcerr.Invalid(ptrServes+"/"+rpcerr.EscapeToken(t.Key), "unevaluable", "this Business cannot evaluate the serves target: %v", err)
 			}
 			return false, fmt.Errorf("serves hook for location %q: %w", c.ID, err)
 		}
@@ -434,8 +433,3 @@ func hasAllKeys(keys, want []string) bool {
 	}
 	return true
 }
-
-var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-// pointerToken escapes one reference token of a JSON Pointer (RFC 6901).
-func pointerToken(s string) string { return tokenEscaper.Replace(s) }

@@ -148,3 +148,15 @@ func AsDiscovery(err error) (*Discovery, bool) {
 	var e *Discovery
 	return e, errors.As(err, &e)
 }
+
+// EscapeToken escapes one JSON Pointer reference token (RFC 6901: "~" as
+// "~0", "/" as "~1"), so that member names such as reverse-domain keys can be
+// put into a Violation's pointer safely.
+func EscapeToken(token string) string {
+	if !strings.ContainsAny(token, "~/") {
+		return token
+	}
+	return tokenEscaper.Replace(token)
+}
+
+var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")

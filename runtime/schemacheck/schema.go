@@ -185,7 +185,7 @@ func firstReason(s *Schema, v *Value, ptr string) string {
 	return c.out[0].String()
 }
 
-func join(ptr, token string) string { return ptr + "/" + EscapeToken(token) }
+func join(ptr, token string) string { return ptr + "/" + rpcerr.EscapeToken(token) }
 
 func kindTypes(v *Value) Types {
 	switch v.Kind {
@@ -473,12 +473,12 @@ func Mismatch(v *Value, want string) error {
 
 // Unexpected reports a member a closed object does not list.
 func Unexpected(name string) error {
-	return rpcerr.Invalid("/"+EscapeToken(name), "additionalProperties", "member %q is not allowed here", name)
+	return rpcerr.Invalid("/"+rpcerr.EscapeToken(name), "additionalProperties", "member %q is not allowed here", name)
 }
 
 // UnknownTag reports a union discriminator with no matching variant.
 func UnknownTag(member, tag string) error {
-	return rpcerr.Invalid("/"+EscapeToken(member), "oneOf", "discriminator %q has no variant for %q", member, tag)
+	return rpcerr.Invalid("/"+rpcerr.EscapeToken(member), "oneOf", "discriminator %q has no variant for %q", member, tag)
 }
 
 // NoVariant reports a value that matches no variant of an untagged union.
@@ -509,7 +509,7 @@ func At(err error, tokens ...string) error {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(EscapeToken(t))
+		b.WriteString(rpcerr.EscapeToken(t))
 	}
 	return e.Prefix(b.String())
 }

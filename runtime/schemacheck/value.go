@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
 // Kind is the JSON type of a Value, kept apart from Go types so that "integer"
@@ -127,7 +129,7 @@ func (p *parser) pointer() string {
 	var b strings.Builder
 	for _, t := range p.path {
 		b.WriteByte('/')
-		b.WriteString(EscapeToken(t))
+		b.WriteString(rpcerr.EscapeToken(t))
 	}
 	return b.String()
 }
@@ -432,12 +434,4 @@ func (p *parser) array(depth int) (Value, error) {
 		}
 		p.i++
 	}
-}
-
-// EscapeToken escapes one JSON Pointer reference token (RFC 6901).
-func EscapeToken(t string) string {
-	if !strings.ContainsAny(t, "~/") {
-		return t
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
 }

@@ -22,7 +22,8 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
 //go:embed stores.json
@@ -227,11 +228,6 @@ var (
 	errDuplicateMember = errors.New("duplicate member")
 )
 
-// escape encodes one JSON Pointer reference token (RFC 6901 section 3).
-func escape(name string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
-}
-
 // recordDecoder carries the record index and pointer prefix so every error
 // it builds names both.
 type recordDecoder struct {
@@ -251,7 +247,7 @@ func (d recordDecoder) members(rel string, raw json.RawMessage) ([]member, error
 	case errors.Is(err, errNotObject):
 		return nil, d.fail(rel, "must be an object, got %s", describe(raw))
 	case errors.Is(err, errDuplicateMember):
-		return nil, d.fail(rel+"/"+escape(dup), "duplicate member %q", dup)
+		return nil, d.fail(rel+"/"+rpcerr.EscapeToken(dup), "duplicate member %q", dup)
 	default:
 		return nil, d.fail(rel, "not valid JSON: %v", err)
 	}
@@ -265,7 +261,7 @@ func decodeRecord(index int, raw json.RawMessage, rec *Record) error {
 	}
 	hasLocation := false
 	for _, m := range ms {
-		rel := "/" + escape(m.name)
+		rel := "/" + rpcerr.EscapeToken(m.name)
 		switch m.name {
 		case "location":
 			hasLocation = true
@@ -360,7 +356,7 @@ func (d recordDecoder) serviceArea(rel string, raw json.RawMessage) (*ServiceAre
 	}
 	sa := &ServiceArea{}
 	for _, m := range ms {
-		p := rel + "/" + escape(m.name)
+		p := rel + "/" + rpcerr.EscapeToken(m.name)
 		switch m.name {
 		case "countries":
 			sa.Countries, err = d.stringList(p, m.value, "country")
