@@ -81,6 +81,15 @@ func TestNegotiationEndToEnd(t *testing.T) {
 		t.Fatalf("profile fetched %d times, want 1 (cached by max-age)", fetches)
 	}
 
+	// An invalid request is rejected before its (uncached) profile is fetched.
+	other := `{"ucp-agent":{"profile":"` + ts.URL + `/other.json"}}`
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_locations", Arguments: json.RawMessage(`{"meta":` + other + `,"location":{"distance":{"max":-1}}}`)}); err == nil {
+		t.Fatal("invalid request accepted")
+	}
+	if fetches != 1 {
+		t.Fatalf("an invalid request fetched the profile (%d fetches)", fetches)
+	}
+
 	// A profile URL that is not https is a -32001 invalid_profile_url.
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_locations", Arguments: json.RawMessage(`{"meta":{"ucp-agent":{"profile":"http://platform.example/p.json"}},"location":{"ids":["x"]}}`)})
 	if err == nil || !strings.Contains(err.Error(), "profile") {

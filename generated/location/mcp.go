@@ -32,7 +32,7 @@ type Hooks interface {
 // and tests or custom servers may too.
 func Tools(hooks Hooks) []mcpserver.Tool {
 	return []mcpserver.Tool{{
-		Call: func(ctx context.Context, meta, location json.RawMessage) (any, error) {
+		Bind: func(meta, location json.RawMessage) (mcpserver.Run, error) {
 			m, err := DecodeMeta(meta)
 			if err != nil {
 				return nil, argumentError(err, "/meta")
@@ -41,14 +41,16 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 			if err != nil {
 				return nil, argumentError(err, "/location")
 			}
-			resp, err := hooks.SearchLocations(ctx, m, r)
-			if err != nil {
-				return nil, err
-			}
-			if resp == nil {
-				return nil, errors.New("search_locations hook returned neither a response nor an error")
-			}
-			return resp, nil
+			return func(ctx context.Context) (any, error) {
+				resp, err := hooks.SearchLocations(ctx, m, r)
+				if err != nil {
+					return nil, err
+				}
+				if resp == nil {
+					return nil, errors.New("search_locations hook returned neither a response nor an error")
+				}
+				return resp, nil
+			}, nil
 		},
 		Capability: "dev.ucp.common.location.search",
 		CheckOutput: func(data []byte) error {
@@ -61,7 +63,7 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 		OutputSchema: json.RawMessage(searchLocationsOutputSchema),
 		Title:        "Search for physical locations",
 	}, {
-		Call: func(ctx context.Context, meta, location json.RawMessage) (any, error) {
+		Bind: func(meta, location json.RawMessage) (mcpserver.Run, error) {
 			m, err := DecodeMeta(meta)
 			if err != nil {
 				return nil, argumentError(err, "/meta")
@@ -70,14 +72,16 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 			if err != nil {
 				return nil, argumentError(err, "/location")
 			}
-			resp, err := hooks.LookupLocations(ctx, m, r)
-			if err != nil {
-				return nil, err
-			}
-			if resp == nil {
-				return nil, errors.New("lookup_locations hook returned neither a response nor an error")
-			}
-			return resp, nil
+			return func(ctx context.Context) (any, error) {
+				resp, err := hooks.LookupLocations(ctx, m, r)
+				if err != nil {
+					return nil, err
+				}
+				if resp == nil {
+					return nil, errors.New("lookup_locations hook returned neither a response nor an error")
+				}
+				return resp, nil
+			}, nil
 		},
 		Capability: "dev.ucp.common.location.lookup",
 		CheckOutput: func(data []byte) error {

@@ -92,15 +92,17 @@ func toolsFunc(m *ir.Model) jen.Code {
 			jen.Id("Capability"):   jen.Lit(t.Capability),
 			jen.Id("InputSchema"):  jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Input"))),
 			jen.Id("OutputSchema"): jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Output"))),
-			jen.Id("Call"): jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("meta"), jen.Id("location")).Qual(jsonPkg, "RawMessage")).Params(jen.Any(), jen.Error()).Block(
+			jen.Id("Bind"): jen.Func().Params(jen.List(jen.Id("meta"), jen.Id("location")).Qual(jsonPkg, "RawMessage")).Params(jen.Qual(mcpserverPkg, "Run"), jen.Error()).Block(
 				jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("Decode"+meta.Type.Name).Call(jen.Id("meta")),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+meta.Name)))),
 				jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("Decode"+req.Type.Name).Call(jen.Id("location")),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+req.Name)))),
-				jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(jen.Id("ctx"), jen.Id("m"), jen.Id("r")),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+" hook returned neither a response nor an error")))),
-				jen.Return(jen.Id("resp"), jen.Nil()),
+				jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Any(), jen.Error()).Block(
+					jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(jen.Id("ctx"), jen.Id("m"), jen.Id("r")),
+					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+					jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+" hook returned neither a response nor an error")))),
+					jen.Return(jen.Id("resp"), jen.Nil()),
+				), jen.Nil()),
 			),
 			jen.Id("CheckOutput"): jen.Func().Params(jen.Id("data").Index().Byte()).Error().Block(
 				jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("Decode"+res.Type.Name).Call(jen.Id("data")),

@@ -3,8 +3,9 @@
 // the JSON-RPC codes the UCP binding requires, fills the response's ucp
 // envelope, and returns structured content plus the same JSON as text.
 //
-// It knows nothing about the Location domain: generated code supplies a Call
-// function per tool that decodes, validates and invokes the service hook.
+// It knows nothing about the Location domain: generated code supplies a Bind
+// function per tool that decodes and validates the arguments and returns the
+// hook call to run.
 package mcpserver
 
 import (
@@ -44,6 +45,10 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Run calls a tool's hook with already-validated arguments and returns the
+// response value (JSON-encodable); errors are typed runtime errors or plain ones.
+type Run func(ctx context.Context) (any, error)
+
 // Tool is one generated tool as the runtime sees it.
 type Tool struct {
 	Name        string
@@ -54,9 +59,9 @@ type Tool struct {
 	Capability   string
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
-	// Call decodes meta and location, runs the hook and returns the response
-	// value (JSON-encodable); errors are typed runtime errors or plain ones.
-	Call func(ctx context.Context, meta, location json.RawMessage) (any, error)
+	// Bind decodes and validates meta and location and returns the hook call
+	// to run once negotiation succeeded; its errors are *rpcerr.InvalidParams.
+	Bind func(meta, location json.RawMessage) (Run, error)
 	// CheckOutput validates an encoded response (used with ValidateOutput).
 	CheckOutput func(data []byte) error
 }
@@ -95,6 +100,12 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 	if err != nil {
 		return nil, err
 	}
+	// Validate the whole request before negotiation, so an invalid call
+	// never makes the server fetch a caller-supplied profile URL.
+	run, err := t.Bind(meta, location)
+	if err != nil {
+		return nil, err
+	}
 	neg := opts.Negotiator
 	if neg == nil {
 		neg = negotiation.Disabled{Version: opts.version(), Capabilities: map[string][]negotiation.CapabilityVersion{t.Capability: {{Version: opts.version()}}}}
@@ -113,7 +124,7 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 		}
 		return result(body), nil
 	}
-	resp, err := t.Call(ctx, meta, location)
+	resp, err := run(ctx)
 	if err != nil {
 		return nil, err
 	}
