@@ -12,7 +12,7 @@ import (
 // location, on shapes the emitters cannot represent faithfully.
 func Build(spec *load.Spec) (*Model, error) {
 	b := &builder{spec: spec, byKey: map[string]*Type{}}
-	m := &Model{Title: spec.Title, Description: spec.Description, Endpoint: spec.Endpoint, Spec: spec}
+	m := &Model{Title: spec.Title, Description: spec.Description, Spec: spec}
 	for _, meth := range spec.Methods {
 		tool := &Tool{Name: meth.Name, Summary: meth.Summary, Description: meth.Description, Op: opName(meth.Name)}
 		b.op = tool.Op

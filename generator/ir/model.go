@@ -43,10 +43,8 @@ const (
 type Model struct {
 	Title       string
 	Description string
-	// Endpoint is the OpenRPC server's default endpoint (a placeholder URL).
-	Endpoint string
-	Types    []*Type // named types, sorted by Name
-	Tools    []*Tool // in OpenRPC method order
+	Types       []*Type // named types, sorted by Name
+	Tools       []*Tool // in OpenRPC method order
 	// Spec is the loaded input, for emitters that bundle source schemas.
 	Spec *load.Spec
 }

@@ -64,8 +64,8 @@ func fileStem(file string) string {
 	return strings.TrimSuffix(path.Base(file), path.Ext(file))
 }
 
-// dedupeWords removes a word that repeats its predecessor, so that a prefix
-// and a name sharing a word do not stutter (LocationLocation).
+// joinNoStutter prefixes name unless it already starts with prefix, so that
+// generated names do not stutter (LocationLocation).
 func joinNoStutter(prefix, name string) string {
 	if strings.HasPrefix(name, prefix) {
 		return name
