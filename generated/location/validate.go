@@ -35,8 +35,15 @@ func (x *Amenity) decodeValue(v *schemacheck.Value) error {
 
 // DecodeAmenity parses data as Amenity and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeAmenity(data []byte) (*Amenity, error) {
-	v, err := schemacheck.Decode(&schemaTypeAmenityResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeAmenityResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x Amenity
@@ -55,11 +62,18 @@ func (x *Amenity) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeAmenityResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeAmenityResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills AmenityType from a parsed JSON value, matching member names exactly.
@@ -75,8 +89,15 @@ func (x *AmenityType) decodeValue(v *schemacheck.Value) error {
 
 // DecodeAmenityType parses data as AmenityType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeAmenityType(data []byte) (*AmenityType, error) {
-	v, err := schemacheck.Decode(&schemaTypeAmenityTypeResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeAmenityTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x AmenityType
@@ -95,11 +116,18 @@ func (x *AmenityType) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeAmenityTypeResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeAmenityTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills AvailablePaymentInstrument from a parsed JSON value, matching member names exactly.
@@ -133,8 +161,15 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 
 // DecodeAvailablePaymentInstrument parses data as AvailablePaymentInstrument and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeAvailablePaymentInstrument(data []byte) (*AvailablePaymentInstrument, error) {
-	v, err := schemacheck.Decode(&schemaTypeAvailablePaymentInstrumentResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeAvailablePaymentInstrumentResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x AvailablePaymentInstrument
@@ -153,11 +188,18 @@ func (x *AvailablePaymentInstrument) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeAvailablePaymentInstrumentResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeAvailablePaymentInstrumentResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills CapabilityResponseSchema from a parsed JSON value, matching member names exactly.
@@ -224,8 +266,15 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 
 // DecodeCapabilityResponseSchema parses data as CapabilityResponseSchema and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, error) {
-	v, err := schemacheck.Decode(&schemaTypeCapabilityResponseSchemaResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeCapabilityResponseSchemaResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x CapabilityResponseSchema
@@ -244,17 +293,24 @@ func (x *CapabilityResponseSchema) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeCapabilityResponseSchemaResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeCapabilityResponseSchemaResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills CapabilityResponseSchemaExtends from a parsed JSON value, matching member names exactly.
 func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) error {
 	*x = CapabilityResponseSchemaExtends{}
-	if schemacheck.Valid(&schemaTypeReverseDomainNameResponseSearch, v) {
+	if matchTypeReverseDomainNameResponseSearch(v, nil) {
 		x.ReverseDomainName = new(ReverseDomainName)
 		if err := (&*x.ReverseDomainName).decodeValue(v); err != nil {
 			return err
@@ -273,8 +329,15 @@ func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) erro
 
 // DecodeCapabilityResponseSchemaExtends parses data as CapabilityResponseSchemaExtends and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeCapabilityResponseSchemaExtends(data []byte) (*CapabilityResponseSchemaExtends, error) {
-	v, err := schemacheck.Decode(&schemaTypeCapabilityResponseSchemaExtendsResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeCapabilityResponseSchemaExtendsResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x CapabilityResponseSchemaExtends
@@ -293,11 +356,18 @@ func (x *CapabilityResponseSchemaExtends) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeCapabilityResponseSchemaExtendsResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeCapabilityResponseSchemaExtendsResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ConstraintExpression from a parsed JSON value, matching member names exactly.
@@ -367,8 +437,15 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 
 // DecodeConstraintExpression parses data as ConstraintExpression and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeConstraintExpression(data []byte) (*ConstraintExpression, error) {
-	v, err := schemacheck.Decode(&schemaTypeConstraintExpressionResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeConstraintExpressionResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ConstraintExpression
@@ -387,24 +464,31 @@ func (x *ConstraintExpression) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeConstraintExpressionResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeConstraintExpressionResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ConstraintExpressionPropertyValue from a parsed JSON value, matching member names exactly.
 func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) error {
 	*x = ConstraintExpressionPropertyValue{}
-	if schemacheck.Valid(&schemaTypeConstraintExpressionResponseSearch, v) {
+	if matchTypeConstraintExpressionResponseSearch(v, nil) {
 		x.Object = new(ConstraintExpression)
 		if err := (&*x.Object).decodeValue(v); err != nil {
 			return err
 		}
 		return nil
 	}
-	if schemacheck.Valid(&schemaTypeValueConstraintResponseSearch, v) {
+	if matchTypeValueConstraintResponseSearch(v, nil) {
 		x.ValueConstraint = new(ValueConstraint)
 		if err := (&*x.ValueConstraint).decodeValue(v); err != nil {
 			return err
@@ -416,8 +500,15 @@ func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) er
 
 // DecodeConstraintExpressionPropertyValue parses data as ConstraintExpressionPropertyValue and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeConstraintExpressionPropertyValue(data []byte) (*ConstraintExpressionPropertyValue, error) {
-	v, err := schemacheck.Decode(&schemaTypeConstraintExpressionPropertyValueResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeConstraintExpressionPropertyValueResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ConstraintExpressionPropertyValue
@@ -436,11 +527,18 @@ func (x *ConstraintExpressionPropertyValue) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeConstraintExpressionPropertyValueResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeConstraintExpressionPropertyValueResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills Context from a parsed JSON value, matching member names exactly.
@@ -536,8 +634,15 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 
 // DecodeContext parses data as Context and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeContext(data []byte) (*Context, error) {
-	v, err := schemacheck.Decode(&schemaTypeContextRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeContextRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x Context
@@ -556,11 +661,18 @@ func (x *Context) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeContextRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeContextRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ContextPaymentItem from a parsed JSON value, matching member names exactly.
@@ -604,8 +716,15 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 
 // DecodeContextPaymentItem parses data as ContextPaymentItem and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeContextPaymentItem(data []byte) (*ContextPaymentItem, error) {
-	v, err := schemacheck.Decode(&schemaTypeContextPaymentItemRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeContextPaymentItemRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ContextPaymentItem
@@ -624,11 +743,18 @@ func (x *ContextPaymentItem) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeContextPaymentItemRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeContextPaymentItemRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills DailyHour from a parsed JSON value, matching member names exactly.
@@ -666,8 +792,15 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 
 // DecodeDailyHour parses data as DailyHour and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeDailyHour(data []byte) (*DailyHour, error) {
-	v, err := schemacheck.Decode(&schemaTypeDailyHourResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeDailyHourResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x DailyHour
@@ -686,11 +819,18 @@ func (x *DailyHour) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeDailyHourResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeDailyHourResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills DailyHourDay from a parsed JSON value, matching member names exactly.
@@ -706,8 +846,15 @@ func (x *DailyHourDay) decodeValue(v *schemacheck.Value) error {
 
 // DecodeDailyHourDay parses data as DailyHourDay and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeDailyHourDay(data []byte) (*DailyHourDay, error) {
-	v, err := schemacheck.Decode(&schemaTypeDailyHourDayResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeDailyHourDayResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x DailyHourDay
@@ -726,11 +873,18 @@ func (x *DailyHourDay) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeDailyHourDayResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeDailyHourDayResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ErrorCode from a parsed JSON value, matching member names exactly.
@@ -746,8 +900,15 @@ func (x *ErrorCode) decodeValue(v *schemacheck.Value) error {
 
 // DecodeErrorCode parses data as ErrorCode and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeErrorCode(data []byte) (*ErrorCode, error) {
-	v, err := schemacheck.Decode(&schemaTypeErrorCodeResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeErrorCodeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ErrorCode
@@ -766,11 +927,18 @@ func (x *ErrorCode) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeErrorCodeResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeErrorCodeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ExceptionHour from a parsed JSON value, matching member names exactly.
@@ -822,8 +990,15 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 
 // DecodeExceptionHour parses data as ExceptionHour and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeExceptionHour(data []byte) (*ExceptionHour, error) {
-	v, err := schemacheck.Decode(&schemaTypeExceptionHourResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeExceptionHourResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ExceptionHour
@@ -842,11 +1017,18 @@ func (x *ExceptionHour) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeExceptionHourResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeExceptionHourResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills Geo from a parsed JSON value, matching member names exactly.
@@ -880,8 +1062,15 @@ func (x *Geo) decodeValue(v *schemacheck.Value) error {
 
 // DecodeGeo parses data as Geo and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeGeo(data []byte) (*Geo, error) {
-	v, err := schemacheck.Decode(&schemaTypeGeoResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeGeoResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x Geo
@@ -900,11 +1089,18 @@ func (x *Geo) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeGeoResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeGeoResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills InfoCode from a parsed JSON value, matching member names exactly.
@@ -920,8 +1116,15 @@ func (x *InfoCode) decodeValue(v *schemacheck.Value) error {
 
 // DecodeInfoCode parses data as InfoCode and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeInfoCode(data []byte) (*InfoCode, error) {
-	v, err := schemacheck.Decode(&schemaTypeInfoCodeResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeInfoCodeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x InfoCode
@@ -940,11 +1143,18 @@ func (x *InfoCode) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeInfoCodeResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeInfoCodeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills Location from a parsed JSON value, matching member names exactly.
@@ -1042,8 +1252,15 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocation parses data as Location and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocation(data []byte) (*Location, error) {
-	v, err := schemacheck.Decode(&schemaTypeLocationResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLocationResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x Location
@@ -1062,11 +1279,18 @@ func (x *Location) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLocationResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeLocationResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LocationDistance from a parsed JSON value, matching member names exactly.
@@ -1099,8 +1323,15 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocationDistance parses data as LocationDistance and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocationDistance(data []byte) (*LocationDistance, error) {
-	v, err := schemacheck.Decode(&schemaTypeLocationDistanceRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLocationDistanceRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LocationDistance
@@ -1119,11 +1350,18 @@ func (x *LocationDistance) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLocationDistanceRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeLocationDistanceRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LocationFilter from a parsed JSON value, matching member names exactly.
@@ -1183,8 +1421,15 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocationFilter parses data as LocationFilter and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocationFilter(data []byte) (*LocationFilter, error) {
-	v, err := schemacheck.Decode(&schemaTypeLocationFilterRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLocationFilterRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LocationFilter
@@ -1203,11 +1448,18 @@ func (x *LocationFilter) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLocationFilterRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeLocationFilterRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LocationFilterHours from a parsed JSON value, matching member names exactly.
@@ -1236,8 +1488,15 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocationFilterHours parses data as LocationFilterHours and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocationFilterHours(data []byte) (*LocationFilterHours, error) {
-	v, err := schemacheck.Decode(&schemaTypeLocationFilterHoursRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLocationFilterHoursRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LocationFilterHours
@@ -1256,11 +1515,18 @@ func (x *LocationFilterHours) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLocationFilterHoursRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeLocationFilterHoursRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LocationServes from a parsed JSON value, matching member names exactly.
@@ -1294,8 +1560,15 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocationServes parses data as LocationServes and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocationServes(data []byte) (*LocationServes, error) {
-	v, err := schemacheck.Decode(&schemaTypeLocationServesRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLocationServesRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LocationServes
@@ -1314,11 +1587,18 @@ func (x *LocationServes) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLocationServesRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeLocationServesRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LocationServesAddress from a parsed JSON value, matching member names exactly.
@@ -1360,8 +1640,15 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocationServesAddress parses data as LocationServesAddress and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocationServesAddress(data []byte) (*LocationServesAddress, error) {
-	v, err := schemacheck.Decode(&schemaTypeLocationServesAddressRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLocationServesAddressRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LocationServesAddress
@@ -1380,11 +1667,18 @@ func (x *LocationServesAddress) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLocationServesAddressRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeLocationServesAddressRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LookupLocation from a parsed JSON value, matching member names exactly.
@@ -1496,8 +1790,15 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLookupLocation parses data as LookupLocation and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
-	v, err := schemacheck.Decode(&schemaTypeLookupLocationResponseLookup, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLookupLocationResponseLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LookupLocation
@@ -1516,11 +1817,18 @@ func (x *LookupLocation) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLookupLocationResponseLookup, &v))
+	var c schemacheck.Checker
+	checkTypeLookupLocationResponseLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LookupLocationInput from a parsed JSON value, matching member names exactly.
@@ -1549,8 +1857,15 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLookupLocationInput parses data as LookupLocationInput and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLookupLocationInput(data []byte) (*LookupLocationInput, error) {
-	v, err := schemacheck.Decode(&schemaTypeLookupLocationInputResponseLookup, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeLookupLocationInputResponseLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LookupLocationInput
@@ -1569,11 +1884,18 @@ func (x *LookupLocationInput) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeLookupLocationInputResponseLookup, &v))
+	var c schemacheck.Checker
+	checkTypeLookupLocationInputResponseLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LookupRequest from a parsed JSON value, matching member names exactly.
@@ -1637,8 +1959,15 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLookupRequest parses data as LookupRequest and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLookupRequest(data []byte) (*LookupRequest, error) {
-	v, err := schemacheck.Decode(&schemaMcpOpenrpcMethods1Params1SchemaRequestLookup, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods1Params1SchemaRequestLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LookupRequest
@@ -1657,11 +1986,18 @@ func (x *LookupRequest) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaMcpOpenrpcMethods1Params1SchemaRequestLookup, &v))
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods1Params1SchemaRequestLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills LookupResponse from a parsed JSON value, matching member names exactly.
@@ -1718,8 +2054,15 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLookupResponse parses data as LookupResponse and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLookupResponse(data []byte) (*LookupResponse, error) {
-	v, err := schemacheck.Decode(&schemaMcpOpenrpcMethods1ResultSchemaResponseLookup, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods1ResultSchemaResponseLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x LookupResponse
@@ -1738,11 +2081,18 @@ func (x *LookupResponse) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaMcpOpenrpcMethods1ResultSchemaResponseLookup, &v))
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods1ResultSchemaResponseLookup(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills Message from a parsed JSON value, matching member names exactly.
@@ -1781,8 +2131,15 @@ func (x *Message) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessage parses data as Message and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessage(data []byte) (*Message, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x Message
@@ -1801,11 +2158,18 @@ func (x *Message) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MessageError from a parsed JSON value, matching member names exactly.
@@ -1858,8 +2222,15 @@ func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessageError parses data as MessageError and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageError(data []byte) (*MessageError, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageErrorResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageErrorResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MessageError
@@ -1878,11 +2249,18 @@ func (x *MessageError) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageErrorResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageErrorResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MessageErrorContentType from a parsed JSON value, matching member names exactly.
@@ -1898,8 +2276,15 @@ func (x *MessageErrorContentType) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessageErrorContentType parses data as MessageErrorContentType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageErrorContentType(data []byte) (*MessageErrorContentType, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageErrorContentTypeResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageErrorContentTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MessageErrorContentType
@@ -1918,11 +2303,18 @@ func (x *MessageErrorContentType) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageErrorContentTypeResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageErrorContentTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MessageErrorSeverity from a parsed JSON value, matching member names exactly.
@@ -1938,8 +2330,15 @@ func (x *MessageErrorSeverity) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessageErrorSeverity parses data as MessageErrorSeverity and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageErrorSeverity(data []byte) (*MessageErrorSeverity, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageErrorSeverityResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageErrorSeverityResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MessageErrorSeverity
@@ -1958,11 +2357,18 @@ func (x *MessageErrorSeverity) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageErrorSeverityResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageErrorSeverityResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MessageInfo from a parsed JSON value, matching member names exactly.
@@ -2012,8 +2418,15 @@ func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessageInfo parses data as MessageInfo and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageInfo(data []byte) (*MessageInfo, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageInfoResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageInfoResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MessageInfo
@@ -2032,11 +2445,18 @@ func (x *MessageInfo) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageInfoResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageInfoResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MessageInfoContentType from a parsed JSON value, matching member names exactly.
@@ -2052,8 +2472,15 @@ func (x *MessageInfoContentType) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessageInfoContentType parses data as MessageInfoContentType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageInfoContentType(data []byte) (*MessageInfoContentType, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageInfoContentTypeResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageInfoContentTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MessageInfoContentType
@@ -2072,11 +2499,18 @@ func (x *MessageInfoContentType) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageInfoContentTypeResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageInfoContentTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MessageWarning from a parsed JSON value, matching member names exactly.
@@ -2143,8 +2577,15 @@ func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessageWarning parses data as MessageWarning and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageWarning(data []byte) (*MessageWarning, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageWarningResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageWarningResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MessageWarning
@@ -2163,11 +2604,18 @@ func (x *MessageWarning) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageWarningResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageWarningResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MessageWarningContentType from a parsed JSON value, matching member names exactly.
@@ -2183,8 +2631,15 @@ func (x *MessageWarningContentType) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMessageWarningContentType parses data as MessageWarningContentType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageWarningContentType(data []byte) (*MessageWarningContentType, error) {
-	v, err := schemacheck.Decode(&schemaTypeMessageWarningContentTypeResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMessageWarningContentTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MessageWarningContentType
@@ -2203,11 +2658,18 @@ func (x *MessageWarningContentType) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMessageWarningContentTypeResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMessageWarningContentTypeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills Meta from a parsed JSON value, matching member names exactly.
@@ -2235,8 +2697,15 @@ func (x *Meta) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMeta parses data as Meta and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMeta(data []byte) (*Meta, error) {
-	v, err := schemacheck.Decode(&schemaMcpOpenrpcMethods0Params0SchemaRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods0Params0SchemaRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x Meta
@@ -2255,11 +2724,18 @@ func (x *Meta) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaMcpOpenrpcMethods0Params0SchemaRequestSearch, &v))
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods0Params0SchemaRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills MetaUCPAgent from a parsed JSON value, matching member names exactly.
@@ -2288,8 +2764,15 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 
 // DecodeMetaUCPAgent parses data as MetaUCPAgent and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMetaUCPAgent(data []byte) (*MetaUCPAgent, error) {
-	v, err := schemacheck.Decode(&schemaTypeMetaUCPAgentRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeMetaUCPAgentRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x MetaUCPAgent
@@ -2308,11 +2791,18 @@ func (x *MetaUCPAgent) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeMetaUCPAgentRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeMetaUCPAgentRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills PaginationRequest from a parsed JSON value, matching member names exactly.
@@ -2351,8 +2841,15 @@ func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 
 // DecodePaginationRequest parses data as PaginationRequest and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodePaginationRequest(data []byte) (*PaginationRequest, error) {
-	v, err := schemacheck.Decode(&schemaTypePaginationRequestRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypePaginationRequestRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x PaginationRequest
@@ -2371,11 +2868,18 @@ func (x *PaginationRequest) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypePaginationRequestRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypePaginationRequestRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills PaginationResponse from a parsed JSON value, matching member names exactly.
@@ -2419,8 +2923,15 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 
 // DecodePaginationResponse parses data as PaginationResponse and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodePaginationResponse(data []byte) (*PaginationResponse, error) {
-	v, err := schemacheck.Decode(&schemaTypePaginationResponseResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypePaginationResponseResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x PaginationResponse
@@ -2439,11 +2950,18 @@ func (x *PaginationResponse) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypePaginationResponseResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypePaginationResponseResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills PaymentHandlerBase from a parsed JSON value, matching member names exactly.
@@ -2519,8 +3037,15 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 
 // DecodePaymentHandlerBase parses data as PaymentHandlerBase and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
-	v, err := schemacheck.Decode(&schemaTypePaymentHandlerBaseResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypePaymentHandlerBaseResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x PaymentHandlerBase
@@ -2539,11 +3064,18 @@ func (x *PaymentHandlerBase) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypePaymentHandlerBaseResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypePaymentHandlerBaseResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills PostalAddress from a parsed JSON value, matching member names exactly.
@@ -2621,8 +3153,15 @@ func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 
 // DecodePostalAddress parses data as PostalAddress and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodePostalAddress(data []byte) (*PostalAddress, error) {
-	v, err := schemacheck.Decode(&schemaTypePostalAddressResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypePostalAddressResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x PostalAddress
@@ -2641,11 +3180,18 @@ func (x *PostalAddress) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypePostalAddressResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypePostalAddressResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ReverseDomainName from a parsed JSON value, matching member names exactly.
@@ -2661,8 +3207,15 @@ func (x *ReverseDomainName) decodeValue(v *schemacheck.Value) error {
 
 // DecodeReverseDomainName parses data as ReverseDomainName and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeReverseDomainName(data []byte) (*ReverseDomainName, error) {
-	v, err := schemacheck.Decode(&schemaTypeReverseDomainNameResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeReverseDomainNameResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ReverseDomainName
@@ -2681,11 +3234,18 @@ func (x *ReverseDomainName) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeReverseDomainNameResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeReverseDomainNameResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills SearchRequest from a parsed JSON value, matching member names exactly.
@@ -2745,8 +3305,15 @@ func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 
 // DecodeSearchRequest parses data as SearchRequest and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeSearchRequest(data []byte) (*SearchRequest, error) {
-	v, err := schemacheck.Decode(&schemaMcpOpenrpcMethods0Params1SchemaRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods0Params1SchemaRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x SearchRequest
@@ -2765,11 +3332,18 @@ func (x *SearchRequest) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaMcpOpenrpcMethods0Params1SchemaRequestSearch, &v))
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods0Params1SchemaRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills SearchResponse from a parsed JSON value, matching member names exactly.
@@ -2831,8 +3405,15 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 
 // DecodeSearchResponse parses data as SearchResponse and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeSearchResponse(data []byte) (*SearchResponse, error) {
-	v, err := schemacheck.Decode(&schemaMcpOpenrpcMethods0ResultSchemaResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods0ResultSchemaResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x SearchResponse
@@ -2851,11 +3432,18 @@ func (x *SearchResponse) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaMcpOpenrpcMethods0ResultSchemaResponseSearch, &v))
+	var c schemacheck.Checker
+	checkMcpOpenrpcMethods0ResultSchemaResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ServiceBase from a parsed JSON value, matching member names exactly.
@@ -2927,8 +3515,15 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 
 // DecodeServiceBase parses data as ServiceBase and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeServiceBase(data []byte) (*ServiceBase, error) {
-	v, err := schemacheck.Decode(&schemaTypeServiceBaseResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeServiceBaseResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ServiceBase
@@ -2947,11 +3542,18 @@ func (x *ServiceBase) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeServiceBaseResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeServiceBaseResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ServiceBaseTransport from a parsed JSON value, matching member names exactly.
@@ -2967,8 +3569,15 @@ func (x *ServiceBaseTransport) decodeValue(v *schemacheck.Value) error {
 
 // DecodeServiceBaseTransport parses data as ServiceBaseTransport and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeServiceBaseTransport(data []byte) (*ServiceBaseTransport, error) {
-	v, err := schemacheck.Decode(&schemaTypeServiceBaseTransportResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeServiceBaseTransportResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ServiceBaseTransport
@@ -2987,11 +3596,18 @@ func (x *ServiceBaseTransport) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeServiceBaseTransportResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeServiceBaseTransportResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills Signals from a parsed JSON value, matching member names exactly.
@@ -3027,8 +3643,15 @@ func (x *Signals) decodeValue(v *schemacheck.Value) error {
 
 // DecodeSignals parses data as Signals and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeSignals(data []byte) (*Signals, error) {
-	v, err := schemacheck.Decode(&schemaTypeSignalsRequestSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeSignalsRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x Signals
@@ -3047,11 +3670,18 @@ func (x *Signals) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeSignalsRequestSearch, &v))
+	var c schemacheck.Checker
+	checkTypeSignalsRequestSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills UCPLocationResponseSchema from a parsed JSON value, matching member names exactly.
@@ -3197,8 +3827,15 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 
 // DecodeUCPLocationResponseSchema parses data as UCPLocationResponseSchema and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, error) {
-	v, err := schemacheck.Decode(&schemaTypeUCPLocationResponseSchemaResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeUCPLocationResponseSchemaResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x UCPLocationResponseSchema
@@ -3217,11 +3854,18 @@ func (x *UCPLocationResponseSchema) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeUCPLocationResponseSchemaResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeUCPLocationResponseSchemaResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills UCPLocationResponseSchemaStatus from a parsed JSON value, matching member names exactly.
@@ -3237,8 +3881,15 @@ func (x *UCPLocationResponseSchemaStatus) decodeValue(v *schemacheck.Value) erro
 
 // DecodeUCPLocationResponseSchemaStatus parses data as UCPLocationResponseSchemaStatus and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeUCPLocationResponseSchemaStatus(data []byte) (*UCPLocationResponseSchemaStatus, error) {
-	v, err := schemacheck.Decode(&schemaTypeUCPLocationResponseSchemaStatusResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeUCPLocationResponseSchemaStatusResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x UCPLocationResponseSchemaStatus
@@ -3257,11 +3908,18 @@ func (x *UCPLocationResponseSchemaStatus) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeUCPLocationResponseSchemaStatusResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeUCPLocationResponseSchemaStatusResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills UCPVersion from a parsed JSON value, matching member names exactly.
@@ -3277,8 +3935,15 @@ func (x *UCPVersion) decodeValue(v *schemacheck.Value) error {
 
 // DecodeUCPVersion parses data as UCPVersion and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeUCPVersion(data []byte) (*UCPVersion, error) {
-	v, err := schemacheck.Decode(&schemaTypeUCPVersionResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeUCPVersionResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x UCPVersion
@@ -3297,11 +3962,18 @@ func (x *UCPVersion) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeUCPVersionResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeUCPVersionResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills ValueConstraint from a parsed JSON value, matching member names exactly.
@@ -3338,8 +4010,15 @@ func (x *ValueConstraint) decodeValue(v *schemacheck.Value) error {
 
 // DecodeValueConstraint parses data as ValueConstraint and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeValueConstraint(data []byte) (*ValueConstraint, error) {
-	v, err := schemacheck.Decode(&schemaTypeValueConstraintResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeValueConstraintResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x ValueConstraint
@@ -3358,11 +4037,18 @@ func (x *ValueConstraint) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeValueConstraintResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeValueConstraintResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // decodeValue fills WarningCode from a parsed JSON value, matching member names exactly.
@@ -3378,8 +4064,15 @@ func (x *WarningCode) decodeValue(v *schemacheck.Value) error {
 
 // DecodeWarningCode parses data as WarningCode and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeWarningCode(data []byte) (*WarningCode, error) {
-	v, err := schemacheck.Decode(&schemaTypeWarningCodeResponseSearch, data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	var c schemacheck.Checker
+	checkTypeWarningCodeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	var x WarningCode
@@ -3398,5043 +4091,7449 @@ func (x *WarningCode) Validate() error {
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
 	}
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
-	return schemacheck.Error(schemacheck.Check(&schemaTypeWarningCodeResponseSearch, &v))
+	var c schemacheck.Checker
+	checkTypeWarningCodeResponseSearch(&c, v, nil)
+	if err := c.Err(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile (request, search).
+func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request, search).
+func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("profile") == nil && c.Required(at, "profile") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "profile":
+			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMcpOpenrpcComponentsSchemasMetaRequestSearch checks services/common/mcp.openrpc.json#/components/schemas/meta (request, search).
+func checkMcpOpenrpcComponentsSchemasMetaRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("ucp-agent") == nil && c.Required(at, "ucp-agent") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "ucp-agent":
+			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMcpOpenrpcMethods0Params0SchemaRequestSearch checks services/common/mcp.openrpc.json#/methods/0/params/0/schema (request, search).
+func checkMcpOpenrpcMethods0Params0SchemaRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMcpOpenrpcComponentsSchemasMetaRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSearchDefsSearchRequestPropertiesQueryRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/query (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesQueryRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocalityPropertiesAddressCountryRequestSearch checks schemas/common/types/locality.json#/properties/address_country (request, search).
+func checkLocalityPropertiesAddressCountryRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocalityPropertiesAddressRegionRequestSearch checks schemas/common/types/locality.json#/properties/address_region (request, search).
+func checkLocalityPropertiesAddressRegionRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocalityPropertiesPostalCodeRequestSearch checks schemas/common/types/locality.json#/properties/postal_code (request, search).
+func checkLocalityPropertiesPostalCodeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocalityRequestSearch checks schemas/common/types/locality.json# (request, search).
+func checkLocalityRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "address_country":
+			checkLocalityPropertiesAddressCountryRequestSearch(c, &m.Value, &mp)
+		case "address_region":
+			checkLocalityPropertiesAddressRegionRequestSearch(c, &m.Value, &mp)
+		case "postal_code":
+			checkLocalityPropertiesPostalCodeRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf0RequestSearch checks schemas/common/types/context.json#/allOf/0 (request, search).
+func checkContextAllOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocalityRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesLocationRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/location (request, search).
+func checkContextAllOf1PropertiesLocationRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesIntentRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/intent (request, search).
+func checkContextAllOf1PropertiesIntentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesLanguageRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/language (request, search).
+func checkContextAllOf1PropertiesLanguageRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesCurrencyRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/currency (request, search).
+func checkContextAllOf1PropertiesCurrencyRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkReverseDomainNameRequestSearch checks schemas/common/types/reverse_domain_name.json# (request, search).
+func checkReverseDomainNameRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesEligibilityItemsRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request, search).
+func checkContextAllOf1PropertiesEligibilityItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesEligibilityRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request, search).
+func checkContextAllOf1PropertiesEligibilityRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkContextAllOf1PropertiesEligibilityItemsRequestSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request, search).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request, search).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request, search).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request, search).
+func checkContextAllOf1PropertiesPaymentItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("handler") == nil && c.Required(at, "handler") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "handler":
+			checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch(c, &m.Value, &mp)
+		case "types":
+			checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment (request, search).
+func checkContextAllOf1PropertiesPaymentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkContextAllOf1PropertiesPaymentItemsRequestSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1RequestSearch checks schemas/common/types/context.json#/allOf/1 (request, search).
+func checkContextAllOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "location":
+			checkContextAllOf1PropertiesLocationRequestSearch(c, &m.Value, &mp)
+		case "intent":
+			checkContextAllOf1PropertiesIntentRequestSearch(c, &m.Value, &mp)
+		case "language":
+			checkContextAllOf1PropertiesLanguageRequestSearch(c, &m.Value, &mp)
+		case "currency":
+			checkContextAllOf1PropertiesCurrencyRequestSearch(c, &m.Value, &mp)
+		case "eligibility":
+			checkContextAllOf1PropertiesEligibilityRequestSearch(c, &m.Value, &mp)
+		case "payment":
+			checkContextAllOf1PropertiesPaymentRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextRequestSearch checks schemas/common/types/context.json# (request, search).
+func checkContextRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	checkContextAllOf0RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkContextAllOf1RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSearchDefsSearchRequestPropertiesContextRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/context (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesContextRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkSignalsPropertyNamesRequestSearch checks schemas/common/types/signals.json#/propertyNames (request, search).
+func checkSignalsPropertyNamesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkSignalsPropertiesDevUcpBuyerIpRequestSearch checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request, search).
+func checkSignalsPropertiesDevUcpBuyerIpRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkSignalsPropertiesDevUcpUserAgentRequestSearch checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request, search).
+func checkSignalsPropertiesDevUcpUserAgentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkSignalsRequestSearch checks schemas/common/types/signals.json# (request, search).
+func checkSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchSignalsPropertyNamesRequestSearch(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainSignalsPropertyNamesRequestSearch(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		case "dev.ucp.buyer_ip":
+			checkSignalsPropertiesDevUcpBuyerIpRequestSearch(c, &m.Value, &mp)
+		case "dev.ucp.user_agent":
+			checkSignalsPropertiesDevUcpUserAgentRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/signals (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkSignalsRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkGeoPropertiesLatitudeRequestSearch checks schemas/common/types/geo.json#/properties/latitude (request, search).
+func checkGeoPropertiesLatitudeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound2) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound3) {
+		return
+	}
+}
+
+// checkGeoPropertiesLongitudeRequestSearch checks schemas/common/types/geo.json#/properties/longitude (request, search).
+func checkGeoPropertiesLongitudeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound4) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound5) {
+		return
+	}
+}
+
+// checkGeoRequestSearch checks schemas/common/types/geo.json# (request, search).
+func checkGeoRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("latitude") == nil && c.Required(at, "latitude") {
+		return
+	}
+	if v.Get("longitude") == nil && c.Required(at, "longitude") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "latitude":
+			checkGeoPropertiesLatitudeRequestSearch(c, &m.Value, &mp)
+		case "longitude":
+			checkGeoPropertiesLongitudeRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationDistancePropertiesCenterRequestSearch checks schemas/common/types/location_distance.json#/properties/center (request, search).
+func checkLocationDistancePropertiesCenterRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationDistancePropertiesMaxRequestSearch checks schemas/common/types/location_distance.json#/properties/max (request, search).
+func checkLocationDistancePropertiesMaxRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound6) {
+		return
+	}
+}
+
+// checkLocationDistanceRequestSearch checks schemas/common/types/location_distance.json# (request, search).
+func checkLocationDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("center") == nil && c.Required(at, "center") {
+		return
+	}
+	if v.Get("max") == nil && c.Required(at, "max") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "center":
+			checkLocationDistancePropertiesCenterRequestSearch(c, &m.Value, &mp)
+		case "max":
+			checkLocationDistancePropertiesMaxRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/distance (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDistanceRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesAnyOf0RequestSearch checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request, search).
+func checkLocationServesPropertyNamesAnyOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(v.Kind == schemacheck.String && v.Str == "point") && c.Const(at, v, "\"point\"") {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesAnyOf1RequestSearch checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request, search).
+func checkLocationServesPropertyNamesAnyOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(v.Kind == schemacheck.String && v.Str == "address") && c.Const(at, v, "\"address\"") {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesAnyOf2RequestSearch checks schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request, search).
+func checkLocationServesPropertyNamesAnyOf2RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesRequestSearch checks schemas/common/types/location_serves.json#/propertyNames (request, search).
+func checkLocationServesPropertyNamesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationServesPropertyNamesAnyOf0RequestSearch(v, at) || matchLocationServesPropertyNamesAnyOf1RequestSearch(v, at) || matchLocationServesPropertyNamesAnyOf2RequestSearch(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0RequestSearch(v, at), explainLocationServesPropertyNamesAnyOf1RequestSearch(v, at), explainLocationServesPropertyNamesAnyOf2RequestSearch(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationServesPropertiesPointRequestSearch checks schemas/common/types/location_serves.json#/properties/point (request, search).
+func checkLocationServesPropertiesPointRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf0RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/0 (request, search).
+func checkLocationServesPropertiesAddressAllOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocalityRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request, search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request, search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("address_country") == nil && c.Required(at, "address_country") {
+			return
+		}
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "address_country":
+				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request, search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request, search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("address_region") == nil && c.Required(at, "address_region") {
+			return
+		}
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "address_region":
+				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request, search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request, search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
+			return
+		}
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "postal_code":
+				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request, search).
+func checkLocationServesPropertiesAddressAllOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressRequestSearch checks schemas/common/types/location_serves.json#/properties/address (request, search).
+func checkLocationServesPropertiesAddressRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesPropertiesAddressAllOf0RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationServesPropertiesAddressAllOf1RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesRequestSearch checks schemas/common/types/location_serves.json# (request, search).
+func checkLocationServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
+		return
+	}
+	if len(v.Members) > 1 && c.MaxProperties(at, v, 1) {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNamesRequestSearch(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNamesRequestSearch(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		case "point":
+			checkLocationServesPropertiesPointRequestSearch(c, &m.Value, &mp)
+		case "address":
+			checkLocationServesPropertiesAddressRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchRequestPropertiesServesRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/serves (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request, search).
+func checkLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern7.MatchString(v.Str) && c.Pattern(at, v, "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$") {
+		return
+	}
+	if c.Format(at, v, "date-time") {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesHoursRequestSearch checks schemas/common/types/location_filter.json#/properties/hours (request, search).
+func checkLocationFilterPropertiesHoursRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("open_at") == nil && c.Required(at, "open_at") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "open_at":
+			checkLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkAmenityTypeRequestSearch checks schemas/common/types/amenity_type.json# (request, search).
+func checkAmenityTypeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesAmenitiesItemsRequestSearch checks schemas/common/types/location_filter.json#/properties/amenities/items (request, search).
+func checkLocationFilterPropertiesAmenitiesItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesAmenitiesRequestSearch checks schemas/common/types/location_filter.json#/properties/amenities (request, search).
+func checkLocationFilterPropertiesAmenitiesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationFilterPropertiesAmenitiesItemsRequestSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationFilterPropertiesItemsItemsRequestSearch checks schemas/common/types/location_filter.json#/properties/items/items (request, search).
+func checkLocationFilterPropertiesItemsItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesItemsRequestSearch checks schemas/common/types/location_filter.json#/properties/items (request, search).
+func checkLocationFilterPropertiesItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationFilterPropertiesItemsItemsRequestSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationFilterRequestSearch checks schemas/common/types/location_filter.json# (request, search).
+func checkLocationFilterRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "hours":
+			checkLocationFilterPropertiesHoursRequestSearch(c, &m.Value, &mp)
+		case "amenities":
+			checkLocationFilterPropertiesAmenitiesRequestSearch(c, &m.Value, &mp)
+		case "items":
+			checkLocationFilterPropertiesItemsRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/filters (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkPaginationDefsRequestPropertiesCursorRequestSearch checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request, search).
+func checkPaginationDefsRequestPropertiesCursorRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPaginationDefsRequestPropertiesLimitRequestSearch checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request, search).
+func checkPaginationDefsRequestPropertiesLimitRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !schemacheck.IsInteger(v) {
+		c.Type(at, v, "integer")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound8) {
+		return
+	}
+}
+
+// checkPaginationDefsRequestRequestSearch checks schemas/common/types/pagination.json#/$defs/request (request, search).
+func checkPaginationDefsRequestRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "cursor":
+			checkPaginationDefsRequestPropertiesCursorRequestSearch(c, &m.Value, &mp)
+		case "limit":
+			checkPaginationDefsRequestPropertiesLimitRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/pagination (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsRequestRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSearchDefsSearchRequestRequestSearch checks schemas/common/location_search.json#/$defs/search_request (request, search).
+func checkLocationSearchDefsSearchRequestRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "query":
+			checkLocationSearchDefsSearchRequestPropertiesQueryRequestSearch(c, &m.Value, &mp)
+		case "context":
+			checkLocationSearchDefsSearchRequestPropertiesContextRequestSearch(c, &m.Value, &mp)
+		case "signals":
+			checkLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch(c, &m.Value, &mp)
+		case "distance":
+			checkLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch(c, &m.Value, &mp)
+		case "serves":
+			checkLocationSearchDefsSearchRequestPropertiesServesRequestSearch(c, &m.Value, &mp)
+		case "filters":
+			checkLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch(c, &m.Value, &mp)
+		case "pagination":
+			checkLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMcpOpenrpcMethods0Params1SchemaRequestSearch checks services/common/mcp.openrpc.json#/methods/0/params/1/schema (request, search).
+func checkMcpOpenrpcMethods0Params1SchemaRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationSearchDefsSearchRequestRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsVersionResponseSearch checks schemas/ucp.json#/$defs/version (response, search).
+func checkUcpDefsVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern9.MatchString(v.Str) && c.Pattern(at, v, "^\\d{4}-\\d{2}-\\d{2}$") {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesVersionResponseSearch checks schemas/ucp.json#/$defs/base/properties/version (response, search).
+func checkUcpDefsBasePropertiesVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response, search).
+func checkUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkUcpDefsMapOrderAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/map_order/additionalProperties (response, search).
+func checkUcpDefsMapOrderAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsMapOrderResponseSearch checks schemas/ucp.json#/$defs/map_order (response, search).
+func checkUcpDefsMapOrderResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		default:
+			checkUcpDefsMapOrderAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesMapOrderResponseSearch checks schemas/ucp.json#/$defs/base/properties/map_order (response, search).
+func checkUcpDefsBasePropertiesMapOrderResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsMapOrderResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+func inEnum10(s string) bool {
+	switch s {
+	case "success", "error":
+		return true
+	}
+	return false
+}
+
+// checkUcpDefsBasePropertiesStatusResponseSearch checks schemas/ucp.json#/$defs/base/properties/status (response, search).
+func checkUcpDefsBasePropertiesStatusResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum10(v.Str)) && c.Enum(at, v, "[\"error\", \"success\"]") {
+		return
+	}
+}
+
+// checkReverseDomainNameResponseSearch checks schemas/common/types/reverse_domain_name.json# (response, search).
+func checkReverseDomainNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch checks schemas/ucp.json#/$defs/base/properties/services/propertyNames (response, search).
+func checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesVersionResponseSearch checks schemas/ucp.json#/$defs/entity/properties/version (response, search).
+func checkUcpDefsEntityPropertiesVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesSpecResponseSearch checks schemas/ucp.json#/$defs/entity/properties/spec (response, search).
+func checkUcpDefsEntityPropertiesSpecResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesSchemaResponseSearch checks schemas/ucp.json#/$defs/entity/properties/schema (response, search).
+func checkUcpDefsEntityPropertiesSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesIdResponseSearch checks schemas/ucp.json#/$defs/entity/properties/id (response, search).
+func checkUcpDefsEntityPropertiesIdResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesConfigResponseSearch checks schemas/ucp.json#/$defs/entity/properties/config (response, search).
+func checkUcpDefsEntityPropertiesConfigResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+}
+
+// checkUcpDefsEntityResponseSearch checks schemas/ucp.json#/$defs/entity (response, search).
+func checkUcpDefsEntityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("version") == nil && c.Required(at, "version") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "version":
+			checkUcpDefsEntityPropertiesVersionResponseSearch(c, &m.Value, &mp)
+		case "spec":
+			checkUcpDefsEntityPropertiesSpecResponseSearch(c, &m.Value, &mp)
+		case "schema":
+			checkUcpDefsEntityPropertiesSchemaResponseSearch(c, &m.Value, &mp)
+		case "id":
+			checkUcpDefsEntityPropertiesIdResponseSearch(c, &m.Value, &mp)
+		case "config":
+			checkUcpDefsEntityPropertiesConfigResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkServiceDefsBaseAllOf0ResponseSearch checks schemas/service.json#/$defs/base/allOf/0 (response, search).
+func checkServiceDefsBaseAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+func inEnum11(s string) bool {
+	switch s {
+	case "rest", "mcp", "a2a", "embedded":
+		return true
+	}
+	return false
+}
+
+// checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response, search).
+func checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum11(v.Str)) && c.Enum(at, v, "[\"a2a\", \"embedded\", \"mcp\", \"rest\"]") {
+		return
+	}
+}
+
+// checkServiceDefsBaseAllOf1PropertiesEndpointResponseSearch checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response, search).
+func checkServiceDefsBaseAllOf1PropertiesEndpointResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkServiceDefsBaseAllOf1ResponseSearch checks schemas/service.json#/$defs/base/allOf/1 (response, search).
+func checkServiceDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("transport") == nil && c.Required(at, "transport") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "transport":
+			checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch(c, &m.Value, &mp)
+		case "endpoint":
+			checkServiceDefsBaseAllOf1PropertiesEndpointResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkServiceDefsBaseResponseSearch checks schemas/service.json#/$defs/base (response, search).
+func checkServiceDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkServiceDefsBaseAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response, search).
+func checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response, search).
+func checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesResponseSearch checks schemas/ucp.json#/$defs/base/properties/services (response, search).
+func checkUcpDefsBasePropertiesServicesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response, search).
+func checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf0ResponseSearch checks schemas/capability.json#/$defs/base/allOf/0 (response, search).
+func checkCapabilityDefsBaseAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response, search).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response, search).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response, search).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response, search).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+		if c.Fail() {
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1ResponseSearch checks schemas/capability.json#/$defs/base/allOf/1 (response, search).
+func checkCapabilityDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "extends":
+			checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkCapabilityDefsBaseResponseSearch checks schemas/capability.json#/$defs/base (response, search).
+func checkCapabilityDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response, search).
+func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response, search).
+func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities (response, search).
+func checkUcpDefsBasePropertiesCapabilitiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response, search).
+func checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf0ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/0 (response, search).
+func checkPaymentHandlerDefsBaseAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf1ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/1 (response, search).
+func checkPaymentHandlerDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("id") == nil && c.Required(at, "id") {
+		return
+	}
+}
+
+// checkAvailablePaymentInstrumentPropertiesTypeResponseSearch checks schemas/common/types/available_payment_instrument.json#/properties/type (response, search).
+func checkAvailablePaymentInstrumentPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkConstraintExpressionPropertiesRequiredItemsResponseSearch checks schemas/common/types/constraint_expression.json#/properties/required/items (response, search).
+func checkConstraintExpressionPropertiesRequiredItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkConstraintExpressionPropertiesRequiredResponseSearch checks schemas/common/types/constraint_expression.json#/properties/required (response, search).
+func checkConstraintExpressionPropertiesRequiredResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkConstraintExpressionPropertiesRequiredItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response, search).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response, search).
+func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response, search).
+func checkConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+}
+
+// checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response, search).
+func checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("enum") == nil && c.Required(at, "enum") {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response, search).
+func checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("const") == nil && c.Required(at, "const") {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response, search).
+func checkConstraintExpressionDefsValueConstraintResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "enum":
+			checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch(c, &m.Value, &mp)
+		case "const":
+			checkConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch(c, &m.Value, &mp)
+		default:
+			c.Additional(&mp, m.Name)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+	if !(matchConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response, search).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionDefsValueConstraintResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, search).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+		if c.Fail() {
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties (response, search).
+func checkConstraintExpressionPropertiesPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		default:
+			checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesAnyOfItemsResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response, search).
+func checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	if v.Kind == schemacheck.Object {
+		if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesAnyOfResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf (response, search).
+func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionResponseSearch checks schemas/common/types/constraint_expression.json# (response, search).
+func checkConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "required":
+			checkConstraintExpressionPropertiesRequiredResponseSearch(c, &m.Value, &mp)
+		case "properties":
+			checkConstraintExpressionPropertiesPropertiesResponseSearch(c, &m.Value, &mp)
+		case "anyOf":
+			checkConstraintExpressionPropertiesAnyOfResponseSearch(c, &m.Value, &mp)
+		default:
+			c.Additional(&mp, m.Name)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkAvailablePaymentInstrumentPropertiesConstraintsResponseSearch checks schemas/common/types/available_payment_instrument.json#/properties/constraints (response, search).
+func checkAvailablePaymentInstrumentPropertiesConstraintsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkAvailablePaymentInstrumentResponseSearch checks schemas/common/types/available_payment_instrument.json# (response, search).
+func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkAvailablePaymentInstrumentPropertiesTypeResponseSearch(c, &m.Value, &mp)
+		case "constraints":
+			checkAvailablePaymentInstrumentPropertiesConstraintsResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response, search).
+func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAvailablePaymentInstrumentResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response, search).
+func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf2ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2 (response, search).
+func checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "available_instruments":
+			checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkPaymentHandlerDefsBaseResponseSearch checks schemas/payment_handler.json#/$defs/base (response, search).
+func checkPaymentHandlerDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response, search).
+func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, search).
+func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, search).
+func checkUcpDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBaseResponseSearch checks schemas/ucp.json#/$defs/base (response, search).
+func checkUcpDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("version") == nil && c.Required(at, "version") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "version":
+			checkUcpDefsBasePropertiesVersionResponseSearch(c, &m.Value, &mp)
+		case "map_order":
+			checkUcpDefsBasePropertiesMapOrderResponseSearch(c, &m.Value, &mp)
+		case "status":
+			checkUcpDefsBasePropertiesStatusResponseSearch(c, &m.Value, &mp)
+		case "services":
+			checkUcpDefsBasePropertiesServicesResponseSearch(c, &m.Value, &mp)
+		case "capabilities":
+			checkUcpDefsBasePropertiesCapabilitiesResponseSearch(c, &m.Value, &mp)
+		case "payment_handlers":
+			checkUcpDefsBasePropertiesPaymentHandlersResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response, search).
+func checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsResponseSchemaAllOf0ResponseSearch checks schemas/capability.json#/$defs/response_schema/allOf/0 (response, search).
+func checkCapabilityDefsResponseSchemaAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsResponseSchemaResponseSearch checks schemas/capability.json#/$defs/response_schema (response, search).
+func checkCapabilityDefsResponseSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response, search).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response, search).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Array {
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response, search).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			default:
+				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response, search).
+func checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "capabilities":
+				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaResponseSearch checks schemas/ucp.json#/$defs/response_location_schema (response, search).
+func checkUcpDefsResponseLocationSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSearchDefsSearchResponsePropertiesUcpResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/ucp (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesUcpResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSummaryPropertiesIdResponseSearch checks schemas/common/types/location_summary.json#/properties/id (response, search).
+func checkLocationSummaryPropertiesIdResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocationSummaryPropertiesNameResponseSearch checks schemas/common/types/location_summary.json#/properties/name (response, search).
+func checkLocationSummaryPropertiesNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesExtendedAddressResponseSearch checks schemas/common/types/postal_address.json#/properties/extended_address (response, search).
+func checkPostalAddressPropertiesExtendedAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesStreetAddressResponseSearch checks schemas/common/types/postal_address.json#/properties/street_address (response, search).
+func checkPostalAddressPropertiesStreetAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesAddressLocalityResponseSearch checks schemas/common/types/postal_address.json#/properties/address_locality (response, search).
+func checkPostalAddressPropertiesAddressLocalityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesAddressRegionResponseSearch checks schemas/common/types/postal_address.json#/properties/address_region (response, search).
+func checkPostalAddressPropertiesAddressRegionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesAddressCountryResponseSearch checks schemas/common/types/postal_address.json#/properties/address_country (response, search).
+func checkPostalAddressPropertiesAddressCountryResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesPostalCodeResponseSearch checks schemas/common/types/postal_address.json#/properties/postal_code (response, search).
+func checkPostalAddressPropertiesPostalCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesFirstNameResponseSearch checks schemas/common/types/postal_address.json#/properties/first_name (response, search).
+func checkPostalAddressPropertiesFirstNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesLastNameResponseSearch checks schemas/common/types/postal_address.json#/properties/last_name (response, search).
+func checkPostalAddressPropertiesLastNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesPhoneNumberResponseSearch checks schemas/common/types/postal_address.json#/properties/phone_number (response, search).
+func checkPostalAddressPropertiesPhoneNumberResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressResponseSearch checks schemas/common/types/postal_address.json# (response, search).
+func checkPostalAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "extended_address":
+			checkPostalAddressPropertiesExtendedAddressResponseSearch(c, &m.Value, &mp)
+		case "street_address":
+			checkPostalAddressPropertiesStreetAddressResponseSearch(c, &m.Value, &mp)
+		case "address_locality":
+			checkPostalAddressPropertiesAddressLocalityResponseSearch(c, &m.Value, &mp)
+		case "address_region":
+			checkPostalAddressPropertiesAddressRegionResponseSearch(c, &m.Value, &mp)
+		case "address_country":
+			checkPostalAddressPropertiesAddressCountryResponseSearch(c, &m.Value, &mp)
+		case "postal_code":
+			checkPostalAddressPropertiesPostalCodeResponseSearch(c, &m.Value, &mp)
+		case "first_name":
+			checkPostalAddressPropertiesFirstNameResponseSearch(c, &m.Value, &mp)
+		case "last_name":
+			checkPostalAddressPropertiesLastNameResponseSearch(c, &m.Value, &mp)
+		case "phone_number":
+			checkPostalAddressPropertiesPhoneNumberResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSummaryPropertiesAddressResponseSearch checks schemas/common/types/location_summary.json#/properties/address (response, search).
+func checkLocationSummaryPropertiesAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPostalAddressResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSummaryResponseSearch checks schemas/common/types/location_summary.json# (response, search).
+func checkLocationSummaryResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("id") == nil && c.Required(at, "id") {
+		return
+	}
+	if v.Get("name") == nil && c.Required(at, "name") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "id":
+			checkLocationSummaryPropertiesIdResponseSearch(c, &m.Value, &mp)
+		case "name":
+			checkLocationSummaryPropertiesNameResponseSearch(c, &m.Value, &mp)
+		case "address":
+			checkLocationSummaryPropertiesAddressResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf0ResponseSearch checks schemas/common/types/location.json#/allOf/0 (response, search).
+func checkLocationAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationSummaryResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkGeoPropertiesLatitudeResponseSearch checks schemas/common/types/geo.json#/properties/latitude (response, search).
+func checkGeoPropertiesLatitudeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound12) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound13) {
+		return
+	}
+}
+
+// checkGeoPropertiesLongitudeResponseSearch checks schemas/common/types/geo.json#/properties/longitude (response, search).
+func checkGeoPropertiesLongitudeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound14) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound15) {
+		return
+	}
+}
+
+// checkGeoResponseSearch checks schemas/common/types/geo.json# (response, search).
+func checkGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("latitude") == nil && c.Required(at, "latitude") {
+		return
+	}
+	if v.Get("longitude") == nil && c.Required(at, "longitude") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "latitude":
+			checkGeoPropertiesLatitudeResponseSearch(c, &m.Value, &mp)
+		case "longitude":
+			checkGeoPropertiesLongitudeResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf1PropertiesGeoResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/geo (response, search).
+func checkLocationAllOf1PropertiesGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkAmenityTypeResponseSearch checks schemas/common/types/amenity_type.json# (response, search).
+func checkAmenityTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response, search).
+func checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationDefsAmenityPropertiesDescriptionResponseSearch checks schemas/common/types/location.json#/$defs/amenity/properties/description (response, search).
+func checkLocationDefsAmenityPropertiesDescriptionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationDefsAmenityResponseSearch checks schemas/common/types/location.json#/$defs/amenity (response, search).
+func checkLocationDefsAmenityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("description") == nil && c.Required(at, "description") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "description":
+			checkLocationDefsAmenityPropertiesDescriptionResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response, search).
+func checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDefsAmenityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesAmenitiesResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/amenities (response, search).
+func checkLocationAllOf1PropertiesAmenitiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkTimeIntervalPropertiesOpensResponseSearch checks schemas/common/types/time_interval.json#/properties/opens (response, search).
+func checkTimeIntervalPropertiesOpensResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
+		return
+	}
+}
+
+// checkTimeIntervalPropertiesClosesResponseSearch checks schemas/common/types/time_interval.json#/properties/closes (response, search).
+func checkTimeIntervalPropertiesClosesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
+		return
+	}
+}
+
+// checkTimeIntervalResponseSearch checks schemas/common/types/time_interval.json# (response, search).
+func checkTimeIntervalResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("opens") != nil {
+		if v.Get("closes") == nil && c.DependentRequired(at, "closes", "opens") {
+			return
+		}
+	}
+	if v.Get("closes") != nil {
+		if v.Get("opens") == nil && c.DependentRequired(at, "opens", "closes") {
+			return
+		}
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "opens":
+			checkTimeIntervalPropertiesOpensResponseSearch(c, &m.Value, &mp)
+		case "closes":
+			checkTimeIntervalPropertiesClosesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkDailyHourAllOf0ResponseSearch checks schemas/common/types/daily_hour.json#/allOf/0 (response, search).
+func checkDailyHourAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkTimeIntervalResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+func inEnum17(s string) bool {
+	switch s {
+	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		return true
+	}
+	return false
+}
+
+// checkDailyHourAllOf1PropertiesDayResponseSearch checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response, search).
+func checkDailyHourAllOf1PropertiesDayResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum17(v.Str)) && c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]") {
+		return
+	}
+}
+
+// checkDailyHourAllOf1ResponseSearch checks schemas/common/types/daily_hour.json#/allOf/1 (response, search).
+func checkDailyHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "day":
+			checkDailyHourAllOf1PropertiesDayResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkDailyHourResponseSearch checks schemas/common/types/daily_hour.json# (response, search).
+func checkDailyHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("day") == nil && c.Required(at, "day") {
+		return
+	}
+	if v.Get("opens") == nil && c.Required(at, "opens") {
+		return
+	}
+	if v.Get("closes") == nil && c.Required(at, "closes") {
+		return
+	}
+	checkDailyHourAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkDailyHourAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesHoursItemsResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/hours/items (response, search).
+func checkLocationAllOf1PropertiesHoursItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHourResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesHoursResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/hours (response, search).
+func checkLocationAllOf1PropertiesHoursResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationAllOf1PropertiesHoursItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkExceptionHourAllOf0ResponseSearch checks schemas/common/types/exception_hour.json#/allOf/0 (response, search).
+func checkExceptionHourAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkTimeIntervalResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkExceptionHourAllOf1PropertiesTitleResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response, search).
+func checkExceptionHourAllOf1PropertiesTitleResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkExceptionHourAllOf1PropertiesValidFromResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response, search).
+func checkExceptionHourAllOf1PropertiesValidFromResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "date") {
+		return
+	}
+}
+
+// checkExceptionHourAllOf1PropertiesValidThroughResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response, search).
+func checkExceptionHourAllOf1PropertiesValidThroughResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "date") {
+		return
+	}
+}
+
+// checkExceptionHourAllOf1ResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1 (response, search).
+func checkExceptionHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "title":
+			checkExceptionHourAllOf1PropertiesTitleResponseSearch(c, &m.Value, &mp)
+		case "valid_from":
+			checkExceptionHourAllOf1PropertiesValidFromResponseSearch(c, &m.Value, &mp)
+		case "valid_through":
+			checkExceptionHourAllOf1PropertiesValidThroughResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkExceptionHourResponseSearch checks schemas/common/types/exception_hour.json# (response, search).
+func checkExceptionHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("valid_from") == nil && c.Required(at, "valid_from") {
+		return
+	}
+	if v.Get("valid_through") == nil && c.Required(at, "valid_through") {
+		return
+	}
+	checkExceptionHourAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkExceptionHourAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesExceptionHoursItemsResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response, search).
+func checkLocationAllOf1PropertiesExceptionHoursItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkExceptionHourResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesExceptionHoursResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response, search).
+func checkLocationAllOf1PropertiesExceptionHoursResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationAllOf1PropertiesExceptionHoursItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf1PropertiesTimezoneResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/timezone (response, search).
+func checkLocationAllOf1PropertiesTimezoneResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocationAllOf1ResponseSearch checks schemas/common/types/location.json#/allOf/1 (response, search).
+func checkLocationAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "geo":
+			checkLocationAllOf1PropertiesGeoResponseSearch(c, &m.Value, &mp)
+		case "amenities":
+			checkLocationAllOf1PropertiesAmenitiesResponseSearch(c, &m.Value, &mp)
+		case "hours":
+			checkLocationAllOf1PropertiesHoursResponseSearch(c, &m.Value, &mp)
+		case "exception_hours":
+			checkLocationAllOf1PropertiesExceptionHoursResponseSearch(c, &m.Value, &mp)
+		case "timezone":
+			checkLocationAllOf1PropertiesTimezoneResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationIfAnyOf0ResponseSearch checks schemas/common/types/location.json#/if/anyOf/0 (response, search).
+func checkLocationIfAnyOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("hours") == nil && c.Required(at, "hours") {
+			return
+		}
+	}
+}
+
+// checkLocationIfAnyOf1ResponseSearch checks schemas/common/types/location.json#/if/anyOf/1 (response, search).
+func checkLocationIfAnyOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("exception_hours") == nil && c.Required(at, "exception_hours") {
+			return
+		}
+	}
+}
+
+// checkLocationIfResponseSearch checks schemas/common/types/location.json#/if (response, search).
+func checkLocationIfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationIfAnyOf0ResponseSearch(v, at) || matchLocationIfAnyOf1ResponseSearch(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0ResponseSearch(v, at), explainLocationIfAnyOf1ResponseSearch(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationThenResponseSearch checks schemas/common/types/location.json#/then (response, search).
+func checkLocationThenResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("timezone") == nil && c.Required(at, "timezone") {
+			return
+		}
+	}
+}
+
+// checkLocationResponseSearch checks schemas/common/types/location.json# (response, search).
+func checkLocationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	checkLocationAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	if matchLocationIfResponseSearch(v, at) {
+		checkLocationThenResponseSearch(c, v, at)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/locations/items (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkPaginationDefsResponsePropertiesCursorResponseSearch checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response, search).
+func checkPaginationDefsResponsePropertiesCursorResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPaginationDefsResponsePropertiesHasNextPageResponseSearch checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response, search).
+func checkPaginationDefsResponsePropertiesHasNextPageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Bool {
+		c.Type(at, v, "boolean")
+		return
+	}
+}
+
+// checkPaginationDefsResponsePropertiesTotalCountResponseSearch checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response, search).
+func checkPaginationDefsResponsePropertiesTotalCountResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !schemacheck.IsInteger(v) {
+		c.Type(at, v, "integer")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound18) {
+		return
+	}
+}
+
+// checkPaginationDefsResponseIfPropertiesHasNextPageResponseSearch checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page (response, search).
+func checkPaginationDefsResponseIfPropertiesHasNextPageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(schemacheck.Equal(&constValue19, v)) && c.Const(at, v, "true") {
+		return
+	}
+}
+
+// checkPaginationDefsResponseIfResponseSearch checks schemas/common/types/pagination.json#/$defs/response/if (response, search).
+func checkPaginationDefsResponseIfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
+			return
+		}
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "has_next_page":
+				checkPaginationDefsResponseIfPropertiesHasNextPageResponseSearch(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkPaginationDefsResponseThenResponseSearch checks schemas/common/types/pagination.json#/$defs/response/then (response, search).
+func checkPaginationDefsResponseThenResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("cursor") == nil && c.Required(at, "cursor") {
+			return
+		}
+	}
+}
+
+// checkPaginationDefsResponseResponseSearch checks schemas/common/types/pagination.json#/$defs/response (response, search).
+func checkPaginationDefsResponseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "cursor":
+			checkPaginationDefsResponsePropertiesCursorResponseSearch(c, &m.Value, &mp)
+		case "has_next_page":
+			checkPaginationDefsResponsePropertiesHasNextPageResponseSearch(c, &m.Value, &mp)
+		case "total_count":
+			checkPaginationDefsResponsePropertiesTotalCountResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+	if matchPaginationDefsResponseIfResponseSearch(v, at) {
+		checkPaginationDefsResponseThenResponseSearch(c, v, at)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/pagination (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsResponseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageErrorPropertiesTypeResponseSearch checks schemas/common/types/message_error.json#/properties/type (response, search).
+func checkMessageErrorPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && v.Str == "error") && c.Const(at, v, "\"error\"") {
+		return
+	}
+}
+
+// checkErrorCodeResponseSearch checks schemas/common/types/error_code.json# (response, search).
+func checkErrorCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageErrorPropertiesCodeResponseSearch checks schemas/common/types/message_error.json#/properties/code (response, search).
+func checkMessageErrorPropertiesCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkErrorCodeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageErrorPropertiesPathResponseSearch checks schemas/common/types/message_error.json#/properties/path (response, search).
+func checkMessageErrorPropertiesPathResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+func inEnum20(s string) bool {
+	switch s {
+	case "plain", "markdown":
+		return true
+	}
+	return false
+}
+
+// checkMessageErrorPropertiesContentTypeResponseSearch checks schemas/common/types/message_error.json#/properties/content_type (response, search).
+func checkMessageErrorPropertiesContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+		return
+	}
+}
+
+// checkMessageErrorPropertiesContentResponseSearch checks schemas/common/types/message_error.json#/properties/content (response, search).
+func checkMessageErrorPropertiesContentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+func inEnum21(s string) bool {
+	switch s {
+	case "recoverable", "requires_buyer_input", "requires_buyer_review", "unrecoverable":
+		return true
+	}
+	return false
+}
+
+// checkMessageErrorPropertiesSeverityResponseSearch checks schemas/common/types/message_error.json#/properties/severity (response, search).
+func checkMessageErrorPropertiesSeverityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum21(v.Str)) && c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]") {
+		return
+	}
+}
+
+// checkMessageErrorResponseSearch checks schemas/common/types/message_error.json# (response, search).
+func checkMessageErrorResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	if v.Get("code") == nil && c.Required(at, "code") {
+		return
+	}
+	if v.Get("content") == nil && c.Required(at, "content") {
+		return
+	}
+	if v.Get("severity") == nil && c.Required(at, "severity") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkMessageErrorPropertiesTypeResponseSearch(c, &m.Value, &mp)
+		case "code":
+			checkMessageErrorPropertiesCodeResponseSearch(c, &m.Value, &mp)
+		case "path":
+			checkMessageErrorPropertiesPathResponseSearch(c, &m.Value, &mp)
+		case "content_type":
+			checkMessageErrorPropertiesContentTypeResponseSearch(c, &m.Value, &mp)
+		case "content":
+			checkMessageErrorPropertiesContentResponseSearch(c, &m.Value, &mp)
+		case "severity":
+			checkMessageErrorPropertiesSeverityResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMessageOneOf0ResponseSearch checks schemas/common/types/message.json#/oneOf/0 (response, search).
+func checkMessageOneOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesTypeResponseSearch checks schemas/common/types/message_warning.json#/properties/type (response, search).
+func checkMessageWarningPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && v.Str == "warning") && c.Const(at, v, "\"warning\"") {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesPathResponseSearch checks schemas/common/types/message_warning.json#/properties/path (response, search).
+func checkMessageWarningPropertiesPathResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkWarningCodeResponseSearch checks schemas/common/types/warning_code.json# (response, search).
+func checkWarningCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageWarningPropertiesCodeResponseSearch checks schemas/common/types/message_warning.json#/properties/code (response, search).
+func checkMessageWarningPropertiesCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkWarningCodeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesContentResponseSearch checks schemas/common/types/message_warning.json#/properties/content (response, search).
+func checkMessageWarningPropertiesContentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageWarningPropertiesContentTypeResponseSearch checks schemas/common/types/message_warning.json#/properties/content_type (response, search).
+func checkMessageWarningPropertiesContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesPresentationResponseSearch checks schemas/common/types/message_warning.json#/properties/presentation (response, search).
+func checkMessageWarningPropertiesPresentationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageWarningPropertiesImageUrlResponseSearch checks schemas/common/types/message_warning.json#/properties/image_url (response, search).
+func checkMessageWarningPropertiesImageUrlResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesUrlResponseSearch checks schemas/common/types/message_warning.json#/properties/url (response, search).
+func checkMessageWarningPropertiesUrlResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkMessageWarningResponseSearch checks schemas/common/types/message_warning.json# (response, search).
+func checkMessageWarningResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	if v.Get("code") == nil && c.Required(at, "code") {
+		return
+	}
+	if v.Get("content") == nil && c.Required(at, "content") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkMessageWarningPropertiesTypeResponseSearch(c, &m.Value, &mp)
+		case "path":
+			checkMessageWarningPropertiesPathResponseSearch(c, &m.Value, &mp)
+		case "code":
+			checkMessageWarningPropertiesCodeResponseSearch(c, &m.Value, &mp)
+		case "content":
+			checkMessageWarningPropertiesContentResponseSearch(c, &m.Value, &mp)
+		case "content_type":
+			checkMessageWarningPropertiesContentTypeResponseSearch(c, &m.Value, &mp)
+		case "presentation":
+			checkMessageWarningPropertiesPresentationResponseSearch(c, &m.Value, &mp)
+		case "image_url":
+			checkMessageWarningPropertiesImageUrlResponseSearch(c, &m.Value, &mp)
+		case "url":
+			checkMessageWarningPropertiesUrlResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMessageOneOf1ResponseSearch checks schemas/common/types/message.json#/oneOf/1 (response, search).
+func checkMessageOneOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageWarningResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesTypeResponseSearch checks schemas/common/types/message_info.json#/properties/type (response, search).
+func checkMessageInfoPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && v.Str == "info") && c.Const(at, v, "\"info\"") {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesPathResponseSearch checks schemas/common/types/message_info.json#/properties/path (response, search).
+func checkMessageInfoPropertiesPathResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkInfoCodeResponseSearch checks schemas/common/types/info_code.json# (response, search).
+func checkInfoCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageInfoPropertiesCodeResponseSearch checks schemas/common/types/message_info.json#/properties/code (response, search).
+func checkMessageInfoPropertiesCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkInfoCodeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesContentTypeResponseSearch checks schemas/common/types/message_info.json#/properties/content_type (response, search).
+func checkMessageInfoPropertiesContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesContentResponseSearch checks schemas/common/types/message_info.json#/properties/content (response, search).
+func checkMessageInfoPropertiesContentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageInfoResponseSearch checks schemas/common/types/message_info.json# (response, search).
+func checkMessageInfoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	if v.Get("content") == nil && c.Required(at, "content") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkMessageInfoPropertiesTypeResponseSearch(c, &m.Value, &mp)
+		case "path":
+			checkMessageInfoPropertiesPathResponseSearch(c, &m.Value, &mp)
+		case "code":
+			checkMessageInfoPropertiesCodeResponseSearch(c, &m.Value, &mp)
+		case "content_type":
+			checkMessageInfoPropertiesContentTypeResponseSearch(c, &m.Value, &mp)
+		case "content":
+			checkMessageInfoPropertiesContentResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMessageOneOf2ResponseSearch checks schemas/common/types/message.json#/oneOf/2 (response, search).
+func checkMessageOneOf2ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageInfoResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageResponseSearch checks schemas/common/types/message.json# (response, search).
+func checkMessageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if matched := [3]bool{matchMessageOneOf0ResponseSearch(v, at), matchMessageOneOf1ResponseSearch(v, at), matchMessageOneOf2ResponseSearch(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+		if c.Fail() {
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageOneOf0ResponseSearch(v, at), explainMessageOneOf1ResponseSearch(v, at), explainMessageOneOf2ResponseSearch(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/messages/items (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSearchDefsSearchResponseResponseSearch checks schemas/common/location_search.json#/$defs/search_response (response, search).
+func checkLocationSearchDefsSearchResponseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("ucp") == nil && c.Required(at, "ucp") {
+		return
+	}
+	if v.Get("locations") == nil && c.Required(at, "locations") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "ucp":
+			checkLocationSearchDefsSearchResponsePropertiesUcpResponseSearch(c, &m.Value, &mp)
+		case "locations":
+			checkLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch(c, &m.Value, &mp)
+		case "pagination":
+			checkLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch(c, &m.Value, &mp)
+		case "messages":
+			checkLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMcpOpenrpcMethods0ResultSchemaResponseSearch checks services/common/mcp.openrpc.json#/methods/0/result/schema (response, search).
+func checkMcpOpenrpcMethods0ResultSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationSearchDefsSearchResponseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupRequestPropertiesIdsRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesIdsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkGeoPropertiesLatitudeRequestLookup checks schemas/common/types/geo.json#/properties/latitude (request, lookup).
+func checkGeoPropertiesLatitudeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound22) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound23) {
+		return
+	}
+}
+
+// checkGeoPropertiesLongitudeRequestLookup checks schemas/common/types/geo.json#/properties/longitude (request, lookup).
+func checkGeoPropertiesLongitudeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound24) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound25) {
+		return
+	}
+}
+
+// checkGeoRequestLookup checks schemas/common/types/geo.json# (request, lookup).
+func checkGeoRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("latitude") == nil && c.Required(at, "latitude") {
+		return
+	}
+	if v.Get("longitude") == nil && c.Required(at, "longitude") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "latitude":
+			checkGeoPropertiesLatitudeRequestLookup(c, &m.Value, &mp)
+		case "longitude":
+			checkGeoPropertiesLongitudeRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationDistancePropertiesCenterRequestLookup checks schemas/common/types/location_distance.json#/properties/center (request, lookup).
+func checkLocationDistancePropertiesCenterRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationDistancePropertiesMaxRequestLookup checks schemas/common/types/location_distance.json#/properties/max (request, lookup).
+func checkLocationDistancePropertiesMaxRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound26) {
+		return
+	}
+}
+
+// checkLocationDistanceRequestLookup checks schemas/common/types/location_distance.json# (request, lookup).
+func checkLocationDistanceRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("center") == nil && c.Required(at, "center") {
+		return
+	}
+	if v.Get("max") == nil && c.Required(at, "max") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "center":
+			checkLocationDistancePropertiesCenterRequestLookup(c, &m.Value, &mp)
+		case "max":
+			checkLocationDistancePropertiesMaxRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/distance (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDistanceRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesAnyOf0RequestLookup checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request, lookup).
+func checkLocationServesPropertyNamesAnyOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(v.Kind == schemacheck.String && v.Str == "point") && c.Const(at, v, "\"point\"") {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesAnyOf1RequestLookup checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request, lookup).
+func checkLocationServesPropertyNamesAnyOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(v.Kind == schemacheck.String && v.Str == "address") && c.Const(at, v, "\"address\"") {
+		return
+	}
+}
+
+// checkReverseDomainNameRequestLookup checks schemas/common/types/reverse_domain_name.json# (request, lookup).
+func checkReverseDomainNameRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesAnyOf2RequestLookup checks schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request, lookup).
+func checkLocationServesPropertyNamesAnyOf2RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesPropertyNamesRequestLookup checks schemas/common/types/location_serves.json#/propertyNames (request, lookup).
+func checkLocationServesPropertyNamesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationServesPropertyNamesAnyOf0RequestLookup(v, at) || matchLocationServesPropertyNamesAnyOf1RequestLookup(v, at) || matchLocationServesPropertyNamesAnyOf2RequestLookup(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0RequestLookup(v, at), explainLocationServesPropertyNamesAnyOf1RequestLookup(v, at), explainLocationServesPropertyNamesAnyOf2RequestLookup(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationServesPropertiesPointRequestLookup checks schemas/common/types/location_serves.json#/properties/point (request, lookup).
+func checkLocationServesPropertiesPointRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocalityPropertiesAddressCountryRequestLookup checks schemas/common/types/locality.json#/properties/address_country (request, lookup).
+func checkLocalityPropertiesAddressCountryRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocalityPropertiesAddressRegionRequestLookup checks schemas/common/types/locality.json#/properties/address_region (request, lookup).
+func checkLocalityPropertiesAddressRegionRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocalityPropertiesPostalCodeRequestLookup checks schemas/common/types/locality.json#/properties/postal_code (request, lookup).
+func checkLocalityPropertiesPostalCodeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocalityRequestLookup checks schemas/common/types/locality.json# (request, lookup).
+func checkLocalityRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "address_country":
+			checkLocalityPropertiesAddressCountryRequestLookup(c, &m.Value, &mp)
+		case "address_region":
+			checkLocalityPropertiesAddressRegionRequestLookup(c, &m.Value, &mp)
+		case "postal_code":
+			checkLocalityPropertiesPostalCodeRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf0RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/0 (request, lookup).
+func checkLocationServesPropertiesAddressAllOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocalityRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request, lookup).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request, lookup).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("address_country") == nil && c.Required(at, "address_country") {
+			return
+		}
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "address_country":
+				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request, lookup).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request, lookup).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("address_region") == nil && c.Required(at, "address_region") {
+			return
+		}
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "address_region":
+				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request, lookup).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request, lookup).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
+			return
+		}
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "postal_code":
+				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressAllOf1RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request, lookup).
+func checkLocationServesPropertiesAddressAllOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationServesPropertiesAddressRequestLookup checks schemas/common/types/location_serves.json#/properties/address (request, lookup).
+func checkLocationServesPropertiesAddressRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesPropertiesAddressAllOf0RequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationServesPropertiesAddressAllOf1RequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationServesRequestLookup checks schemas/common/types/location_serves.json# (request, lookup).
+func checkLocationServesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
+		return
+	}
+	if len(v.Members) > 1 && c.MaxProperties(at, v, 1) {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNamesRequestLookup(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNamesRequestLookup(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		case "point":
+			checkLocationServesPropertiesPointRequestLookup(c, &m.Value, &mp)
+		case "address":
+			checkLocationServesPropertiesAddressRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupRequestPropertiesServesRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/serves (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesServesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request, lookup).
+func checkLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern7.MatchString(v.Str) && c.Pattern(at, v, "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$") {
+		return
+	}
+	if c.Format(at, v, "date-time") {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesHoursRequestLookup checks schemas/common/types/location_filter.json#/properties/hours (request, lookup).
+func checkLocationFilterPropertiesHoursRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("open_at") == nil && c.Required(at, "open_at") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "open_at":
+			checkLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkAmenityTypeRequestLookup checks schemas/common/types/amenity_type.json# (request, lookup).
+func checkAmenityTypeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesAmenitiesItemsRequestLookup checks schemas/common/types/location_filter.json#/properties/amenities/items (request, lookup).
+func checkLocationFilterPropertiesAmenitiesItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesAmenitiesRequestLookup checks schemas/common/types/location_filter.json#/properties/amenities (request, lookup).
+func checkLocationFilterPropertiesAmenitiesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationFilterPropertiesAmenitiesItemsRequestLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationFilterPropertiesItemsItemsRequestLookup checks schemas/common/types/location_filter.json#/properties/items/items (request, lookup).
+func checkLocationFilterPropertiesItemsItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationFilterPropertiesItemsRequestLookup checks schemas/common/types/location_filter.json#/properties/items (request, lookup).
+func checkLocationFilterPropertiesItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationFilterPropertiesItemsItemsRequestLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationFilterRequestLookup checks schemas/common/types/location_filter.json# (request, lookup).
+func checkLocationFilterRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "hours":
+			checkLocationFilterPropertiesHoursRequestLookup(c, &m.Value, &mp)
+		case "amenities":
+			checkLocationFilterPropertiesAmenitiesRequestLookup(c, &m.Value, &mp)
+		case "items":
+			checkLocationFilterPropertiesItemsRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/filters (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkContextAllOf0RequestLookup checks schemas/common/types/context.json#/allOf/0 (request, lookup).
+func checkContextAllOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocalityRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesLocationRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/location (request, lookup).
+func checkContextAllOf1PropertiesLocationRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesIntentRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/intent (request, lookup).
+func checkContextAllOf1PropertiesIntentRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesLanguageRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/language (request, lookup).
+func checkContextAllOf1PropertiesLanguageRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesCurrencyRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/currency (request, lookup).
+func checkContextAllOf1PropertiesCurrencyRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesEligibilityItemsRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request, lookup).
+func checkContextAllOf1PropertiesEligibilityItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesEligibilityRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request, lookup).
+func checkContextAllOf1PropertiesEligibilityRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkContextAllOf1PropertiesEligibilityItemsRequestLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request, lookup).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request, lookup).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request, lookup).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentItemsRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request, lookup).
+func checkContextAllOf1PropertiesPaymentItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("handler") == nil && c.Required(at, "handler") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "handler":
+			checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup(c, &m.Value, &mp)
+		case "types":
+			checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1PropertiesPaymentRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment (request, lookup).
+func checkContextAllOf1PropertiesPaymentRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkContextAllOf1PropertiesPaymentItemsRequestLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextAllOf1RequestLookup checks schemas/common/types/context.json#/allOf/1 (request, lookup).
+func checkContextAllOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "location":
+			checkContextAllOf1PropertiesLocationRequestLookup(c, &m.Value, &mp)
+		case "intent":
+			checkContextAllOf1PropertiesIntentRequestLookup(c, &m.Value, &mp)
+		case "language":
+			checkContextAllOf1PropertiesLanguageRequestLookup(c, &m.Value, &mp)
+		case "currency":
+			checkContextAllOf1PropertiesCurrencyRequestLookup(c, &m.Value, &mp)
+		case "eligibility":
+			checkContextAllOf1PropertiesEligibilityRequestLookup(c, &m.Value, &mp)
+		case "payment":
+			checkContextAllOf1PropertiesPaymentRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkContextRequestLookup checks schemas/common/types/context.json# (request, lookup).
+func checkContextRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	checkContextAllOf0RequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkContextAllOf1RequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupRequestPropertiesContextRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/context (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesContextRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkSignalsPropertyNamesRequestLookup checks schemas/common/types/signals.json#/propertyNames (request, lookup).
+func checkSignalsPropertyNamesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkSignalsPropertiesDevUcpBuyerIpRequestLookup checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request, lookup).
+func checkSignalsPropertiesDevUcpBuyerIpRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkSignalsPropertiesDevUcpUserAgentRequestLookup checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request, lookup).
+func checkSignalsPropertiesDevUcpUserAgentRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkSignalsRequestLookup checks schemas/common/types/signals.json# (request, lookup).
+func checkSignalsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchSignalsPropertyNamesRequestLookup(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainSignalsPropertyNamesRequestLookup(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		case "dev.ucp.buyer_ip":
+			checkSignalsPropertiesDevUcpBuyerIpRequestLookup(c, &m.Value, &mp)
+		case "dev.ucp.user_agent":
+			checkSignalsPropertiesDevUcpUserAgentRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/signals (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkSignalsRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupRequestRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request (request, lookup).
+func checkLocationLookupDefsLookupRequestRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("ids") == nil && c.Required(at, "ids") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "ids":
+			checkLocationLookupDefsLookupRequestPropertiesIdsRequestLookup(c, &m.Value, &mp)
+		case "distance":
+			checkLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup(c, &m.Value, &mp)
+		case "serves":
+			checkLocationLookupDefsLookupRequestPropertiesServesRequestLookup(c, &m.Value, &mp)
+		case "filters":
+			checkLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup(c, &m.Value, &mp)
+		case "context":
+			checkLocationLookupDefsLookupRequestPropertiesContextRequestLookup(c, &m.Value, &mp)
+		case "signals":
+			checkLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMcpOpenrpcMethods1Params1SchemaRequestLookup checks services/common/mcp.openrpc.json#/methods/1/params/1/schema (request, lookup).
+func checkMcpOpenrpcMethods1Params1SchemaRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupRequestRequestLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsVersionResponseLookup checks schemas/ucp.json#/$defs/version (response, lookup).
+func checkUcpDefsVersionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern9.MatchString(v.Str) && c.Pattern(at, v, "^\\d{4}-\\d{2}-\\d{2}$") {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesVersionResponseLookup checks schemas/ucp.json#/$defs/base/properties/version (response, lookup).
+func checkUcpDefsBasePropertiesVersionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response, lookup).
+func checkUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkUcpDefsMapOrderAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/map_order/additionalProperties (response, lookup).
+func checkUcpDefsMapOrderAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsMapOrderResponseLookup checks schemas/ucp.json#/$defs/map_order (response, lookup).
+func checkUcpDefsMapOrderResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		default:
+			checkUcpDefsMapOrderAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesMapOrderResponseLookup checks schemas/ucp.json#/$defs/base/properties/map_order (response, lookup).
+func checkUcpDefsBasePropertiesMapOrderResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsMapOrderResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesStatusResponseLookup checks schemas/ucp.json#/$defs/base/properties/status (response, lookup).
+func checkUcpDefsBasePropertiesStatusResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum10(v.Str)) && c.Enum(at, v, "[\"error\", \"success\"]") {
+		return
+	}
+}
+
+// checkReverseDomainNameResponseLookup checks schemas/common/types/reverse_domain_name.json# (response, lookup).
+func checkReverseDomainNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup checks schemas/ucp.json#/$defs/base/properties/services/propertyNames (response, lookup).
+func checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesVersionResponseLookup checks schemas/ucp.json#/$defs/entity/properties/version (response, lookup).
+func checkUcpDefsEntityPropertiesVersionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesSpecResponseLookup checks schemas/ucp.json#/$defs/entity/properties/spec (response, lookup).
+func checkUcpDefsEntityPropertiesSpecResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesSchemaResponseLookup checks schemas/ucp.json#/$defs/entity/properties/schema (response, lookup).
+func checkUcpDefsEntityPropertiesSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesIdResponseLookup checks schemas/ucp.json#/$defs/entity/properties/id (response, lookup).
+func checkUcpDefsEntityPropertiesIdResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkUcpDefsEntityPropertiesConfigResponseLookup checks schemas/ucp.json#/$defs/entity/properties/config (response, lookup).
+func checkUcpDefsEntityPropertiesConfigResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+}
+
+// checkUcpDefsEntityResponseLookup checks schemas/ucp.json#/$defs/entity (response, lookup).
+func checkUcpDefsEntityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("version") == nil && c.Required(at, "version") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "version":
+			checkUcpDefsEntityPropertiesVersionResponseLookup(c, &m.Value, &mp)
+		case "spec":
+			checkUcpDefsEntityPropertiesSpecResponseLookup(c, &m.Value, &mp)
+		case "schema":
+			checkUcpDefsEntityPropertiesSchemaResponseLookup(c, &m.Value, &mp)
+		case "id":
+			checkUcpDefsEntityPropertiesIdResponseLookup(c, &m.Value, &mp)
+		case "config":
+			checkUcpDefsEntityPropertiesConfigResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkServiceDefsBaseAllOf0ResponseLookup checks schemas/service.json#/$defs/base/allOf/0 (response, lookup).
+func checkServiceDefsBaseAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkServiceDefsBaseAllOf1PropertiesTransportResponseLookup checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response, lookup).
+func checkServiceDefsBaseAllOf1PropertiesTransportResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum11(v.Str)) && c.Enum(at, v, "[\"a2a\", \"embedded\", \"mcp\", \"rest\"]") {
+		return
+	}
+}
+
+// checkServiceDefsBaseAllOf1PropertiesEndpointResponseLookup checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response, lookup).
+func checkServiceDefsBaseAllOf1PropertiesEndpointResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkServiceDefsBaseAllOf1ResponseLookup checks schemas/service.json#/$defs/base/allOf/1 (response, lookup).
+func checkServiceDefsBaseAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("transport") == nil && c.Required(at, "transport") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "transport":
+			checkServiceDefsBaseAllOf1PropertiesTransportResponseLookup(c, &m.Value, &mp)
+		case "endpoint":
+			checkServiceDefsBaseAllOf1PropertiesEndpointResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkServiceDefsBaseResponseLookup checks schemas/service.json#/$defs/base (response, lookup).
+func checkServiceDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkServiceDefsBaseAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response, lookup).
+func checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response, lookup).
+func checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesResponseLookup checks schemas/ucp.json#/$defs/base/properties/services (response, lookup).
+func checkUcpDefsBasePropertiesServicesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response, lookup).
+func checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf0ResponseLookup checks schemas/capability.json#/$defs/base/allOf/0 (response, lookup).
+func checkCapabilityDefsBaseAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response, lookup).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response, lookup).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response, lookup).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response, lookup).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+		if c.Fail() {
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkCapabilityDefsBaseAllOf1ResponseLookup checks schemas/capability.json#/$defs/base/allOf/1 (response, lookup).
+func checkCapabilityDefsBaseAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "extends":
+			checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkCapabilityDefsBaseResponseLookup checks schemas/capability.json#/$defs/base (response, lookup).
+func checkCapabilityDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response, lookup).
+func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response, lookup).
+func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities (response, lookup).
+func checkUcpDefsBasePropertiesCapabilitiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response, lookup).
+func checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf0ResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/0 (response, lookup).
+func checkPaymentHandlerDefsBaseAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf1ResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/1 (response, lookup).
+func checkPaymentHandlerDefsBaseAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("id") == nil && c.Required(at, "id") {
+		return
+	}
+}
+
+// checkAvailablePaymentInstrumentPropertiesTypeResponseLookup checks schemas/common/types/available_payment_instrument.json#/properties/type (response, lookup).
+func checkAvailablePaymentInstrumentPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkConstraintExpressionPropertiesRequiredItemsResponseLookup checks schemas/common/types/constraint_expression.json#/properties/required/items (response, lookup).
+func checkConstraintExpressionPropertiesRequiredItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkConstraintExpressionPropertiesRequiredResponseLookup checks schemas/common/types/constraint_expression.json#/properties/required (response, lookup).
+func checkConstraintExpressionPropertiesRequiredResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkConstraintExpressionPropertiesRequiredItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response, lookup).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response, lookup).
+func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	if c.Unique(at, v) {
+		return
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response, lookup).
+func checkConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+}
+
+// checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response, lookup).
+func checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("enum") == nil && c.Required(at, "enum") {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response, lookup).
+func checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("const") == nil && c.Required(at, "const") {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionDefsValueConstraintResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response, lookup).
+func checkConstraintExpressionDefsValueConstraintResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "enum":
+			checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup(c, &m.Value, &mp)
+		case "const":
+			checkConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup(c, &m.Value, &mp)
+		default:
+			c.Additional(&mp, m.Name)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+	if !(matchConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response, lookup).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionDefsValueConstraintResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, lookup).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+		if c.Fail() {
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesPropertiesResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties (response, lookup).
+func checkConstraintExpressionPropertiesPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		default:
+			checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesAnyOfItemsResponseLookup checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response, lookup).
+func checkConstraintExpressionPropertiesAnyOfItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	if v.Kind == schemacheck.Object {
+		if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionPropertiesAnyOfResponseLookup checks schemas/common/types/constraint_expression.json#/properties/anyOf (response, lookup).
+func checkConstraintExpressionPropertiesAnyOfResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkConstraintExpressionPropertiesAnyOfItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkConstraintExpressionResponseLookup checks schemas/common/types/constraint_expression.json# (response, lookup).
+func checkConstraintExpressionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "required":
+			checkConstraintExpressionPropertiesRequiredResponseLookup(c, &m.Value, &mp)
+		case "properties":
+			checkConstraintExpressionPropertiesPropertiesResponseLookup(c, &m.Value, &mp)
+		case "anyOf":
+			checkConstraintExpressionPropertiesAnyOfResponseLookup(c, &m.Value, &mp)
+		default:
+			c.Additional(&mp, m.Name)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkAvailablePaymentInstrumentPropertiesConstraintsResponseLookup checks schemas/common/types/available_payment_instrument.json#/properties/constraints (response, lookup).
+func checkAvailablePaymentInstrumentPropertiesConstraintsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkAvailablePaymentInstrumentResponseLookup checks schemas/common/types/available_payment_instrument.json# (response, lookup).
+func checkAvailablePaymentInstrumentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkAvailablePaymentInstrumentPropertiesTypeResponseLookup(c, &m.Value, &mp)
+		case "constraints":
+			checkAvailablePaymentInstrumentPropertiesConstraintsResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response, lookup).
+func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAvailablePaymentInstrumentResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response, lookup).
+func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkPaymentHandlerDefsBaseAllOf2ResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/2 (response, lookup).
+func checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "available_instruments":
+			checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkPaymentHandlerDefsBaseResponseLookup checks schemas/payment_handler.json#/$defs/base (response, lookup).
+func checkPaymentHandlerDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response, lookup).
+func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, lookup).
+func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, lookup).
+func checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsBaseResponseLookup checks schemas/ucp.json#/$defs/base (response, lookup).
+func checkUcpDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("version") == nil && c.Required(at, "version") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "version":
+			checkUcpDefsBasePropertiesVersionResponseLookup(c, &m.Value, &mp)
+		case "map_order":
+			checkUcpDefsBasePropertiesMapOrderResponseLookup(c, &m.Value, &mp)
+		case "status":
+			checkUcpDefsBasePropertiesStatusResponseLookup(c, &m.Value, &mp)
+		case "services":
+			checkUcpDefsBasePropertiesServicesResponseLookup(c, &m.Value, &mp)
+		case "capabilities":
+			checkUcpDefsBasePropertiesCapabilitiesResponseLookup(c, &m.Value, &mp)
+		case "payment_handlers":
+			checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response, lookup).
+func checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsBaseResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsResponseSchemaAllOf0ResponseLookup checks schemas/capability.json#/$defs/response_schema/allOf/0 (response, lookup).
+func checkCapabilityDefsResponseSchemaAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkCapabilityDefsResponseSchemaResponseLookup checks schemas/capability.json#/$defs/response_schema (response, lookup).
+func checkCapabilityDefsResponseSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response, lookup).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response, lookup).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Array {
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response, lookup).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			default:
+				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaAllOf1ResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response, lookup).
+func checkUcpDefsResponseLocationSchemaAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			case "capabilities":
+				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
+		}
+	}
+}
+
+// checkUcpDefsResponseLocationSchemaResponseLookup checks schemas/ucp.json#/$defs/response_location_schema (response, lookup).
+func checkUcpDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsResponseLocationSchemaAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupResponsePropertiesUcpResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/ucp (response, lookup).
+func checkLocationLookupDefsLookupResponsePropertiesUcpResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSummaryPropertiesIdResponseLookup checks schemas/common/types/location_summary.json#/properties/id (response, lookup).
+func checkLocationSummaryPropertiesIdResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocationSummaryPropertiesNameResponseLookup checks schemas/common/types/location_summary.json#/properties/name (response, lookup).
+func checkLocationSummaryPropertiesNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesExtendedAddressResponseLookup checks schemas/common/types/postal_address.json#/properties/extended_address (response, lookup).
+func checkPostalAddressPropertiesExtendedAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesStreetAddressResponseLookup checks schemas/common/types/postal_address.json#/properties/street_address (response, lookup).
+func checkPostalAddressPropertiesStreetAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesAddressLocalityResponseLookup checks schemas/common/types/postal_address.json#/properties/address_locality (response, lookup).
+func checkPostalAddressPropertiesAddressLocalityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesAddressRegionResponseLookup checks schemas/common/types/postal_address.json#/properties/address_region (response, lookup).
+func checkPostalAddressPropertiesAddressRegionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesAddressCountryResponseLookup checks schemas/common/types/postal_address.json#/properties/address_country (response, lookup).
+func checkPostalAddressPropertiesAddressCountryResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesPostalCodeResponseLookup checks schemas/common/types/postal_address.json#/properties/postal_code (response, lookup).
+func checkPostalAddressPropertiesPostalCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesFirstNameResponseLookup checks schemas/common/types/postal_address.json#/properties/first_name (response, lookup).
+func checkPostalAddressPropertiesFirstNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesLastNameResponseLookup checks schemas/common/types/postal_address.json#/properties/last_name (response, lookup).
+func checkPostalAddressPropertiesLastNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressPropertiesPhoneNumberResponseLookup checks schemas/common/types/postal_address.json#/properties/phone_number (response, lookup).
+func checkPostalAddressPropertiesPhoneNumberResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkPostalAddressResponseLookup checks schemas/common/types/postal_address.json# (response, lookup).
+func checkPostalAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "extended_address":
+			checkPostalAddressPropertiesExtendedAddressResponseLookup(c, &m.Value, &mp)
+		case "street_address":
+			checkPostalAddressPropertiesStreetAddressResponseLookup(c, &m.Value, &mp)
+		case "address_locality":
+			checkPostalAddressPropertiesAddressLocalityResponseLookup(c, &m.Value, &mp)
+		case "address_region":
+			checkPostalAddressPropertiesAddressRegionResponseLookup(c, &m.Value, &mp)
+		case "address_country":
+			checkPostalAddressPropertiesAddressCountryResponseLookup(c, &m.Value, &mp)
+		case "postal_code":
+			checkPostalAddressPropertiesPostalCodeResponseLookup(c, &m.Value, &mp)
+		case "first_name":
+			checkPostalAddressPropertiesFirstNameResponseLookup(c, &m.Value, &mp)
+		case "last_name":
+			checkPostalAddressPropertiesLastNameResponseLookup(c, &m.Value, &mp)
+		case "phone_number":
+			checkPostalAddressPropertiesPhoneNumberResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationSummaryPropertiesAddressResponseLookup checks schemas/common/types/location_summary.json#/properties/address (response, lookup).
+func checkLocationSummaryPropertiesAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPostalAddressResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSummaryResponseLookup checks schemas/common/types/location_summary.json# (response, lookup).
+func checkLocationSummaryResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("id") == nil && c.Required(at, "id") {
+		return
+	}
+	if v.Get("name") == nil && c.Required(at, "name") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "id":
+			checkLocationSummaryPropertiesIdResponseLookup(c, &m.Value, &mp)
+		case "name":
+			checkLocationSummaryPropertiesNameResponseLookup(c, &m.Value, &mp)
+		case "address":
+			checkLocationSummaryPropertiesAddressResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf0ResponseLookup checks schemas/common/types/location.json#/allOf/0 (response, lookup).
+func checkLocationAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationSummaryResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkGeoPropertiesLatitudeResponseLookup checks schemas/common/types/geo.json#/properties/latitude (response, lookup).
+func checkGeoPropertiesLatitudeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound27) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound28) {
+		return
+	}
+}
+
+// checkGeoPropertiesLongitudeResponseLookup checks schemas/common/types/geo.json#/properties/longitude (response, lookup).
+func checkGeoPropertiesLongitudeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Number {
+		c.Type(at, v, "number")
+		return
+	}
+	if c.Bound(at, v, "minimum", &bound29) {
+		return
+	}
+	if c.Bound(at, v, "maximum", &bound30) {
+		return
+	}
+}
+
+// checkGeoResponseLookup checks schemas/common/types/geo.json# (response, lookup).
+func checkGeoResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("latitude") == nil && c.Required(at, "latitude") {
+		return
+	}
+	if v.Get("longitude") == nil && c.Required(at, "longitude") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "latitude":
+			checkGeoPropertiesLatitudeResponseLookup(c, &m.Value, &mp)
+		case "longitude":
+			checkGeoPropertiesLongitudeResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf1PropertiesGeoResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/geo (response, lookup).
+func checkLocationAllOf1PropertiesGeoResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkAmenityTypeResponseLookup checks schemas/common/types/amenity_type.json# (response, lookup).
+func checkAmenityTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response, lookup).
+func checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationDefsAmenityPropertiesDescriptionResponseLookup checks schemas/common/types/location.json#/$defs/amenity/properties/description (response, lookup).
+func checkLocationDefsAmenityPropertiesDescriptionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Length(at, v, 1, -1) {
+		return
+	}
+}
+
+// checkLocationDefsAmenityResponseLookup checks schemas/common/types/location.json#/$defs/amenity (response, lookup).
+func checkLocationDefsAmenityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("description") == nil && c.Required(at, "description") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "description":
+			checkLocationDefsAmenityPropertiesDescriptionResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response, lookup).
+func checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDefsAmenityResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesAmenitiesResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/amenities (response, lookup).
+func checkLocationAllOf1PropertiesAmenitiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		if nv := schemacheck.NameValue(m.Name); !matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&nv, &mp) {
+			if c.Fail() {
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&nv, nil)))
+			}
+			if c.Stop() {
+				return
+			}
+		}
+		switch m.Name {
+		default:
+			checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkTimeIntervalPropertiesOpensResponseLookup checks schemas/common/types/time_interval.json#/properties/opens (response, lookup).
+func checkTimeIntervalPropertiesOpensResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
+		return
+	}
+}
+
+// checkTimeIntervalPropertiesClosesResponseLookup checks schemas/common/types/time_interval.json#/properties/closes (response, lookup).
+func checkTimeIntervalPropertiesClosesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
+		return
+	}
+}
+
+// checkTimeIntervalResponseLookup checks schemas/common/types/time_interval.json# (response, lookup).
+func checkTimeIntervalResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("opens") != nil {
+		if v.Get("closes") == nil && c.DependentRequired(at, "closes", "opens") {
+			return
+		}
+	}
+	if v.Get("closes") != nil {
+		if v.Get("opens") == nil && c.DependentRequired(at, "opens", "closes") {
+			return
+		}
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "opens":
+			checkTimeIntervalPropertiesOpensResponseLookup(c, &m.Value, &mp)
+		case "closes":
+			checkTimeIntervalPropertiesClosesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkDailyHourAllOf0ResponseLookup checks schemas/common/types/daily_hour.json#/allOf/0 (response, lookup).
+func checkDailyHourAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkTimeIntervalResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkDailyHourAllOf1PropertiesDayResponseLookup checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response, lookup).
+func checkDailyHourAllOf1PropertiesDayResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum17(v.Str)) && c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]") {
+		return
+	}
+}
+
+// checkDailyHourAllOf1ResponseLookup checks schemas/common/types/daily_hour.json#/allOf/1 (response, lookup).
+func checkDailyHourAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "day":
+			checkDailyHourAllOf1PropertiesDayResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkDailyHourResponseLookup checks schemas/common/types/daily_hour.json# (response, lookup).
+func checkDailyHourResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("day") == nil && c.Required(at, "day") {
+		return
+	}
+	if v.Get("opens") == nil && c.Required(at, "opens") {
+		return
+	}
+	if v.Get("closes") == nil && c.Required(at, "closes") {
+		return
+	}
+	checkDailyHourAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkDailyHourAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesHoursItemsResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/hours/items (response, lookup).
+func checkLocationAllOf1PropertiesHoursItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHourResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesHoursResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/hours (response, lookup).
+func checkLocationAllOf1PropertiesHoursResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationAllOf1PropertiesHoursItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkExceptionHourAllOf0ResponseLookup checks schemas/common/types/exception_hour.json#/allOf/0 (response, lookup).
+func checkExceptionHourAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkTimeIntervalResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkExceptionHourAllOf1PropertiesTitleResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response, lookup).
+func checkExceptionHourAllOf1PropertiesTitleResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkExceptionHourAllOf1PropertiesValidFromResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response, lookup).
+func checkExceptionHourAllOf1PropertiesValidFromResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "date") {
+		return
+	}
+}
+
+// checkExceptionHourAllOf1PropertiesValidThroughResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response, lookup).
+func checkExceptionHourAllOf1PropertiesValidThroughResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "date") {
+		return
+	}
+}
+
+// checkExceptionHourAllOf1ResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1 (response, lookup).
+func checkExceptionHourAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "title":
+			checkExceptionHourAllOf1PropertiesTitleResponseLookup(c, &m.Value, &mp)
+		case "valid_from":
+			checkExceptionHourAllOf1PropertiesValidFromResponseLookup(c, &m.Value, &mp)
+		case "valid_through":
+			checkExceptionHourAllOf1PropertiesValidThroughResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkExceptionHourResponseLookup checks schemas/common/types/exception_hour.json# (response, lookup).
+func checkExceptionHourResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("valid_from") == nil && c.Required(at, "valid_from") {
+		return
+	}
+	if v.Get("valid_through") == nil && c.Required(at, "valid_through") {
+		return
+	}
+	checkExceptionHourAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkExceptionHourAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesExceptionHoursItemsResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response, lookup).
+func checkLocationAllOf1PropertiesExceptionHoursItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkExceptionHourResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesExceptionHoursResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response, lookup).
+func checkLocationAllOf1PropertiesExceptionHoursResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationAllOf1PropertiesExceptionHoursItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationAllOf1PropertiesTimezoneResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/timezone (response, lookup).
+func checkLocationAllOf1PropertiesTimezoneResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocationAllOf1ResponseLookup checks schemas/common/types/location.json#/allOf/1 (response, lookup).
+func checkLocationAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "geo":
+			checkLocationAllOf1PropertiesGeoResponseLookup(c, &m.Value, &mp)
+		case "amenities":
+			checkLocationAllOf1PropertiesAmenitiesResponseLookup(c, &m.Value, &mp)
+		case "hours":
+			checkLocationAllOf1PropertiesHoursResponseLookup(c, &m.Value, &mp)
+		case "exception_hours":
+			checkLocationAllOf1PropertiesExceptionHoursResponseLookup(c, &m.Value, &mp)
+		case "timezone":
+			checkLocationAllOf1PropertiesTimezoneResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationIfAnyOf0ResponseLookup checks schemas/common/types/location.json#/if/anyOf/0 (response, lookup).
+func checkLocationIfAnyOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("hours") == nil && c.Required(at, "hours") {
+			return
+		}
+	}
+}
+
+// checkLocationIfAnyOf1ResponseLookup checks schemas/common/types/location.json#/if/anyOf/1 (response, lookup).
+func checkLocationIfAnyOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("exception_hours") == nil && c.Required(at, "exception_hours") {
+			return
+		}
+	}
+}
+
+// checkLocationIfResponseLookup checks schemas/common/types/location.json#/if (response, lookup).
+func checkLocationIfResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationIfAnyOf0ResponseLookup(v, at) || matchLocationIfAnyOf1ResponseLookup(v, at)) {
+		if c.Fail() {
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0ResponseLookup(v, at), explainLocationIfAnyOf1ResponseLookup(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationThenResponseLookup checks schemas/common/types/location.json#/then (response, lookup).
+func checkLocationThenResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind == schemacheck.Object {
+		if v.Get("timezone") == nil && c.Required(at, "timezone") {
+			return
+		}
+	}
+}
+
+// checkLocationResponseLookup checks schemas/common/types/location.json# (response, lookup).
+func checkLocationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	checkLocationAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	if matchLocationIfResponseLookup(v, at) {
+		checkLocationThenResponseLookup(c, v, at)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupLocationAllOf0ResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/0 (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("id") == nil && c.Required(at, "id") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "id":
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupLocationAllOf1ResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("inputs") == nil && c.Required(at, "inputs") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "inputs":
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupLocationResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location (response, lookup).
+func checkLocationLookupDefsLookupLocationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations/items (response, lookup).
+func checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response, lookup).
+func checkLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMessageErrorPropertiesTypeResponseLookup checks schemas/common/types/message_error.json#/properties/type (response, lookup).
+func checkMessageErrorPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && v.Str == "error") && c.Const(at, v, "\"error\"") {
+		return
+	}
+}
+
+// checkErrorCodeResponseLookup checks schemas/common/types/error_code.json# (response, lookup).
+func checkErrorCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageErrorPropertiesCodeResponseLookup checks schemas/common/types/message_error.json#/properties/code (response, lookup).
+func checkMessageErrorPropertiesCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkErrorCodeResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageErrorPropertiesPathResponseLookup checks schemas/common/types/message_error.json#/properties/path (response, lookup).
+func checkMessageErrorPropertiesPathResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageErrorPropertiesContentTypeResponseLookup checks schemas/common/types/message_error.json#/properties/content_type (response, lookup).
+func checkMessageErrorPropertiesContentTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+		return
+	}
+}
+
+// checkMessageErrorPropertiesContentResponseLookup checks schemas/common/types/message_error.json#/properties/content (response, lookup).
+func checkMessageErrorPropertiesContentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageErrorPropertiesSeverityResponseLookup checks schemas/common/types/message_error.json#/properties/severity (response, lookup).
+func checkMessageErrorPropertiesSeverityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum21(v.Str)) && c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]") {
+		return
+	}
+}
+
+// checkMessageErrorResponseLookup checks schemas/common/types/message_error.json# (response, lookup).
+func checkMessageErrorResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	if v.Get("code") == nil && c.Required(at, "code") {
+		return
+	}
+	if v.Get("content") == nil && c.Required(at, "content") {
+		return
+	}
+	if v.Get("severity") == nil && c.Required(at, "severity") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkMessageErrorPropertiesTypeResponseLookup(c, &m.Value, &mp)
+		case "code":
+			checkMessageErrorPropertiesCodeResponseLookup(c, &m.Value, &mp)
+		case "path":
+			checkMessageErrorPropertiesPathResponseLookup(c, &m.Value, &mp)
+		case "content_type":
+			checkMessageErrorPropertiesContentTypeResponseLookup(c, &m.Value, &mp)
+		case "content":
+			checkMessageErrorPropertiesContentResponseLookup(c, &m.Value, &mp)
+		case "severity":
+			checkMessageErrorPropertiesSeverityResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMessageOneOf0ResponseLookup checks schemas/common/types/message.json#/oneOf/0 (response, lookup).
+func checkMessageOneOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesTypeResponseLookup checks schemas/common/types/message_warning.json#/properties/type (response, lookup).
+func checkMessageWarningPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && v.Str == "warning") && c.Const(at, v, "\"warning\"") {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesPathResponseLookup checks schemas/common/types/message_warning.json#/properties/path (response, lookup).
+func checkMessageWarningPropertiesPathResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkWarningCodeResponseLookup checks schemas/common/types/warning_code.json# (response, lookup).
+func checkWarningCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageWarningPropertiesCodeResponseLookup checks schemas/common/types/message_warning.json#/properties/code (response, lookup).
+func checkMessageWarningPropertiesCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkWarningCodeResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesContentResponseLookup checks schemas/common/types/message_warning.json#/properties/content (response, lookup).
+func checkMessageWarningPropertiesContentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageWarningPropertiesContentTypeResponseLookup checks schemas/common/types/message_warning.json#/properties/content_type (response, lookup).
+func checkMessageWarningPropertiesContentTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesPresentationResponseLookup checks schemas/common/types/message_warning.json#/properties/presentation (response, lookup).
+func checkMessageWarningPropertiesPresentationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageWarningPropertiesImageUrlResponseLookup checks schemas/common/types/message_warning.json#/properties/image_url (response, lookup).
+func checkMessageWarningPropertiesImageUrlResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkMessageWarningPropertiesUrlResponseLookup checks schemas/common/types/message_warning.json#/properties/url (response, lookup).
+func checkMessageWarningPropertiesUrlResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkMessageWarningResponseLookup checks schemas/common/types/message_warning.json# (response, lookup).
+func checkMessageWarningResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	if v.Get("code") == nil && c.Required(at, "code") {
+		return
+	}
+	if v.Get("content") == nil && c.Required(at, "content") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkMessageWarningPropertiesTypeResponseLookup(c, &m.Value, &mp)
+		case "path":
+			checkMessageWarningPropertiesPathResponseLookup(c, &m.Value, &mp)
+		case "code":
+			checkMessageWarningPropertiesCodeResponseLookup(c, &m.Value, &mp)
+		case "content":
+			checkMessageWarningPropertiesContentResponseLookup(c, &m.Value, &mp)
+		case "content_type":
+			checkMessageWarningPropertiesContentTypeResponseLookup(c, &m.Value, &mp)
+		case "presentation":
+			checkMessageWarningPropertiesPresentationResponseLookup(c, &m.Value, &mp)
+		case "image_url":
+			checkMessageWarningPropertiesImageUrlResponseLookup(c, &m.Value, &mp)
+		case "url":
+			checkMessageWarningPropertiesUrlResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMessageOneOf1ResponseLookup checks schemas/common/types/message.json#/oneOf/1 (response, lookup).
+func checkMessageOneOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageWarningResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesTypeResponseLookup checks schemas/common/types/message_info.json#/properties/type (response, lookup).
+func checkMessageInfoPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && v.Str == "info") && c.Const(at, v, "\"info\"") {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesPathResponseLookup checks schemas/common/types/message_info.json#/properties/path (response, lookup).
+func checkMessageInfoPropertiesPathResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkInfoCodeResponseLookup checks schemas/common/types/info_code.json# (response, lookup).
+func checkInfoCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageInfoPropertiesCodeResponseLookup checks schemas/common/types/message_info.json#/properties/code (response, lookup).
+func checkMessageInfoPropertiesCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkInfoCodeResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesContentTypeResponseLookup checks schemas/common/types/message_info.json#/properties/content_type (response, lookup).
+func checkMessageInfoPropertiesContentTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+		return
+	}
+}
+
+// checkMessageInfoPropertiesContentResponseLookup checks schemas/common/types/message_info.json#/properties/content (response, lookup).
+func checkMessageInfoPropertiesContentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+}
+
+// checkMessageInfoResponseLookup checks schemas/common/types/message_info.json# (response, lookup).
+func checkMessageInfoResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("type") == nil && c.Required(at, "type") {
+		return
+	}
+	if v.Get("content") == nil && c.Required(at, "content") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			checkMessageInfoPropertiesTypeResponseLookup(c, &m.Value, &mp)
+		case "path":
+			checkMessageInfoPropertiesPathResponseLookup(c, &m.Value, &mp)
+		case "code":
+			checkMessageInfoPropertiesCodeResponseLookup(c, &m.Value, &mp)
+		case "content_type":
+			checkMessageInfoPropertiesContentTypeResponseLookup(c, &m.Value, &mp)
+		case "content":
+			checkMessageInfoPropertiesContentResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMessageOneOf2ResponseLookup checks schemas/common/types/message.json#/oneOf/2 (response, lookup).
+func checkMessageOneOf2ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageInfoResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkMessageResponseLookup checks schemas/common/types/message.json# (response, lookup).
+func checkMessageResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if matched := [3]bool{matchMessageOneOf0ResponseLookup(v, at), matchMessageOneOf1ResponseLookup(v, at), matchMessageOneOf2ResponseLookup(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+		if c.Fail() {
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageOneOf0ResponseLookup(v, at), explainMessageOneOf1ResponseLookup(v, at), explainMessageOneOf2ResponseLookup(v, at)))
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages/items (response, lookup).
+func checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response, lookup).
+func checkLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Array {
+		c.Type(at, v, "array")
+		return
+	}
+	for i := range v.Items {
+		ip := at.Item(i)
+		checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup(c, &v.Items[i], &ip)
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkLocationLookupDefsLookupResponseResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response (response, lookup).
+func checkLocationLookupDefsLookupResponseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.Object {
+		c.Type(at, v, "object")
+		return
+	}
+	if v.Get("ucp") == nil && c.Required(at, "ucp") {
+		return
+	}
+	if v.Get("locations") == nil && c.Required(at, "locations") {
+		return
+	}
+	for i := range v.Members {
+		m := &v.Members[i]
+		mp := at.Member(m.Name)
+		switch m.Name {
+		case "ucp":
+			checkLocationLookupDefsLookupResponsePropertiesUcpResponseLookup(c, &m.Value, &mp)
+		case "locations":
+			checkLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup(c, &m.Value, &mp)
+		case "messages":
+			checkLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup(c, &m.Value, &mp)
+		}
+		if c.Stop() {
+			return
+		}
+	}
+}
+
+// checkMcpOpenrpcMethods1ResultSchemaResponseLookup checks services/common/mcp.openrpc.json#/methods/1/result/schema (response, lookup).
+func checkMcpOpenrpcMethods1ResultSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupResponseResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeAmenityResponseSearch checks type#/Amenity (response, search).
+func checkTypeAmenityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDefsAmenityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeAmenityTypeResponseSearch checks type#/AmenityType (response, search).
+func checkTypeAmenityTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeAvailablePaymentInstrumentResponseSearch checks type#/AvailablePaymentInstrument (response, search).
+func checkTypeAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAvailablePaymentInstrumentResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeCapabilityResponseSchemaResponseSearch checks type#/CapabilityResponseSchema (response, search).
+func checkTypeCapabilityResponseSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsResponseSchemaAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsEntityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeCapabilityResponseSchemaExtendsResponseSearch checks type#/CapabilityResponseSchemaExtends (response, search).
+func checkTypeCapabilityResponseSchemaExtendsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeConstraintExpressionResponseSearch checks type#/ConstraintExpression (response, search).
+func checkTypeConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeConstraintExpressionPropertyValueResponseSearch checks type#/ConstraintExpressionPropertyValue (response, search).
+func checkTypeConstraintExpressionPropertyValueResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeContextRequestSearch checks type#/Context (request, search).
+func checkTypeContextRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkContextAllOf0RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocalityRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkContextAllOf1RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeContextPaymentItemRequestSearch checks type#/ContextPaymentItem (request, search).
+func checkTypeContextPaymentItemRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextAllOf1PropertiesPaymentItemsRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeDailyHourResponseSearch checks type#/DailyHour (response, search).
+func checkTypeDailyHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHourResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkDailyHourAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkTimeIntervalResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkDailyHourAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeDailyHourDayResponseSearch checks type#/DailyHourDay (response, search).
+func checkTypeDailyHourDayResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHourAllOf1PropertiesDayResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeErrorCodeResponseSearch checks type#/ErrorCode (response, search).
+func checkTypeErrorCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkErrorCodeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeExceptionHourResponseSearch checks type#/ExceptionHour (response, search).
+func checkTypeExceptionHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkExceptionHourResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkExceptionHourAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkTimeIntervalResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkExceptionHourAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeGeoResponseSearch checks type#/Geo (response, search).
+func checkTypeGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeInfoCodeResponseSearch checks type#/InfoCode (response, search).
+func checkTypeInfoCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkInfoCodeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLocationResponseSearch checks type#/Location (response, search).
+func checkTypeLocationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationSummaryResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLocationDistanceRequestSearch checks type#/LocationDistance (request, search).
+func checkTypeLocationDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDistanceRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLocationFilterRequestSearch checks type#/LocationFilter (request, search).
+func checkTypeLocationFilterRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLocationFilterHoursRequestSearch checks type#/LocationFilterHours (request, search).
+func checkTypeLocationFilterHoursRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterPropertiesHoursRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLocationServesRequestSearch checks type#/LocationServes (request, search).
+func checkTypeLocationServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLocationServesAddressRequestSearch checks type#/LocationServesAddress (request, search).
+func checkTypeLocationServesAddressRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesPropertiesAddressRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationServesPropertiesAddressAllOf0RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocalityRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationServesPropertiesAddressAllOf1RequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLookupLocationResponseLookup checks type#/LookupLocation (response, lookup).
+func checkTypeLookupLocationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationLookupDefsLookupLocationAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf0ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationSummaryResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeLookupLocationInputResponseLookup checks type#/LookupLocationInput (response, lookup).
+func checkTypeLookupLocationInputResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageResponseSearch checks type#/Message (response, search).
+func checkTypeMessageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageErrorResponseSearch checks type#/MessageError (response, search).
+func checkTypeMessageErrorResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageErrorContentTypeResponseSearch checks type#/MessageErrorContentType (response, search).
+func checkTypeMessageErrorContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorPropertiesContentTypeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageErrorSeverityResponseSearch checks type#/MessageErrorSeverity (response, search).
+func checkTypeMessageErrorSeverityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorPropertiesSeverityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageInfoResponseSearch checks type#/MessageInfo (response, search).
+func checkTypeMessageInfoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageInfoResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageInfoContentTypeResponseSearch checks type#/MessageInfoContentType (response, search).
+func checkTypeMessageInfoContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageInfoPropertiesContentTypeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageWarningResponseSearch checks type#/MessageWarning (response, search).
+func checkTypeMessageWarningResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageWarningResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMessageWarningContentTypeResponseSearch checks type#/MessageWarningContentType (response, search).
+func checkTypeMessageWarningContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageWarningPropertiesContentTypeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeMetaUCPAgentRequestSearch checks type#/MetaUCPAgent (request, search).
+func checkTypeMetaUCPAgentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypePaginationRequestRequestSearch checks type#/PaginationRequest (request, search).
+func checkTypePaginationRequestRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsRequestRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypePaginationResponseResponseSearch checks type#/PaginationResponse (response, search).
+func checkTypePaginationResponseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsResponseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypePaymentHandlerBaseResponseSearch checks type#/PaymentHandlerBase (response, search).
+func checkTypePaymentHandlerBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsEntityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypePostalAddressResponseSearch checks type#/PostalAddress (response, search).
+func checkTypePostalAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPostalAddressResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeReverseDomainNameResponseSearch checks type#/ReverseDomainName (response, search).
+func checkTypeReverseDomainNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeServiceBaseResponseSearch checks type#/ServiceBase (response, search).
+func checkTypeServiceBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkServiceDefsBaseAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsEntityResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkServiceDefsBaseAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeServiceBaseTransportResponseSearch checks type#/ServiceBaseTransport (response, search).
+func checkTypeServiceBaseTransportResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeSignalsRequestSearch checks type#/Signals (request, search).
+func checkTypeSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkSignalsRequestSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeUCPLocationResponseSchemaResponseSearch checks type#/UCPLocationResponseSchema (response, search).
+func checkTypeUCPLocationResponseSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsBaseResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeUCPLocationResponseSchemaStatusResponseSearch checks type#/UCPLocationResponseSchemaStatus (response, search).
+func checkTypeUCPLocationResponseSchemaStatusResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsBasePropertiesStatusResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeUCPVersionResponseSearch checks type#/UCPVersion (response, search).
+func checkTypeUCPVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeValueConstraintResponseSearch checks type#/ValueConstraint (response, search).
+func checkTypeValueConstraintResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionDefsValueConstraintResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeWarningCodeResponseSearch checks type#/WarningCode (response, search).
+func checkTypeWarningCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkWarningCodeResponseSearch(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// matchSignalsPropertyNamesRequestSearch reports whether v passes checkSignalsPropertyNamesRequestSearch, without messages.
+func matchSignalsPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkSignalsPropertyNamesRequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainSignalsPropertyNamesRequestSearch is checkSignalsPropertyNamesRequestSearch's first violation, for branch messages.
+func explainSignalsPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkSignalsPropertyNamesRequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesAnyOf0RequestSearch reports whether v passes checkLocationServesPropertyNamesAnyOf0RequestSearch, without messages.
+func matchLocationServesPropertyNamesAnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesAnyOf0RequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesAnyOf0RequestSearch is checkLocationServesPropertyNamesAnyOf0RequestSearch's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesAnyOf0RequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesAnyOf1RequestSearch reports whether v passes checkLocationServesPropertyNamesAnyOf1RequestSearch, without messages.
+func matchLocationServesPropertyNamesAnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesAnyOf1RequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesAnyOf1RequestSearch is checkLocationServesPropertyNamesAnyOf1RequestSearch's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesAnyOf1RequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesAnyOf2RequestSearch reports whether v passes checkLocationServesPropertyNamesAnyOf2RequestSearch, without messages.
+func matchLocationServesPropertyNamesAnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesAnyOf2RequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesAnyOf2RequestSearch is checkLocationServesPropertyNamesAnyOf2RequestSearch's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesAnyOf2RequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesRequestSearch reports whether v passes checkLocationServesPropertyNamesRequestSearch, without messages.
+func matchLocationServesPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesRequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesRequestSearch is checkLocationServesPropertyNamesRequestSearch's first violation, for branch messages.
+func explainLocationServesPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesRequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch is checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch is checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch is checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(&r, v, at)
+	return r.First()
+}
+
+// matchUcpDefsBasePropertiesServicesPropertyNamesResponseSearch reports whether v passes checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch, without messages.
+func matchUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainUcpDefsBasePropertiesServicesPropertyNamesResponseSearch is checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch's first violation, for branch messages.
+func explainUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch reports whether v passes checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch, without messages.
+func matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch is checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch's first violation, for branch messages.
+func explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch, without messages.
+func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch's first violation, for branch messages.
+func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch, without messages.
+func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch's first violation, for branch messages.
+func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch reports whether v passes checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch, without messages.
+func matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch is checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch's first violation, for branch messages.
+func explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch, without messages.
+func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch's first violation, for branch messages.
+func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch is checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch is checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch, without messages.
+func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch's first violation, for branch messages.
+func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch reports whether v passes checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch, without messages.
+func matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch is checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch's first violation, for branch messages.
+func explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationIfAnyOf0ResponseSearch reports whether v passes checkLocationIfAnyOf0ResponseSearch, without messages.
+func matchLocationIfAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationIfAnyOf0ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationIfAnyOf0ResponseSearch is checkLocationIfAnyOf0ResponseSearch's first violation, for branch messages.
+func explainLocationIfAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationIfAnyOf0ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationIfAnyOf1ResponseSearch reports whether v passes checkLocationIfAnyOf1ResponseSearch, without messages.
+func matchLocationIfAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationIfAnyOf1ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationIfAnyOf1ResponseSearch is checkLocationIfAnyOf1ResponseSearch's first violation, for branch messages.
+func explainLocationIfAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationIfAnyOf1ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationIfResponseSearch reports whether v passes checkLocationIfResponseSearch, without messages.
+func matchLocationIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationIfResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationIfResponseSearch is checkLocationIfResponseSearch's first violation, for branch messages.
+func explainLocationIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationIfResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchPaginationDefsResponseIfResponseSearch reports whether v passes checkPaginationDefsResponseIfResponseSearch, without messages.
+func matchPaginationDefsResponseIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkPaginationDefsResponseIfResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainPaginationDefsResponseIfResponseSearch is checkPaginationDefsResponseIfResponseSearch's first violation, for branch messages.
+func explainPaginationDefsResponseIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkPaginationDefsResponseIfResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchMessageOneOf0ResponseSearch reports whether v passes checkMessageOneOf0ResponseSearch, without messages.
+func matchMessageOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkMessageOneOf0ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainMessageOneOf0ResponseSearch is checkMessageOneOf0ResponseSearch's first violation, for branch messages.
+func explainMessageOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkMessageOneOf0ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchMessageOneOf1ResponseSearch reports whether v passes checkMessageOneOf1ResponseSearch, without messages.
+func matchMessageOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkMessageOneOf1ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainMessageOneOf1ResponseSearch is checkMessageOneOf1ResponseSearch's first violation, for branch messages.
+func explainMessageOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkMessageOneOf1ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchMessageOneOf2ResponseSearch reports whether v passes checkMessageOneOf2ResponseSearch, without messages.
+func matchMessageOneOf2ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkMessageOneOf2ResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainMessageOneOf2ResponseSearch is checkMessageOneOf2ResponseSearch's first violation, for branch messages.
+func explainMessageOneOf2ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkMessageOneOf2ResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesAnyOf0RequestLookup reports whether v passes checkLocationServesPropertyNamesAnyOf0RequestLookup, without messages.
+func matchLocationServesPropertyNamesAnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesAnyOf0RequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesAnyOf0RequestLookup is checkLocationServesPropertyNamesAnyOf0RequestLookup's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesAnyOf0RequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesAnyOf1RequestLookup reports whether v passes checkLocationServesPropertyNamesAnyOf1RequestLookup, without messages.
+func matchLocationServesPropertyNamesAnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesAnyOf1RequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesAnyOf1RequestLookup is checkLocationServesPropertyNamesAnyOf1RequestLookup's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesAnyOf1RequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesAnyOf2RequestLookup reports whether v passes checkLocationServesPropertyNamesAnyOf2RequestLookup, without messages.
+func matchLocationServesPropertyNamesAnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesAnyOf2RequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesAnyOf2RequestLookup is checkLocationServesPropertyNamesAnyOf2RequestLookup's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesAnyOf2RequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertyNamesRequestLookup reports whether v passes checkLocationServesPropertyNamesRequestLookup, without messages.
+func matchLocationServesPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertyNamesRequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertyNamesRequestLookup is checkLocationServesPropertyNamesRequestLookup's first violation, for branch messages.
+func explainLocationServesPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertyNamesRequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup is checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup is checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup is checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchSignalsPropertyNamesRequestLookup reports whether v passes checkSignalsPropertyNamesRequestLookup, without messages.
+func matchSignalsPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkSignalsPropertyNamesRequestLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainSignalsPropertyNamesRequestLookup is checkSignalsPropertyNamesRequestLookup's first violation, for branch messages.
+func explainSignalsPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkSignalsPropertyNamesRequestLookup(&r, v, at)
+	return r.First()
+}
+
+// matchUcpDefsBasePropertiesServicesPropertyNamesResponseLookup reports whether v passes checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup, without messages.
+func matchUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainUcpDefsBasePropertiesServicesPropertyNamesResponseLookup is checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup's first violation, for branch messages.
+func explainUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup reports whether v passes checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup, without messages.
+func matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup is checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup's first violation, for branch messages.
+func explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup, without messages.
+func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup's first violation, for branch messages.
+func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup, without messages.
+func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup's first violation, for branch messages.
+func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup reports whether v passes checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup, without messages.
+func matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup is checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup's first violation, for branch messages.
+func explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup, without messages.
+func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup's first violation, for branch messages.
+func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup is checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup is checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup, without messages.
+func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup's first violation, for branch messages.
+func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup reports whether v passes checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup, without messages.
+func matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup is checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup's first violation, for branch messages.
+func explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationIfAnyOf0ResponseLookup reports whether v passes checkLocationIfAnyOf0ResponseLookup, without messages.
+func matchLocationIfAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationIfAnyOf0ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationIfAnyOf0ResponseLookup is checkLocationIfAnyOf0ResponseLookup's first violation, for branch messages.
+func explainLocationIfAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationIfAnyOf0ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationIfAnyOf1ResponseLookup reports whether v passes checkLocationIfAnyOf1ResponseLookup, without messages.
+func matchLocationIfAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationIfAnyOf1ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationIfAnyOf1ResponseLookup is checkLocationIfAnyOf1ResponseLookup's first violation, for branch messages.
+func explainLocationIfAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationIfAnyOf1ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchLocationIfResponseLookup reports whether v passes checkLocationIfResponseLookup, without messages.
+func matchLocationIfResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkLocationIfResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainLocationIfResponseLookup is checkLocationIfResponseLookup's first violation, for branch messages.
+func explainLocationIfResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkLocationIfResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchMessageOneOf0ResponseLookup reports whether v passes checkMessageOneOf0ResponseLookup, without messages.
+func matchMessageOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkMessageOneOf0ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainMessageOneOf0ResponseLookup is checkMessageOneOf0ResponseLookup's first violation, for branch messages.
+func explainMessageOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkMessageOneOf0ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchMessageOneOf1ResponseLookup reports whether v passes checkMessageOneOf1ResponseLookup, without messages.
+func matchMessageOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkMessageOneOf1ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainMessageOneOf1ResponseLookup is checkMessageOneOf1ResponseLookup's first violation, for branch messages.
+func explainMessageOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkMessageOneOf1ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchMessageOneOf2ResponseLookup reports whether v passes checkMessageOneOf2ResponseLookup, without messages.
+func matchMessageOneOf2ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkMessageOneOf2ResponseLookup(&q, v, at)
+	return !q.Failed()
+}
+
+// explainMessageOneOf2ResponseLookup is checkMessageOneOf2ResponseLookup's first violation, for branch messages.
+func explainMessageOneOf2ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkMessageOneOf2ResponseLookup(&r, v, at)
+	return r.First()
+}
+
+// matchTypeReverseDomainNameResponseSearch reports whether v passes checkTypeReverseDomainNameResponseSearch, without messages.
+func matchTypeReverseDomainNameResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkTypeReverseDomainNameResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainTypeReverseDomainNameResponseSearch is checkTypeReverseDomainNameResponseSearch's first violation, for branch messages.
+func explainTypeReverseDomainNameResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkTypeReverseDomainNameResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchTypeConstraintExpressionResponseSearch reports whether v passes checkTypeConstraintExpressionResponseSearch, without messages.
+func matchTypeConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkTypeConstraintExpressionResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainTypeConstraintExpressionResponseSearch is checkTypeConstraintExpressionResponseSearch's first violation, for branch messages.
+func explainTypeConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkTypeConstraintExpressionResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchTypeValueConstraintResponseSearch reports whether v passes checkTypeValueConstraintResponseSearch, without messages.
+func matchTypeValueConstraintResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkTypeValueConstraintResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainTypeValueConstraintResponseSearch is checkTypeValueConstraintResponseSearch's first violation, for branch messages.
+func explainTypeValueConstraintResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkTypeValueConstraintResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchTypeMessageErrorResponseSearch reports whether v passes checkTypeMessageErrorResponseSearch, without messages.
+func matchTypeMessageErrorResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkTypeMessageErrorResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainTypeMessageErrorResponseSearch is checkTypeMessageErrorResponseSearch's first violation, for branch messages.
+func explainTypeMessageErrorResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkTypeMessageErrorResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchTypeMessageWarningResponseSearch reports whether v passes checkTypeMessageWarningResponseSearch, without messages.
+func matchTypeMessageWarningResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkTypeMessageWarningResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainTypeMessageWarningResponseSearch is checkTypeMessageWarningResponseSearch's first violation, for branch messages.
+func explainTypeMessageWarningResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkTypeMessageWarningResponseSearch(&r, v, at)
+	return r.First()
+}
+
+// matchTypeMessageInfoResponseSearch reports whether v passes checkTypeMessageInfoResponseSearch, without messages.
+func matchTypeMessageInfoResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+	q := schemacheck.Quiet()
+	checkTypeMessageInfoResponseSearch(&q, v, at)
+	return !q.Failed()
+}
+
+// explainTypeMessageInfoResponseSearch is checkTypeMessageInfoResponseSearch's first violation, for branch messages.
+func explainTypeMessageInfoResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+	var r schemacheck.Checker
+	checkTypeMessageInfoResponseSearch(&r, v, at)
+	return r.First()
 }
 
 var (
-	schemaMcpOpenrpcMethods0Params0SchemaRequestSearch                                                     schemacheck.Schema
-	schemaMcpOpenrpcComponentsSchemasMetaRequestSearch                                                     schemacheck.Schema
-	schemaMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch                                   schemacheck.Schema
-	schemaMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch                  schemacheck.Schema
-	schemaMcpOpenrpcMethods0Params1SchemaRequestSearch                                                     schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestRequestSearch                                                     schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestPropertiesQueryRequestSearch                                      schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestPropertiesContextRequestSearch                                    schemacheck.Schema
-	schemaContextRequestSearch                                                                             schemacheck.Schema
-	schemaContextAllOf0RequestSearch                                                                       schemacheck.Schema
-	schemaLocalityRequestSearch                                                                            schemacheck.Schema
-	schemaLocalityPropertiesAddressCountryRequestSearch                                                    schemacheck.Schema
-	schemaLocalityPropertiesAddressRegionRequestSearch                                                     schemacheck.Schema
-	schemaLocalityPropertiesPostalCodeRequestSearch                                                        schemacheck.Schema
-	schemaContextAllOf1RequestSearch                                                                       schemacheck.Schema
-	schemaContextAllOf1PropertiesLocationRequestSearch                                                     schemacheck.Schema
-	schemaContextAllOf1PropertiesIntentRequestSearch                                                       schemacheck.Schema
-	schemaContextAllOf1PropertiesLanguageRequestSearch                                                     schemacheck.Schema
-	schemaContextAllOf1PropertiesCurrencyRequestSearch                                                     schemacheck.Schema
-	schemaContextAllOf1PropertiesEligibilityRequestSearch                                                  schemacheck.Schema
-	schemaContextAllOf1PropertiesEligibilityItemsRequestSearch                                             schemacheck.Schema
-	schemaReverseDomainNameRequestSearch                                                                   schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentRequestSearch                                                      schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsRequestSearch                                                 schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch                                schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch                                  schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch                             schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch                                    schemacheck.Schema
-	schemaSignalsRequestSearch                                                                             schemacheck.Schema
-	schemaSignalsPropertiesDevUcpBuyerIpRequestSearch                                                      schemacheck.Schema
-	schemaSignalsPropertiesDevUcpUserAgentRequestSearch                                                    schemacheck.Schema
-	schemaSignalsPropertyNamesRequestSearch                                                                schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch                                   schemacheck.Schema
-	schemaLocationDistanceRequestSearch                                                                    schemacheck.Schema
-	schemaLocationDistancePropertiesCenterRequestSearch                                                    schemacheck.Schema
-	schemaGeoRequestSearch                                                                                 schemacheck.Schema
-	schemaGeoPropertiesLatitudeRequestSearch                                                               schemacheck.Schema
-	schemaGeoPropertiesLongitudeRequestSearch                                                              schemacheck.Schema
-	schemaLocationDistancePropertiesMaxRequestSearch                                                       schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestPropertiesServesRequestSearch                                     schemacheck.Schema
-	schemaLocationServesRequestSearch                                                                      schemacheck.Schema
-	schemaLocationServesPropertiesPointRequestSearch                                                       schemacheck.Schema
-	schemaLocationServesPropertiesAddressRequestSearch                                                     schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf0RequestSearch                                               schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1RequestSearch                                               schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch                                         schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch                 schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch                                         schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch                  schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch                                         schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch                     schemacheck.Schema
-	schemaLocationServesPropertyNamesRequestSearch                                                         schemacheck.Schema
-	schemaLocationServesPropertyNamesAnyOf0RequestSearch                                                   schemacheck.Schema
-	schemaLocationServesPropertyNamesAnyOf1RequestSearch                                                   schemacheck.Schema
-	schemaLocationServesPropertyNamesAnyOf2RequestSearch                                                   schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch                                    schemacheck.Schema
-	schemaLocationFilterRequestSearch                                                                      schemacheck.Schema
-	schemaLocationFilterPropertiesHoursRequestSearch                                                       schemacheck.Schema
-	schemaLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch                                       schemacheck.Schema
-	schemaLocationFilterPropertiesAmenitiesRequestSearch                                                   schemacheck.Schema
-	schemaLocationFilterPropertiesAmenitiesItemsRequestSearch                                              schemacheck.Schema
-	schemaAmenityTypeRequestSearch                                                                         schemacheck.Schema
-	schemaLocationFilterPropertiesItemsRequestSearch                                                       schemacheck.Schema
-	schemaLocationFilterPropertiesItemsItemsRequestSearch                                                  schemacheck.Schema
-	schemaLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch                                 schemacheck.Schema
-	schemaPaginationDefsRequestRequestSearch                                                               schemacheck.Schema
-	schemaPaginationDefsRequestPropertiesCursorRequestSearch                                               schemacheck.Schema
-	schemaPaginationDefsRequestPropertiesLimitRequestSearch                                                schemacheck.Schema
-	schemaMcpOpenrpcMethods0ResultSchemaResponseSearch                                                     schemacheck.Schema
-	schemaLocationSearchDefsSearchResponseResponseSearch                                                   schemacheck.Schema
-	schemaLocationSearchDefsSearchResponsePropertiesUcpResponseSearch                                      schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaResponseSearch                                                      schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf0ResponseSearch                                                schemacheck.Schema
-	schemaUcpDefsBaseResponseSearch                                                                        schemacheck.Schema
-	schemaUcpDefsBasePropertiesVersionResponseSearch                                                       schemacheck.Schema
-	schemaUcpDefsVersionResponseSearch                                                                     schemacheck.Schema
-	schemaUcpDefsBasePropertiesMapOrderResponseSearch                                                      schemacheck.Schema
-	schemaUcpDefsMapOrderResponseSearch                                                                    schemacheck.Schema
-	schemaUcpDefsMapOrderAdditionalPropertiesResponseSearch                                                schemacheck.Schema
-	schemaUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch                                           schemacheck.Schema
-	schemaUcpDefsBasePropertiesStatusResponseSearch                                                        schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesResponseSearch                                                      schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch                                  schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch                             schemacheck.Schema
-	schemaServiceDefsBaseResponseSearch                                                                    schemacheck.Schema
-	schemaServiceDefsBaseAllOf0ResponseSearch                                                              schemacheck.Schema
-	schemaUcpDefsEntityResponseSearch                                                                      schemacheck.Schema
-	schemaUcpDefsEntityPropertiesVersionResponseSearch                                                     schemacheck.Schema
-	schemaUcpDefsEntityPropertiesSpecResponseSearch                                                        schemacheck.Schema
-	schemaUcpDefsEntityPropertiesSchemaResponseSearch                                                      schemacheck.Schema
-	schemaUcpDefsEntityPropertiesIdResponseSearch                                                          schemacheck.Schema
-	schemaUcpDefsEntityPropertiesConfigResponseSearch                                                      schemacheck.Schema
-	schemaServiceDefsBaseAllOf1ResponseSearch                                                              schemacheck.Schema
-	schemaServiceDefsBaseAllOf1PropertiesTransportResponseSearch                                           schemacheck.Schema
-	schemaServiceDefsBaseAllOf1PropertiesEndpointResponseSearch                                            schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesPropertyNamesResponseSearch                                         schemacheck.Schema
-	schemaReverseDomainNameResponseSearch                                                                  schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesResponseSearch                                                  schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch                              schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch                         schemacheck.Schema
-	schemaCapabilityDefsBaseResponseSearch                                                                 schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf0ResponseSearch                                                           schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1ResponseSearch                                                           schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch                                          schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch                                    schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch                                    schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch                               schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch                                     schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersResponseSearch                                               schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch                           schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch                      schemacheck.Schema
-	schemaPaymentHandlerDefsBaseResponseSearch                                                             schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf0ResponseSearch                                                       schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf1ResponseSearch                                                       schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf2ResponseSearch                                                       schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch                         schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch                    schemacheck.Schema
-	schemaAvailablePaymentInstrumentResponseSearch                                                         schemacheck.Schema
-	schemaAvailablePaymentInstrumentPropertiesTypeResponseSearch                                           schemacheck.Schema
-	schemaAvailablePaymentInstrumentPropertiesConstraintsResponseSearch                                    schemacheck.Schema
-	schemaConstraintExpressionResponseSearch                                                               schemacheck.Schema
-	schemaConstraintExpressionPropertiesRequiredResponseSearch                                             schemacheck.Schema
-	schemaConstraintExpressionPropertiesRequiredItemsResponseSearch                                        schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesResponseSearch                                           schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch                       schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch                 schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch                 schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintResponseSearch                                            schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch                              schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch                             schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch                                      schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch                                      schemacheck.Schema
-	schemaConstraintExpressionPropertiesAnyOfResponseSearch                                                schemacheck.Schema
-	schemaConstraintExpressionPropertiesAnyOfItemsResponseSearch                                           schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch                                  schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1ResponseSearch                                                schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch                          schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch      schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch schemacheck.Schema
-	schemaCapabilityDefsResponseSchemaResponseSearch                                                       schemacheck.Schema
-	schemaCapabilityDefsResponseSchemaAllOf0ResponseSearch                                                 schemacheck.Schema
-	schemaLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch                                schemacheck.Schema
-	schemaLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch                           schemacheck.Schema
-	schemaLocationResponseSearch                                                                           schemacheck.Schema
-	schemaLocationAllOf0ResponseSearch                                                                     schemacheck.Schema
-	schemaLocationSummaryResponseSearch                                                                    schemacheck.Schema
-	schemaLocationSummaryPropertiesIdResponseSearch                                                        schemacheck.Schema
-	schemaLocationSummaryPropertiesNameResponseSearch                                                      schemacheck.Schema
-	schemaLocationSummaryPropertiesAddressResponseSearch                                                   schemacheck.Schema
-	schemaPostalAddressResponseSearch                                                                      schemacheck.Schema
-	schemaPostalAddressPropertiesExtendedAddressResponseSearch                                             schemacheck.Schema
-	schemaPostalAddressPropertiesStreetAddressResponseSearch                                               schemacheck.Schema
-	schemaPostalAddressPropertiesAddressLocalityResponseSearch                                             schemacheck.Schema
-	schemaPostalAddressPropertiesAddressRegionResponseSearch                                               schemacheck.Schema
-	schemaPostalAddressPropertiesAddressCountryResponseSearch                                              schemacheck.Schema
-	schemaPostalAddressPropertiesPostalCodeResponseSearch                                                  schemacheck.Schema
-	schemaPostalAddressPropertiesFirstNameResponseSearch                                                   schemacheck.Schema
-	schemaPostalAddressPropertiesLastNameResponseSearch                                                    schemacheck.Schema
-	schemaPostalAddressPropertiesPhoneNumberResponseSearch                                                 schemacheck.Schema
-	schemaLocationAllOf1ResponseSearch                                                                     schemacheck.Schema
-	schemaLocationAllOf1PropertiesGeoResponseSearch                                                        schemacheck.Schema
-	schemaGeoResponseSearch                                                                                schemacheck.Schema
-	schemaGeoPropertiesLatitudeResponseSearch                                                              schemacheck.Schema
-	schemaGeoPropertiesLongitudeResponseSearch                                                             schemacheck.Schema
-	schemaLocationAllOf1PropertiesAmenitiesResponseSearch                                                  schemacheck.Schema
-	schemaLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch                              schemacheck.Schema
-	schemaLocationDefsAmenityResponseSearch                                                                schemacheck.Schema
-	schemaLocationDefsAmenityPropertiesDescriptionResponseSearch                                           schemacheck.Schema
-	schemaLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch                                     schemacheck.Schema
-	schemaAmenityTypeResponseSearch                                                                        schemacheck.Schema
-	schemaLocationAllOf1PropertiesHoursResponseSearch                                                      schemacheck.Schema
-	schemaLocationAllOf1PropertiesHoursItemsResponseSearch                                                 schemacheck.Schema
-	schemaDailyHourResponseSearch                                                                          schemacheck.Schema
-	schemaDailyHourAllOf0ResponseSearch                                                                    schemacheck.Schema
-	schemaTimeIntervalResponseSearch                                                                       schemacheck.Schema
-	schemaTimeIntervalPropertiesOpensResponseSearch                                                        schemacheck.Schema
-	schemaTimeIntervalPropertiesClosesResponseSearch                                                       schemacheck.Schema
-	schemaDailyHourAllOf1ResponseSearch                                                                    schemacheck.Schema
-	schemaDailyHourAllOf1PropertiesDayResponseSearch                                                       schemacheck.Schema
-	schemaLocationAllOf1PropertiesExceptionHoursResponseSearch                                             schemacheck.Schema
-	schemaLocationAllOf1PropertiesExceptionHoursItemsResponseSearch                                        schemacheck.Schema
-	schemaExceptionHourResponseSearch                                                                      schemacheck.Schema
-	schemaExceptionHourAllOf0ResponseSearch                                                                schemacheck.Schema
-	schemaExceptionHourAllOf1ResponseSearch                                                                schemacheck.Schema
-	schemaExceptionHourAllOf1PropertiesTitleResponseSearch                                                 schemacheck.Schema
-	schemaExceptionHourAllOf1PropertiesValidFromResponseSearch                                             schemacheck.Schema
-	schemaExceptionHourAllOf1PropertiesValidThroughResponseSearch                                          schemacheck.Schema
-	schemaLocationAllOf1PropertiesTimezoneResponseSearch                                                   schemacheck.Schema
-	schemaLocationIfResponseSearch                                                                         schemacheck.Schema
-	schemaLocationIfAnyOf0ResponseSearch                                                                   schemacheck.Schema
-	schemaLocationIfAnyOf1ResponseSearch                                                                   schemacheck.Schema
-	schemaLocationThenResponseSearch                                                                       schemacheck.Schema
-	schemaLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch                               schemacheck.Schema
-	schemaPaginationDefsResponseResponseSearch                                                             schemacheck.Schema
-	schemaPaginationDefsResponsePropertiesCursorResponseSearch                                             schemacheck.Schema
-	schemaPaginationDefsResponsePropertiesHasNextPageResponseSearch                                        schemacheck.Schema
-	schemaPaginationDefsResponsePropertiesTotalCountResponseSearch                                         schemacheck.Schema
-	schemaPaginationDefsResponseIfResponseSearch                                                           schemacheck.Schema
-	schemaPaginationDefsResponseIfPropertiesHasNextPageResponseSearch                                      schemacheck.Schema
-	schemaPaginationDefsResponseThenResponseSearch                                                         schemacheck.Schema
-	schemaLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch                                 schemacheck.Schema
-	schemaLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch                            schemacheck.Schema
-	schemaMessageResponseSearch                                                                            schemacheck.Schema
-	schemaMessageOneOf0ResponseSearch                                                                      schemacheck.Schema
-	schemaMessageErrorResponseSearch                                                                       schemacheck.Schema
-	schemaMessageErrorPropertiesTypeResponseSearch                                                         schemacheck.Schema
-	schemaMessageErrorPropertiesCodeResponseSearch                                                         schemacheck.Schema
-	schemaErrorCodeResponseSearch                                                                          schemacheck.Schema
-	schemaMessageErrorPropertiesPathResponseSearch                                                         schemacheck.Schema
-	schemaMessageErrorPropertiesContentTypeResponseSearch                                                  schemacheck.Schema
-	schemaMessageErrorPropertiesContentResponseSearch                                                      schemacheck.Schema
-	schemaMessageErrorPropertiesSeverityResponseSearch                                                     schemacheck.Schema
-	schemaMessageOneOf1ResponseSearch                                                                      schemacheck.Schema
-	schemaMessageWarningResponseSearch                                                                     schemacheck.Schema
-	schemaMessageWarningPropertiesTypeResponseSearch                                                       schemacheck.Schema
-	schemaMessageWarningPropertiesPathResponseSearch                                                       schemacheck.Schema
-	schemaMessageWarningPropertiesCodeResponseSearch                                                       schemacheck.Schema
-	schemaWarningCodeResponseSearch                                                                        schemacheck.Schema
-	schemaMessageWarningPropertiesContentResponseSearch                                                    schemacheck.Schema
-	schemaMessageWarningPropertiesContentTypeResponseSearch                                                schemacheck.Schema
-	schemaMessageWarningPropertiesPresentationResponseSearch                                               schemacheck.Schema
-	schemaMessageWarningPropertiesImageUrlResponseSearch                                                   schemacheck.Schema
-	schemaMessageWarningPropertiesUrlResponseSearch                                                        schemacheck.Schema
-	schemaMessageOneOf2ResponseSearch                                                                      schemacheck.Schema
-	schemaMessageInfoResponseSearch                                                                        schemacheck.Schema
-	schemaMessageInfoPropertiesTypeResponseSearch                                                          schemacheck.Schema
-	schemaMessageInfoPropertiesPathResponseSearch                                                          schemacheck.Schema
-	schemaMessageInfoPropertiesCodeResponseSearch                                                          schemacheck.Schema
-	schemaInfoCodeResponseSearch                                                                           schemacheck.Schema
-	schemaMessageInfoPropertiesContentTypeResponseSearch                                                   schemacheck.Schema
-	schemaMessageInfoPropertiesContentResponseSearch                                                       schemacheck.Schema
-	schemaMcpOpenrpcMethods1Params1SchemaRequestLookup                                                     schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestRequestLookup                                                     schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestPropertiesIdsRequestLookup                                        schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup                                   schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup                                   schemacheck.Schema
-	schemaLocationDistanceRequestLookup                                                                    schemacheck.Schema
-	schemaLocationDistancePropertiesCenterRequestLookup                                                    schemacheck.Schema
-	schemaGeoRequestLookup                                                                                 schemacheck.Schema
-	schemaGeoPropertiesLatitudeRequestLookup                                                               schemacheck.Schema
-	schemaGeoPropertiesLongitudeRequestLookup                                                              schemacheck.Schema
-	schemaLocationDistancePropertiesMaxRequestLookup                                                       schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestPropertiesServesRequestLookup                                     schemacheck.Schema
-	schemaLocationServesRequestLookup                                                                      schemacheck.Schema
-	schemaLocationServesPropertiesPointRequestLookup                                                       schemacheck.Schema
-	schemaLocationServesPropertiesAddressRequestLookup                                                     schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf0RequestLookup                                               schemacheck.Schema
-	schemaLocalityRequestLookup                                                                            schemacheck.Schema
-	schemaLocalityPropertiesAddressCountryRequestLookup                                                    schemacheck.Schema
-	schemaLocalityPropertiesAddressRegionRequestLookup                                                     schemacheck.Schema
-	schemaLocalityPropertiesPostalCodeRequestLookup                                                        schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1RequestLookup                                               schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup                                         schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup                 schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup                                         schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup                  schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup                                         schemacheck.Schema
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup                     schemacheck.Schema
-	schemaLocationServesPropertyNamesRequestLookup                                                         schemacheck.Schema
-	schemaLocationServesPropertyNamesAnyOf0RequestLookup                                                   schemacheck.Schema
-	schemaLocationServesPropertyNamesAnyOf1RequestLookup                                                   schemacheck.Schema
-	schemaLocationServesPropertyNamesAnyOf2RequestLookup                                                   schemacheck.Schema
-	schemaReverseDomainNameRequestLookup                                                                   schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup                                    schemacheck.Schema
-	schemaLocationFilterRequestLookup                                                                      schemacheck.Schema
-	schemaLocationFilterPropertiesHoursRequestLookup                                                       schemacheck.Schema
-	schemaLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup                                       schemacheck.Schema
-	schemaLocationFilterPropertiesAmenitiesRequestLookup                                                   schemacheck.Schema
-	schemaLocationFilterPropertiesAmenitiesItemsRequestLookup                                              schemacheck.Schema
-	schemaAmenityTypeRequestLookup                                                                         schemacheck.Schema
-	schemaLocationFilterPropertiesItemsRequestLookup                                                       schemacheck.Schema
-	schemaLocationFilterPropertiesItemsItemsRequestLookup                                                  schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestPropertiesContextRequestLookup                                    schemacheck.Schema
-	schemaContextRequestLookup                                                                             schemacheck.Schema
-	schemaContextAllOf0RequestLookup                                                                       schemacheck.Schema
-	schemaContextAllOf1RequestLookup                                                                       schemacheck.Schema
-	schemaContextAllOf1PropertiesLocationRequestLookup                                                     schemacheck.Schema
-	schemaContextAllOf1PropertiesIntentRequestLookup                                                       schemacheck.Schema
-	schemaContextAllOf1PropertiesLanguageRequestLookup                                                     schemacheck.Schema
-	schemaContextAllOf1PropertiesCurrencyRequestLookup                                                     schemacheck.Schema
-	schemaContextAllOf1PropertiesEligibilityRequestLookup                                                  schemacheck.Schema
-	schemaContextAllOf1PropertiesEligibilityItemsRequestLookup                                             schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentRequestLookup                                                      schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsRequestLookup                                                 schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup                                schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup                                  schemacheck.Schema
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup                             schemacheck.Schema
-	schemaLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup                                    schemacheck.Schema
-	schemaSignalsRequestLookup                                                                             schemacheck.Schema
-	schemaSignalsPropertiesDevUcpBuyerIpRequestLookup                                                      schemacheck.Schema
-	schemaSignalsPropertiesDevUcpUserAgentRequestLookup                                                    schemacheck.Schema
-	schemaSignalsPropertyNamesRequestLookup                                                                schemacheck.Schema
-	schemaMcpOpenrpcMethods1ResultSchemaResponseLookup                                                     schemacheck.Schema
-	schemaLocationLookupDefsLookupResponseResponseLookup                                                   schemacheck.Schema
-	schemaLocationLookupDefsLookupResponsePropertiesUcpResponseLookup                                      schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaResponseLookup                                                      schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf0ResponseLookup                                                schemacheck.Schema
-	schemaUcpDefsBaseResponseLookup                                                                        schemacheck.Schema
-	schemaUcpDefsBasePropertiesVersionResponseLookup                                                       schemacheck.Schema
-	schemaUcpDefsVersionResponseLookup                                                                     schemacheck.Schema
-	schemaUcpDefsBasePropertiesMapOrderResponseLookup                                                      schemacheck.Schema
-	schemaUcpDefsMapOrderResponseLookup                                                                    schemacheck.Schema
-	schemaUcpDefsMapOrderAdditionalPropertiesResponseLookup                                                schemacheck.Schema
-	schemaUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup                                           schemacheck.Schema
-	schemaUcpDefsBasePropertiesStatusResponseLookup                                                        schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesResponseLookup                                                      schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup                                  schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup                             schemacheck.Schema
-	schemaServiceDefsBaseResponseLookup                                                                    schemacheck.Schema
-	schemaServiceDefsBaseAllOf0ResponseLookup                                                              schemacheck.Schema
-	schemaUcpDefsEntityResponseLookup                                                                      schemacheck.Schema
-	schemaUcpDefsEntityPropertiesVersionResponseLookup                                                     schemacheck.Schema
-	schemaUcpDefsEntityPropertiesSpecResponseLookup                                                        schemacheck.Schema
-	schemaUcpDefsEntityPropertiesSchemaResponseLookup                                                      schemacheck.Schema
-	schemaUcpDefsEntityPropertiesIdResponseLookup                                                          schemacheck.Schema
-	schemaUcpDefsEntityPropertiesConfigResponseLookup                                                      schemacheck.Schema
-	schemaServiceDefsBaseAllOf1ResponseLookup                                                              schemacheck.Schema
-	schemaServiceDefsBaseAllOf1PropertiesTransportResponseLookup                                           schemacheck.Schema
-	schemaServiceDefsBaseAllOf1PropertiesEndpointResponseLookup                                            schemacheck.Schema
-	schemaUcpDefsBasePropertiesServicesPropertyNamesResponseLookup                                         schemacheck.Schema
-	schemaReverseDomainNameResponseLookup                                                                  schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesResponseLookup                                                  schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup                              schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup                         schemacheck.Schema
-	schemaCapabilityDefsBaseResponseLookup                                                                 schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf0ResponseLookup                                                           schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1ResponseLookup                                                           schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup                                          schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup                                    schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup                                    schemacheck.Schema
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup                               schemacheck.Schema
-	schemaUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup                                     schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersResponseLookup                                               schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup                           schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup                      schemacheck.Schema
-	schemaPaymentHandlerDefsBaseResponseLookup                                                             schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf0ResponseLookup                                                       schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf1ResponseLookup                                                       schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf2ResponseLookup                                                       schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup                         schemacheck.Schema
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup                    schemacheck.Schema
-	schemaAvailablePaymentInstrumentResponseLookup                                                         schemacheck.Schema
-	schemaAvailablePaymentInstrumentPropertiesTypeResponseLookup                                           schemacheck.Schema
-	schemaAvailablePaymentInstrumentPropertiesConstraintsResponseLookup                                    schemacheck.Schema
-	schemaConstraintExpressionResponseLookup                                                               schemacheck.Schema
-	schemaConstraintExpressionPropertiesRequiredResponseLookup                                             schemacheck.Schema
-	schemaConstraintExpressionPropertiesRequiredItemsResponseLookup                                        schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesResponseLookup                                           schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup                       schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup                 schemacheck.Schema
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup                 schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintResponseLookup                                            schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup                              schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup                             schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup                                      schemacheck.Schema
-	schemaConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup                                      schemacheck.Schema
-	schemaConstraintExpressionPropertiesAnyOfResponseLookup                                                schemacheck.Schema
-	schemaConstraintExpressionPropertiesAnyOfItemsResponseLookup                                           schemacheck.Schema
-	schemaUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup                                  schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1ResponseLookup                                                schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup                          schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup      schemacheck.Schema
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup schemacheck.Schema
-	schemaCapabilityDefsResponseSchemaResponseLookup                                                       schemacheck.Schema
-	schemaCapabilityDefsResponseSchemaAllOf0ResponseLookup                                                 schemacheck.Schema
-	schemaLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup                                schemacheck.Schema
-	schemaLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup                           schemacheck.Schema
-	schemaLocationLookupDefsLookupLocationResponseLookup                                                   schemacheck.Schema
-	schemaLocationLookupDefsLookupLocationAllOf0ResponseLookup                                             schemacheck.Schema
-	schemaLocationResponseLookup                                                                           schemacheck.Schema
-	schemaLocationAllOf0ResponseLookup                                                                     schemacheck.Schema
-	schemaLocationSummaryResponseLookup                                                                    schemacheck.Schema
-	schemaLocationSummaryPropertiesIdResponseLookup                                                        schemacheck.Schema
-	schemaLocationSummaryPropertiesNameResponseLookup                                                      schemacheck.Schema
-	schemaLocationSummaryPropertiesAddressResponseLookup                                                   schemacheck.Schema
-	schemaPostalAddressResponseLookup                                                                      schemacheck.Schema
-	schemaPostalAddressPropertiesExtendedAddressResponseLookup                                             schemacheck.Schema
-	schemaPostalAddressPropertiesStreetAddressResponseLookup                                               schemacheck.Schema
-	schemaPostalAddressPropertiesAddressLocalityResponseLookup                                             schemacheck.Schema
-	schemaPostalAddressPropertiesAddressRegionResponseLookup                                               schemacheck.Schema
-	schemaPostalAddressPropertiesAddressCountryResponseLookup                                              schemacheck.Schema
-	schemaPostalAddressPropertiesPostalCodeResponseLookup                                                  schemacheck.Schema
-	schemaPostalAddressPropertiesFirstNameResponseLookup                                                   schemacheck.Schema
-	schemaPostalAddressPropertiesLastNameResponseLookup                                                    schemacheck.Schema
-	schemaPostalAddressPropertiesPhoneNumberResponseLookup                                                 schemacheck.Schema
-	schemaLocationAllOf1ResponseLookup                                                                     schemacheck.Schema
-	schemaLocationAllOf1PropertiesGeoResponseLookup                                                        schemacheck.Schema
-	schemaGeoResponseLookup                                                                                schemacheck.Schema
-	schemaGeoPropertiesLatitudeResponseLookup                                                              schemacheck.Schema
-	schemaGeoPropertiesLongitudeResponseLookup                                                             schemacheck.Schema
-	schemaLocationAllOf1PropertiesAmenitiesResponseLookup                                                  schemacheck.Schema
-	schemaLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup                              schemacheck.Schema
-	schemaLocationDefsAmenityResponseLookup                                                                schemacheck.Schema
-	schemaLocationDefsAmenityPropertiesDescriptionResponseLookup                                           schemacheck.Schema
-	schemaLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup                                     schemacheck.Schema
-	schemaAmenityTypeResponseLookup                                                                        schemacheck.Schema
-	schemaLocationAllOf1PropertiesHoursResponseLookup                                                      schemacheck.Schema
-	schemaLocationAllOf1PropertiesHoursItemsResponseLookup                                                 schemacheck.Schema
-	schemaDailyHourResponseLookup                                                                          schemacheck.Schema
-	schemaDailyHourAllOf0ResponseLookup                                                                    schemacheck.Schema
-	schemaTimeIntervalResponseLookup                                                                       schemacheck.Schema
-	schemaTimeIntervalPropertiesOpensResponseLookup                                                        schemacheck.Schema
-	schemaTimeIntervalPropertiesClosesResponseLookup                                                       schemacheck.Schema
-	schemaDailyHourAllOf1ResponseLookup                                                                    schemacheck.Schema
-	schemaDailyHourAllOf1PropertiesDayResponseLookup                                                       schemacheck.Schema
-	schemaLocationAllOf1PropertiesExceptionHoursResponseLookup                                             schemacheck.Schema
-	schemaLocationAllOf1PropertiesExceptionHoursItemsResponseLookup                                        schemacheck.Schema
-	schemaExceptionHourResponseLookup                                                                      schemacheck.Schema
-	schemaExceptionHourAllOf0ResponseLookup                                                                schemacheck.Schema
-	schemaExceptionHourAllOf1ResponseLookup                                                                schemacheck.Schema
-	schemaExceptionHourAllOf1PropertiesTitleResponseLookup                                                 schemacheck.Schema
-	schemaExceptionHourAllOf1PropertiesValidFromResponseLookup                                             schemacheck.Schema
-	schemaExceptionHourAllOf1PropertiesValidThroughResponseLookup                                          schemacheck.Schema
-	schemaLocationAllOf1PropertiesTimezoneResponseLookup                                                   schemacheck.Schema
-	schemaLocationIfResponseLookup                                                                         schemacheck.Schema
-	schemaLocationIfAnyOf0ResponseLookup                                                                   schemacheck.Schema
-	schemaLocationIfAnyOf1ResponseLookup                                                                   schemacheck.Schema
-	schemaLocationThenResponseLookup                                                                       schemacheck.Schema
-	schemaLocationLookupDefsLookupLocationAllOf1ResponseLookup                                             schemacheck.Schema
-	schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup                             schemacheck.Schema
-	schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup                        schemacheck.Schema
-	schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup            schemacheck.Schema
-	schemaLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup                                 schemacheck.Schema
-	schemaLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup                            schemacheck.Schema
-	schemaMessageResponseLookup                                                                            schemacheck.Schema
-	schemaMessageOneOf0ResponseLookup                                                                      schemacheck.Schema
-	schemaMessageErrorResponseLookup                                                                       schemacheck.Schema
-	schemaMessageErrorPropertiesTypeResponseLookup                                                         schemacheck.Schema
-	schemaMessageErrorPropertiesCodeResponseLookup                                                         schemacheck.Schema
-	schemaErrorCodeResponseLookup                                                                          schemacheck.Schema
-	schemaMessageErrorPropertiesPathResponseLookup                                                         schemacheck.Schema
-	schemaMessageErrorPropertiesContentTypeResponseLookup                                                  schemacheck.Schema
-	schemaMessageErrorPropertiesContentResponseLookup                                                      schemacheck.Schema
-	schemaMessageErrorPropertiesSeverityResponseLookup                                                     schemacheck.Schema
-	schemaMessageOneOf1ResponseLookup                                                                      schemacheck.Schema
-	schemaMessageWarningResponseLookup                                                                     schemacheck.Schema
-	schemaMessageWarningPropertiesTypeResponseLookup                                                       schemacheck.Schema
-	schemaMessageWarningPropertiesPathResponseLookup                                                       schemacheck.Schema
-	schemaMessageWarningPropertiesCodeResponseLookup                                                       schemacheck.Schema
-	schemaWarningCodeResponseLookup                                                                        schemacheck.Schema
-	schemaMessageWarningPropertiesContentResponseLookup                                                    schemacheck.Schema
-	schemaMessageWarningPropertiesContentTypeResponseLookup                                                schemacheck.Schema
-	schemaMessageWarningPropertiesPresentationResponseLookup                                               schemacheck.Schema
-	schemaMessageWarningPropertiesImageUrlResponseLookup                                                   schemacheck.Schema
-	schemaMessageWarningPropertiesUrlResponseLookup                                                        schemacheck.Schema
-	schemaMessageOneOf2ResponseLookup                                                                      schemacheck.Schema
-	schemaMessageInfoResponseLookup                                                                        schemacheck.Schema
-	schemaMessageInfoPropertiesTypeResponseLookup                                                          schemacheck.Schema
-	schemaMessageInfoPropertiesPathResponseLookup                                                          schemacheck.Schema
-	schemaMessageInfoPropertiesCodeResponseLookup                                                          schemacheck.Schema
-	schemaInfoCodeResponseLookup                                                                           schemacheck.Schema
-	schemaMessageInfoPropertiesContentTypeResponseLookup                                                   schemacheck.Schema
-	schemaMessageInfoPropertiesContentResponseLookup                                                       schemacheck.Schema
-	schemaTypeAmenityResponseSearch                                                                        schemacheck.Schema
-	schemaTypeAmenityTypeResponseSearch                                                                    schemacheck.Schema
-	schemaTypeAvailablePaymentInstrumentResponseSearch                                                     schemacheck.Schema
-	schemaTypeCapabilityResponseSchemaResponseSearch                                                       schemacheck.Schema
-	schemaTypeCapabilityResponseSchemaExtendsResponseSearch                                                schemacheck.Schema
-	schemaTypeConstraintExpressionResponseSearch                                                           schemacheck.Schema
-	schemaTypeConstraintExpressionPropertyValueResponseSearch                                              schemacheck.Schema
-	schemaTypeContextRequestSearch                                                                         schemacheck.Schema
-	schemaTypeContextPaymentItemRequestSearch                                                              schemacheck.Schema
-	schemaTypeDailyHourResponseSearch                                                                      schemacheck.Schema
-	schemaTypeDailyHourDayResponseSearch                                                                   schemacheck.Schema
-	schemaTypeErrorCodeResponseSearch                                                                      schemacheck.Schema
-	schemaTypeExceptionHourResponseSearch                                                                  schemacheck.Schema
-	schemaTypeGeoResponseSearch                                                                            schemacheck.Schema
-	schemaTypeInfoCodeResponseSearch                                                                       schemacheck.Schema
-	schemaTypeLocationResponseSearch                                                                       schemacheck.Schema
-	schemaTypeLocationDistanceRequestSearch                                                                schemacheck.Schema
-	schemaTypeLocationFilterRequestSearch                                                                  schemacheck.Schema
-	schemaTypeLocationFilterHoursRequestSearch                                                             schemacheck.Schema
-	schemaTypeLocationServesRequestSearch                                                                  schemacheck.Schema
-	schemaTypeLocationServesAddressRequestSearch                                                           schemacheck.Schema
-	schemaTypeLookupLocationResponseLookup                                                                 schemacheck.Schema
-	schemaTypeLookupLocationInputResponseLookup                                                            schemacheck.Schema
-	schemaTypeMessageResponseSearch                                                                        schemacheck.Schema
-	schemaTypeMessageErrorResponseSearch                                                                   schemacheck.Schema
-	schemaTypeMessageErrorContentTypeResponseSearch                                                        schemacheck.Schema
-	schemaTypeMessageErrorSeverityResponseSearch                                                           schemacheck.Schema
-	schemaTypeMessageInfoResponseSearch                                                                    schemacheck.Schema
-	schemaTypeMessageInfoContentTypeResponseSearch                                                         schemacheck.Schema
-	schemaTypeMessageWarningResponseSearch                                                                 schemacheck.Schema
-	schemaTypeMessageWarningContentTypeResponseSearch                                                      schemacheck.Schema
-	schemaTypeMetaUCPAgentRequestSearch                                                                    schemacheck.Schema
-	schemaTypePaginationRequestRequestSearch                                                               schemacheck.Schema
-	schemaTypePaginationResponseResponseSearch                                                             schemacheck.Schema
-	schemaTypePaymentHandlerBaseResponseSearch                                                             schemacheck.Schema
-	schemaTypePostalAddressResponseSearch                                                                  schemacheck.Schema
-	schemaTypeReverseDomainNameResponseSearch                                                              schemacheck.Schema
-	schemaTypeServiceBaseResponseSearch                                                                    schemacheck.Schema
-	schemaTypeServiceBaseTransportResponseSearch                                                           schemacheck.Schema
-	schemaTypeSignalsRequestSearch                                                                         schemacheck.Schema
-	schemaTypeUCPLocationResponseSchemaResponseSearch                                                      schemacheck.Schema
-	schemaTypeUCPLocationResponseSchemaStatusResponseSearch                                                schemacheck.Schema
-	schemaTypeUCPVersionResponseSearch                                                                     schemacheck.Schema
-	schemaTypeValueConstraintResponseSearch                                                                schemacheck.Schema
-	schemaTypeWarningCodeResponseSearch                                                                    schemacheck.Schema
+	pattern1 = schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$")
+	bound2   = schemacheck.Bound{
+		F:    -90.0,
+		Text: "-90",
+	}
+	bound3 = schemacheck.Bound{
+		F:    90.0,
+		Text: "90",
+	}
+	bound4 = schemacheck.Bound{
+		F:    -180.0,
+		Text: "-180",
+	}
+	bound5 = schemacheck.Bound{
+		F:    180.0,
+		Text: "180",
+	}
+	bound6 = schemacheck.Bound{
+		F:    0.0,
+		Text: "0",
+	}
+	pattern7 = schemacheck.Pattern("(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$")
+	bound8   = schemacheck.Bound{
+		F:    1.0,
+		Text: "1",
+	}
+	pattern9 = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
+	bound12  = schemacheck.Bound{
+		F:    -90.0,
+		Text: "-90",
+	}
+	bound13 = schemacheck.Bound{
+		F:    90.0,
+		Text: "90",
+	}
+	bound14 = schemacheck.Bound{
+		F:    -180.0,
+		Text: "-180",
+	}
+	bound15 = schemacheck.Bound{
+		F:    180.0,
+		Text: "180",
+	}
+	pattern16 = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
+	bound18   = schemacheck.Bound{
+		F:    0.0,
+		Text: "0",
+	}
+	constValue19 = schemacheck.MustValue("true")
+	bound22      = schemacheck.Bound{
+		F:    -90.0,
+		Text: "-90",
+	}
+	bound23 = schemacheck.Bound{
+		F:    90.0,
+		Text: "90",
+	}
+	bound24 = schemacheck.Bound{
+		F:    -180.0,
+		Text: "-180",
+	}
+	bound25 = schemacheck.Bound{
+		F:    180.0,
+		Text: "180",
+	}
+	bound26 = schemacheck.Bound{
+		F:    0.0,
+		Text: "0",
+	}
+	bound27 = schemacheck.Bound{
+		F:    -90.0,
+		Text: "-90",
+	}
+	bound28 = schemacheck.Bound{
+		F:    90.0,
+		Text: "90",
+	}
+	bound29 = schemacheck.Bound{
+		F:    -180.0,
+		Text: "-180",
+	}
+	bound30 = schemacheck.Bound{
+		F:    180.0,
+		Text: "180",
+	}
 )
-
-func init() {
-	// services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile (request search)
-	schemaMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request search)
-	schemaMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "profile",
-			Schema: &schemaMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch,
-		}},
-		Required: []string{"profile"},
-		Types:    schemacheck.TypeObject,
-	}
-	// services/common/mcp.openrpc.json#/components/schemas/meta (request search)
-	schemaMcpOpenrpcComponentsSchemasMetaRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "ucp-agent",
-			Schema: &schemaMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch,
-		}},
-		Required: []string{"ucp-agent"},
-		Types:    schemacheck.TypeObject,
-	}
-	// services/common/mcp.openrpc.json#/methods/0/params/0/schema (request search)
-	schemaMcpOpenrpcMethods0Params0SchemaRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMcpOpenrpcComponentsSchemasMetaRequestSearch,
-	}
-	// schemas/common/location_search.json#/$defs/search_request/properties/query (request search)
-	schemaLocationSearchDefsSearchRequestPropertiesQueryRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/locality.json#/properties/address_country (request search)
-	schemaLocalityPropertiesAddressCountryRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/locality.json#/properties/address_region (request search)
-	schemaLocalityPropertiesAddressRegionRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/locality.json#/properties/postal_code (request search)
-	schemaLocalityPropertiesPostalCodeRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/locality.json# (request search)
-	schemaLocalityRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "address_country",
-			Schema: &schemaLocalityPropertiesAddressCountryRequestSearch,
-		}, {
-			Name:   "address_region",
-			Schema: &schemaLocalityPropertiesAddressRegionRequestSearch,
-		}, {
-			Name:   "postal_code",
-			Schema: &schemaLocalityPropertiesPostalCodeRequestSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/context.json#/allOf/0 (request search)
-	schemaContextAllOf0RequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocalityRequestSearch,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/location (request search)
-	schemaContextAllOf1PropertiesLocationRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/intent (request search)
-	schemaContextAllOf1PropertiesIntentRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/language (request search)
-	schemaContextAllOf1PropertiesLanguageRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/currency (request search)
-	schemaContextAllOf1PropertiesCurrencyRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/reverse_domain_name.json# (request search)
-	schemaReverseDomainNameRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$"),
-		PatternSource: "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request search)
-	schemaContextAllOf1PropertiesEligibilityItemsRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestSearch,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/eligibility (request search)
-	schemaContextAllOf1PropertiesEligibilityRequestSearch = schemacheck.Schema{
-		Items:         &schemaContextAllOf1PropertiesEligibilityItemsRequestSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request search)
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestSearch,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request search)
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request search)
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch = schemacheck.Schema{
-		Items:         &schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items (request search)
-	schemaContextAllOf1PropertiesPaymentItemsRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "handler",
-			Schema: &schemaContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch,
-		}, {
-			Name:   "types",
-			Schema: &schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch,
-		}},
-		Required: []string{"handler"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment (request search)
-	schemaContextAllOf1PropertiesPaymentRequestSearch = schemacheck.Schema{
-		Items:         &schemaContextAllOf1PropertiesPaymentItemsRequestSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/context.json#/allOf/1 (request search)
-	schemaContextAllOf1RequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "location",
-			Schema: &schemaContextAllOf1PropertiesLocationRequestSearch,
-		}, {
-			Name:   "intent",
-			Schema: &schemaContextAllOf1PropertiesIntentRequestSearch,
-		}, {
-			Name:   "language",
-			Schema: &schemaContextAllOf1PropertiesLanguageRequestSearch,
-		}, {
-			Name:   "currency",
-			Schema: &schemaContextAllOf1PropertiesCurrencyRequestSearch,
-		}, {
-			Name:   "eligibility",
-			Schema: &schemaContextAllOf1PropertiesEligibilityRequestSearch,
-		}, {
-			Name:   "payment",
-			Schema: &schemaContextAllOf1PropertiesPaymentRequestSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/context.json# (request search)
-	schemaContextRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaContextAllOf0RequestSearch, &schemaContextAllOf1RequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_request/properties/context (request search)
-	schemaLocationSearchDefsSearchRequestPropertiesContextRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaContextRequestSearch,
-	}
-	// schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request search)
-	schemaSignalsPropertiesDevUcpBuyerIpRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request search)
-	schemaSignalsPropertiesDevUcpUserAgentRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/signals.json#/propertyNames (request search)
-	schemaSignalsPropertyNamesRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestSearch,
-	}
-	// schemas/common/types/signals.json# (request search)
-	schemaSignalsRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "dev.ucp.buyer_ip",
-			Schema: &schemaSignalsPropertiesDevUcpBuyerIpRequestSearch,
-		}, {
-			Name:   "dev.ucp.user_agent",
-			Schema: &schemaSignalsPropertiesDevUcpUserAgentRequestSearch,
-		}},
-		PropertyNames: &schemaSignalsPropertyNamesRequestSearch,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_request/properties/signals (request search)
-	schemaLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaSignalsRequestSearch,
-	}
-	// schemas/common/types/geo.json#/properties/latitude (request search)
-	schemaGeoPropertiesLatitudeRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    90.0,
-			Text: "90",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -90.0,
-			Text: "-90",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json#/properties/longitude (request search)
-	schemaGeoPropertiesLongitudeRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    180.0,
-			Text: "180",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -180.0,
-			Text: "-180",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json# (request search)
-	schemaGeoRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "latitude",
-			Schema: &schemaGeoPropertiesLatitudeRequestSearch,
-		}, {
-			Name:   "longitude",
-			Schema: &schemaGeoPropertiesLongitudeRequestSearch,
-		}},
-		Required: []string{"latitude", "longitude"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location_distance.json#/properties/center (request search)
-	schemaLocationDistancePropertiesCenterRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaGeoRequestSearch,
-	}
-	// schemas/common/types/location_distance.json#/properties/max (request search)
-	schemaLocationDistancePropertiesMaxRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Minimum: &schemacheck.Bound{
-			F:    0.0,
-			Text: "0",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/location_distance.json# (request search)
-	schemaLocationDistanceRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "center",
-			Schema: &schemaLocationDistancePropertiesCenterRequestSearch,
-		}, {
-			Name:   "max",
-			Schema: &schemaLocationDistancePropertiesMaxRequestSearch,
-		}},
-		Required: []string{"center", "max"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_request/properties/distance (request search)
-	schemaLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationDistanceRequestSearch,
-	}
-	// schemas/common/types/location_serves.json#/properties/point (request search)
-	schemaLocationServesPropertiesPointRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaGeoRequestSearch,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/0 (request search)
-	schemaLocationServesPropertiesAddressAllOf0RequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocalityRequestSearch,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request search)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request search)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "address_country",
-			Schema: &schemaLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch,
-		}},
-		Required: []string{"address_country"},
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request search)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request search)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "address_region",
-			Schema: &schemaLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch,
-		}},
-		Required: []string{"address_region"},
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request search)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request search)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "postal_code",
-			Schema: &schemaLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch,
-		}},
-		Required: []string{"postal_code"},
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1 (request search)
-	schemaLocationServesPropertiesAddressAllOf1RequestSearch = schemacheck.Schema{
-		AnyOf:         []*schemacheck.Schema{&schemaLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch, &schemaLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch, &schemaLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/location_serves.json#/properties/address (request search)
-	schemaLocationServesPropertiesAddressRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationServesPropertiesAddressAllOf0RequestSearch, &schemaLocationServesPropertiesAddressAllOf1RequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request search)
-	schemaLocationServesPropertyNamesAnyOf0RequestSearch = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"point\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request search)
-	schemaLocationServesPropertyNamesAnyOf1RequestSearch = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"address\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request search)
-	schemaLocationServesPropertyNamesAnyOf2RequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestSearch,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames (request search)
-	schemaLocationServesPropertyNamesRequestSearch = schemacheck.Schema{
-		AnyOf:         []*schemacheck.Schema{&schemaLocationServesPropertyNamesAnyOf0RequestSearch, &schemaLocationServesPropertyNamesAnyOf1RequestSearch, &schemaLocationServesPropertyNamesAnyOf2RequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location_serves.json# (request search)
-	schemaLocationServesRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: 1,
-		MinProperties: 1,
-		Properties: []schemacheck.Prop{{
-			Name:   "point",
-			Schema: &schemaLocationServesPropertiesPointRequestSearch,
-		}, {
-			Name:   "address",
-			Schema: &schemaLocationServesPropertiesAddressRequestSearch,
-		}},
-		PropertyNames: &schemaLocationServesPropertyNamesRequestSearch,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_request/properties/serves (request search)
-	schemaLocationSearchDefsSearchRequestPropertiesServesRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationServesRequestSearch,
-	}
-	// schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request search)
-	schemaLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch = schemacheck.Schema{
-		Format:        "date-time",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"),
-		PatternSource: "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_filter.json#/properties/hours (request search)
-	schemaLocationFilterPropertiesHoursRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "open_at",
-			Schema: &schemaLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch,
-		}},
-		Required: []string{"open_at"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/amenity_type.json# (request search)
-	schemaAmenityTypeRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestSearch,
-	}
-	// schemas/common/types/location_filter.json#/properties/amenities/items (request search)
-	schemaLocationFilterPropertiesAmenitiesItemsRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaAmenityTypeRequestSearch,
-	}
-	// schemas/common/types/location_filter.json#/properties/amenities (request search)
-	schemaLocationFilterPropertiesAmenitiesRequestSearch = schemacheck.Schema{
-		Items:         &schemaLocationFilterPropertiesAmenitiesItemsRequestSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/location_filter.json#/properties/items/items (request search)
-	schemaLocationFilterPropertiesItemsItemsRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_filter.json#/properties/items (request search)
-	schemaLocationFilterPropertiesItemsRequestSearch = schemacheck.Schema{
-		Items:         &schemaLocationFilterPropertiesItemsItemsRequestSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/location_filter.json# (request search)
-	schemaLocationFilterRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "hours",
-			Schema: &schemaLocationFilterPropertiesHoursRequestSearch,
-		}, {
-			Name:   "amenities",
-			Schema: &schemaLocationFilterPropertiesAmenitiesRequestSearch,
-		}, {
-			Name:   "items",
-			Schema: &schemaLocationFilterPropertiesItemsRequestSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_request/properties/filters (request search)
-	schemaLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationFilterRequestSearch,
-	}
-	// schemas/common/types/pagination.json#/$defs/request/properties/cursor (request search)
-	schemaPaginationDefsRequestPropertiesCursorRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/pagination.json#/$defs/request/properties/limit (request search)
-	schemaPaginationDefsRequestPropertiesLimitRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Minimum: &schemacheck.Bound{
-			F:    1.0,
-			Text: "1",
-		},
-		Types: schemacheck.TypeInteger,
-	}
-	// schemas/common/types/pagination.json#/$defs/request (request search)
-	schemaPaginationDefsRequestRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "cursor",
-			Schema: &schemaPaginationDefsRequestPropertiesCursorRequestSearch,
-		}, {
-			Name:   "limit",
-			Schema: &schemaPaginationDefsRequestPropertiesLimitRequestSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_request/properties/pagination (request search)
-	schemaLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaPaginationDefsRequestRequestSearch,
-	}
-	// schemas/common/location_search.json#/$defs/search_request (request search)
-	schemaLocationSearchDefsSearchRequestRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "query",
-			Schema: &schemaLocationSearchDefsSearchRequestPropertiesQueryRequestSearch,
-		}, {
-			Name:   "context",
-			Schema: &schemaLocationSearchDefsSearchRequestPropertiesContextRequestSearch,
-		}, {
-			Name:   "signals",
-			Schema: &schemaLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch,
-		}, {
-			Name:   "distance",
-			Schema: &schemaLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch,
-		}, {
-			Name:   "serves",
-			Schema: &schemaLocationSearchDefsSearchRequestPropertiesServesRequestSearch,
-		}, {
-			Name:   "filters",
-			Schema: &schemaLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch,
-		}, {
-			Name:   "pagination",
-			Schema: &schemaLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// services/common/mcp.openrpc.json#/methods/0/params/1/schema (request search)
-	schemaMcpOpenrpcMethods0Params1SchemaRequestSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationSearchDefsSearchRequestRequestSearch,
-	}
-	// schemas/ucp.json#/$defs/version (response search)
-	schemaUcpDefsVersionResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$"),
-		PatternSource: "^\\d{4}-\\d{2}-\\d{2}$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/base/properties/version (response search)
-	schemaUcpDefsBasePropertiesVersionResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsVersionResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/map_order/additionalProperties/items (response search)
-	schemaUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/map_order/additionalProperties (response search)
-	schemaUcpDefsMapOrderAdditionalPropertiesResponseSearch = schemacheck.Schema{
-		Items:         &schemaUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/ucp.json#/$defs/map_order (response search)
-	schemaUcpDefsMapOrderResponseSearch = schemacheck.Schema{
-		Additional:    &schemaUcpDefsMapOrderAdditionalPropertiesResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/base/properties/map_order (response search)
-	schemaUcpDefsBasePropertiesMapOrderResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsMapOrderResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/base/properties/status (response search)
-	schemaUcpDefsBasePropertiesStatusResponseSearch = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"success\""), schemacheck.MustValue("\"error\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/version (response search)
-	schemaUcpDefsEntityPropertiesVersionResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsVersionResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/spec (response search)
-	schemaUcpDefsEntityPropertiesSpecResponseSearch = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/schema (response search)
-	schemaUcpDefsEntityPropertiesSchemaResponseSearch = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/id (response search)
-	schemaUcpDefsEntityPropertiesIdResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/config (response search)
-	schemaUcpDefsEntityPropertiesConfigResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/entity (response search)
-	schemaUcpDefsEntityResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "version",
-			Schema: &schemaUcpDefsEntityPropertiesVersionResponseSearch,
-		}, {
-			Name:   "spec",
-			Schema: &schemaUcpDefsEntityPropertiesSpecResponseSearch,
-		}, {
-			Name:   "schema",
-			Schema: &schemaUcpDefsEntityPropertiesSchemaResponseSearch,
-		}, {
-			Name:   "id",
-			Schema: &schemaUcpDefsEntityPropertiesIdResponseSearch,
-		}, {
-			Name:   "config",
-			Schema: &schemaUcpDefsEntityPropertiesConfigResponseSearch,
-		}},
-		Required: []string{"version"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/service.json#/$defs/base/allOf/0 (response search)
-	schemaServiceDefsBaseAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsEntityResponseSearch,
-	}
-	// schemas/service.json#/$defs/base/allOf/1/properties/transport (response search)
-	schemaServiceDefsBaseAllOf1PropertiesTransportResponseSearch = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"rest\""), schemacheck.MustValue("\"mcp\""), schemacheck.MustValue("\"a2a\""), schemacheck.MustValue("\"embedded\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response search)
-	schemaServiceDefsBaseAllOf1PropertiesEndpointResponseSearch = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/service.json#/$defs/base/allOf/1 (response search)
-	schemaServiceDefsBaseAllOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "transport",
-			Schema: &schemaServiceDefsBaseAllOf1PropertiesTransportResponseSearch,
-		}, {
-			Name:   "endpoint",
-			Schema: &schemaServiceDefsBaseAllOf1PropertiesEndpointResponseSearch,
-		}},
-		Required: []string{"transport"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/service.json#/$defs/base (response search)
-	schemaServiceDefsBaseResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaServiceDefsBaseAllOf0ResponseSearch, &schemaServiceDefsBaseAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response search)
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaServiceDefsBaseResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response search)
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch = schemacheck.Schema{
-		Items:         &schemaUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/reverse_domain_name.json# (response search)
-	schemaReverseDomainNameResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$"),
-		PatternSource: "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services/propertyNames (response search)
-	schemaUcpDefsBasePropertiesServicesPropertyNamesResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services (response search)
-	schemaUcpDefsBasePropertiesServicesResponseSearch = schemacheck.Schema{
-		Additional:    &schemaUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaUcpDefsBasePropertiesServicesPropertyNamesResponseSearch,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/capability.json#/$defs/base/allOf/0 (response search)
-	schemaCapabilityDefsBaseAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsEntityResponseSearch,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response search)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseSearch,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response search)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseSearch,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response search)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch = schemacheck.Schema{
-		Items:         &schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends (response search)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		OneOf:         []*schemacheck.Schema{&schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch, &schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch},
-	}
-	// schemas/capability.json#/$defs/base/allOf/1 (response search)
-	schemaCapabilityDefsBaseAllOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "extends",
-			Schema: &schemaCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/capability.json#/$defs/base (response search)
-	schemaCapabilityDefsBaseResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaCapabilityDefsBaseAllOf0ResponseSearch, &schemaCapabilityDefsBaseAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response search)
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaCapabilityDefsBaseResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response search)
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch = schemacheck.Schema{
-		Items:         &schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response search)
-	schemaUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities (response search)
-	schemaUcpDefsBasePropertiesCapabilitiesResponseSearch = schemacheck.Schema{
-		Additional:    &schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/0 (response search)
-	schemaPaymentHandlerDefsBaseAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsEntityResponseSearch,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/1 (response search)
-	schemaPaymentHandlerDefsBaseAllOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"id"},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/available_payment_instrument.json#/properties/type (response search)
-	schemaAvailablePaymentInstrumentPropertiesTypeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/required/items (response search)
-	schemaConstraintExpressionPropertiesRequiredItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/required (response search)
-	schemaConstraintExpressionPropertiesRequiredResponseSearch = schemacheck.Schema{
-		Items:         &schemaConstraintExpressionPropertiesRequiredItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response search)
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaConstraintExpressionResponseSearch,
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response search)
-	schemaConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response search)
-	schemaConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response search)
-	schemaConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"enum"},
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response search)
-	schemaConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"const"},
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint (response search)
-	schemaConstraintExpressionDefsValueConstraintResponseSearch = schemacheck.Schema{
-		AdditionalFalse: true,
-		AnyOf:           []*schemacheck.Schema{&schemaConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch, &schemaConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch},
-		MaxItems:        -1,
-		MaxLength:       -1,
-		MaxProperties:   -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "enum",
-			Schema: &schemaConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch,
-		}, {
-			Name:   "const",
-			Schema: &schemaConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response search)
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaConstraintExpressionDefsValueConstraintResponseSearch,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response search)
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		OneOf:         []*schemacheck.Schema{&schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch, &schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch},
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties (response search)
-	schemaConstraintExpressionPropertiesPropertiesResponseSearch = schemacheck.Schema{
-		Additional:    &schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinProperties: 1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/anyOf/items (response search)
-	schemaConstraintExpressionPropertiesAnyOfItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinProperties: 1,
-		Ref:           &schemaConstraintExpressionResponseSearch,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/anyOf (response search)
-	schemaConstraintExpressionPropertiesAnyOfResponseSearch = schemacheck.Schema{
-		Items:         &schemaConstraintExpressionPropertiesAnyOfItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/constraint_expression.json# (response search)
-	schemaConstraintExpressionResponseSearch = schemacheck.Schema{
-		AdditionalFalse: true,
-		MaxItems:        -1,
-		MaxLength:       -1,
-		MaxProperties:   -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "required",
-			Schema: &schemaConstraintExpressionPropertiesRequiredResponseSearch,
-		}, {
-			Name:   "properties",
-			Schema: &schemaConstraintExpressionPropertiesPropertiesResponseSearch,
-		}, {
-			Name:   "anyOf",
-			Schema: &schemaConstraintExpressionPropertiesAnyOfResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/available_payment_instrument.json#/properties/constraints (response search)
-	schemaAvailablePaymentInstrumentPropertiesConstraintsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaConstraintExpressionResponseSearch,
-	}
-	// schemas/common/types/available_payment_instrument.json# (response search)
-	schemaAvailablePaymentInstrumentResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaAvailablePaymentInstrumentPropertiesTypeResponseSearch,
-		}, {
-			Name:   "constraints",
-			Schema: &schemaAvailablePaymentInstrumentPropertiesConstraintsResponseSearch,
-		}},
-		Required: []string{"type"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response search)
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaAvailablePaymentInstrumentResponseSearch,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response search)
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch = schemacheck.Schema{
-		Items:         &schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/2 (response search)
-	schemaPaymentHandlerDefsBaseAllOf2ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "available_instruments",
-			Schema: &schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/payment_handler.json#/$defs/base (response search)
-	schemaPaymentHandlerDefsBaseResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaPaymentHandlerDefsBaseAllOf0ResponseSearch, &schemaPaymentHandlerDefsBaseAllOf1ResponseSearch, &schemaPaymentHandlerDefsBaseAllOf2ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response search)
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaPaymentHandlerDefsBaseResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response search)
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch = schemacheck.Schema{
-		Items:         &schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response search)
-	schemaUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers (response search)
-	schemaUcpDefsBasePropertiesPaymentHandlersResponseSearch = schemacheck.Schema{
-		Additional:    &schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/base (response search)
-	schemaUcpDefsBaseResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "version",
-			Schema: &schemaUcpDefsBasePropertiesVersionResponseSearch,
-		}, {
-			Name:   "map_order",
-			Schema: &schemaUcpDefsBasePropertiesMapOrderResponseSearch,
-		}, {
-			Name:   "status",
-			Schema: &schemaUcpDefsBasePropertiesStatusResponseSearch,
-		}, {
-			Name:   "services",
-			Schema: &schemaUcpDefsBasePropertiesServicesResponseSearch,
-		}, {
-			Name:   "capabilities",
-			Schema: &schemaUcpDefsBasePropertiesCapabilitiesResponseSearch,
-		}, {
-			Name:   "payment_handlers",
-			Schema: &schemaUcpDefsBasePropertiesPaymentHandlersResponseSearch,
-		}},
-		Required: []string{"version"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response search)
-	schemaUcpDefsResponseLocationSchemaAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsBaseResponseSearch,
-	}
-	// schemas/capability.json#/$defs/response_schema/allOf/0 (response search)
-	schemaCapabilityDefsResponseSchemaAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaCapabilityDefsBaseResponseSearch,
-	}
-	// schemas/capability.json#/$defs/response_schema (response search)
-	schemaCapabilityDefsResponseSchemaResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaCapabilityDefsResponseSchemaAllOf0ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response search)
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaCapabilityDefsResponseSchemaResponseSearch,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response search)
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch = schemacheck.Schema{
-		Items:         &schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response search)
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch = schemacheck.Schema{
-		Additional:    &schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response search)
-	schemaUcpDefsResponseLocationSchemaAllOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "capabilities",
-			Schema: &schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch,
-		}},
-	}
-	// schemas/ucp.json#/$defs/response_location_schema (response search)
-	schemaUcpDefsResponseLocationSchemaResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaUcpDefsResponseLocationSchemaAllOf0ResponseSearch, &schemaUcpDefsResponseLocationSchemaAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/location_search.json#/$defs/search_response/properties/ucp (response search)
-	schemaLocationSearchDefsSearchResponsePropertiesUcpResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsResponseLocationSchemaResponseSearch,
-	}
-	// schemas/common/types/location_summary.json#/properties/id (response search)
-	schemaLocationSummaryPropertiesIdResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_summary.json#/properties/name (response search)
-	schemaLocationSummaryPropertiesNameResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/extended_address (response search)
-	schemaPostalAddressPropertiesExtendedAddressResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/street_address (response search)
-	schemaPostalAddressPropertiesStreetAddressResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/address_locality (response search)
-	schemaPostalAddressPropertiesAddressLocalityResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/address_region (response search)
-	schemaPostalAddressPropertiesAddressRegionResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/address_country (response search)
-	schemaPostalAddressPropertiesAddressCountryResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/postal_code (response search)
-	schemaPostalAddressPropertiesPostalCodeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/first_name (response search)
-	schemaPostalAddressPropertiesFirstNameResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/last_name (response search)
-	schemaPostalAddressPropertiesLastNameResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/phone_number (response search)
-	schemaPostalAddressPropertiesPhoneNumberResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json# (response search)
-	schemaPostalAddressResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "extended_address",
-			Schema: &schemaPostalAddressPropertiesExtendedAddressResponseSearch,
-		}, {
-			Name:   "street_address",
-			Schema: &schemaPostalAddressPropertiesStreetAddressResponseSearch,
-		}, {
-			Name:   "address_locality",
-			Schema: &schemaPostalAddressPropertiesAddressLocalityResponseSearch,
-		}, {
-			Name:   "address_region",
-			Schema: &schemaPostalAddressPropertiesAddressRegionResponseSearch,
-		}, {
-			Name:   "address_country",
-			Schema: &schemaPostalAddressPropertiesAddressCountryResponseSearch,
-		}, {
-			Name:   "postal_code",
-			Schema: &schemaPostalAddressPropertiesPostalCodeResponseSearch,
-		}, {
-			Name:   "first_name",
-			Schema: &schemaPostalAddressPropertiesFirstNameResponseSearch,
-		}, {
-			Name:   "last_name",
-			Schema: &schemaPostalAddressPropertiesLastNameResponseSearch,
-		}, {
-			Name:   "phone_number",
-			Schema: &schemaPostalAddressPropertiesPhoneNumberResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/location_summary.json#/properties/address (response search)
-	schemaLocationSummaryPropertiesAddressResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaPostalAddressResponseSearch,
-	}
-	// schemas/common/types/location_summary.json# (response search)
-	schemaLocationSummaryResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "id",
-			Schema: &schemaLocationSummaryPropertiesIdResponseSearch,
-		}, {
-			Name:   "name",
-			Schema: &schemaLocationSummaryPropertiesNameResponseSearch,
-		}, {
-			Name:   "address",
-			Schema: &schemaLocationSummaryPropertiesAddressResponseSearch,
-		}},
-		Required: []string{"id", "name"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/0 (response search)
-	schemaLocationAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationSummaryResponseSearch,
-	}
-	// schemas/common/types/geo.json#/properties/latitude (response search)
-	schemaGeoPropertiesLatitudeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    90.0,
-			Text: "90",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -90.0,
-			Text: "-90",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json#/properties/longitude (response search)
-	schemaGeoPropertiesLongitudeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    180.0,
-			Text: "180",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -180.0,
-			Text: "-180",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json# (response search)
-	schemaGeoResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "latitude",
-			Schema: &schemaGeoPropertiesLatitudeResponseSearch,
-		}, {
-			Name:   "longitude",
-			Schema: &schemaGeoPropertiesLongitudeResponseSearch,
-		}},
-		Required: []string{"latitude", "longitude"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/geo (response search)
-	schemaLocationAllOf1PropertiesGeoResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaGeoResponseSearch,
-	}
-	// schemas/common/types/location.json#/$defs/amenity/properties/description (response search)
-	schemaLocationDefsAmenityPropertiesDescriptionResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location.json#/$defs/amenity (response search)
-	schemaLocationDefsAmenityResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "description",
-			Schema: &schemaLocationDefsAmenityPropertiesDescriptionResponseSearch,
-		}},
-		Required: []string{"description"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response search)
-	schemaLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationDefsAmenityResponseSearch,
-	}
-	// schemas/common/types/amenity_type.json# (response search)
-	schemaAmenityTypeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseSearch,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response search)
-	schemaLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaAmenityTypeResponseSearch,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/amenities (response search)
-	schemaLocationAllOf1PropertiesAmenitiesResponseSearch = schemacheck.Schema{
-		Additional:    &schemaLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/time_interval.json#/properties/opens (response search)
-	schemaTimeIntervalPropertiesOpensResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
-		PatternSource: "^([01][0-9]|2[0-3]):[0-5][0-9]$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/time_interval.json#/properties/closes (response search)
-	schemaTimeIntervalPropertiesClosesResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
-		PatternSource: "^([01][0-9]|2[0-3]):[0-5][0-9]$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/time_interval.json# (response search)
-	schemaTimeIntervalResponseSearch = schemacheck.Schema{
-		DependentRequired: []schemacheck.Dependent{{
-			Name:     "opens",
-			Requires: []string{"closes"},
-		}, {
-			Name:     "closes",
-			Requires: []string{"opens"},
-		}},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "opens",
-			Schema: &schemaTimeIntervalPropertiesOpensResponseSearch,
-		}, {
-			Name:   "closes",
-			Schema: &schemaTimeIntervalPropertiesClosesResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/daily_hour.json#/allOf/0 (response search)
-	schemaDailyHourAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaTimeIntervalResponseSearch,
-	}
-	// schemas/common/types/daily_hour.json#/allOf/1/properties/day (response search)
-	schemaDailyHourAllOf1PropertiesDayResponseSearch = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"monday\""), schemacheck.MustValue("\"tuesday\""), schemacheck.MustValue("\"wednesday\""), schemacheck.MustValue("\"thursday\""), schemacheck.MustValue("\"friday\""), schemacheck.MustValue("\"saturday\""), schemacheck.MustValue("\"sunday\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/daily_hour.json#/allOf/1 (response search)
-	schemaDailyHourAllOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "day",
-			Schema: &schemaDailyHourAllOf1PropertiesDayResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/daily_hour.json# (response search)
-	schemaDailyHourResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaDailyHourAllOf0ResponseSearch, &schemaDailyHourAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"day", "opens", "closes"},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/hours/items (response search)
-	schemaLocationAllOf1PropertiesHoursItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaDailyHourResponseSearch,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/hours (response search)
-	schemaLocationAllOf1PropertiesHoursResponseSearch = schemacheck.Schema{
-		Items:         &schemaLocationAllOf1PropertiesHoursItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/0 (response search)
-	schemaExceptionHourAllOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaTimeIntervalResponseSearch,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1/properties/title (response search)
-	schemaExceptionHourAllOf1PropertiesTitleResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response search)
-	schemaExceptionHourAllOf1PropertiesValidFromResponseSearch = schemacheck.Schema{
-		Format:        "date",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response search)
-	schemaExceptionHourAllOf1PropertiesValidThroughResponseSearch = schemacheck.Schema{
-		Format:        "date",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1 (response search)
-	schemaExceptionHourAllOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "title",
-			Schema: &schemaExceptionHourAllOf1PropertiesTitleResponseSearch,
-		}, {
-			Name:   "valid_from",
-			Schema: &schemaExceptionHourAllOf1PropertiesValidFromResponseSearch,
-		}, {
-			Name:   "valid_through",
-			Schema: &schemaExceptionHourAllOf1PropertiesValidThroughResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/exception_hour.json# (response search)
-	schemaExceptionHourResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaExceptionHourAllOf0ResponseSearch, &schemaExceptionHourAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"valid_from", "valid_through"},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response search)
-	schemaLocationAllOf1PropertiesExceptionHoursItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaExceptionHourResponseSearch,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/exception_hours (response search)
-	schemaLocationAllOf1PropertiesExceptionHoursResponseSearch = schemacheck.Schema{
-		Items:         &schemaLocationAllOf1PropertiesExceptionHoursItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/timezone (response search)
-	schemaLocationAllOf1PropertiesTimezoneResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location.json#/allOf/1 (response search)
-	schemaLocationAllOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "geo",
-			Schema: &schemaLocationAllOf1PropertiesGeoResponseSearch,
-		}, {
-			Name:   "amenities",
-			Schema: &schemaLocationAllOf1PropertiesAmenitiesResponseSearch,
-		}, {
-			Name:   "hours",
-			Schema: &schemaLocationAllOf1PropertiesHoursResponseSearch,
-		}, {
-			Name:   "exception_hours",
-			Schema: &schemaLocationAllOf1PropertiesExceptionHoursResponseSearch,
-		}, {
-			Name:   "timezone",
-			Schema: &schemaLocationAllOf1PropertiesTimezoneResponseSearch,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/if/anyOf/0 (response search)
-	schemaLocationIfAnyOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"hours"},
-	}
-	// schemas/common/types/location.json#/if/anyOf/1 (response search)
-	schemaLocationIfAnyOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"exception_hours"},
-	}
-	// schemas/common/types/location.json#/if (response search)
-	schemaLocationIfResponseSearch = schemacheck.Schema{
-		AnyOf:         []*schemacheck.Schema{&schemaLocationIfAnyOf0ResponseSearch, &schemaLocationIfAnyOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location.json#/then (response search)
-	schemaLocationThenResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"timezone"},
-	}
-	// schemas/common/types/location.json# (response search)
-	schemaLocationResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationAllOf0ResponseSearch, &schemaLocationAllOf1ResponseSearch},
-		If:            &schemaLocationIfResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Then:          &schemaLocationThenResponseSearch,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_response/properties/locations/items (response search)
-	schemaLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationResponseSearch,
-	}
-	// schemas/common/location_search.json#/$defs/search_response/properties/locations (response search)
-	schemaLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch = schemacheck.Schema{
-		Items:         &schemaLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/pagination.json#/$defs/response/properties/cursor (response search)
-	schemaPaginationDefsResponsePropertiesCursorResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response search)
-	schemaPaginationDefsResponsePropertiesHasNextPageResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeBoolean,
-	}
-	// schemas/common/types/pagination.json#/$defs/response/properties/total_count (response search)
-	schemaPaginationDefsResponsePropertiesTotalCountResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Minimum: &schemacheck.Bound{
-			F:    0.0,
-			Text: "0",
-		},
-		Types: schemacheck.TypeInteger,
-	}
-	// schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page (response search)
-	schemaPaginationDefsResponseIfPropertiesHasNextPageResponseSearch = schemacheck.Schema{
-		Const:         schemacheck.Literal("true"),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/pagination.json#/$defs/response/if (response search)
-	schemaPaginationDefsResponseIfResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "has_next_page",
-			Schema: &schemaPaginationDefsResponseIfPropertiesHasNextPageResponseSearch,
-		}},
-		Required: []string{"has_next_page"},
-	}
-	// schemas/common/types/pagination.json#/$defs/response/then (response search)
-	schemaPaginationDefsResponseThenResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"cursor"},
-	}
-	// schemas/common/types/pagination.json#/$defs/response (response search)
-	schemaPaginationDefsResponseResponseSearch = schemacheck.Schema{
-		If:            &schemaPaginationDefsResponseIfResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "cursor",
-			Schema: &schemaPaginationDefsResponsePropertiesCursorResponseSearch,
-		}, {
-			Name:   "has_next_page",
-			Schema: &schemaPaginationDefsResponsePropertiesHasNextPageResponseSearch,
-		}, {
-			Name:   "total_count",
-			Schema: &schemaPaginationDefsResponsePropertiesTotalCountResponseSearch,
-		}},
-		Required: []string{"has_next_page"},
-		Then:     &schemaPaginationDefsResponseThenResponseSearch,
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_response/properties/pagination (response search)
-	schemaLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaPaginationDefsResponseResponseSearch,
-	}
-	// schemas/common/types/message_error.json#/properties/type (response search)
-	schemaMessageErrorPropertiesTypeResponseSearch = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"error\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/error_code.json# (response search)
-	schemaErrorCodeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/code (response search)
-	schemaMessageErrorPropertiesCodeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaErrorCodeResponseSearch,
-	}
-	// schemas/common/types/message_error.json#/properties/path (response search)
-	schemaMessageErrorPropertiesPathResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/content_type (response search)
-	schemaMessageErrorPropertiesContentTypeResponseSearch = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"plain\""), schemacheck.MustValue("\"markdown\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/content (response search)
-	schemaMessageErrorPropertiesContentResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/severity (response search)
-	schemaMessageErrorPropertiesSeverityResponseSearch = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"recoverable\""), schemacheck.MustValue("\"requires_buyer_input\""), schemacheck.MustValue("\"requires_buyer_review\""), schemacheck.MustValue("\"unrecoverable\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json# (response search)
-	schemaMessageErrorResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaMessageErrorPropertiesTypeResponseSearch,
-		}, {
-			Name:   "code",
-			Schema: &schemaMessageErrorPropertiesCodeResponseSearch,
-		}, {
-			Name:   "path",
-			Schema: &schemaMessageErrorPropertiesPathResponseSearch,
-		}, {
-			Name:   "content_type",
-			Schema: &schemaMessageErrorPropertiesContentTypeResponseSearch,
-		}, {
-			Name:   "content",
-			Schema: &schemaMessageErrorPropertiesContentResponseSearch,
-		}, {
-			Name:   "severity",
-			Schema: &schemaMessageErrorPropertiesSeverityResponseSearch,
-		}},
-		Required: []string{"type", "code", "content", "severity"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/message.json#/oneOf/0 (response search)
-	schemaMessageOneOf0ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageErrorResponseSearch,
-	}
-	// schemas/common/types/message_warning.json#/properties/type (response search)
-	schemaMessageWarningPropertiesTypeResponseSearch = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"warning\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/path (response search)
-	schemaMessageWarningPropertiesPathResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/warning_code.json# (response search)
-	schemaWarningCodeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/code (response search)
-	schemaMessageWarningPropertiesCodeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaWarningCodeResponseSearch,
-	}
-	// schemas/common/types/message_warning.json#/properties/content (response search)
-	schemaMessageWarningPropertiesContentResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/content_type (response search)
-	schemaMessageWarningPropertiesContentTypeResponseSearch = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"plain\""), schemacheck.MustValue("\"markdown\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/presentation (response search)
-	schemaMessageWarningPropertiesPresentationResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/image_url (response search)
-	schemaMessageWarningPropertiesImageUrlResponseSearch = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/url (response search)
-	schemaMessageWarningPropertiesUrlResponseSearch = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json# (response search)
-	schemaMessageWarningResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaMessageWarningPropertiesTypeResponseSearch,
-		}, {
-			Name:   "path",
-			Schema: &schemaMessageWarningPropertiesPathResponseSearch,
-		}, {
-			Name:   "code",
-			Schema: &schemaMessageWarningPropertiesCodeResponseSearch,
-		}, {
-			Name:   "content",
-			Schema: &schemaMessageWarningPropertiesContentResponseSearch,
-		}, {
-			Name:   "content_type",
-			Schema: &schemaMessageWarningPropertiesContentTypeResponseSearch,
-		}, {
-			Name:   "presentation",
-			Schema: &schemaMessageWarningPropertiesPresentationResponseSearch,
-		}, {
-			Name:   "image_url",
-			Schema: &schemaMessageWarningPropertiesImageUrlResponseSearch,
-		}, {
-			Name:   "url",
-			Schema: &schemaMessageWarningPropertiesUrlResponseSearch,
-		}},
-		Required: []string{"type", "code", "content"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/message.json#/oneOf/1 (response search)
-	schemaMessageOneOf1ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageWarningResponseSearch,
-	}
-	// schemas/common/types/message_info.json#/properties/type (response search)
-	schemaMessageInfoPropertiesTypeResponseSearch = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"info\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json#/properties/path (response search)
-	schemaMessageInfoPropertiesPathResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/info_code.json# (response search)
-	schemaInfoCodeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json#/properties/code (response search)
-	schemaMessageInfoPropertiesCodeResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaInfoCodeResponseSearch,
-	}
-	// schemas/common/types/message_info.json#/properties/content_type (response search)
-	schemaMessageInfoPropertiesContentTypeResponseSearch = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"plain\""), schemacheck.MustValue("\"markdown\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json#/properties/content (response search)
-	schemaMessageInfoPropertiesContentResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json# (response search)
-	schemaMessageInfoResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaMessageInfoPropertiesTypeResponseSearch,
-		}, {
-			Name:   "path",
-			Schema: &schemaMessageInfoPropertiesPathResponseSearch,
-		}, {
-			Name:   "code",
-			Schema: &schemaMessageInfoPropertiesCodeResponseSearch,
-		}, {
-			Name:   "content_type",
-			Schema: &schemaMessageInfoPropertiesContentTypeResponseSearch,
-		}, {
-			Name:   "content",
-			Schema: &schemaMessageInfoPropertiesContentResponseSearch,
-		}},
-		Required: []string{"type", "content"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/message.json#/oneOf/2 (response search)
-	schemaMessageOneOf2ResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageInfoResponseSearch,
-	}
-	// schemas/common/types/message.json# (response search)
-	schemaMessageResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		OneOf:         []*schemacheck.Schema{&schemaMessageOneOf0ResponseSearch, &schemaMessageOneOf1ResponseSearch, &schemaMessageOneOf2ResponseSearch},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_search.json#/$defs/search_response/properties/messages/items (response search)
-	schemaLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageResponseSearch,
-	}
-	// schemas/common/location_search.json#/$defs/search_response/properties/messages (response search)
-	schemaLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch = schemacheck.Schema{
-		Items:         &schemaLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/location_search.json#/$defs/search_response (response search)
-	schemaLocationSearchDefsSearchResponseResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "ucp",
-			Schema: &schemaLocationSearchDefsSearchResponsePropertiesUcpResponseSearch,
-		}, {
-			Name:   "locations",
-			Schema: &schemaLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch,
-		}, {
-			Name:   "pagination",
-			Schema: &schemaLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch,
-		}, {
-			Name:   "messages",
-			Schema: &schemaLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch,
-		}},
-		Required: []string{"ucp", "locations"},
-		Types:    schemacheck.TypeObject,
-	}
-	// services/common/mcp.openrpc.json#/methods/0/result/schema (response search)
-	schemaMcpOpenrpcMethods0ResultSchemaResponseSearch = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationSearchDefsSearchResponseResponseSearch,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request lookup)
-	schemaLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request lookup)
-	schemaLocationLookupDefsLookupRequestPropertiesIdsRequestLookup = schemacheck.Schema{
-		Items:         &schemaLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/geo.json#/properties/latitude (request lookup)
-	schemaGeoPropertiesLatitudeRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    90.0,
-			Text: "90",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -90.0,
-			Text: "-90",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json#/properties/longitude (request lookup)
-	schemaGeoPropertiesLongitudeRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    180.0,
-			Text: "180",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -180.0,
-			Text: "-180",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json# (request lookup)
-	schemaGeoRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "latitude",
-			Schema: &schemaGeoPropertiesLatitudeRequestLookup,
-		}, {
-			Name:   "longitude",
-			Schema: &schemaGeoPropertiesLongitudeRequestLookup,
-		}},
-		Required: []string{"latitude", "longitude"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location_distance.json#/properties/center (request lookup)
-	schemaLocationDistancePropertiesCenterRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaGeoRequestLookup,
-	}
-	// schemas/common/types/location_distance.json#/properties/max (request lookup)
-	schemaLocationDistancePropertiesMaxRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Minimum: &schemacheck.Bound{
-			F:    0.0,
-			Text: "0",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/location_distance.json# (request lookup)
-	schemaLocationDistanceRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "center",
-			Schema: &schemaLocationDistancePropertiesCenterRequestLookup,
-		}, {
-			Name:   "max",
-			Schema: &schemaLocationDistancePropertiesMaxRequestLookup,
-		}},
-		Required: []string{"center", "max"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request/properties/distance (request lookup)
-	schemaLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationDistanceRequestLookup,
-	}
-	// schemas/common/types/location_serves.json#/properties/point (request lookup)
-	schemaLocationServesPropertiesPointRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaGeoRequestLookup,
-	}
-	// schemas/common/types/locality.json#/properties/address_country (request lookup)
-	schemaLocalityPropertiesAddressCountryRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/locality.json#/properties/address_region (request lookup)
-	schemaLocalityPropertiesAddressRegionRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/locality.json#/properties/postal_code (request lookup)
-	schemaLocalityPropertiesPostalCodeRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/locality.json# (request lookup)
-	schemaLocalityRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "address_country",
-			Schema: &schemaLocalityPropertiesAddressCountryRequestLookup,
-		}, {
-			Name:   "address_region",
-			Schema: &schemaLocalityPropertiesAddressRegionRequestLookup,
-		}, {
-			Name:   "postal_code",
-			Schema: &schemaLocalityPropertiesPostalCodeRequestLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/0 (request lookup)
-	schemaLocationServesPropertiesAddressAllOf0RequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocalityRequestLookup,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request lookup)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request lookup)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "address_country",
-			Schema: &schemaLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup,
-		}},
-		Required: []string{"address_country"},
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request lookup)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request lookup)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "address_region",
-			Schema: &schemaLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup,
-		}},
-		Required: []string{"address_region"},
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request lookup)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request lookup)
-	schemaLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "postal_code",
-			Schema: &schemaLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup,
-		}},
-		Required: []string{"postal_code"},
-	}
-	// schemas/common/types/location_serves.json#/properties/address/allOf/1 (request lookup)
-	schemaLocationServesPropertiesAddressAllOf1RequestLookup = schemacheck.Schema{
-		AnyOf:         []*schemacheck.Schema{&schemaLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup, &schemaLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup, &schemaLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/location_serves.json#/properties/address (request lookup)
-	schemaLocationServesPropertiesAddressRequestLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationServesPropertiesAddressAllOf0RequestLookup, &schemaLocationServesPropertiesAddressAllOf1RequestLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request lookup)
-	schemaLocationServesPropertyNamesAnyOf0RequestLookup = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"point\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request lookup)
-	schemaLocationServesPropertyNamesAnyOf1RequestLookup = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"address\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/reverse_domain_name.json# (request lookup)
-	schemaReverseDomainNameRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$"),
-		PatternSource: "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request lookup)
-	schemaLocationServesPropertyNamesAnyOf2RequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestLookup,
-	}
-	// schemas/common/types/location_serves.json#/propertyNames (request lookup)
-	schemaLocationServesPropertyNamesRequestLookup = schemacheck.Schema{
-		AnyOf:         []*schemacheck.Schema{&schemaLocationServesPropertyNamesAnyOf0RequestLookup, &schemaLocationServesPropertyNamesAnyOf1RequestLookup, &schemaLocationServesPropertyNamesAnyOf2RequestLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location_serves.json# (request lookup)
-	schemaLocationServesRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: 1,
-		MinProperties: 1,
-		Properties: []schemacheck.Prop{{
-			Name:   "point",
-			Schema: &schemaLocationServesPropertiesPointRequestLookup,
-		}, {
-			Name:   "address",
-			Schema: &schemaLocationServesPropertiesAddressRequestLookup,
-		}},
-		PropertyNames: &schemaLocationServesPropertyNamesRequestLookup,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request/properties/serves (request lookup)
-	schemaLocationLookupDefsLookupRequestPropertiesServesRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationServesRequestLookup,
-	}
-	// schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request lookup)
-	schemaLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup = schemacheck.Schema{
-		Format:        "date-time",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"),
-		PatternSource: "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_filter.json#/properties/hours (request lookup)
-	schemaLocationFilterPropertiesHoursRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "open_at",
-			Schema: &schemaLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup,
-		}},
-		Required: []string{"open_at"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/amenity_type.json# (request lookup)
-	schemaAmenityTypeRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestLookup,
-	}
-	// schemas/common/types/location_filter.json#/properties/amenities/items (request lookup)
-	schemaLocationFilterPropertiesAmenitiesItemsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaAmenityTypeRequestLookup,
-	}
-	// schemas/common/types/location_filter.json#/properties/amenities (request lookup)
-	schemaLocationFilterPropertiesAmenitiesRequestLookup = schemacheck.Schema{
-		Items:         &schemaLocationFilterPropertiesAmenitiesItemsRequestLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/location_filter.json#/properties/items/items (request lookup)
-	schemaLocationFilterPropertiesItemsItemsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_filter.json#/properties/items (request lookup)
-	schemaLocationFilterPropertiesItemsRequestLookup = schemacheck.Schema{
-		Items:         &schemaLocationFilterPropertiesItemsItemsRequestLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/location_filter.json# (request lookup)
-	schemaLocationFilterRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "hours",
-			Schema: &schemaLocationFilterPropertiesHoursRequestLookup,
-		}, {
-			Name:   "amenities",
-			Schema: &schemaLocationFilterPropertiesAmenitiesRequestLookup,
-		}, {
-			Name:   "items",
-			Schema: &schemaLocationFilterPropertiesItemsRequestLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request/properties/filters (request lookup)
-	schemaLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationFilterRequestLookup,
-	}
-	// schemas/common/types/context.json#/allOf/0 (request lookup)
-	schemaContextAllOf0RequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocalityRequestLookup,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/location (request lookup)
-	schemaContextAllOf1PropertiesLocationRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/intent (request lookup)
-	schemaContextAllOf1PropertiesIntentRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/language (request lookup)
-	schemaContextAllOf1PropertiesLanguageRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/currency (request lookup)
-	schemaContextAllOf1PropertiesCurrencyRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request lookup)
-	schemaContextAllOf1PropertiesEligibilityItemsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestLookup,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/eligibility (request lookup)
-	schemaContextAllOf1PropertiesEligibilityRequestLookup = schemacheck.Schema{
-		Items:         &schemaContextAllOf1PropertiesEligibilityItemsRequestLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request lookup)
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestLookup,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request lookup)
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request lookup)
-	schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup = schemacheck.Schema{
-		Items:         &schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment/items (request lookup)
-	schemaContextAllOf1PropertiesPaymentItemsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "handler",
-			Schema: &schemaContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup,
-		}, {
-			Name:   "types",
-			Schema: &schemaContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup,
-		}},
-		Required: []string{"handler"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/context.json#/allOf/1/properties/payment (request lookup)
-	schemaContextAllOf1PropertiesPaymentRequestLookup = schemacheck.Schema{
-		Items:         &schemaContextAllOf1PropertiesPaymentItemsRequestLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/context.json#/allOf/1 (request lookup)
-	schemaContextAllOf1RequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "location",
-			Schema: &schemaContextAllOf1PropertiesLocationRequestLookup,
-		}, {
-			Name:   "intent",
-			Schema: &schemaContextAllOf1PropertiesIntentRequestLookup,
-		}, {
-			Name:   "language",
-			Schema: &schemaContextAllOf1PropertiesLanguageRequestLookup,
-		}, {
-			Name:   "currency",
-			Schema: &schemaContextAllOf1PropertiesCurrencyRequestLookup,
-		}, {
-			Name:   "eligibility",
-			Schema: &schemaContextAllOf1PropertiesEligibilityRequestLookup,
-		}, {
-			Name:   "payment",
-			Schema: &schemaContextAllOf1PropertiesPaymentRequestLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/context.json# (request lookup)
-	schemaContextRequestLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaContextAllOf0RequestLookup, &schemaContextAllOf1RequestLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request/properties/context (request lookup)
-	schemaLocationLookupDefsLookupRequestPropertiesContextRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaContextRequestLookup,
-	}
-	// schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request lookup)
-	schemaSignalsPropertiesDevUcpBuyerIpRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request lookup)
-	schemaSignalsPropertiesDevUcpUserAgentRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/signals.json#/propertyNames (request lookup)
-	schemaSignalsPropertyNamesRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameRequestLookup,
-	}
-	// schemas/common/types/signals.json# (request lookup)
-	schemaSignalsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "dev.ucp.buyer_ip",
-			Schema: &schemaSignalsPropertiesDevUcpBuyerIpRequestLookup,
-		}, {
-			Name:   "dev.ucp.user_agent",
-			Schema: &schemaSignalsPropertiesDevUcpUserAgentRequestLookup,
-		}},
-		PropertyNames: &schemaSignalsPropertyNamesRequestLookup,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request/properties/signals (request lookup)
-	schemaLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaSignalsRequestLookup,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_request (request lookup)
-	schemaLocationLookupDefsLookupRequestRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "ids",
-			Schema: &schemaLocationLookupDefsLookupRequestPropertiesIdsRequestLookup,
-		}, {
-			Name:   "distance",
-			Schema: &schemaLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup,
-		}, {
-			Name:   "serves",
-			Schema: &schemaLocationLookupDefsLookupRequestPropertiesServesRequestLookup,
-		}, {
-			Name:   "filters",
-			Schema: &schemaLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup,
-		}, {
-			Name:   "context",
-			Schema: &schemaLocationLookupDefsLookupRequestPropertiesContextRequestLookup,
-		}, {
-			Name:   "signals",
-			Schema: &schemaLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup,
-		}},
-		Required: []string{"ids"},
-		Types:    schemacheck.TypeObject,
-	}
-	// services/common/mcp.openrpc.json#/methods/1/params/1/schema (request lookup)
-	schemaMcpOpenrpcMethods1Params1SchemaRequestLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationLookupDefsLookupRequestRequestLookup,
-	}
-	// schemas/ucp.json#/$defs/version (response lookup)
-	schemaUcpDefsVersionResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$"),
-		PatternSource: "^\\d{4}-\\d{2}-\\d{2}$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/base/properties/version (response lookup)
-	schemaUcpDefsBasePropertiesVersionResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsVersionResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/map_order/additionalProperties/items (response lookup)
-	schemaUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/map_order/additionalProperties (response lookup)
-	schemaUcpDefsMapOrderAdditionalPropertiesResponseLookup = schemacheck.Schema{
-		Items:         &schemaUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/ucp.json#/$defs/map_order (response lookup)
-	schemaUcpDefsMapOrderResponseLookup = schemacheck.Schema{
-		Additional:    &schemaUcpDefsMapOrderAdditionalPropertiesResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/base/properties/map_order (response lookup)
-	schemaUcpDefsBasePropertiesMapOrderResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsMapOrderResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/base/properties/status (response lookup)
-	schemaUcpDefsBasePropertiesStatusResponseLookup = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"success\""), schemacheck.MustValue("\"error\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/version (response lookup)
-	schemaUcpDefsEntityPropertiesVersionResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsVersionResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/spec (response lookup)
-	schemaUcpDefsEntityPropertiesSpecResponseLookup = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/schema (response lookup)
-	schemaUcpDefsEntityPropertiesSchemaResponseLookup = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/id (response lookup)
-	schemaUcpDefsEntityPropertiesIdResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/entity/properties/config (response lookup)
-	schemaUcpDefsEntityPropertiesConfigResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/entity (response lookup)
-	schemaUcpDefsEntityResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "version",
-			Schema: &schemaUcpDefsEntityPropertiesVersionResponseLookup,
-		}, {
-			Name:   "spec",
-			Schema: &schemaUcpDefsEntityPropertiesSpecResponseLookup,
-		}, {
-			Name:   "schema",
-			Schema: &schemaUcpDefsEntityPropertiesSchemaResponseLookup,
-		}, {
-			Name:   "id",
-			Schema: &schemaUcpDefsEntityPropertiesIdResponseLookup,
-		}, {
-			Name:   "config",
-			Schema: &schemaUcpDefsEntityPropertiesConfigResponseLookup,
-		}},
-		Required: []string{"version"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/service.json#/$defs/base/allOf/0 (response lookup)
-	schemaServiceDefsBaseAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsEntityResponseLookup,
-	}
-	// schemas/service.json#/$defs/base/allOf/1/properties/transport (response lookup)
-	schemaServiceDefsBaseAllOf1PropertiesTransportResponseLookup = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"rest\""), schemacheck.MustValue("\"mcp\""), schemacheck.MustValue("\"a2a\""), schemacheck.MustValue("\"embedded\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response lookup)
-	schemaServiceDefsBaseAllOf1PropertiesEndpointResponseLookup = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/service.json#/$defs/base/allOf/1 (response lookup)
-	schemaServiceDefsBaseAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "transport",
-			Schema: &schemaServiceDefsBaseAllOf1PropertiesTransportResponseLookup,
-		}, {
-			Name:   "endpoint",
-			Schema: &schemaServiceDefsBaseAllOf1PropertiesEndpointResponseLookup,
-		}},
-		Required: []string{"transport"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/service.json#/$defs/base (response lookup)
-	schemaServiceDefsBaseResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaServiceDefsBaseAllOf0ResponseLookup, &schemaServiceDefsBaseAllOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response lookup)
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaServiceDefsBaseResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response lookup)
-	schemaUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup = schemacheck.Schema{
-		Items:         &schemaUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/reverse_domain_name.json# (response lookup)
-	schemaReverseDomainNameResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$"),
-		PatternSource: "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services/propertyNames (response lookup)
-	schemaUcpDefsBasePropertiesServicesPropertyNamesResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/base/properties/services (response lookup)
-	schemaUcpDefsBasePropertiesServicesResponseLookup = schemacheck.Schema{
-		Additional:    &schemaUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaUcpDefsBasePropertiesServicesPropertyNamesResponseLookup,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/capability.json#/$defs/base/allOf/0 (response lookup)
-	schemaCapabilityDefsBaseAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsEntityResponseLookup,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response lookup)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseLookup,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response lookup)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseLookup,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response lookup)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup = schemacheck.Schema{
-		Items:         &schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/capability.json#/$defs/base/allOf/1/properties/extends (response lookup)
-	schemaCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		OneOf:         []*schemacheck.Schema{&schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup, &schemaCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup},
-	}
-	// schemas/capability.json#/$defs/base/allOf/1 (response lookup)
-	schemaCapabilityDefsBaseAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "extends",
-			Schema: &schemaCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/capability.json#/$defs/base (response lookup)
-	schemaCapabilityDefsBaseResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaCapabilityDefsBaseAllOf0ResponseLookup, &schemaCapabilityDefsBaseAllOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response lookup)
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaCapabilityDefsBaseResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response lookup)
-	schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup = schemacheck.Schema{
-		Items:         &schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response lookup)
-	schemaUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/base/properties/capabilities (response lookup)
-	schemaUcpDefsBasePropertiesCapabilitiesResponseLookup = schemacheck.Schema{
-		Additional:    &schemaUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/0 (response lookup)
-	schemaPaymentHandlerDefsBaseAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsEntityResponseLookup,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/1 (response lookup)
-	schemaPaymentHandlerDefsBaseAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"id"},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/available_payment_instrument.json#/properties/type (response lookup)
-	schemaAvailablePaymentInstrumentPropertiesTypeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/required/items (response lookup)
-	schemaConstraintExpressionPropertiesRequiredItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/required (response lookup)
-	schemaConstraintExpressionPropertiesRequiredResponseLookup = schemacheck.Schema{
-		Items:         &schemaConstraintExpressionPropertiesRequiredItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response lookup)
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaConstraintExpressionResponseLookup,
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response lookup)
-	schemaConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-		UniqueItems:   true,
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response lookup)
-	schemaConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response lookup)
-	schemaConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"enum"},
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response lookup)
-	schemaConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"const"},
-	}
-	// schemas/common/types/constraint_expression.json#/$defs/value_constraint (response lookup)
-	schemaConstraintExpressionDefsValueConstraintResponseLookup = schemacheck.Schema{
-		AdditionalFalse: true,
-		AnyOf:           []*schemacheck.Schema{&schemaConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup, &schemaConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup},
-		MaxItems:        -1,
-		MaxLength:       -1,
-		MaxProperties:   -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "enum",
-			Schema: &schemaConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup,
-		}, {
-			Name:   "const",
-			Schema: &schemaConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response lookup)
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaConstraintExpressionDefsValueConstraintResponseLookup,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response lookup)
-	schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		OneOf:         []*schemacheck.Schema{&schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup, &schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup},
-	}
-	// schemas/common/types/constraint_expression.json#/properties/properties (response lookup)
-	schemaConstraintExpressionPropertiesPropertiesResponseLookup = schemacheck.Schema{
-		Additional:    &schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinProperties: 1,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/anyOf/items (response lookup)
-	schemaConstraintExpressionPropertiesAnyOfItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinProperties: 1,
-		Ref:           &schemaConstraintExpressionResponseLookup,
-	}
-	// schemas/common/types/constraint_expression.json#/properties/anyOf (response lookup)
-	schemaConstraintExpressionPropertiesAnyOfResponseLookup = schemacheck.Schema{
-		Items:         &schemaConstraintExpressionPropertiesAnyOfItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/constraint_expression.json# (response lookup)
-	schemaConstraintExpressionResponseLookup = schemacheck.Schema{
-		AdditionalFalse: true,
-		MaxItems:        -1,
-		MaxLength:       -1,
-		MaxProperties:   -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "required",
-			Schema: &schemaConstraintExpressionPropertiesRequiredResponseLookup,
-		}, {
-			Name:   "properties",
-			Schema: &schemaConstraintExpressionPropertiesPropertiesResponseLookup,
-		}, {
-			Name:   "anyOf",
-			Schema: &schemaConstraintExpressionPropertiesAnyOfResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/available_payment_instrument.json#/properties/constraints (response lookup)
-	schemaAvailablePaymentInstrumentPropertiesConstraintsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaConstraintExpressionResponseLookup,
-	}
-	// schemas/common/types/available_payment_instrument.json# (response lookup)
-	schemaAvailablePaymentInstrumentResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaAvailablePaymentInstrumentPropertiesTypeResponseLookup,
-		}, {
-			Name:   "constraints",
-			Schema: &schemaAvailablePaymentInstrumentPropertiesConstraintsResponseLookup,
-		}},
-		Required: []string{"type"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response lookup)
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaAvailablePaymentInstrumentResponseLookup,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response lookup)
-	schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup = schemacheck.Schema{
-		Items:         &schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/payment_handler.json#/$defs/base/allOf/2 (response lookup)
-	schemaPaymentHandlerDefsBaseAllOf2ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "available_instruments",
-			Schema: &schemaPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/payment_handler.json#/$defs/base (response lookup)
-	schemaPaymentHandlerDefsBaseResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaPaymentHandlerDefsBaseAllOf0ResponseLookup, &schemaPaymentHandlerDefsBaseAllOf1ResponseLookup, &schemaPaymentHandlerDefsBaseAllOf2ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response lookup)
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaPaymentHandlerDefsBaseResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response lookup)
-	schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup = schemacheck.Schema{
-		Items:         &schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response lookup)
-	schemaUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/base/properties/payment_handlers (response lookup)
-	schemaUcpDefsBasePropertiesPaymentHandlersResponseLookup = schemacheck.Schema{
-		Additional:    &schemaUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/base (response lookup)
-	schemaUcpDefsBaseResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "version",
-			Schema: &schemaUcpDefsBasePropertiesVersionResponseLookup,
-		}, {
-			Name:   "map_order",
-			Schema: &schemaUcpDefsBasePropertiesMapOrderResponseLookup,
-		}, {
-			Name:   "status",
-			Schema: &schemaUcpDefsBasePropertiesStatusResponseLookup,
-		}, {
-			Name:   "services",
-			Schema: &schemaUcpDefsBasePropertiesServicesResponseLookup,
-		}, {
-			Name:   "capabilities",
-			Schema: &schemaUcpDefsBasePropertiesCapabilitiesResponseLookup,
-		}, {
-			Name:   "payment_handlers",
-			Schema: &schemaUcpDefsBasePropertiesPaymentHandlersResponseLookup,
-		}},
-		Required: []string{"version"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response lookup)
-	schemaUcpDefsResponseLocationSchemaAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsBaseResponseLookup,
-	}
-	// schemas/capability.json#/$defs/response_schema/allOf/0 (response lookup)
-	schemaCapabilityDefsResponseSchemaAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaCapabilityDefsBaseResponseLookup,
-	}
-	// schemas/capability.json#/$defs/response_schema (response lookup)
-	schemaCapabilityDefsResponseSchemaResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaCapabilityDefsResponseSchemaAllOf0ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response lookup)
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaCapabilityDefsResponseSchemaResponseLookup,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response lookup)
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup = schemacheck.Schema{
-		Items:         &schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response lookup)
-	schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup = schemacheck.Schema{
-		Additional:    &schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response lookup)
-	schemaUcpDefsResponseLocationSchemaAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "capabilities",
-			Schema: &schemaUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup,
-		}},
-	}
-	// schemas/ucp.json#/$defs/response_location_schema (response lookup)
-	schemaUcpDefsResponseLocationSchemaResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaUcpDefsResponseLocationSchemaAllOf0ResponseLookup, &schemaUcpDefsResponseLocationSchemaAllOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_response/properties/ucp (response lookup)
-	schemaLocationLookupDefsLookupResponsePropertiesUcpResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaUcpDefsResponseLocationSchemaResponseLookup,
-	}
-	// schemas/common/types/location_summary.json#/properties/id (response lookup)
-	schemaLocationSummaryPropertiesIdResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location_summary.json#/properties/name (response lookup)
-	schemaLocationSummaryPropertiesNameResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/extended_address (response lookup)
-	schemaPostalAddressPropertiesExtendedAddressResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/street_address (response lookup)
-	schemaPostalAddressPropertiesStreetAddressResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/address_locality (response lookup)
-	schemaPostalAddressPropertiesAddressLocalityResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/address_region (response lookup)
-	schemaPostalAddressPropertiesAddressRegionResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/address_country (response lookup)
-	schemaPostalAddressPropertiesAddressCountryResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/postal_code (response lookup)
-	schemaPostalAddressPropertiesPostalCodeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/first_name (response lookup)
-	schemaPostalAddressPropertiesFirstNameResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/last_name (response lookup)
-	schemaPostalAddressPropertiesLastNameResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json#/properties/phone_number (response lookup)
-	schemaPostalAddressPropertiesPhoneNumberResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/postal_address.json# (response lookup)
-	schemaPostalAddressResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "extended_address",
-			Schema: &schemaPostalAddressPropertiesExtendedAddressResponseLookup,
-		}, {
-			Name:   "street_address",
-			Schema: &schemaPostalAddressPropertiesStreetAddressResponseLookup,
-		}, {
-			Name:   "address_locality",
-			Schema: &schemaPostalAddressPropertiesAddressLocalityResponseLookup,
-		}, {
-			Name:   "address_region",
-			Schema: &schemaPostalAddressPropertiesAddressRegionResponseLookup,
-		}, {
-			Name:   "address_country",
-			Schema: &schemaPostalAddressPropertiesAddressCountryResponseLookup,
-		}, {
-			Name:   "postal_code",
-			Schema: &schemaPostalAddressPropertiesPostalCodeResponseLookup,
-		}, {
-			Name:   "first_name",
-			Schema: &schemaPostalAddressPropertiesFirstNameResponseLookup,
-		}, {
-			Name:   "last_name",
-			Schema: &schemaPostalAddressPropertiesLastNameResponseLookup,
-		}, {
-			Name:   "phone_number",
-			Schema: &schemaPostalAddressPropertiesPhoneNumberResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/location_summary.json#/properties/address (response lookup)
-	schemaLocationSummaryPropertiesAddressResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaPostalAddressResponseLookup,
-	}
-	// schemas/common/types/location_summary.json# (response lookup)
-	schemaLocationSummaryResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "id",
-			Schema: &schemaLocationSummaryPropertiesIdResponseLookup,
-		}, {
-			Name:   "name",
-			Schema: &schemaLocationSummaryPropertiesNameResponseLookup,
-		}, {
-			Name:   "address",
-			Schema: &schemaLocationSummaryPropertiesAddressResponseLookup,
-		}},
-		Required: []string{"id", "name"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/0 (response lookup)
-	schemaLocationAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationSummaryResponseLookup,
-	}
-	// schemas/common/types/geo.json#/properties/latitude (response lookup)
-	schemaGeoPropertiesLatitudeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    90.0,
-			Text: "90",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -90.0,
-			Text: "-90",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json#/properties/longitude (response lookup)
-	schemaGeoPropertiesLongitudeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Maximum: &schemacheck.Bound{
-			F:    180.0,
-			Text: "180",
-		},
-		Minimum: &schemacheck.Bound{
-			F:    -180.0,
-			Text: "-180",
-		},
-		Types: schemacheck.TypeNumber,
-	}
-	// schemas/common/types/geo.json# (response lookup)
-	schemaGeoResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "latitude",
-			Schema: &schemaGeoPropertiesLatitudeResponseLookup,
-		}, {
-			Name:   "longitude",
-			Schema: &schemaGeoPropertiesLongitudeResponseLookup,
-		}},
-		Required: []string{"latitude", "longitude"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/geo (response lookup)
-	schemaLocationAllOf1PropertiesGeoResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaGeoResponseLookup,
-	}
-	// schemas/common/types/location.json#/$defs/amenity/properties/description (response lookup)
-	schemaLocationDefsAmenityPropertiesDescriptionResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinLength:     1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location.json#/$defs/amenity (response lookup)
-	schemaLocationDefsAmenityResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "description",
-			Schema: &schemaLocationDefsAmenityPropertiesDescriptionResponseLookup,
-		}},
-		Required: []string{"description"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response lookup)
-	schemaLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationDefsAmenityResponseLookup,
-	}
-	// schemas/common/types/amenity_type.json# (response lookup)
-	schemaAmenityTypeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaReverseDomainNameResponseLookup,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response lookup)
-	schemaLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaAmenityTypeResponseLookup,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/amenities (response lookup)
-	schemaLocationAllOf1PropertiesAmenitiesResponseLookup = schemacheck.Schema{
-		Additional:    &schemaLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		PropertyNames: &schemaLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/time_interval.json#/properties/opens (response lookup)
-	schemaTimeIntervalPropertiesOpensResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
-		PatternSource: "^([01][0-9]|2[0-3]):[0-5][0-9]$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/time_interval.json#/properties/closes (response lookup)
-	schemaTimeIntervalPropertiesClosesResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Pattern:       schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
-		PatternSource: "^([01][0-9]|2[0-3]):[0-5][0-9]$",
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/time_interval.json# (response lookup)
-	schemaTimeIntervalResponseLookup = schemacheck.Schema{
-		DependentRequired: []schemacheck.Dependent{{
-			Name:     "opens",
-			Requires: []string{"closes"},
-		}, {
-			Name:     "closes",
-			Requires: []string{"opens"},
-		}},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "opens",
-			Schema: &schemaTimeIntervalPropertiesOpensResponseLookup,
-		}, {
-			Name:   "closes",
-			Schema: &schemaTimeIntervalPropertiesClosesResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/daily_hour.json#/allOf/0 (response lookup)
-	schemaDailyHourAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaTimeIntervalResponseLookup,
-	}
-	// schemas/common/types/daily_hour.json#/allOf/1/properties/day (response lookup)
-	schemaDailyHourAllOf1PropertiesDayResponseLookup = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"monday\""), schemacheck.MustValue("\"tuesday\""), schemacheck.MustValue("\"wednesday\""), schemacheck.MustValue("\"thursday\""), schemacheck.MustValue("\"friday\""), schemacheck.MustValue("\"saturday\""), schemacheck.MustValue("\"sunday\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/daily_hour.json#/allOf/1 (response lookup)
-	schemaDailyHourAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "day",
-			Schema: &schemaDailyHourAllOf1PropertiesDayResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/daily_hour.json# (response lookup)
-	schemaDailyHourResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaDailyHourAllOf0ResponseLookup, &schemaDailyHourAllOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"day", "opens", "closes"},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/hours/items (response lookup)
-	schemaLocationAllOf1PropertiesHoursItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaDailyHourResponseLookup,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/hours (response lookup)
-	schemaLocationAllOf1PropertiesHoursResponseLookup = schemacheck.Schema{
-		Items:         &schemaLocationAllOf1PropertiesHoursItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/0 (response lookup)
-	schemaExceptionHourAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaTimeIntervalResponseLookup,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1/properties/title (response lookup)
-	schemaExceptionHourAllOf1PropertiesTitleResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response lookup)
-	schemaExceptionHourAllOf1PropertiesValidFromResponseLookup = schemacheck.Schema{
-		Format:        "date",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response lookup)
-	schemaExceptionHourAllOf1PropertiesValidThroughResponseLookup = schemacheck.Schema{
-		Format:        "date",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/exception_hour.json#/allOf/1 (response lookup)
-	schemaExceptionHourAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "title",
-			Schema: &schemaExceptionHourAllOf1PropertiesTitleResponseLookup,
-		}, {
-			Name:   "valid_from",
-			Schema: &schemaExceptionHourAllOf1PropertiesValidFromResponseLookup,
-		}, {
-			Name:   "valid_through",
-			Schema: &schemaExceptionHourAllOf1PropertiesValidThroughResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/exception_hour.json# (response lookup)
-	schemaExceptionHourResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaExceptionHourAllOf0ResponseLookup, &schemaExceptionHourAllOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"valid_from", "valid_through"},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response lookup)
-	schemaLocationAllOf1PropertiesExceptionHoursItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaExceptionHourResponseLookup,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/exception_hours (response lookup)
-	schemaLocationAllOf1PropertiesExceptionHoursResponseLookup = schemacheck.Schema{
-		Items:         &schemaLocationAllOf1PropertiesExceptionHoursItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/location.json#/allOf/1/properties/timezone (response lookup)
-	schemaLocationAllOf1PropertiesTimezoneResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/location.json#/allOf/1 (response lookup)
-	schemaLocationAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "geo",
-			Schema: &schemaLocationAllOf1PropertiesGeoResponseLookup,
-		}, {
-			Name:   "amenities",
-			Schema: &schemaLocationAllOf1PropertiesAmenitiesResponseLookup,
-		}, {
-			Name:   "hours",
-			Schema: &schemaLocationAllOf1PropertiesHoursResponseLookup,
-		}, {
-			Name:   "exception_hours",
-			Schema: &schemaLocationAllOf1PropertiesExceptionHoursResponseLookup,
-		}, {
-			Name:   "timezone",
-			Schema: &schemaLocationAllOf1PropertiesTimezoneResponseLookup,
-		}},
-		Types: schemacheck.TypeObject,
-	}
-	// schemas/common/types/location.json#/if/anyOf/0 (response lookup)
-	schemaLocationIfAnyOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"hours"},
-	}
-	// schemas/common/types/location.json#/if/anyOf/1 (response lookup)
-	schemaLocationIfAnyOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"exception_hours"},
-	}
-	// schemas/common/types/location.json#/if (response lookup)
-	schemaLocationIfResponseLookup = schemacheck.Schema{
-		AnyOf:         []*schemacheck.Schema{&schemaLocationIfAnyOf0ResponseLookup, &schemaLocationIfAnyOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/types/location.json#/then (response lookup)
-	schemaLocationThenResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Required:      []string{"timezone"},
-	}
-	// schemas/common/types/location.json# (response lookup)
-	schemaLocationResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationAllOf0ResponseLookup, &schemaLocationAllOf1ResponseLookup},
-		If:            &schemaLocationIfResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Then:          &schemaLocationThenResponseLookup,
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/0 (response lookup)
-	schemaLocationLookupDefsLookupLocationAllOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationResponseLookup,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id (response lookup)
-	schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items (response lookup)
-	schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "id",
-			Schema: &schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup,
-		}},
-		Required: []string{"id"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs (response lookup)
-	schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup = schemacheck.Schema{
-		Items:         &schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		MinItems:      1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response lookup)
-	schemaLocationLookupDefsLookupLocationAllOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "inputs",
-			Schema: &schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup,
-		}},
-		Required: []string{"inputs"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_location (response lookup)
-	schemaLocationLookupDefsLookupLocationResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationLookupDefsLookupLocationAllOf0ResponseLookup, &schemaLocationLookupDefsLookupLocationAllOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations/items (response lookup)
-	schemaLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationLookupDefsLookupLocationResponseLookup,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response lookup)
-	schemaLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup = schemacheck.Schema{
-		Items:         &schemaLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/types/message_error.json#/properties/type (response lookup)
-	schemaMessageErrorPropertiesTypeResponseLookup = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"error\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/error_code.json# (response lookup)
-	schemaErrorCodeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/code (response lookup)
-	schemaMessageErrorPropertiesCodeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaErrorCodeResponseLookup,
-	}
-	// schemas/common/types/message_error.json#/properties/path (response lookup)
-	schemaMessageErrorPropertiesPathResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/content_type (response lookup)
-	schemaMessageErrorPropertiesContentTypeResponseLookup = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"plain\""), schemacheck.MustValue("\"markdown\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/content (response lookup)
-	schemaMessageErrorPropertiesContentResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json#/properties/severity (response lookup)
-	schemaMessageErrorPropertiesSeverityResponseLookup = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"recoverable\""), schemacheck.MustValue("\"requires_buyer_input\""), schemacheck.MustValue("\"requires_buyer_review\""), schemacheck.MustValue("\"unrecoverable\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_error.json# (response lookup)
-	schemaMessageErrorResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaMessageErrorPropertiesTypeResponseLookup,
-		}, {
-			Name:   "code",
-			Schema: &schemaMessageErrorPropertiesCodeResponseLookup,
-		}, {
-			Name:   "path",
-			Schema: &schemaMessageErrorPropertiesPathResponseLookup,
-		}, {
-			Name:   "content_type",
-			Schema: &schemaMessageErrorPropertiesContentTypeResponseLookup,
-		}, {
-			Name:   "content",
-			Schema: &schemaMessageErrorPropertiesContentResponseLookup,
-		}, {
-			Name:   "severity",
-			Schema: &schemaMessageErrorPropertiesSeverityResponseLookup,
-		}},
-		Required: []string{"type", "code", "content", "severity"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/message.json#/oneOf/0 (response lookup)
-	schemaMessageOneOf0ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageErrorResponseLookup,
-	}
-	// schemas/common/types/message_warning.json#/properties/type (response lookup)
-	schemaMessageWarningPropertiesTypeResponseLookup = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"warning\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/path (response lookup)
-	schemaMessageWarningPropertiesPathResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/warning_code.json# (response lookup)
-	schemaWarningCodeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/code (response lookup)
-	schemaMessageWarningPropertiesCodeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaWarningCodeResponseLookup,
-	}
-	// schemas/common/types/message_warning.json#/properties/content (response lookup)
-	schemaMessageWarningPropertiesContentResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/content_type (response lookup)
-	schemaMessageWarningPropertiesContentTypeResponseLookup = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"plain\""), schemacheck.MustValue("\"markdown\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/presentation (response lookup)
-	schemaMessageWarningPropertiesPresentationResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/image_url (response lookup)
-	schemaMessageWarningPropertiesImageUrlResponseLookup = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json#/properties/url (response lookup)
-	schemaMessageWarningPropertiesUrlResponseLookup = schemacheck.Schema{
-		Format:        "uri",
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_warning.json# (response lookup)
-	schemaMessageWarningResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaMessageWarningPropertiesTypeResponseLookup,
-		}, {
-			Name:   "path",
-			Schema: &schemaMessageWarningPropertiesPathResponseLookup,
-		}, {
-			Name:   "code",
-			Schema: &schemaMessageWarningPropertiesCodeResponseLookup,
-		}, {
-			Name:   "content",
-			Schema: &schemaMessageWarningPropertiesContentResponseLookup,
-		}, {
-			Name:   "content_type",
-			Schema: &schemaMessageWarningPropertiesContentTypeResponseLookup,
-		}, {
-			Name:   "presentation",
-			Schema: &schemaMessageWarningPropertiesPresentationResponseLookup,
-		}, {
-			Name:   "image_url",
-			Schema: &schemaMessageWarningPropertiesImageUrlResponseLookup,
-		}, {
-			Name:   "url",
-			Schema: &schemaMessageWarningPropertiesUrlResponseLookup,
-		}},
-		Required: []string{"type", "code", "content"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/message.json#/oneOf/1 (response lookup)
-	schemaMessageOneOf1ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageWarningResponseLookup,
-	}
-	// schemas/common/types/message_info.json#/properties/type (response lookup)
-	schemaMessageInfoPropertiesTypeResponseLookup = schemacheck.Schema{
-		Const:         schemacheck.Literal("\"info\""),
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json#/properties/path (response lookup)
-	schemaMessageInfoPropertiesPathResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/info_code.json# (response lookup)
-	schemaInfoCodeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json#/properties/code (response lookup)
-	schemaMessageInfoPropertiesCodeResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaInfoCodeResponseLookup,
-	}
-	// schemas/common/types/message_info.json#/properties/content_type (response lookup)
-	schemaMessageInfoPropertiesContentTypeResponseLookup = schemacheck.Schema{
-		Enum:          []schemacheck.Value{schemacheck.MustValue("\"plain\""), schemacheck.MustValue("\"markdown\"")},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json#/properties/content (response lookup)
-	schemaMessageInfoPropertiesContentResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeString,
-	}
-	// schemas/common/types/message_info.json# (response lookup)
-	schemaMessageInfoResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "type",
-			Schema: &schemaMessageInfoPropertiesTypeResponseLookup,
-		}, {
-			Name:   "path",
-			Schema: &schemaMessageInfoPropertiesPathResponseLookup,
-		}, {
-			Name:   "code",
-			Schema: &schemaMessageInfoPropertiesCodeResponseLookup,
-		}, {
-			Name:   "content_type",
-			Schema: &schemaMessageInfoPropertiesContentTypeResponseLookup,
-		}, {
-			Name:   "content",
-			Schema: &schemaMessageInfoPropertiesContentResponseLookup,
-		}},
-		Required: []string{"type", "content"},
-		Types:    schemacheck.TypeObject,
-	}
-	// schemas/common/types/message.json#/oneOf/2 (response lookup)
-	schemaMessageOneOf2ResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageInfoResponseLookup,
-	}
-	// schemas/common/types/message.json# (response lookup)
-	schemaMessageResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		OneOf:         []*schemacheck.Schema{&schemaMessageOneOf0ResponseLookup, &schemaMessageOneOf1ResponseLookup, &schemaMessageOneOf2ResponseLookup},
-		Types:         schemacheck.TypeObject,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages/items (response lookup)
-	schemaLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaMessageResponseLookup,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response lookup)
-	schemaLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup = schemacheck.Schema{
-		Items:         &schemaLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup,
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Types:         schemacheck.TypeArray,
-	}
-	// schemas/common/location_lookup.json#/$defs/lookup_response (response lookup)
-	schemaLocationLookupDefsLookupResponseResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Properties: []schemacheck.Prop{{
-			Name:   "ucp",
-			Schema: &schemaLocationLookupDefsLookupResponsePropertiesUcpResponseLookup,
-		}, {
-			Name:   "locations",
-			Schema: &schemaLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup,
-		}, {
-			Name:   "messages",
-			Schema: &schemaLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup,
-		}},
-		Required: []string{"ucp", "locations"},
-		Types:    schemacheck.TypeObject,
-	}
-	// services/common/mcp.openrpc.json#/methods/1/result/schema (response lookup)
-	schemaMcpOpenrpcMethods1ResultSchemaResponseLookup = schemacheck.Schema{
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-		Ref:           &schemaLocationLookupDefsLookupResponseResponseLookup,
-	}
-	// type#/Amenity (response search)
-	schemaTypeAmenityResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationDefsAmenityResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/AmenityType (response search)
-	schemaTypeAmenityTypeResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaAmenityTypeResponseSearch, &schemaReverseDomainNameResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/AvailablePaymentInstrument (response search)
-	schemaTypeAvailablePaymentInstrumentResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaAvailablePaymentInstrumentResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/CapabilityResponseSchema (response search)
-	schemaTypeCapabilityResponseSchemaResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaCapabilityDefsResponseSchemaResponseSearch, &schemaCapabilityDefsResponseSchemaAllOf0ResponseSearch, &schemaCapabilityDefsBaseResponseSearch, &schemaCapabilityDefsBaseAllOf0ResponseSearch, &schemaUcpDefsEntityResponseSearch, &schemaCapabilityDefsBaseAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/CapabilityResponseSchemaExtends (response search)
-	schemaTypeCapabilityResponseSchemaExtendsResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ConstraintExpression (response search)
-	schemaTypeConstraintExpressionResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaConstraintExpressionResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ConstraintExpressionPropertyValue (response search)
-	schemaTypeConstraintExpressionPropertyValueResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/Context (request search)
-	schemaTypeContextRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaContextRequestSearch, &schemaContextAllOf0RequestSearch, &schemaLocalityRequestSearch, &schemaContextAllOf1RequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ContextPaymentItem (request search)
-	schemaTypeContextPaymentItemRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaContextAllOf1PropertiesPaymentItemsRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/DailyHour (response search)
-	schemaTypeDailyHourResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaDailyHourResponseSearch, &schemaDailyHourAllOf0ResponseSearch, &schemaTimeIntervalResponseSearch, &schemaDailyHourAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/DailyHourDay (response search)
-	schemaTypeDailyHourDayResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaDailyHourAllOf1PropertiesDayResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ErrorCode (response search)
-	schemaTypeErrorCodeResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaErrorCodeResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ExceptionHour (response search)
-	schemaTypeExceptionHourResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaExceptionHourResponseSearch, &schemaExceptionHourAllOf0ResponseSearch, &schemaTimeIntervalResponseSearch, &schemaExceptionHourAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/Geo (response search)
-	schemaTypeGeoResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaGeoResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/InfoCode (response search)
-	schemaTypeInfoCodeResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaInfoCodeResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/Location (response search)
-	schemaTypeLocationResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationResponseSearch, &schemaLocationAllOf0ResponseSearch, &schemaLocationSummaryResponseSearch, &schemaLocationAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/LocationDistance (request search)
-	schemaTypeLocationDistanceRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationDistanceRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/LocationFilter (request search)
-	schemaTypeLocationFilterRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationFilterRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/LocationFilterHours (request search)
-	schemaTypeLocationFilterHoursRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationFilterPropertiesHoursRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/LocationServes (request search)
-	schemaTypeLocationServesRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationServesRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/LocationServesAddress (request search)
-	schemaTypeLocationServesAddressRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationServesPropertiesAddressRequestSearch, &schemaLocationServesPropertiesAddressAllOf0RequestSearch, &schemaLocalityRequestSearch, &schemaLocationServesPropertiesAddressAllOf1RequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/LookupLocation (response lookup)
-	schemaTypeLookupLocationResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationLookupDefsLookupLocationResponseLookup, &schemaLocationLookupDefsLookupLocationAllOf0ResponseLookup, &schemaLocationResponseLookup, &schemaLocationAllOf0ResponseLookup, &schemaLocationSummaryResponseLookup, &schemaLocationAllOf1ResponseLookup, &schemaLocationLookupDefsLookupLocationAllOf1ResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/LookupLocationInput (response lookup)
-	schemaTypeLookupLocationInputResponseLookup = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/Message (response search)
-	schemaTypeMessageResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MessageError (response search)
-	schemaTypeMessageErrorResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageErrorResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MessageErrorContentType (response search)
-	schemaTypeMessageErrorContentTypeResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageErrorPropertiesContentTypeResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MessageErrorSeverity (response search)
-	schemaTypeMessageErrorSeverityResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageErrorPropertiesSeverityResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MessageInfo (response search)
-	schemaTypeMessageInfoResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageInfoResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MessageInfoContentType (response search)
-	schemaTypeMessageInfoContentTypeResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageInfoPropertiesContentTypeResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MessageWarning (response search)
-	schemaTypeMessageWarningResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageWarningResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MessageWarningContentType (response search)
-	schemaTypeMessageWarningContentTypeResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMessageWarningPropertiesContentTypeResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/MetaUCPAgent (request search)
-	schemaTypeMetaUCPAgentRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/PaginationRequest (request search)
-	schemaTypePaginationRequestRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaPaginationDefsRequestRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/PaginationResponse (response search)
-	schemaTypePaginationResponseResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaPaginationDefsResponseResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/PaymentHandlerBase (response search)
-	schemaTypePaymentHandlerBaseResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaPaymentHandlerDefsBaseResponseSearch, &schemaPaymentHandlerDefsBaseAllOf0ResponseSearch, &schemaUcpDefsEntityResponseSearch, &schemaPaymentHandlerDefsBaseAllOf1ResponseSearch, &schemaPaymentHandlerDefsBaseAllOf2ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/PostalAddress (response search)
-	schemaTypePostalAddressResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaPostalAddressResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ReverseDomainName (response search)
-	schemaTypeReverseDomainNameResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaReverseDomainNameResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ServiceBase (response search)
-	schemaTypeServiceBaseResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaServiceDefsBaseResponseSearch, &schemaServiceDefsBaseAllOf0ResponseSearch, &schemaUcpDefsEntityResponseSearch, &schemaServiceDefsBaseAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ServiceBaseTransport (response search)
-	schemaTypeServiceBaseTransportResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaServiceDefsBaseAllOf1PropertiesTransportResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/Signals (request search)
-	schemaTypeSignalsRequestSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaSignalsRequestSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/UCPLocationResponseSchema (response search)
-	schemaTypeUCPLocationResponseSchemaResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaUcpDefsResponseLocationSchemaResponseSearch, &schemaUcpDefsResponseLocationSchemaAllOf0ResponseSearch, &schemaUcpDefsBaseResponseSearch, &schemaUcpDefsResponseLocationSchemaAllOf1ResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/UCPLocationResponseSchemaStatus (response search)
-	schemaTypeUCPLocationResponseSchemaStatusResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaUcpDefsBasePropertiesStatusResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/UCPVersion (response search)
-	schemaTypeUCPVersionResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaUcpDefsVersionResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/ValueConstraint (response search)
-	schemaTypeValueConstraintResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaConstraintExpressionDefsValueConstraintResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-	// type#/WarningCode (response search)
-	schemaTypeWarningCodeResponseSearch = schemacheck.Schema{
-		AllOf:         []*schemacheck.Schema{&schemaWarningCodeResponseSearch},
-		MaxItems:      -1,
-		MaxLength:     -1,
-		MaxProperties: -1,
-	}
-}

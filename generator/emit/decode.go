@@ -110,7 +110,7 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 		decode := append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
 			valueInto(vr.Type, jen.Op("*").Id("x").Dot(vr.GoName), jen.Id("v"), false)...), jen.Return(jen.Nil()))
 		if n := entry[vr.Type]; n != "" {
-			body = append(body, jen.If(jen.Qual(checkPkg, "Valid").Call(jen.Op("&").Id(n), jen.Id("v"))).Block(decode...))
+			body = append(body, jen.If(jen.Id("match"+n).Call(jen.Id("v"), jen.Nil())).Block(decode...))
 			continue
 		}
 		// Without a schema of its own the variant is tried by decoding.

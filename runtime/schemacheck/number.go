@@ -9,6 +9,9 @@ import (
 // isIntegral decides "integer" from a JSON number's text, exactly: 1.0 and
 // 1e3 are integers, 1.5 and 1e-1 are not, however many digits they carry.
 func isIntegral(text string) bool {
+	if !strings.ContainsAny(text, ".eE") {
+		return true
+	}
 	mant, exp := splitNumber(text)
 	intPart, frac, _ := strings.Cut(mant, ".")
 	_ = intPart

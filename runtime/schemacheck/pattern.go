@@ -90,10 +90,10 @@ func TranslatePattern(src string) (string, error) {
 // Pattern compiles an ECMA-262 pattern for generated schemas; it panics on a
 // pattern the generator should have refused, so a bad pattern fails at
 // package initialisation rather than silently accepting input.
-func Pattern(src string) *regexp.Regexp {
+func Pattern(src string) *Matcher {
 	t, err := TranslatePattern(src)
 	if err != nil {
 		panic("schemacheck: " + err.Error())
 	}
-	return regexp.MustCompile(t)
+	return &Matcher{re: regexp.MustCompile(t), dfa: buildDFA(t)}
 }

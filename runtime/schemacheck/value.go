@@ -1,8 +1,9 @@
 // Package schemacheck is the runtime shared by ucpgen's generated validators:
-// a strict JSON scanner that builds a small value tree, a compiled form of the
-// JSON Schema keywords UCP uses, and the checks (formats, ECMA-262 patterns,
-// JSON equality) that both need. Generated code declares schemas as Go values
-// and calls Check; it never interprets schema JSON at run time.
+// a strict JSON scanner that builds a small value tree, the reporting side of
+// the checks (JSON Pointers built only on failure, messages that name the
+// rule), and the pieces both need (formats, ECMA-262 patterns, exact number
+// comparison, JSON equality). The checks themselves are generated Go code,
+// one function per compiled schema; nothing interprets a schema at run time.
 package schemacheck
 
 import (
@@ -10,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -106,36 +108,180 @@ const maxDepth = 512
 // reference validators resolve by silently keeping the last one: a request
 // that says two different things about one member is refused instead.
 func Parse(data []byte) (Value, error) {
-	p := parser{s: string(data)}
-	p.skipSpace()
-	v, err := p.value(0)
+	var p parser
+	v, err := p.parse(data)
 	if err != nil {
 		return Value{}, err
 	}
+	return *v, nil
+}
+
+// Document parses JSON into memory it keeps for reuse: a decoder that turns
+// the value tree into Go values and then drops it pays for the tree's
+// containers once per process rather than once per request. Strings in the
+// tree are slices of a fresh copy of the input, never of reused memory, so
+// values decoded from the tree stay valid after Release.
+type Document struct {
+	p parser
+}
+
+var documents = sync.Pool{New: func() any { return new(Document) }}
+
+// maxKept bounds the arena a released Document keeps, so one huge request
+// does not pin its memory for the life of the process.
+const maxKept = 1 << 14
+
+// NewDocument returns a Document from the pool.
+func NewDocument() *Document { return documents.Get().(*Document) }
+
+// Parse reads one JSON value as the package-level Parse does. The returned
+// tree is valid until Release.
+func (d *Document) Parse(data []byte) (*Value, error) { return d.p.parse(data) }
+
+// Release returns the Document to the pool; the tree from Parse must not be
+// used afterwards.
+func (d *Document) Release() {
+	p := &d.p
+	clear(p.vals)
+	clear(p.mems)
+	if cap(p.vals) > maxKept || cap(p.mems) > maxKept || cap(p.counts) > maxKept {
+		*p = parser{}
+	}
+	p.s = ""
+	documents.Put(d)
+}
+
+// parser reads one document in two passes. The first pass only counts: for
+// every container, in document order, how many items or members it holds.
+// With the counts known, the second pass carves each container's children
+// out of two arenas sized exactly for the document and parses every value
+// straight into its final slot, so a document costs one allocation per arena
+// (none with a reused Document) and no value is ever copied.
+type parser struct {
+	s      string
+	i      int
+	counts []int32
+	next   int // next entry of counts
+	vals   []Value
+	mems   []Member
+	nv, nm int // arena slots handed out
+}
+
+func (p *parser) parse(data []byte) (*Value, error) {
+	p.s, p.i, p.next, p.nv, p.nm = string(data), 0, 0, 0, 0
+	nv, nm := p.count()
+	p.vals = grow(p.vals, nv+1)
+	p.mems = grow(p.mems, nm)
+	root := p.takeValues(1)
+	p.skipSpace()
+	if err := p.value(0, &root[0]); err != nil {
+		return nil, err
+	}
 	p.skipSpace()
 	if p.i != len(p.s) {
-		return Value{}, p.fail("unexpected data after the top-level value")
+		return nil, p.fail("unexpected data after the top-level value")
 	}
-	return v, nil
+	return &root[0], nil
 }
 
-type parser struct {
-	s    string
-	i    int
-	path []string
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
-func (p *parser) pointer() string {
-	var b strings.Builder
-	for _, t := range p.path {
-		b.WriteByte('/')
-		b.WriteString(rpcerr.EscapeToken(t))
+// count is the first pass. It trusts nothing: on malformed input its counts
+// may be wrong, and the second pass, which checks the grammar, reports the
+// real error (a count that runs out is caught there too).
+func (p *parser) count() (values, members int) {
+	p.counts = p.counts[:0]
+	var open []int // index into counts of each open container
+	s := p.s
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			open = append(open, len(p.counts))
+			p.counts = append(p.counts, 0)
+			// An empty container has no children; otherwise commas + 1.
+			j := i + 1
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
+				j++
+			}
+			if j < len(s) && s[j] != '}' && s[j] != ']' {
+				p.counts[len(p.counts)-1] = 1
+			}
+			if s[i] == '{' {
+				p.counts[len(p.counts)-1] |= objectBit
+			}
+		case ',':
+			if len(open) > 0 {
+				p.counts[open[len(open)-1]]++
+			}
+		case '}', ']':
+			if len(open) > 0 {
+				c := p.counts[open[len(open)-1]]
+				if c&objectBit != 0 {
+					members += int(c &^ objectBit)
+				} else {
+					values += int(c)
+				}
+				open = open[:len(open)-1]
+			}
+		}
 	}
-	return b.String()
+	// Containers left open are malformed; leave room anyway so the second
+	// pass reaches the syntax error instead of running out of slots.
+	for _, k := range open {
+		c := p.counts[k]
+		values += int(c &^ objectBit)
+		members += int(c &^ objectBit)
+	}
+	return values, members
+}
+
+// objectBit marks an object's entry in counts.
+const objectBit = 1 << 30
+
+// childCount returns the next container's count from the first pass.
+func (p *parser) childCount() (int, bool) {
+	if p.next >= len(p.counts) {
+		return 0, false
+	}
+	c := int(p.counts[p.next] &^ objectBit)
+	p.next++
+	return c, true
+}
+
+func (p *parser) takeValues(n int) []Value {
+	out := p.vals[p.nv : p.nv+n : p.nv+n]
+	p.nv += n
+	return out
+}
+
+func (p *parser) takeMembers(n int) []Member {
+	out := p.mems[p.nm : p.nm+n : p.nm+n]
+	p.nm += n
+	return out
+}
+
+// at prepends a reference token to a syntax error's location as the error
+// unwinds, so locations cost nothing until something fails.
+func at(err error, token string) error {
+	if pe, ok := err.(*ParseError); ok {
+		pe.Pointer = "/" + rpcerr.EscapeToken(token) + pe.Pointer
+	}
+	return err
 }
 
 func (p *parser) fail(format string, args ...any) error {
-	return &ParseError{Pointer: p.pointer(), Offset: p.i, Reason: fmt.Sprintf(format, args...)}
+	return &ParseError{Offset: p.i, Reason: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) skipSpace() {
@@ -149,47 +295,50 @@ func (p *parser) skipSpace() {
 	}
 }
 
-func (p *parser) value(depth int) (Value, error) {
+// value parses one value into dst.
+func (p *parser) value(depth int, dst *Value) error {
 	if depth > maxDepth {
-		return Value{}, p.fail("nesting deeper than %d levels", maxDepth)
+		return p.fail("nesting deeper than %d levels", maxDepth)
 	}
 	if p.i >= len(p.s) {
-		return Value{}, p.fail("unexpected end of input")
+		return p.fail("unexpected end of input")
 	}
 	start := p.i
 	switch c := p.s[p.i]; {
 	case c == '{':
-		return p.object(depth)
+		return p.object(depth, dst)
 	case c == '[':
-		return p.array(depth)
+		return p.array(depth, dst)
 	case c == '"':
 		s, err := p.str()
 		if err != nil {
-			return Value{}, err
+			return err
 		}
-		return Value{Kind: String, Str: s, Raw: p.s[start:p.i]}, nil
+		*dst = Value{Kind: String, Str: s, Raw: p.s[start:p.i]}
 	case c == 't':
-		return p.literal("true", Value{Kind: Bool, Bool: true, Raw: "true"})
+		return p.literal("true", dst, Value{Kind: Bool, Bool: true, Raw: "true"})
 	case c == 'f':
-		return p.literal("false", Value{Kind: Bool, Raw: "false"})
+		return p.literal("false", dst, Value{Kind: Bool, Raw: "false"})
 	case c == 'n':
-		return p.literal("null", Value{Kind: Null, Raw: "null"})
+		return p.literal("null", dst, Value{Kind: Null, Raw: "null"})
 	case c == '-' || c >= '0' && c <= '9':
-		return p.number()
+		return p.number(dst)
 	default:
-		return Value{}, p.fail("unexpected character %q", c)
+		return p.fail("unexpected character %q", c)
 	}
+	return nil
 }
 
-func (p *parser) literal(word string, v Value) (Value, error) {
+func (p *parser) literal(word string, dst *Value, v Value) error {
 	if !strings.HasPrefix(p.s[p.i:], word) {
-		return Value{}, p.fail("invalid literal, want %s", word)
+		return p.fail("invalid literal, want %s", word)
 	}
 	p.i += len(word)
-	return v, nil
+	*dst = v
+	return nil
 }
 
-func (p *parser) number() (Value, error) {
+func (p *parser) number(dst *Value) error {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -205,12 +354,12 @@ func (p *parser) number() (Value, error) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if digits() == 0 {
-		return Value{}, p.fail("a number needs digits")
+		return p.fail("a number needs digits")
 	}
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++
 		if digits() == 0 {
-			return Value{}, p.fail("a number needs digits after the decimal point")
+			return p.fail("a number needs digits after the decimal point")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -219,15 +368,16 @@ func (p *parser) number() (Value, error) {
 			p.i++
 		}
 		if digits() == 0 {
-			return Value{}, p.fail("a number needs digits in its exponent")
+			return p.fail("a number needs digits in its exponent")
 		}
 	}
 	text := p.s[start:p.i]
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil && !math.IsInf(f, 0) && f != 0 {
-		return Value{}, p.fail("number %s: %v", text, err)
+		return p.fail("number %s: %v", text, err)
 	}
-	return Value{Kind: Number, Str: text, Num: f, Raw: text}, nil
+	*dst = Value{Kind: Number, Str: text, Num: f, Raw: text}
+	return nil
 }
 
 // str reads a string literal; it returns a substring of the input when the
@@ -349,88 +499,103 @@ func (p *parser) hex4() (rune, error) {
 	return r, nil
 }
 
-func (p *parser) object(depth int) (Value, error) {
+func (p *parser) object(depth int, dst *Value) error {
 	start := p.i
 	p.i++
+	n, ok := p.childCount()
+	if !ok {
+		return p.fail("malformed object")
+	}
 	p.skipSpace()
-	var members []Member
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		return Value{Kind: Object, Members: []Member{}, Raw: p.s[start:p.i]}, nil
+		*dst = Value{Kind: Object, Members: []Member{}, Raw: p.s[start:p.i]}
+		return nil
 	}
-	for {
+	members := p.takeMembers(n)
+	for k := 0; ; k++ {
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return Value{}, p.fail("expected a member name string")
+			return p.fail("expected a member name string")
 		}
 		name, err := p.str()
 		if err != nil {
-			return Value{}, err
+			return err
 		}
-		for i := range members {
-			if members[i].Name == name {
-				p.path = append(p.path, name)
-				err := p.fail("duplicate member name %q", name)
-				p.path = p.path[:len(p.path)-1]
-				return Value{}, err
+		for j := range members[:min(k, n)] {
+			if members[j].Name == name {
+				return at(p.fail("duplicate member name %q", name), name)
 			}
 		}
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return Value{}, p.fail("expected ':' after member name %q", name)
+			return p.fail("expected ':' after member name %q", name)
 		}
 		p.i++
 		p.skipSpace()
-		p.path = append(p.path, name)
-		v, err := p.value(depth + 1)
-		p.path = p.path[:len(p.path)-1]
-		if err != nil {
-			return Value{}, err
+		if k >= n {
+			return at(p.fail("malformed object"), name)
 		}
-		members = append(members, Member{Name: name, Value: v})
+		m := &members[k]
+		m.Name = name
+		if err := p.value(depth+1, &m.Value); err != nil {
+			return at(err, name)
+		}
 		p.skipSpace()
 		if p.i >= len(p.s) {
-			return Value{}, p.fail("unterminated object")
+			return p.fail("unterminated object")
 		}
 		if p.s[p.i] == '}' {
 			p.i++
-			return Value{Kind: Object, Members: members, Raw: p.s[start:p.i]}, nil
+			if k+1 != n {
+				return p.fail("malformed object")
+			}
+			*dst = Value{Kind: Object, Members: members, Raw: p.s[start:p.i]}
+			return nil
 		}
 		if p.s[p.i] != ',' {
-			return Value{}, p.fail("expected ',' or '}' in object")
+			return p.fail("expected ',' or '}' in object")
 		}
 		p.i++
 	}
 }
 
-func (p *parser) array(depth int) (Value, error) {
+func (p *parser) array(depth int, dst *Value) error {
 	start := p.i
 	p.i++
+	n, ok := p.childCount()
+	if !ok {
+		return p.fail("malformed array")
+	}
 	p.skipSpace()
-	items := []Value{}
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		return Value{Kind: Array, Items: items, Raw: p.s[start:p.i]}, nil
+		*dst = Value{Kind: Array, Items: []Value{}, Raw: p.s[start:p.i]}
+		return nil
 	}
-	for {
+	items := p.takeValues(n)
+	for k := 0; ; k++ {
 		p.skipSpace()
-		p.path = append(p.path, strconv.Itoa(len(items)))
-		v, err := p.value(depth + 1)
-		p.path = p.path[:len(p.path)-1]
-		if err != nil {
-			return Value{}, err
+		if k >= n {
+			return at(p.fail("malformed array"), strconv.Itoa(k))
 		}
-		items = append(items, v)
+		if err := p.value(depth+1, &items[k]); err != nil {
+			return at(err, strconv.Itoa(k))
+		}
 		p.skipSpace()
 		if p.i >= len(p.s) {
-			return Value{}, p.fail("unterminated array")
+			return p.fail("unterminated array")
 		}
 		if p.s[p.i] == ']' {
 			p.i++
-			return Value{Kind: Array, Items: items, Raw: p.s[start:p.i]}, nil
+			if k+1 != n {
+				return p.fail("malformed array")
+			}
+			*dst = Value{Kind: Array, Items: items, Raw: p.s[start:p.i]}
+			return nil
 		}
 		if p.s[p.i] != ',' {
-			return Value{}, p.fail("expected ',' or ']' in array")
+			return p.fail("expected ',' or ']' in array")
 		}
 		p.i++
 	}

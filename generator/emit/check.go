@@ -1,0 +1,666 @@
+package emit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/ucpgen/ucpgen/generator/ir"
+	"github.com/ucpgen/ucpgen/generator/load"
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
+)
+
+const (
+	checkPkg  = "github.com/ucpgen/ucpgen/runtime/schemacheck"
+	rpcerrPkg = "github.com/ucpgen/ucpgen/runtime/rpcerr"
+)
+
+// schemaKey names one compiled schema: the same source schema compiles
+// differently per direction and operation because ucp_request/ucp_response
+// rewrite the required list and drop omitted members.
+type schemaKey struct {
+	loc string
+	dir ir.Direction
+	op  string
+}
+
+// checkTable turns schemas into straight-line Go check functions, one per
+// schema, direction and operation:
+//
+//	func checkX(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path)
+//
+// Schemas used as a branch (anyOf, oneOf, not, if, propertyNames, union
+// variants) also get matchX (a quiet yes/no) and explainX (the first
+// violation, for messages). Every call is direct, so the Go compiler keeps
+// the *Path chain on the stack and a valid document builds no pointer
+// strings. Constant operands (bounds, patterns, non-string enums) become
+// package variables so that checks allocate nothing.
+type checkTable struct {
+	names    map[schemaKey]string
+	used     map[string]bool
+	funcs    []jen.Code
+	vars     []jen.Code
+	branch   map[string]bool
+	branches []string
+	nvars    int
+	enumFn   map[string]string
+	patterns map[string]string
+}
+
+func newCheckTable() *checkTable {
+	return &checkTable{names: map[schemaKey]string{}, used: map[string]bool{}, branch: map[string]bool{}, enumFn: map[string]string{}, patterns: map[string]string{}}
+}
+
+// suffixFor returns the name suffix of s compiled for dir and op (checkX,
+// matchX, explainX), compiling it on first use.
+func (st *checkTable) suffixFor(s *load.Schema, dir ir.Direction, op string) (string, error) {
+	k := schemaKey{loc: s.Loc.String(), dir: dir, op: op}
+	if n, ok := st.names[k]; ok {
+		return n, nil
+	}
+	n := st.newName(s.Loc, dir, op)
+	st.names[k] = n
+	body, err := st.compile(s, dir, op)
+	if err != nil {
+		return "", err
+	}
+	st.funcs = append(st.funcs, jen.Commentf("check%s checks %s (%s, %s).", n, s.Loc, dir, opLabel(op)).Line().
+		Func().Id("check"+n).Params(
+		jen.Id("c").Op("*").Qual(checkPkg, "Checker"),
+		jen.Id("v").Op("*").Qual(checkPkg, "Value"),
+		jen.Id("at").Op("*").Qual(checkPkg, "Path"),
+	).Block(body...))
+	return n, nil
+}
+
+// call emits checkX(c, v, at) followed by the quiet-mode early return.
+func (st *checkTable) call(s *load.Schema, dir ir.Direction, op string, v, at jen.Code) ([]jen.Code, error) {
+	n, err := st.suffixFor(s, dir, op)
+	if err != nil {
+		return nil, err
+	}
+	return []jen.Code{
+		jen.Id("check"+n).Call(jen.Id("c"), v, at),
+		stopCheck(),
+	}, nil
+}
+
+func stopCheck() jen.Code {
+	return jen.If(jen.Id("c").Dot("Stop").Call()).Block(jen.Return())
+}
+
+// useBranch marks s as a branch and returns its suffix.
+func (st *checkTable) useBranch(s *load.Schema, dir ir.Direction, op string) (string, error) {
+	n, err := st.suffixFor(s, dir, op)
+	if err != nil {
+		return "", err
+	}
+	if !st.branch[n] {
+		st.branch[n] = true
+		st.branches = append(st.branches, n)
+	}
+	return n, nil
+}
+
+// branchFuncs emits matchX and explainX for every schema used as a branch.
+func (st *checkTable) branchFuncs() []jen.Code {
+	var out []jen.Code
+	params := func() []jen.Code {
+		return []jen.Code{jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("at").Op("*").Qual(checkPkg, "Path")}
+	}
+	for _, n := range st.branches {
+		out = append(out,
+			jen.Commentf("match%s reports whether v passes check%s, without messages.", n, n).Line().
+				Func().Id("match"+n).Params(params()...).Bool().Block(
+				jen.Id("q").Op(":=").Qual(checkPkg, "Quiet").Call(),
+				jen.Id("check"+n).Call(jen.Op("&").Id("q"), jen.Id("v"), jen.Id("at")),
+				jen.Return(jen.Op("!").Id("q").Dot("Failed").Call()),
+			),
+			jen.Commentf("explain%s is check%s's first violation, for branch messages.", n, n).Line().
+				Func().Id("explain"+n).Params(params()...).String().Block(
+				jen.Var().Id("r").Qual(checkPkg, "Checker"),
+				jen.Id("check"+n).Call(jen.Op("&").Id("r"), jen.Id("v"), jen.Id("at")),
+				jen.Return(jen.Id("r").Dot("First").Call()),
+			),
+		)
+	}
+	return out
+}
+
+func opLabel(op string) string {
+	if op == "" {
+		return "any operation"
+	}
+	return op
+}
+
+func (st *checkTable) newName(loc load.Loc, dir ir.Direction, op string) string {
+	base := strings.TrimSuffix(loc.File[strings.LastIndex(loc.File, "/")+1:], ".json") + loc.Pointer
+	var b strings.Builder
+	up := true
+	for _, r := range base {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			if up && r >= 'a' && r <= 'z' {
+				r -= 'a' - 'A'
+			}
+			b.WriteRune(r)
+			up = false
+		} else {
+			up = true
+		}
+	}
+	b.WriteString(strings.Title(dir.String()))
+	b.WriteString(strings.Title(op))
+	n := b.String()
+	for i := 2; st.used[n]; i++ {
+		n = fmt.Sprintf("%s%d", b.String(), i)
+	}
+	st.used[n] = true
+	return n
+}
+
+// newVar declares a package variable for a constant operand.
+func (st *checkTable) newVar(prefix string, value jen.Code) string {
+	st.nvars++
+	n := fmt.Sprintf("%s%d", prefix, st.nvars)
+	st.vars = append(st.vars, jen.Id(n).Op("=").Add(value))
+	return n
+}
+
+// annotation reads a property schema's ucp_request/ucp_response value for a
+// direction and operation: "omit", "required", "optional" or "".
+func annotation(s *load.Schema, dir ir.Direction, op string) (string, error) {
+	n := s.UcpRequest
+	if dir == ir.Response {
+		n = s.UcpResponse
+	}
+	if n == nil {
+		return "", nil
+	}
+	if n.Kind == load.Object {
+		n = n.Get(op)
+		if n == nil {
+			return "", nil
+		}
+		if n.Kind == load.Object {
+			n = n.Get("from")
+		}
+	}
+	if n == nil || n.Kind != load.String {
+		return "", fmt.Errorf("%s: annotation must be a string, an operation map or a transition with \"from\"", s.Loc)
+	}
+	switch n.Str {
+	case "omit", "required", "optional":
+		return n.Str, nil
+	}
+	return "", fmt.Errorf("%s: unknown annotation value %q", s.Loc, n.Str)
+}
+
+func nodeText(s *load.Schema, key string) string {
+	if n := s.Node.Get(key); n != nil && n.Kind == load.Number {
+		return n.Num.String()
+	}
+	return ""
+}
+
+// compile returns the body of one check function. Keywords are checked in a
+// fixed order ($ref, type, const, enum, then the keywords of the value's
+// kind, then allOf, anyOf, oneOf, not, if), so messages come out in a
+// stable order. Every assertion keyword the loader accepts is either
+// compiled or refused here, so nothing is silently dropped.
+func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
+	if s.Bool != nil {
+		if !*s.Bool {
+			return []jen.Code{jen.Id("c").Dot("Never").Call(jen.Id("at")), jen.Return()}, nil
+		}
+		return nil, nil
+	}
+	if s.MultipleOf != nil {
+		return nil, fmt.Errorf("%s: multipleOf is not supported by the validator", s.Loc)
+	}
+	v, at := jen.Id("v"), jen.Id("at")
+	var body []jen.Code
+	if s.Ref != nil {
+		c, err := st.call(s.Ref, dir, op, v, at)
+		if err != nil {
+			return nil, err
+		}
+		body = append(body, c...)
+	}
+	if len(s.Types) > 0 {
+		body = append(body, typeCheck(s.Types))
+	}
+	if s.Const != nil {
+		body = append(body, st.constCheck(s.Const))
+	}
+	if s.Enum != nil {
+		body = append(body, st.enumCheck(s.Enum))
+	}
+	only := func(t string) bool { return len(s.Types) == 1 && s.Types[0] == t }
+	guard := func(kind string, stmts []jen.Code) {
+		if len(stmts) == 0 {
+			return
+		}
+		if only(strings.ToLower(kind)) || kind == "Number" && only("integer") {
+			body = append(body, stmts...)
+			return
+		}
+		body = append(body, jen.If(jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, kind)).Block(stmts...))
+	}
+	obj, err := st.objectChecks(s, dir, op)
+	if err != nil {
+		return nil, err
+	}
+	guard("Object", obj)
+	arr, err := st.arrayChecks(s, dir, op)
+	if err != nil {
+		return nil, err
+	}
+	guard("Array", arr)
+	str, err := st.stringChecks(s)
+	if err != nil {
+		return nil, err
+	}
+	guard("String", str)
+	num, err := st.numberChecks(s)
+	if err != nil {
+		return nil, err
+	}
+	guard("Number", num)
+	for _, a := range s.AllOf {
+		c, err := st.call(a, dir, op, v, at)
+		if err != nil {
+			return nil, err
+		}
+		body = append(body, c...)
+	}
+	comb, err := st.combinators(s, dir, op)
+	if err != nil {
+		return nil, err
+	}
+	return append(body, comb...), nil
+}
+
+// typeCheck rejects a value of the wrong JSON type and returns: the other
+// keywords say nothing useful about such a value.
+func typeCheck(types []string) jen.Code {
+	var bits schemacheck.Types
+	for _, t := range types {
+		for i, n := range []string{"null", "boolean", "object", "array", "number", "integer", "string"} {
+			if n == t {
+				bits |= 1 << i
+			}
+		}
+	}
+	var cond jen.Code
+	switch {
+	case len(types) == 1 && types[0] == "integer":
+		cond = jen.Op("!").Qual(checkPkg, "IsInteger").Call(jen.Id("v"))
+	case len(types) == 1:
+		kind := map[string]string{"null": "Null", "boolean": "Bool", "object": "Object", "array": "Array", "number": "Number", "string": "String"}[types[0]]
+		cond = jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, kind)
+	default:
+		cond = jen.Op("!").Qual(checkPkg, "HasType").Call(jen.Id("v"), jen.Lit(int(bits)))
+	}
+	return jen.If(cond).Block(
+		jen.Id("c").Dot("Type").Call(jen.Id("at"), jen.Id("v"), jen.Lit(bits.String())),
+		jen.Return(),
+	)
+}
+
+// failWith emits "if cond && c.Report(args) { return }".
+func failWith(cond jen.Code, report string, args ...jen.Code) jen.Code {
+	return jen.If(jen.Add(cond).Op("&&").Id("c").Dot(report).Call(args...)).Block(jen.Return())
+}
+
+func (st *checkTable) constCheck(n *load.Node) jen.Code {
+	text := string(n.JSON())
+	var ok jen.Code
+	if n.Kind == load.String {
+		ok = jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, "String").Op("&&").Id("v").Dot("Str").Op("==").Lit(n.Str)
+	} else {
+		name := st.newVar("constValue", jen.Qual(checkPkg, "MustValue").Call(jen.Lit(text)))
+		ok = jen.Qual(checkPkg, "Equal").Call(jen.Op("&").Id(name), jen.Id("v"))
+	}
+	return failWith(jen.Op("!").Parens(ok), "Const", jen.Id("at"), jen.Id("v"), jen.Lit(text))
+}
+
+// enumCheck compiles an all-string enum to a switch and anything else to a
+// JSON-equality scan over package variables.
+func (st *checkTable) enumCheck(values []*load.Node) jen.Code {
+	texts := make([]string, len(values))
+	allStrings := true
+	for i, e := range values {
+		texts[i] = string(e.JSON())
+		allStrings = allStrings && e.Kind == load.String
+	}
+	sorted := append([]string(nil), texts...)
+	sort.Strings(sorted)
+	list := "[" + strings.Join(sorted, ", ") + "]"
+	var ok jen.Code
+	if allStrings {
+		key := strings.Join(texts, "\x00")
+		fn, seen := st.enumFn[key]
+		if !seen {
+			st.nvars++
+			fn = fmt.Sprintf("inEnum%d", st.nvars)
+			st.enumFn[key] = fn
+			var lits []jen.Code
+			for _, e := range values {
+				lits = append(lits, jen.Lit(e.Str))
+			}
+			st.funcs = append(st.funcs, jen.Func().Id(fn).Params(jen.Id("s").String()).Bool().Block(
+				jen.Switch(jen.Id("s")).Block(jen.Case(lits...).Block(jen.Return(jen.True()))),
+				jen.Return(jen.False()),
+			))
+		}
+		ok = jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, "String").Op("&&").Id(fn).Call(jen.Id("v").Dot("Str"))
+	} else {
+		var vals []jen.Code
+		for _, t := range texts {
+			vals = append(vals, jen.Qual(checkPkg, "MustValue").Call(jen.Lit(t)))
+		}
+		name := st.newVar("enumValues", jen.Index().Qual(checkPkg, "Value").Values(vals...))
+		ok = jen.Qual(checkPkg, "InEnum").Call(jen.Id("v"), jen.Id(name))
+	}
+	return failWith(jen.Op("!").Parens(ok), "Enum", jen.Id("at"), jen.Id("v"), jen.Lit(list))
+}
+
+// required applies the direction's annotations to the required list and
+// returns the properties that remain.
+func required(s *load.Schema, dir ir.Direction, op string) ([]string, []*load.Property, error) {
+	req := append([]string(nil), s.Required...)
+	var props []*load.Property
+	for _, p := range s.Properties {
+		ann, err := annotation(p.Schema, dir, op)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch ann {
+		case "omit":
+			req = without(req, p.Name)
+			continue
+		case "optional":
+			req = without(req, p.Name)
+		case "required":
+			if !hasString(req, p.Name) {
+				req = append(req, p.Name)
+			}
+		}
+		props = append(props, p)
+	}
+	return req, props, nil
+}
+
+func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
+	v, at := jen.Id("v"), jen.Id("at")
+	nMembers := jen.Len(jen.Id("v").Dot("Members"))
+	var out []jen.Code
+	if s.MinProperties != nil && *s.MinProperties > 0 {
+		out = append(out, failWith(nMembers.Clone().Op("<").Lit(*s.MinProperties), "MinProperties", at, v, jen.Lit(*s.MinProperties)))
+	}
+	if s.MaxProperties != nil {
+		out = append(out, failWith(jen.Len(jen.Id("v").Dot("Members")).Op(">").Lit(*s.MaxProperties), "MaxProperties", at, v, jen.Lit(*s.MaxProperties)))
+	}
+	req, props, err := required(s, dir, op)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range req {
+		out = append(out, failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "Required", at, jen.Lit(r)))
+	}
+	for _, d := range s.DependentRequired {
+		var inner []jen.Code
+		for _, r := range d.Requires {
+			inner = append(inner, failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "DependentRequired", at, jen.Lit(r), jen.Lit(d.Property)))
+		}
+		out = append(out, jen.If(jen.Id("v").Dot("Get").Call(jen.Lit(d.Property)).Op("!=").Nil()).Block(inner...))
+	}
+	ap := s.AdditionalProperties
+	if ap.IsBool(true) {
+		ap = nil
+	}
+	if len(props) == 0 && ap == nil && s.PropertyNames == nil {
+		return out, nil
+	}
+	mv, mp := jen.Op("&").Id("m").Dot("Value"), jen.Op("&").Id("mp")
+	var loop []jen.Code
+	loop = append(loop,
+		jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
+		jen.Id("mp").Op(":=").Id("at").Dot("Member").Call(jen.Id("m").Dot("Name")),
+	)
+	if s.PropertyNames != nil {
+		n, err := st.useBranch(s.PropertyNames, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		loop = append(loop, jen.If(
+			jen.Id("nv").Op(":=").Qual(checkPkg, "NameValue").Call(jen.Id("m").Dot("Name")),
+			jen.Op("!").Id("match"+n).Call(jen.Op("&").Id("nv"), jen.Op("&").Id("mp")),
+		).Block(
+			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
+				jen.Id("c").Dot("Add").Call(jen.Op("&").Id("mp"), jen.Lit("propertyNames"),
+					jen.Qual(checkPkg, "PropertyNameMessage").Call(jen.Id("m").Dot("Name"), jen.Id("explain"+n).Call(jen.Op("&").Id("nv"), jen.Nil()))),
+			),
+			stopCheck(),
+		))
+	}
+	var cases []jen.Code
+	for _, p := range props {
+		n, err := st.suffixFor(p.Schema, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(jen.Id("check"+n).Call(jen.Id("c"), mv.Clone(), mp.Clone())))
+	}
+	switch {
+	case ap.IsBool(false):
+		cases = append(cases, jen.Default().Block(jen.Id("c").Dot("Additional").Call(mp.Clone(), jen.Id("m").Dot("Name"))))
+	case ap != nil:
+		n, err := st.suffixFor(ap, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, jen.Default().Block(jen.Id("check"+n).Call(jen.Id("c"), mv.Clone(), mp.Clone())))
+	}
+	if len(cases) > 0 {
+		loop = append(loop, jen.Switch(jen.Id("m").Dot("Name")).Block(cases...), stopCheck())
+	}
+	return append(out, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(loop...)), nil
+}
+
+func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
+	v, at := jen.Id("v"), jen.Id("at")
+	var out []jen.Code
+	if s.MinItems != nil && *s.MinItems > 0 {
+		out = append(out, failWith(jen.Len(jen.Id("v").Dot("Items")).Op("<").Lit(*s.MinItems), "MinItems", at, v, jen.Lit(*s.MinItems)))
+	}
+	if s.MaxItems != nil {
+		out = append(out, failWith(jen.Len(jen.Id("v").Dot("Items")).Op(">").Lit(*s.MaxItems), "MaxItems", at, v, jen.Lit(*s.MaxItems)))
+	}
+	if s.UniqueItems {
+		out = append(out, jen.If(jen.Id("c").Dot("Unique").Call(at, v)).Block(jen.Return()))
+	}
+	if s.Items != nil && !s.Items.IsBool(true) {
+		n, err := st.suffixFor(s.Items, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
+			jen.Id("ip").Op(":=").Id("at").Dot("Item").Call(jen.Id("i")),
+			jen.Id("check"+n).Call(jen.Id("c"), jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i")), jen.Op("&").Id("ip")),
+			stopCheck(),
+		))
+	}
+	return out, nil
+}
+
+func (st *checkTable) stringChecks(s *load.Schema) ([]jen.Code, error) {
+	v, at := jen.Id("v"), jen.Id("at")
+	var out []jen.Code
+	if (s.MinLength != nil && *s.MinLength > 0) || s.MaxLength != nil {
+		min, max := 0, -1
+		if s.MinLength != nil {
+			min = *s.MinLength
+		}
+		if s.MaxLength != nil {
+			max = *s.MaxLength
+		}
+		out = append(out, jen.If(jen.Id("c").Dot("Length").Call(at, v, jen.Lit(min), jen.Lit(max))).Block(jen.Return()))
+	}
+	if s.Pattern != "" {
+		if _, err := schemacheck.TranslatePattern(s.Pattern); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Loc, err)
+		}
+		re, ok := st.patterns[s.Pattern]
+		if !ok {
+			re = st.newVar("pattern", jen.Qual(checkPkg, "Pattern").Call(jen.Lit(s.Pattern)))
+			st.patterns[s.Pattern] = re
+		}
+		out = append(out, failWith(jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("v").Dot("Str")), "Pattern", at, v, jen.Lit(s.Pattern)))
+	}
+	if s.Format != "" {
+		out = append(out, jen.If(jen.Id("c").Dot("Format").Call(at, v, jen.Lit(s.Format))).Block(jen.Return()))
+	}
+	return out, nil
+}
+
+func (st *checkTable) numberChecks(s *load.Schema) ([]jen.Code, error) {
+	var out []jen.Code
+	for _, b := range []struct {
+		name string
+		has  bool
+	}{{"minimum", s.Minimum != nil}, {"maximum", s.Maximum != nil}, {"exclusiveMinimum", s.ExclusiveMinimum != nil}, {"exclusiveMaximum", s.ExclusiveMaximum != nil}} {
+		if !b.has {
+			continue
+		}
+		text := nodeText(s, b.name)
+		val, err := schemacheck.Parse([]byte(text))
+		if err != nil || val.Kind != schemacheck.Number {
+			return nil, fmt.Errorf("%s: %s must be a number", s.Loc, b.name)
+		}
+		name := st.newVar("bound", jen.Qual(checkPkg, "Bound").Values(jen.Dict{
+			jen.Id("F"):    jen.Lit(val.Num),
+			jen.Id("Text"): jen.Lit(text),
+		}))
+		out = append(out, jen.If(jen.Id("c").Dot("Bound").Call(jen.Id("at"), jen.Id("v"), jen.Lit(b.name), jen.Op("&").Id(name))).Block(jen.Return()))
+	}
+	return out, nil
+}
+
+// combinators compiles anyOf, oneOf, not and if/then/else. Branches run
+// quietly through matchX; messages (explainX) are built only when the
+// combinator fails and the run is not itself quiet.
+func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
+	v, at := jen.Id("v"), jen.Id("at")
+	var out []jen.Code
+	branchNames := func(xs []*load.Schema) ([]string, error) {
+		var ns []string
+		for _, x := range xs {
+			n, err := st.useBranch(x, dir, op)
+			if err != nil {
+				return nil, err
+			}
+			ns = append(ns, n)
+		}
+		return ns, nil
+	}
+	explains := func(ns []string) []jen.Code {
+		var cs []jen.Code
+		for _, n := range ns {
+			cs = append(cs, jen.Id("explain"+n).Call(v, at))
+		}
+		return cs
+	}
+	if len(s.AnyOf) > 0 {
+		ns, err := branchNames(s.AnyOf)
+		if err != nil {
+			return nil, err
+		}
+		var any jen.Code
+		for i, n := range ns {
+			m := jen.Id("match"+n).Call(v, at)
+			if i == 0 {
+				any = m
+			} else {
+				any = jen.Add(any).Op("||").Add(m)
+			}
+		}
+		out = append(out, jen.If(jen.Op("!").Parens(any)).Block(
+			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
+				jen.Id("c").Dot("Add").Call(at, jen.Lit("anyOf"), jen.Qual(checkPkg, "AnyOfMessage").Call(explains(ns)...)),
+			),
+			stopCheck(),
+		))
+	}
+	if len(s.OneOf) > 0 {
+		ns, err := branchNames(s.OneOf)
+		if err != nil {
+			return nil, err
+		}
+		var ms []jen.Code
+		for _, n := range ns {
+			ms = append(ms, jen.Id("match"+n).Call(v, at))
+		}
+		out = append(out, jen.If(
+			jen.Id("matched").Op(":=").Index(jen.Lit(len(ns))).Bool().Values(ms...),
+			jen.Qual(checkPkg, "CountTrue").Call(jen.Id("matched").Index(jen.Empty(), jen.Empty())).Op("!=").Lit(1),
+		).Block(
+			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
+				jen.Id("c").Dot("Add").Call(at, jen.Lit("oneOf"), jen.Qual(checkPkg, "OneOfMessage").Call(append([]jen.Code{jen.Id("matched").Index(jen.Empty(), jen.Empty())}, explains(ns)...)...)),
+			),
+			stopCheck(),
+		))
+	}
+	if s.Not != nil {
+		n, err := st.useBranch(s.Not, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, failWith(jen.Id("match"+n).Call(v, at), "Not", at))
+	}
+	if s.If != nil && (s.Then != nil || s.Else != nil) {
+		n, err := st.useBranch(s.If, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		var then, els []jen.Code
+		if s.Then != nil {
+			if then, err = st.call(s.Then, dir, op, v, at); err != nil {
+				return nil, err
+			}
+		}
+		if s.Else != nil {
+			if els, err = st.call(s.Else, dir, op, v, at); err != nil {
+				return nil, err
+			}
+		}
+		stmt := jen.If(jen.Id("match"+n).Call(v, at)).Block(then...)
+		if len(els) > 0 {
+			stmt = stmt.Else().Block(els...)
+		}
+		out = append(out, stmt)
+	}
+	return out, nil
+}
+
+func without(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func hasString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

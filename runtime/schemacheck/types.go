@@ -1,0 +1,139 @@
+package schemacheck
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+)
+
+// Types is a set of JSON Schema type names, as a bit set for cheap checks.
+type Types uint8
+
+// Type bits; TypeInteger is a number with no fractional part.
+const (
+	TypeNull Types = 1 << iota
+	TypeBoolean
+	TypeObject
+	TypeArray
+	TypeNumber
+	TypeInteger
+	TypeString
+)
+
+var typeNames = []string{"null", "boolean", "object", "array", "number", "integer", "string"}
+
+func (t Types) String() string {
+	var names []string
+	for i, n := range typeNames {
+		if t&(1<<i) != 0 {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+// Bound is a numeric limit kept both as float64 for the fast comparison and
+// as its exact decimal text for the rare values that round onto it.
+type Bound struct {
+	F    float64
+	Text string
+}
+
+func kindTypes(v *Value) Types {
+	switch v.Kind {
+	case Null:
+		return TypeNull
+	case Bool:
+		return TypeBoolean
+	case Object:
+		return TypeObject
+	case Array:
+		return TypeArray
+	case String:
+		return TypeString
+	case Number:
+		if isIntegral(v.Str) {
+			return TypeNumber | TypeInteger
+		}
+		return TypeNumber
+	}
+	return 0
+}
+
+func describeKind(v *Value) string {
+	if v.Kind == Number && !isIntegral(v.Str) {
+		return "number " + v.Str
+	}
+	return v.Kind.String()
+}
+
+// short renders a value for a message, cut so hostile input cannot bloat it.
+func short(v *Value) string {
+	r := v.Raw
+	if r == "" {
+		r = quote(v.Str)
+	}
+	if len(r) > 60 {
+		r = r[:57] + "..."
+	}
+	return r
+}
+
+func enumList(vs []Value) string {
+	parts := make([]string, len(vs))
+	for i := range vs {
+		parts[i] = vs[i].Raw
+	}
+	sort.Strings(parts)
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Mismatch reports a JSON value whose type the Go field cannot hold; after
+// validation it only happens when the schema admits more than the Go type.
+func Mismatch(v *Value, want string) error {
+	return rpcerr.Invalid("", "type", "must be %s to decode, got %s", want, v.Kind)
+}
+
+// Unexpected reports a member a closed object does not list.
+func Unexpected(name string) error {
+	return rpcerr.Invalid("/"+rpcerr.EscapeToken(name), "additionalProperties", "member %q is not allowed here", name)
+}
+
+// UnknownTag reports a union discriminator with no matching variant.
+func UnknownTag(member, tag string) error {
+	return rpcerr.Invalid("/"+rpcerr.EscapeToken(member), "oneOf", "discriminator %q has no variant for %q", member, tag)
+}
+
+// NoVariant reports a value that matches no variant of an untagged union.
+func NoVariant(union string) error {
+	return rpcerr.Invalid("", "anyOf", "matches none of the alternatives of %s", union)
+}
+
+// Int64 converts an integer-valued number to int64, refusing values a Go
+// int64 cannot hold rather than wrapping them.
+func Int64(v *Value) (int64, error) {
+	if v.Kind != Number || !isIntegral(v.Str) {
+		return 0, rpcerr.Invalid("", "type", "must be an integer to decode, got %s", v.Kind)
+	}
+	if v.Num < -9.223372036854775808e18 || v.Num >= 9.223372036854775808e18 {
+		return 0, rpcerr.Invalid("", "maximum", "integer %s does not fit in 64 bits", v.Str)
+	}
+	return int64(v.Num), nil
+}
+
+// At nests the pointers of a decode error under the given reference tokens
+// (outermost first); decoders call it only on their error path, so successful
+// decodes build no pointer strings.
+func At(err error, tokens ...string) error {
+	e, ok := rpcerr.AsInvalidParams(err)
+	if !ok {
+		return err
+	}
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(rpcerr.EscapeToken(t))
+	}
+	return e.Prefix(b.String())
+}
