@@ -162,14 +162,22 @@ func (r ecmaRegexp) MatchString(s string) bool {
 }
 func (r ecmaRegexp) String() string { return r.re.String() }
 
-// reference compiles the santhosh-tekuri validator for a target.
+// reference compiles the santhosh-tekuri validator for a target of the
+// embedded (release) schema tree.
 func reference(t testing.TB, tg target) *jsonschema.Schema {
+	t.Helper()
+	return referenceIn(t, schemas.FS, tg)
+}
+
+// referenceIn compiles the santhosh-tekuri validator for a target of the
+// schema tree rooted at fsys (the folder holding schemas/ and services/).
+func referenceIn(t testing.TB, fsys fs.FS, tg target) *jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	c.UseRegexpEngine(ecma)
-	l := fsLoader{fsys: schemas.FS, dir: tg.dir, op: tg.op}
+	l := fsLoader{fsys: fsys, dir: tg.dir, op: tg.op}
 	c.UseLoader(jsonschema.SchemeURLLoader{"mem": l, "https": l})
 	s, err := c.Compile(tg.url)
 	if err != nil {
@@ -226,13 +234,20 @@ func readExample(t testing.TB, name string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(root, "ucp-upstream", "2026-08-25", "examples", name))
 }
 
-// seedCases reads the upstream examples and the seed's envelopes.
+// seedCases reads the upstream release examples and the seed's envelopes.
 func seedCases(t *testing.T) []testCase {
-	root := testshared.Root(t)
+	dir := testshared.Path(t, "ucp-upstream", "2026-08-25", "examples")
+	return append(exampleCases(t, dir, targets), envelopeCases(t)...)
+}
+
+// exampleCases reads the {annotation, payload} example files in dir and
+// keeps those whose schema and direction name one of known's keys; a
+// tools/call example also yields its meta argument.
+func exampleCases(t *testing.T, dir string, known map[string]target) []testCase {
 	var out []testCase
-	files, err := filepath.Glob(filepath.Join(root, "ucp-upstream", "2026-08-25", "examples", "*.json"))
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples found: %v", err)
+		t.Fatalf("no examples found in %s: %v", dir, err)
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -247,7 +262,7 @@ func seedCases(t *testing.T) []testCase {
 			t.Fatalf("decode %s: %v", f, err)
 		}
 		key := ex.Annotation.Schema + " " + ex.Annotation.Direction
-		if _, ok := targets[key]; !ok {
+		if _, ok := known[key]; !ok {
 			t.Logf("skip %s: %q is not a tool payload of this service", filepath.Base(f), ex.Annotation.Schema)
 			continue
 		}
@@ -266,6 +281,15 @@ func seedCases(t *testing.T) []testCase {
 		}
 		out = append(out, testCase{filepath.Base(f), key, mustJSON(t, payload)})
 	}
+	return out
+}
+
+// envelopeCases reads the MCP envelopes in the seed's binding text: the
+// location and meta arguments of tools/call requests and the structured
+// content of results.
+func envelopeCases(t *testing.T) []testCase {
+	root := testshared.Root(t)
+	var out []testCase
 	seeds, _ := filepath.Glob(filepath.Join(root, "seed", "*.txt"))
 	for _, f := range seeds {
 		b, err := os.ReadFile(f)
@@ -338,11 +362,7 @@ func TestDifferential(t *testing.T) {
 	for k, tg := range targets {
 		refs[k] = reference(t, tg)
 	}
-	cases := append([]testCase{}, seeds...)
-	for _, s := range seeds {
-		cases = append(cases, mutants(t, s)...)
-	}
-	cases = append(cases, servesCases()...)
+	cases := corpus(t, seeds)
 	disagree := 0
 	accepted := 0
 	for _, c := range cases {
@@ -370,6 +390,16 @@ func TestDifferential(t *testing.T) {
 			t.Errorf("seed %s rejected: %v", s.name, err)
 		}
 	}
+}
+
+// corpus is the differential corpus: the seeds, every mutant of each seed,
+// and the hand-written serves and bounds cases.
+func corpus(t *testing.T, seeds []testCase) []testCase {
+	cases := append([]testCase{}, seeds...)
+	for _, s := range seeds {
+		cases = append(cases, mutants(t, s)...)
+	}
+	return append(cases, servesCases()...)
 }
 
 func firstLine(err error) string {
