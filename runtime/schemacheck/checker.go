@@ -186,7 +186,7 @@ func (c *Checker) Enum(at *Path, v *Value, list string) bool {
 // MinProperties reports an object with too few members.
 func (c *Checker) MinProperties(at *Path, v *Value, min int) bool {
 	if c.fail() {
-		c.add(at, "minProperties", fmt.Sprintf("must have at least %d members, got %d", min, len(v.Members)))
+		c.add(at, "minProperties", "must have at least "+count(min, "member")+", got "+itoa(len(v.Members)))
 	}
 	return c.Stop()
 }
@@ -194,7 +194,7 @@ func (c *Checker) MinProperties(at *Path, v *Value, min int) bool {
 // MaxProperties reports an object with too many members.
 func (c *Checker) MaxProperties(at *Path, v *Value, max int) bool {
 	if c.fail() {
-		c.add(at, "maxProperties", fmt.Sprintf("must have at most %d members, got %d", max, len(v.Members)))
+		c.add(at, "maxProperties", "must have at most "+count(max, "member")+", got "+itoa(len(v.Members)))
 	}
 	return c.Stop()
 }
@@ -242,7 +242,7 @@ func PropertyNameMessage(name, reason string) string {
 // MinItems reports an array with too few items.
 func (c *Checker) MinItems(at *Path, v *Value, min int) bool {
 	if c.fail() {
-		c.add(at, "minItems", fmt.Sprintf("must have at least %d items, got %d", min, len(v.Items)))
+		c.add(at, "minItems", "must have at least "+count(min, "item")+", got "+itoa(len(v.Items)))
 	}
 	return c.Stop()
 }
@@ -250,7 +250,7 @@ func (c *Checker) MinItems(at *Path, v *Value, min int) bool {
 // MaxItems reports an array with too many items.
 func (c *Checker) MaxItems(at *Path, v *Value, max int) bool {
 	if c.fail() {
-		c.add(at, "maxItems", fmt.Sprintf("must have at most %d items, got %d", max, len(v.Items)))
+		c.add(at, "maxItems", "must have at most "+count(max, "item")+", got "+itoa(len(v.Items)))
 	}
 	return c.Stop()
 }
@@ -276,10 +276,10 @@ func (c *Checker) Unique(at *Path, v *Value) bool {
 func (c *Checker) Length(at *Path, v *Value, min, max int) bool {
 	n := utf8.RuneCountInString(v.Str)
 	if n < min && c.fail() {
-		c.add(at, "minLength", fmt.Sprintf("must be at least %d characters long, got %d", min, n))
+		c.add(at, "minLength", "must be at least "+count(min, "character")+" long, got "+itoa(n))
 	}
 	if max >= 0 && n > max && c.fail() {
-		c.add(at, "maxLength", fmt.Sprintf("must be at most %d characters long, got %d", max, n))
+		c.add(at, "maxLength", "must be at most "+count(max, "character")+" long, got "+itoa(n))
 	}
 	return c.Stop()
 }
@@ -372,9 +372,9 @@ func CountTrue(matched []bool) int {
 
 func joinReasons(reasons []string) string {
 	var rs []string
-	for _, r := range reasons {
+	for i, r := range reasons {
 		if r != "" {
-			rs = append(rs, r)
+			rs = append(rs, fmt.Sprintf("alternative %d: %s", i+1, r))
 		}
 	}
 	if len(rs) == 0 {
@@ -391,6 +391,14 @@ func SyntaxError(err error) error {
 		return rpcerr.Invalid("", "json", "invalid JSON: %v", err)
 	}
 	return &rpcerr.InvalidParams{Violations: []rpcerr.Violation{{Pointer: pe.Pointer, Keyword: "json", Message: fmt.Sprintf("invalid JSON at byte %d: %s", pe.Offset, pe.Reason)}}}
+}
+
+// count is "1 item", "2 items".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return itoa(n) + " " + noun + "s"
 }
 
 // HasType reports whether v is one of the JSON types in t.

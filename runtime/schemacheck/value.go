@@ -518,12 +518,14 @@ func (p *parser) object(depth int, dst *Value) error {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
 			return p.fail("expected a member name string")
 		}
+		nameAt := p.i
 		name, err := p.str()
 		if err != nil {
 			return err
 		}
 		for j := range members[:min(k, n)] {
 			if members[j].Name == name {
+				p.i = nameAt
 				return at(p.fail("duplicate member name %q", name), name)
 			}
 		}
