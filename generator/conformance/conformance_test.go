@@ -243,7 +243,7 @@ func seedCases(t *testing.T) []testCase {
 // exampleCases reads the {annotation, payload} example files in dir and
 // keeps those whose schema and direction name one of known's keys; a
 // tools/call example also yields its meta argument.
-func exampleCases(t *testing.T, dir string, known map[string]target) []testCase {
+func exampleCases(t testing.TB, dir string, known map[string]target) []testCase {
 	var out []testCase
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {

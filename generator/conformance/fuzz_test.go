@@ -1,40 +1,74 @@
 package conformance_test
 
 import (
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
-// FuzzSearchRequest feeds arbitrary bytes to the generated decoder and to the
-// reference and requires the same verdict. Inputs with duplicate member names
-// are skipped: the reference keeps the last duplicate while we reject them
-// (documented as stricter on purpose). Inputs that are not UTF-8 are skipped
-// for the same reason: RFC 8259 requires UTF-8 and we refuse it, while
-// encoding/json (under the reference) substitutes U+FFFD.
-func FuzzSearchRequest(f *testing.F) {
-	f.Add([]byte(fullSearchRequest))
-	for _, c := range servesCases() {
-		f.Add(c.data)
+// fuzzTargets fixes an order over targets so a corpus entry's first byte
+// picks the same payload kind on every run.
+func fuzzTargets() []string {
+	var keys []string
+	for k := range targets {
+		keys = append(keys, k)
 	}
-	tg := targets["common/location_search request"]
-	ref := reference(f, tg)
-	f.Fuzz(func(t *testing.T, data []byte) {
+	sort.Strings(keys)
+	return keys
+}
+
+// FuzzDecodeValidate feeds arbitrary bytes to a generated DecodeT (the
+// first argument picks which of the six payload kinds) and to the reference
+// validator on the same schema, and requires no panic and the same verdict.
+// Three differences are ours on purpose and skipped: duplicate member names
+// (the reference keeps the last one; we refuse), invalid UTF-8 (RFC 8259
+// requires UTF-8; encoding/json substitutes U+FFFD), signed time fields
+// (RFC 3339 has none; the reference's strconv.Atoi accepts "+0") and
+// nesting deeper than 512 levels.
+func FuzzDecodeValidate(f *testing.F) {
+	keys := fuzzTargets()
+	index := map[string]byte{}
+	for i, k := range keys {
+		index[k] = byte(i)
+	}
+	f.Add(index["common/location_search request"], []byte(fullSearchRequest))
+	for _, c := range servesCases() {
+		f.Add(index[c.target], c.data)
+	}
+	// The release examples are seeds too when ../shared is beside the
+	// checkout; the target still runs on the built-in seeds without it.
+	if dir, ok := testshared.Optional("ucp-upstream", "2026-08-25", "examples"); ok {
+		for _, c := range exampleCases(f, dir, targets) {
+			f.Add(index[c.target], c.data)
+		}
+	}
+	refs := make([]*jsonschema.Schema, len(keys))
+	for i, k := range keys {
+		refs[i] = reference(f, targets[k])
+	}
+	f.Fuzz(func(t *testing.T, which byte, data []byte) {
+		i := int(which) % len(keys)
+		tg := targets[keys[i]]
+		ours := tg.decode(data)
 		if !utf8.Valid(data) {
 			t.Skip("not UTF-8: rejected by us on purpose")
 		}
-		ours := tg.decode(data)
-		if ours != nil && strings.Contains(ours.Error(), "duplicate member name") {
-			t.Skip("duplicate member names: rejected by us on purpose")
+		if ours != nil {
+			msg := ours.Error()
+			for _, deliberate := range []string{"duplicate member name", "must be two digits each", "nesting deeper than"} {
+				if strings.Contains(msg, deliberate) {
+					t.Skip("deliberately stricter than the reference: " + deliberate)
+				}
+			}
 		}
-		if ours != nil && strings.Contains(ours.Error(), "must be two digits each") {
-			// The reference reads hh:mm:ss with strconv.Atoi, so it accepts a
-			// sign in place of a digit ("T+0:00:00Z"); RFC 3339 does not.
-			t.Skip("signed time field: the reference is looser than RFC 3339")
-		}
-		theirs := referenceVerdict(ref, data)
+		theirs := referenceVerdict(refs[i], data)
 		if (ours == nil) != (theirs == nil) {
-			t.Fatalf("verdicts differ on %q: ours=%v reference=%v", data, ours, firstLine(theirs))
+			t.Fatalf("%s: verdicts differ on %q: ours=%v reference=%v", tg.name, data, ours, firstLine(theirs))
 		}
 	})
 }

@@ -87,3 +87,16 @@ func Extract(t testing.TB, payload json.RawMessage, path string) json.RawMessage
 	}
 	return cur
 }
+
+// Optional returns the path of a shared file or folder and whether it exists,
+// without skipping or failing: for material a test can use when present and
+// do without otherwise, such as extra fuzz seeds.
+func Optional(elem ...string) (string, bool) {
+	dir, ok := find()
+	if !ok {
+		return "", false
+	}
+	p := filepath.Join(append([]string{dir}, elem...)...)
+	_, err := os.Stat(p)
+	return p, err == nil
+}
