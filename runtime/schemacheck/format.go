@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
-	"time"
 )
 
 // CheckFormat asserts one of the formats the UCP schemas use. Unknown
@@ -83,9 +82,27 @@ func isHex(c byte) bool {
 }
 
 // checkDate accepts RFC 3339 full-date: four-digit year, real month and day.
+var errDate = errors.New("want YYYY-MM-DD with a real calendar day")
+
 func checkDate(s string) error {
-	if _, err := time.Parse("2006-01-02", s); err != nil {
-		return errors.New("want YYYY-MM-DD with a real calendar day")
+	bad := errDate
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return bad
+	}
+	hi, ok1 := twoDigits(s[0:])
+	lo, ok2 := twoDigits(s[2:])
+	month, ok3 := twoDigits(s[5:])
+	day, ok4 := twoDigits(s[8:])
+	if !ok1 || !ok2 || !ok3 || !ok4 || month < 1 || month > 12 || day < 1 {
+		return bad
+	}
+	year := hi*100 + lo
+	days := [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month]
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		days = 29
+	}
+	if day > days {
+		return bad
 	}
 	return nil
 }

@@ -148,6 +148,7 @@ func (d *Document) Release() {
 		*p = parser{}
 	}
 	p.s = ""
+	p.dirty = false
 	documents.Put(d)
 }
 
@@ -164,10 +165,18 @@ type parser struct {
 	next   int // next entry of counts
 	vals   []Value
 	mems   []Member
-	nv, nm int // arena slots handed out
+	nv, nm int  // arena slots handed out
+	dirty  bool // the arenas hold a previous document
 }
 
 func (p *parser) parse(data []byte) (*Value, error) {
+	if p.dirty {
+		// Values are filled field by field on the assumption that their
+		// slots start zeroed; a second Parse without Release must clear.
+		clear(p.vals)
+		clear(p.mems)
+	}
+	p.dirty = true
 	p.s, p.i, p.next, p.nv, p.nm = string(data), 0, 0, 0, 0
 	nv, nm := p.count()
 	p.vals = grow(p.vals, nv+1)
@@ -201,11 +210,7 @@ func (p *parser) count() (values, members int) {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
+			i = closingQuote(s, i+1)
 		case '{', '[':
 			open = append(open, len(p.counts))
 			p.counts = append(p.counts, 0)
@@ -244,6 +249,27 @@ func (p *parser) count() (values, members int) {
 		members += int(c &^ objectBit)
 	}
 	return values, members
+}
+
+// closingQuote returns the index of the quote that ends the string whose
+// text starts at i (len(s) when there is none), jumping between quotes with
+// IndexByte and counting the backslashes before each one.
+func closingQuote(s string, i int) int {
+	for {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return len(s)
+		}
+		q := i + j
+		n := 0
+		for k := q - 1; k >= i && s[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 // objectBit marks an object's entry in counts.
@@ -314,7 +340,9 @@ func (p *parser) value(depth int, dst *Value) error {
 		if err != nil {
 			return err
 		}
-		*dst = Value{Kind: String, Str: s, Raw: p.s[start:p.i]}
+		dst.Kind = String
+		dst.Str = s
+		dst.Raw = p.s[start:p.i]
 	case c == 't':
 		return p.literal("true", dst, Value{Kind: Bool, Bool: true, Raw: "true"})
 	case c == 'f':
@@ -334,7 +362,7 @@ func (p *parser) literal(word string, dst *Value, v Value) error {
 		return p.fail("invalid literal, want %s", word)
 	}
 	p.i += len(word)
-	*dst = v
+	dst.Kind, dst.Bool, dst.Raw = v.Kind, v.Bool, v.Raw
 	return nil
 }
 
@@ -376,7 +404,10 @@ func (p *parser) number(dst *Value) error {
 	if err != nil && !math.IsInf(f, 0) && f != 0 {
 		return p.fail("number %s: %v", text, err)
 	}
-	*dst = Value{Kind: Number, Str: text, Num: f, Raw: text}
+	dst.Kind = Number
+	dst.Str = text
+	dst.Num = f
+	dst.Raw = text
 	return nil
 }
 
@@ -385,28 +416,53 @@ func (p *parser) number(dst *Value) error {
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
 	start := p.i
-	for p.i < len(p.s) {
-		c := p.s[p.i]
+	s := p.s
+	i := p.i
+	for {
+		// Eight bytes at a time while none is a quote, a backslash, a
+		// control character or non-ASCII.
+		for i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if special(x) {
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			p.i = i
+			return "", p.fail("unterminated string")
+		}
+		c := s[i]
 		switch {
 		case c == '"':
-			s := p.s[start:p.i]
-			p.i++
-			return s, nil
+			p.i = i + 1
+			return s[start:i], nil
 		case c == '\\':
+			p.i = i
 			return p.escaped(start)
 		case c < 0x20:
+			p.i = i
 			return "", p.fail("control character %#x in a string", c)
 		case c < utf8.RuneSelf:
-			p.i++
+			i++
 		default:
-			r, n := utf8.DecodeRuneInString(p.s[p.i:])
+			r, n := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && n == 1 {
+				p.i = i
 				return "", p.fail("invalid UTF-8 in a string")
 			}
-			p.i += n
+			i += n
 		}
 	}
-	return "", p.fail("unterminated string")
+}
+
+// special reports whether any of eight bytes is '"', '\\', below 0x20 or
+// above 0x7f (the classic "has zero byte" bit trick, once per class).
+func special(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	return (hasZero(x^(ones*'"')) | hasZero(x^(ones*'\\')) | ((x - ones*0x20) &^ x & highs) | (x & highs)) != 0
 }
 
 func (p *parser) escaped(start int) (string, error) {
@@ -509,7 +565,9 @@ func (p *parser) object(depth int, dst *Value) error {
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		*dst = Value{Kind: Object, Members: []Member{}, Raw: p.s[start:p.i]}
+		dst.Kind = Object
+		dst.Members = []Member{}
+		dst.Raw = p.s[start:p.i]
 		return nil
 	}
 	members := p.takeMembers(n)
@@ -552,7 +610,9 @@ func (p *parser) object(depth int, dst *Value) error {
 			if k+1 != n {
 				return p.fail("malformed object")
 			}
-			*dst = Value{Kind: Object, Members: members, Raw: p.s[start:p.i]}
+			dst.Kind = Object
+			dst.Members = members
+			dst.Raw = p.s[start:p.i]
 			return nil
 		}
 		if p.s[p.i] != ',' {
@@ -572,7 +632,9 @@ func (p *parser) array(depth int, dst *Value) error {
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		*dst = Value{Kind: Array, Items: []Value{}, Raw: p.s[start:p.i]}
+		dst.Kind = Array
+		dst.Items = []Value{}
+		dst.Raw = p.s[start:p.i]
 		return nil
 	}
 	items := p.takeValues(n)
@@ -593,7 +655,9 @@ func (p *parser) array(depth int, dst *Value) error {
 			if k+1 != n {
 				return p.fail("malformed array")
 			}
-			*dst = Value{Kind: Array, Items: items, Raw: p.s[start:p.i]}
+			dst.Kind = Array
+			dst.Items = items
+			dst.Raw = p.s[start:p.i]
 			return nil
 		}
 		if p.s[p.i] != ',' {
