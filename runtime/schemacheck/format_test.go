@@ -155,6 +155,11 @@ func TestURI(t *testing.T) {
 		{"bad IPv6 in brackets", "http://[::g]/", false},
 		{"non-numeric port", "http://example.com:port/", false},
 		{"control character", "http://example.com/\x7f", false},
+		{"space after the authority marker", "http:// shouldfail.com", false},
+		{"no scheme before ://", ":// should fail", false},
+		{"comma in the scheme", "bar,baz:foo", false},
+		{"lone percent sign", "http://example.com/%", false},
+		{"backslash in the host", `http://example.com\a`, false},
 	})
 }
 
