@@ -52,6 +52,11 @@ var equalCases = []struct {
 	{`1e-400`, `-1e-400`, false},
 	{`1e-400`, `2e-400`, false},
 	{`1e-400`, `0.1e-399`, true},
+	// exponents beyond int64 still name different numbers
+	{`1e99999999999999999999`, `1e99999999999999999999`, true},
+	{`1e99999999999999999999`, `1e99999999999999999998`, false},
+	{`1e-99999999999999999999`, `1e-99999999999999999998`, false},
+	{`1e99999999999999999999`, `10e99999999999999999998`, true},
 
 	// other scalars
 	{`null`, `null`, true},
