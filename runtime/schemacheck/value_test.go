@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	sc "github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
@@ -519,5 +520,38 @@ func TestMustValueAndLiteral(t *testing.T) {
 			}()
 			sc.Literal(bad)
 		}()
+	}
+}
+
+// TestParseWideObject parses a half-megabyte object of distinct names, an
+// ordinary request size: finding duplicates must not cost a comparison per
+// pair of names. The bound is two orders of magnitude above a linear parse.
+func TestParseWideObject(t *testing.T) {
+	const n = 50_000
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"m` + strconv.Itoa(i) + `":0`)
+	}
+	text := b.String()
+
+	start := time.Now()
+	v, err := sc.Parse([]byte(text + "}"))
+	elapsed := time.Since(start)
+	if err != nil || len(v.Members) != n {
+		t.Fatalf("Parse: %v, %d members", err, len(v.Members))
+	}
+	if elapsed > time.Second {
+		t.Errorf("Parse of %d members (%d bytes) took %v", n, len(text), elapsed)
+	}
+
+	// the same object with its first name repeated at the end
+	_, err = sc.Parse([]byte(text + `,"m0":1}`))
+	var pe *sc.ParseError
+	if !errors.As(err, &pe) || pe.Pointer != "/m0" {
+		t.Errorf("repeated first name: %v, want a ParseError at /m0", err)
 	}
 }
