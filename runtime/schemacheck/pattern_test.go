@@ -440,3 +440,52 @@ func TestUCPPatterns(t *testing.T) {
 		})
 	}
 }
+
+// TestPatternKeepsMeaningOrRefuses holds TranslatePattern to its contract
+// on valid ECMA-262 patterns whose RE2 spelling means something else: it
+// may refuse them, but what it accepts must compile and match as ECMA-262
+// does. The answers are those of ECMA-262 Annex B.1.2 (no u flag); with the
+// u flag JSON Schema recommends, the identity escapes and the lone ']' are
+// early errors, so refusing them is right either way.
+func TestPatternKeepsMeaningOrRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		cases   map[string]bool
+	}{
+		// IdentityEscape: \a is 'a' (RE2: BEL), \z 'z' (RE2: end of text),
+		// \A 'A' (RE2: start of text), \Q 'Q' (RE2: quoting), \pL "pL"
+		// (RE2: letters), \e and \C 'e' and 'C' (RE2: no such escape)
+		{`^\a$`, map[string]bool{"a": true, "\a": false}},
+		{`^x\z`, map[string]bool{"xz": true, "x": false}},
+		{`x\A`, map[string]bool{"xA": true, "x": false}},
+		{`^\Q.\E$`, map[string]bool{"QxE": true, ".": false}},
+		{`^\pL$`, map[string]bool{"pL": true, "a": false}},
+		{`^\e$`, map[string]bool{"e": true, "\x1b": false}},
+		{`^\C$`, map[string]bool{"C": true}},
+		// ClassEscape \b is U+0008 in every mode (RE2: no such escape)
+		{`^[\b]$`, map[string]bool{"\b": true, "b": false}},
+		// '[' in a class is literal: [[:alpha:] is the class {[ : a l p h},
+		// then a literal ']' (RE2: the POSIX class alpha)
+		{`^[[:alpha:]]$`, map[string]bool{"a]": true, "a": false, "z": false}},
+		// quantifier bounds are any decimal digits (RE2: at most 1000, no
+		// leading zeros, else literal text)
+		{`^a{01}$`, map[string]bool{"a": true, "a{01}": false}},
+		{`^a{1001}$`, map[string]bool{strings.Repeat("a", 1001): true, strings.Repeat("a", 1000): false}},
+	} {
+		t.Run(tc.pattern, func(t *testing.T) {
+			tr, err := sc.TranslatePattern(tc.pattern)
+			if err != nil {
+				return // refusing is allowed
+			}
+			re, err := regexp.Compile(tr)
+			if err != nil {
+				t.Fatalf("accepted as %q, which does not compile (Pattern would panic): %v", tr, err)
+			}
+			for in, want := range tc.cases {
+				if got := re.MatchString(in); got != want {
+					t.Errorf("accepted as %q, which on %q gives %v; ECMA-262 gives %v", tr, in, got, want)
+				}
+			}
+		})
+	}
+}
