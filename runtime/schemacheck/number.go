@@ -81,29 +81,45 @@ func compareExact(a, b string) int {
 }
 
 // decimal is a number's canonical form: sign, significant digits without
-// leading or trailing zeros, and the exponent of the last digit.
+// leading or trailing zeros, and the exponent of the last digit. An exponent
+// beyond ±2^62 is kept exactly as decimal text in bigExp (exp is then 0), so
+// two canonical forms are equal exactly when the numbers are.
 type decimal struct {
 	neg    bool
 	digits string
 	exp    int64
+	bigExp string
 }
 
 func canonical(text string) decimal {
 	neg := strings.HasPrefix(text, "-")
 	mant, exp := splitNumber(text)
 	ip, fp, _ := strings.Cut(mant, ".")
-	digits := ip + fp
-	exp -= int64(len(fp))
-	digits = strings.TrimLeft(digits, "0")
+	digits := strings.TrimLeft(ip+fp, "0")
 	t := strings.TrimRight(digits, "0")
-	exp += int64(len(digits) - len(t))
 	if t == "" {
 		return decimal{}
 	}
-	return decimal{neg: neg, digits: t, exp: exp}
+	shift := int64(len(digits)-len(t)) - int64(len(fp))
+	if exp <= -1<<62 || exp >= 1<<62 {
+		// The exponent text did not fit: redo the arithmetic exactly.
+		e, _ := new(big.Int).SetString(exponentText(text), 10)
+		e.Add(e, big.NewInt(shift))
+		return decimal{neg: neg, digits: t, bigExp: e.String()}
+	}
+	return decimal{neg: neg, digits: t, exp: exp + shift}
 }
 
-func (d decimal) huge() bool { return d.exp > 4000 || d.exp < -4000 }
+// exponentText is the signed exponent of a number's text ("" becomes "0").
+func exponentText(text string) string {
+	i := strings.IndexAny(text, "eE")
+	if i < 0 {
+		return "0"
+	}
+	return strings.TrimPrefix(text[i+1:], "+")
+}
+
+func (d decimal) huge() bool { return d.bigExp != "" || d.exp > 4000 || d.exp < -4000 }
 
 func (d decimal) sign() int {
 	switch {
@@ -113,6 +129,15 @@ func (d decimal) sign() int {
 		return -1
 	}
 	return 1
+}
+
+// magnitude is the exponent of the digit just above the leading one, exact.
+func (d decimal) magnitude() *big.Int {
+	m := big.NewInt(d.exp)
+	if d.bigExp != "" {
+		m.SetString(d.bigExp, 10)
+	}
+	return m.Add(m, big.NewInt(int64(len(d.digits))))
 }
 
 // cmpCoarse orders two decimals by sign and then by the position of their
@@ -126,21 +151,36 @@ func (d decimal) cmpCoarse(o decimal) int {
 		}
 		return 0
 	}
-	m1 := d.exp + int64(len(d.digits))
-	m2 := o.exp + int64(len(o.digits))
-	r := 0
-	switch {
-	case m1 < m2:
-		r = -1
-	case m1 > m2:
-		r = 1
-	default:
+	r := d.magnitude().Cmp(o.magnitude())
+	if r == 0 {
 		r = strings.Compare(d.digits, o.digits)
 	}
 	if d.neg {
 		r = -r
 	}
 	return r
+}
+
+// int64Of converts an integral number's text to int64 exactly, or reports
+// that it does not fit.
+func int64Of(text string) (int64, bool) {
+	if !strings.ContainsAny(text, ".eE") {
+		n, err := strconv.ParseInt(text, 10, 64)
+		return n, err == nil
+	}
+	d := canonical(text)
+	if d.digits == "" {
+		return 0, true
+	}
+	if d.bigExp != "" || d.exp < 0 || d.exp+int64(len(d.digits)) > 19 {
+		return 0, false
+	}
+	sign := ""
+	if d.neg {
+		sign = "-"
+	}
+	n, err := strconv.ParseInt(sign+d.digits+strings.Repeat("0", int(d.exp)), 10, 64)
+	return n, err == nil
 }
 
 // Equal is JSON equality as JSON Schema defines it: numbers by value (1 and

@@ -116,10 +116,11 @@ func Int64(v *Value) (int64, error) {
 	if v.Kind != Number || !isIntegral(v.Str) {
 		return 0, rpcerr.Invalid("", "type", "must be an integer to decode, got %s", v.Kind)
 	}
-	if v.Num < -9.223372036854775808e18 || v.Num >= 9.223372036854775808e18 {
+	n, ok := int64Of(v.Str)
+	if !ok {
 		return 0, rpcerr.Invalid("", "maximum", "integer %s does not fit in 64 bits", v.Str)
 	}
-	return int64(v.Num), nil
+	return n, nil
 }
 
 // At nests the pointers of a decode error under the given reference tokens
