@@ -272,6 +272,9 @@ func closingQuote(s string, i int) int {
 	}
 }
 
+// wideObject is the member count above which duplicates are found with a set.
+const wideObject = 32
+
 // objectBit marks an object's entry in counts.
 const objectBit = 1 << 30
 
@@ -571,6 +574,12 @@ func (p *parser) object(depth int, dst *Value) error {
 		return nil
 	}
 	members := p.takeMembers(n)
+	// A scan of the names so far is fastest for the objects UCP sends; a
+	// wide object gets a set, so duplicate checks stay linear overall.
+	var seen map[string]struct{}
+	if n > wideObject {
+		seen = make(map[string]struct{}, n)
+	}
 	for k := 0; ; k++ {
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -581,11 +590,21 @@ func (p *parser) object(depth int, dst *Value) error {
 		if err != nil {
 			return err
 		}
-		for j := range members[:min(k, n)] {
-			if members[j].Name == name {
-				p.i = nameAt
-				return at(p.fail("duplicate member name %q", name), name)
+		dup := false
+		if seen != nil {
+			_, dup = seen[name]
+			seen[name] = struct{}{}
+		} else {
+			for j := range members[:min(k, n)] {
+				if members[j].Name == name {
+					dup = true
+					break
+				}
 			}
+		}
+		if dup {
+			p.i = nameAt
+			return at(p.fail("duplicate member name %q", name), name)
 		}
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
