@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // ecmaSpace is ECMA-262's \s: WhiteSpace plus LineTerminator, which is wider
@@ -20,7 +21,11 @@ const ecmaSpace = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{
 //   - a trailing negative lookahead of one literal character, "(?!c)" as the
 //     pattern's last element, becomes "(?:[^c]|$)": both say "not followed
 //     by c" for an unanchored search;
-//   - any other lookaround, backreference or named group is refused.
+//   - any other lookaround, backreference or named group is refused, and so
+//     is every escape outside \d \D \w \W \s \S \b \B \t \n \r \f \v and
+//     escaped punctuation (RE2 reads \a, \z, \A, \Q, \pL and [\b] differently
+//     and rejects \e and \C), a "[:", "[." or "[=" inside a class (a POSIX
+//     class in RE2), and repeat counts with leading zeros or above 1000.
 func TranslatePattern(src string) (string, error) {
 	var b strings.Builder
 	inClass := false
@@ -33,27 +38,35 @@ func TranslatePattern(src string) (string, error) {
 			}
 			e := src[i+1]
 			i++
-			switch e {
-			case 's':
+			switch {
+			case e == 's':
 				if inClass {
 					b.WriteString(ecmaSpace)
 				} else {
 					b.WriteString("[" + ecmaSpace + "]")
 				}
-			case 'S':
+			case e == 'S':
 				if inClass {
 					return "", fmt.Errorf("pattern %q: \\S inside a class has no exact RE2 form", src)
 				}
 				b.WriteString("[^" + ecmaSpace + "]")
-			case 'k', 'c', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'u', 'x':
-				return "", fmt.Errorf("pattern %q: escape \\%c is not supported", src, e)
-			default:
+			case strings.IndexByte("dDwWtnrfv", e) >= 0, e < utf8.RuneSelf && strings.IndexByte(`^$\.*+?()[]{}|/-`, e) >= 0:
 				b.WriteByte('\\')
 				b.WriteByte(e)
+			case (e == 'b' || e == 'B') && !inClass:
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			default:
+				// Everything else either means something else in RE2 (\a,
+				// \z, \A, \Q, \pL, [\b]) or does not compile there (\e, \C).
+				return "", fmt.Errorf("pattern %q: escape \\%c is not supported", src, e)
 			}
 		case inClass:
 			if c == ']' {
 				inClass = false
+			}
+			if c == '[' && i+1 < len(src) && strings.IndexByte(":.=", src[i+1]) >= 0 {
+				return "", fmt.Errorf("pattern %q: %q inside a class is a POSIX class in RE2", src, src[i:i+2])
 			}
 			b.WriteByte(c)
 		case c == '[':
@@ -66,6 +79,11 @@ func TranslatePattern(src string) (string, error) {
 			if i+1 < len(src) && src[i+1] == ']' {
 				return "", fmt.Errorf("pattern %q: ']' first in a class differs between ECMA-262 and RE2", src)
 			}
+		case c == '{':
+			if err := checkRepeat(src, i); err != nil {
+				return "", err
+			}
+			b.WriteByte(c)
 		case c == '.':
 			b.WriteString(`[^\n\r\x{2028}\x{2029}]`)
 		case c == '(' && strings.HasPrefix(src[i:], "(?"):
@@ -85,6 +103,40 @@ func TranslatePattern(src string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// checkRepeat refuses a {n,m} quantifier RE2 would read differently: bounds
+// with leading zeros (RE2: literal text) or above 1000 (RE2: an error).
+func checkRepeat(src string, i int) error {
+	end := strings.IndexByte(src[i:], '}')
+	if end < 0 {
+		return nil // a lone '{' is literal in both
+	}
+	body := src[i+1 : i+end]
+	lo, hi, comma := strings.Cut(body, ",")
+	isNum := func(t string) bool {
+		if t == "" {
+			return false
+		}
+		for j := 0; j < len(t); j++ {
+			if t[j] < '0' || t[j] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	if !isNum(lo) || comma && hi != "" && !isNum(hi) {
+		return nil // not a quantifier: literal in both
+	}
+	for _, t := range []string{lo, hi} {
+		if len(t) > 1 && t[0] == '0' {
+			return fmt.Errorf("pattern %q: repeat count %q with a leading zero is not supported", src, t)
+		}
+		if len(t) > 4 || len(t) == 4 && t > "1000" {
+			return fmt.Errorf("pattern %q: repeat count %s is above RE2's limit of 1000", src, t)
+		}
+	}
+	return nil
 }
 
 // Pattern compiles an ECMA-262 pattern for generated schemas; it panics on a
