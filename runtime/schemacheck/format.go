@@ -9,7 +9,11 @@ import (
 )
 
 // CheckFormat asserts one of the formats the UCP schemas use. Unknown
-// formats are annotations only (Draft 2020-12) and always pass.
+// formats are annotations only (Draft 2020-12) and always pass. "uri" is
+// read as Go's net/url reads it, as the reference validator does: more
+// lenient than RFC 3986 about characters such as spaces, '<' or '{', so
+// that ucpgen never refuses a payload other UCP services accept (held to the
+// reference by generator/conformance's TestFormatsMatchReference).
 func CheckFormat(format, s string) error {
 	switch format {
 	case "date-time":
