@@ -9,6 +9,7 @@ package schemacheck
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -252,24 +253,38 @@ func (p *parser) count() (values, members int) {
 }
 
 // closingQuote returns the index of the quote that ends the string whose
-// text starts at i (len(s) when there is none), jumping between quotes with
-// IndexByte and counting the backslashes before each one.
+// text starts at i (len(s) when there is none), eight bytes per step.
 func closingQuote(s string, i int) int {
 	for {
-		j := strings.IndexByte(s[i:], '"')
-		if j < 0 {
+		for i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if m := quoteBytes(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
 			return len(s)
 		}
-		q := i + j
-		n := 0
-		for k := q - 1; k >= i && s[k] == '\\'; k-- {
-			n++
+		switch s[i] {
+		case '"':
+			return i
+		case '\\':
+			i += 2
+		default:
+			i++
 		}
-		if n%2 == 0 {
-			return q
-		}
-		i = q + 1
 	}
+}
+
+// quoteBytes marks the bytes of x that are '"' or '\\' (lowest mark exact).
+func quoteBytes(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((q-ones)&^q | (b-ones)&^b) & highs
 }
 
 // wideObject is the member count above which duplicates are found with a set.
@@ -422,12 +437,13 @@ func (p *parser) str() (string, error) {
 	s := p.s
 	i := p.i
 	for {
-		// Eight bytes at a time while none is a quote, a backslash, a
-		// control character or non-ASCII.
+		// Skip eight ordinary bytes at a time; stop on the first byte that
+		// is a quote, a backslash, a control character or non-ASCII.
 		for i+8 <= len(s) {
 			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if special(x) {
+			if m := specialBytes(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
@@ -460,12 +476,15 @@ func (p *parser) str() (string, error) {
 	}
 }
 
-// special reports whether any of eight bytes is '"', '\\', below 0x20 or
-// above 0x7f (the classic "has zero byte" bit trick, once per class).
-func special(x uint64) bool {
+// specialBytes marks, with the high bit of each byte, the bytes of x (read
+// little-endian) that are '"', '\\', below 0x20 or above 0x7f. The classic
+// "has zero byte" trick can also mark bytes above a true mark, never below
+// one, so the lowest mark is exact.
+func specialBytes(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
-	return (hasZero(x^(ones*'"')) | hasZero(x^(ones*'\\')) | ((x - ones*0x20) &^ x & highs) | (x & highs)) != 0
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x | x) & highs
 }
 
 func (p *parser) escaped(start int) (string, error) {
