@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"strings"
 	"testing"
@@ -104,7 +103,6 @@ func benchPayloads(b *testing.B) []struct {
 // generated decode+validate, santhosh-tekuri decode-to-any+validate and
 // google/jsonschema-go decode-to-any+validate.
 func BenchmarkDecodeValidate(b *testing.B) {
-	_ = fs.ValidPath
 	for _, p := range benchPayloads(b) {
 		tg := targets[p.target]
 		ref := reference(b, tg)
