@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,8 +48,8 @@ type verdict struct {
 }
 
 // harnessSource is the main package that feeds each stdin line ("Name\t"
-// base64 payload) to the draft package's DecodeName and prints "accept" or
-// "reject"/"wrongtype" with the quoted error, one line per case.
+// base64 payload) to the generated package's DecodeName and prints "accept"
+// or "reject"/"wrongtype" with the quoted error, one line per case.
 func harnessSource(importPath string, names []string) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `package main
@@ -60,7 +61,7 @@ import (
 	"os"
 	"strings"
 
-	draft %q
+	gen %q
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -71,7 +72,7 @@ func errOf[T any](f func([]byte) (*T, error)) func([]byte) error {
 var decoders = map[string]func([]byte) error{
 `, importPath)
 	for _, n := range names {
-		fmt.Fprintf(&b, "\t%q: errOf(draft.Decode%s),\n", n, n)
+		fmt.Fprintf(&b, "\t%q: errOf(gen.Decode%s),\n", n, n)
 	}
 	b.WriteString(`}
 
@@ -114,34 +115,42 @@ func main() {
 	return format.Source(b.Bytes())
 }
 
-// buildDraftHarness generates the draft tree's package into a scratch folder
-// inside this module (a leading underscore keeps ./... patterns away from
-// it), writes the harness beside it, builds it and returns the executable.
+// buildDraftHarness generates the draft tree's package and builds the
+// harness over it.
 func buildDraftHarness(t *testing.T, source string, names []string) string {
 	t.Helper()
-	files, err := generator.Generate(generator.Config{FS: os.DirFS(source), OpenRPC: schemas.OpenRPCPath, Package: "draft"})
+	return buildHarness(t, os.DirFS(source), schemas.OpenRPCPath, "draft", names)
+}
+
+// buildHarness generates the package of the OpenRPC file openrpc inside fsys
+// into a scratch folder inside this module (a leading underscore keeps ./...
+// patterns away from it), writes the harness beside it, builds it and
+// returns the executable.
+func buildHarness(t *testing.T, fsys fs.FS, openrpc, pkg string, names []string) string {
+	t.Helper()
+	files, err := generator.Generate(generator.Config{FS: fsys, OpenRPC: openrpc, Package: pkg})
 	if err != nil {
-		t.Fatalf("generate draft: %v", err)
+		t.Fatalf("generate %s: %v", pkg, err)
 	}
-	dir, err := os.MkdirTemp(".", "_draftdiff-")
+	dir, err := os.MkdirTemp(".", "_"+pkg+"diff-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := generator.Write(filepath.Join(dir, "draft"), files); err != nil {
+	if err := generator.Write(filepath.Join(dir, pkg), files); err != nil {
 		t.Fatal(err)
 	}
-	src, err := harnessSource(thisImportPath+"/"+filepath.Base(dir)+"/draft", names)
+	src, err := harnessSource(thisImportPath+"/"+filepath.Base(dir)+"/"+pkg, names)
 	if err != nil {
 		t.Fatalf("format harness: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exe := filepath.Join(t.TempDir(), "draftharness")
+	exe := filepath.Join(t.TempDir(), pkg+"harness")
 	cmd := exec.Command("go", "build", "-o", exe, "./"+filepath.Base(dir))
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build draft harness: %v\n%s", err, out)
+		t.Fatalf("build %s harness: %v\n%s", pkg, err, out)
 	}
 	return exe
 }
@@ -159,7 +168,7 @@ func runHarness(t *testing.T, exe string, cases []testCase, tgs map[string]targe
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("run draft harness: %v\n%s", err, stderr.Bytes())
+		t.Fatalf("run harness: %v\n%s", err, stderr.Bytes())
 	}
 	var vs []verdict
 	sc := bufio.NewScanner(bytes.NewReader(out))
