@@ -319,7 +319,22 @@ func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) erro
 	}
 	{
 		var try []ReverseDomainName
-		if json.Unmarshal([]byte(v.Raw), &try) == nil {
+		if func() error {
+			if (v).Kind != schemacheck.Array {
+				return schemacheck.Mismatch(v, "array")
+			}
+			{
+				src0 := (v).Items
+				itemsi0 := make([]ReverseDomainName, len(src0))
+				for i0 := range src0 {
+					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+						return schemacheck.At(err, strconv.Itoa(i0))
+					}
+				}
+				try = itemsi0
+			}
+			return nil
+		}() == nil {
 			x.List = &try
 			return nil
 		}

@@ -116,7 +116,7 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 		// Without a schema of its own the variant is tried by decoding.
 		body = append(body, jen.Block(
 			jen.Var().Id("try").Add(goType(vr.Type)),
-			jen.If(jen.Qual(jsonPkg, "Unmarshal").Call(jen.Index().Byte().Parens(jen.Id("v").Dot("Raw")), jen.Op("&").Id("try")).Op("==").Nil()).Block(
+			jen.If(jen.Func().Params().Error().Block(append(valueInto(vr.Type, jen.Id("try"), jen.Id("v"), false), jen.Return(jen.Nil()))...).Call().Op("==").Nil()).Block(
 				jen.Id("x").Dot(vr.GoName).Op("=").Op("&").Id("try"),
 				jen.Return(jen.Nil()),
 			),

@@ -508,6 +508,13 @@ func (b *builder) typeName(f *flat, hint string) string {
 // shape fills in the kind-specific parts of t.
 func (b *builder) shape(t *Type, f *flat, dir Direction, name string) error {
 	isObject := contains(f.types, "object") || len(f.props) > 0
+	if mixed(f.types) {
+		t.Kind = Any
+		if len(f.consts) > 0 {
+			t.Const = f.consts[0]
+		}
+		return nil
+	}
 	switch {
 	case len(f.oneOf) > 0 && len(f.props) == 0:
 		return b.union(t, f.oneOf, true, dir, name)
@@ -768,4 +775,16 @@ func capabilityName(spec *load.Spec, s *load.Schema) string {
 		return n.Str
 	}
 	return ""
+}
+
+// mixed reports whether a type list names more than one JSON type (number
+// and integer count as one): no single Go type holds such values.
+func mixed(types []string) bool {
+	n := 0
+	for _, t := range types {
+		if t != "integer" || !contains(types, "number") {
+			n++
+		}
+	}
+	return n > 1
 }
