@@ -163,7 +163,8 @@ type parser struct {
 	s      string
 	i      int
 	counts []int32
-	next   int // next entry of counts
+	open   []int // count's stack of open containers, kept for reuse
+	next   int   // next entry of counts
 	vals   []Value
 	mems   []Member
 	nv, nm int  // arena slots handed out
@@ -206,9 +207,12 @@ func grow[T any](s []T, n int) []T {
 // real error (a count that runs out is caught there too).
 func (p *parser) count() (values, members int) {
 	p.counts = p.counts[:0]
-	var open []int // index into counts of each open container
+	open := p.open[:0] // index into counts of each open container
 	s := p.s
 	for i := 0; i < len(s); i++ {
+		if !structural[s[i]] {
+			continue
+		}
 		switch s[i] {
 		case '"':
 			i = closingQuote(s, i+1)
@@ -217,7 +221,7 @@ func (p *parser) count() (values, members int) {
 			p.counts = append(p.counts, 0)
 			// An empty container has no children; otherwise commas + 1.
 			j := i + 1
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
+			for j < len(s) && jsonSpace[s[j]] {
 				j++
 			}
 			if j < len(s) && s[j] != '}' && s[j] != ']' {
@@ -249,6 +253,7 @@ func (p *parser) count() (values, members int) {
 		values += int(c &^ objectBit)
 		members += int(c &^ objectBit)
 	}
+	p.open = open[:0]
 	return values, members
 }
 
@@ -329,15 +334,19 @@ func (p *parser) fail(format string, args ...any) error {
 }
 
 func (p *parser) skipSpace() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+	s, i := p.s, p.i
+	for i < len(s) && jsonSpace[s[i]] {
+		i++
 	}
+	p.i = i
 }
+
+// jsonSpace and structural classify bytes with one load each, for the two
+// loops that see every byte of the input.
+var (
+	jsonSpace  = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+	structural = [256]bool{'"': true, '{': true, '[': true, ',': true, '}': true, ']': true}
+)
 
 // value parses one value into dst.
 func (p *parser) value(depth int, dst *Value) error {
