@@ -319,27 +319,30 @@ func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) erro
 	}
 	{
 		var try []ReverseDomainName
-		if func() error {
-			if (v).Kind != schemacheck.Array {
-				return schemacheck.Mismatch(v, "array")
-			}
-			{
-				src0 := (v).Items
-				itemsi0 := make([]ReverseDomainName, len(src0))
-				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, strconv.Itoa(i0))
-					}
-				}
-				try = itemsi0
-			}
-			return nil
-		}() == nil {
+		if decodeCapabilityResponseSchemaExtendsList(v, &try) == nil {
 			x.List = &try
 			return nil
 		}
 	}
 	return schemacheck.NoVariant("CapabilityResponseSchemaExtends")
+}
+
+// decodeCapabilityResponseSchemaExtendsList tries v as the List variant of CapabilityResponseSchemaExtends.
+func decodeCapabilityResponseSchemaExtendsList(v *schemacheck.Value, out *[]ReverseDomainName) error {
+	if (v).Kind != schemacheck.Array {
+		return schemacheck.Mismatch(v, "array")
+	}
+	{
+		src0 := (v).Items
+		itemsi0 := make([]ReverseDomainName, len(src0))
+		for i0 := range src0 {
+			if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+				return schemacheck.At(err, strconv.Itoa(i0))
+			}
+		}
+		*out = itemsi0
+	}
+	return nil
 }
 
 // DecodeCapabilityResponseSchemaExtends parses data as CapabilityResponseSchemaExtends and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.

@@ -25,8 +25,30 @@ func decodeMethod(t *ir.Type, entry map[*ir.Type]string) jen.Code {
 		body = append(valueInto(&unnamed, jen.Id("out"), v, true), jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")), jen.Return(jen.Nil()))
 		body = append([]jen.Code{jen.Var().Id("out").Add(goType(&unnamed))}, body...)
 	}
-	return jen.Commentf("decodeValue fills %s from a parsed JSON value, matching member names exactly.", t.Name).Line().
+	method := jen.Commentf("decodeValue fills %s from a parsed JSON value, matching member names exactly.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("decodeValue").Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Error().Block(body...)
+	if t.Kind == ir.Union {
+		for _, vr := range t.Variants {
+			if entry[vr.Type] == "" {
+				method.Line().Line().Add(variantDecoder(t, vr))
+			}
+		}
+	}
+	return method
+}
+
+// variantDecoderName names the function that tries one untagged variant
+// without a schema of its own.
+func variantDecoderName(t *ir.Type, vr *ir.Variant) string {
+	return "decode" + t.Name + vr.GoName
+}
+
+// variantDecoder emits that function: the strict decoder for the variant's
+// Go type, reporting whether the value fits it.
+func variantDecoder(t *ir.Type, vr *ir.Variant) jen.Code {
+	body := append(valueInto(vr.Type, jen.Op("*").Id("out"), jen.Id("v"), false), jen.Return(jen.Nil()))
+	return jen.Commentf("%s tries v as the %s variant of %s.", variantDecoderName(t, vr), vr.GoName, t.Name).Line().
+		Func().Id(variantDecoderName(t, vr)).Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("out").Op("*").Add(goType(vr.Type))).Error().Block(body...)
 }
 
 // strictUnmarshal routes encoding/json through the strict decoder so that
@@ -116,7 +138,7 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 		// Without a schema of its own the variant is tried by decoding.
 		body = append(body, jen.Block(
 			jen.Var().Id("try").Add(goType(vr.Type)),
-			jen.If(jen.Func().Params().Error().Block(append(valueInto(vr.Type, jen.Id("try"), jen.Id("v"), false), jen.Return(jen.Nil()))...).Call().Op("==").Nil()).Block(
+			jen.If(jen.Id(variantDecoderName(t, vr)).Call(jen.Id("v"), jen.Op("&").Id("try")).Op("==").Nil()).Block(
 				jen.Id("x").Dot(vr.GoName).Op("=").Op("&").Id("try"),
 				jen.Return(jen.Nil()),
 			),
