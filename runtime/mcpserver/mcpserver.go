@@ -138,7 +138,9 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 	}
 	if opts.ValidateOutput && t.CheckOutput != nil {
 		if err := t.CheckOutput(body); err != nil {
-			return nil, fmt.Errorf("%s response fails its schema: %w", t.Name, err)
+			// %v, not %w: the violations are the Business's, not the
+			// caller's, so they must not reach the client as -32602.
+			return nil, fmt.Errorf("%s response fails its schema: %v", t.Name, err)
 		}
 	}
 	return result(body), nil
