@@ -15,7 +15,7 @@ import (
 
 // badHooks answers with payloads that break the response schemas: a
 // latitude beyond 90, and a lookup Location whose required inputs were left
-// nil (encoding/json writes null).
+// nil (written as [], which minItems 1 refuses).
 type badHooks struct{}
 
 func (badHooks) SearchLocations(ctx context.Context, meta *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
@@ -37,7 +37,7 @@ func TestValidateOutput(t *testing.T) {
 		tool, args, logWant string
 	}{
 		{"search_locations", `{"meta":` + goodMeta + `,"location":{}}`, "/locations/0/geo/latitude: must be <= 90, got 95"},
-		{"lookup_locations", `{"meta":` + goodMeta + `,"location":{"ids":["loc_1"]}}`, "/locations/0/inputs: must be array, got null"},
+		{"lookup_locations", `{"meta":` + goodMeta + `,"location":{"ids":["loc_1"]}}`, "/locations/0/inputs: must have at least 1 item, got 0"},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			var logs bytes.Buffer
@@ -64,5 +64,27 @@ func TestValidateOutput(t *testing.T) {
 				t.Errorf("unexpected response without validation: %s", body)
 			}
 		})
+	}
+}
+
+// TestEmptyResultsEncodeAsEmptyLists checks the answer a hook gives when it
+// finds nothing, a response with its required list left nil: it must encode
+// as [] (the schema refuses null) and pass the response schema.
+func TestEmptyResultsEncodeAsEmptyLists(t *testing.T) {
+	ucp := location.UCPLocationResponseSchema{Version: location.ProtocolVersion}
+	for name, v := range map[string]interface{ Validate() error }{
+		"search": &location.SearchResponse{UCP: ucp},
+		"lookup": &location.LookupResponse{UCP: ucp},
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"locations":[]`) {
+			t.Errorf("%s: empty response encodes as %s, want \"locations\":[]", name, b)
+		}
+		if err := v.Validate(); err != nil {
+			t.Errorf("%s: empty response fails its schema: %v", name, err)
+		}
 	}
 }

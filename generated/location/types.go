@@ -986,6 +986,9 @@ func (x *LookupLocation) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes LookupLocation followed by its unknown members in name order.
 func (x LookupLocation) MarshalJSON() ([]byte, error) {
 	type plain LookupLocation
+	if x.Inputs == nil {
+		x.Inputs = []LookupLocationInput{}
+	}
 	b, err := json.Marshal(plain(x))
 	if err != nil {
 		return nil, err
@@ -1097,6 +1100,9 @@ func (x *LookupRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes LookupRequest followed by its unknown members in name order.
 func (x LookupRequest) MarshalJSON() ([]byte, error) {
 	type plain LookupRequest
+	if x.IDs == nil {
+		x.IDs = []string{}
+	}
 	b, err := json.Marshal(plain(x))
 	if err != nil {
 		return nil, err
@@ -1145,6 +1151,9 @@ func (x *LookupResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes LookupResponse followed by its unknown members in name order.
 func (x LookupResponse) MarshalJSON() ([]byte, error) {
 	type plain LookupResponse
+	if x.Locations == nil {
+		x.Locations = []LookupLocation{}
+	}
 	b, err := json.Marshal(plain(x))
 	if err != nil {
 		return nil, err
@@ -1851,6 +1860,9 @@ func (x *SearchResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes SearchResponse followed by its unknown members in name order.
 func (x SearchResponse) MarshalJSON() ([]byte, error) {
 	type plain SearchResponse
+	if x.Locations == nil {
+		x.Locations = []Location{}
+	}
 	b, err := json.Marshal(plain(x))
 	if err != nil {
 		return nil, err

@@ -14,6 +14,8 @@ func codecMethods(t *ir.Type) jen.Code {
 	switch {
 	case t.Kind == ir.Struct && (t.KeepUnknown || t.Extra != nil):
 		return jen.Add(knownFunc(t)).Line().Line().Add(strictUnmarshal(t)).Line().Line().Add(openMarshal(t))
+	case t.Kind == ir.Struct && len(emptyContainers(t)) > 0:
+		return jen.Add(strictUnmarshal(t)).Line().Line().Add(closedMarshal(t))
 	case t.Kind == ir.Struct:
 		return strictUnmarshal(t)
 	case t.Kind == ir.Union:
@@ -57,6 +59,7 @@ func openMarshal(t *ir.Type) jen.Code {
 	body := []jen.Code{
 		jen.Type().Id("plain").Id(t.Name),
 	}
+	body = append(body, emptyContainers(t)...)
 	body = append(body, prep...)
 	body = append(body,
 		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x"))),
@@ -64,6 +67,33 @@ func openMarshal(t *ir.Type) jen.Code {
 		jen.Return(jen.Qual(jsonobjPkg, "Merge").Call(jen.Id("b"), unknown, jen.Id(knownName(t)))),
 	)
 	return jen.Commentf("MarshalJSON encodes %s followed by its unknown members in name order.", t.Name).Line().
+		Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+// emptyContainers returns, for each required member whose Go type is a
+// slice or map, "if x.F == nil { x.F = T{} }": a nil slice would encode as
+// null, which the schema's array or object type rejects, and a hook that
+// found nothing naturally leaves it nil.
+func emptyContainers(t *ir.Type) []jen.Code {
+	var out []jen.Code
+	for _, f := range t.Fields {
+		if !f.Required || f.Type == nil || f.Type.Kind != ir.Array && f.Type.Kind != ir.Map {
+			continue
+		}
+		out = append(out, jen.If(jen.Id("x").Dot(f.GoName).Op("==").Nil()).Block(
+			jen.Id("x").Dot(f.GoName).Op("=").Add(goType(f.Type)).Values(),
+		))
+	}
+	return out
+}
+
+// closedMarshal is MarshalJSON for a struct without unknown members whose
+// required slices and maps must encode as [] and {} when nil.
+func closedMarshal(t *ir.Type) jen.Code {
+	body := []jen.Code{jen.Type().Id("plain").Id(t.Name)}
+	body = append(body, emptyContainers(t)...)
+	body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("x")))))
+	return jen.Commentf("MarshalJSON encodes %s, writing a nil required list or map as empty rather than null.", t.Name).Line().
 		Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
