@@ -42,7 +42,7 @@ func DecodeAmenity(data []byte) (*Amenity, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeAmenityResponseSearch(&c, v, nil)
+	checkTypeAmenityResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -69,7 +69,7 @@ func (x *Amenity) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeAmenityResponseSearch(&c, v, nil)
+	checkTypeAmenityResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func DecodeAmenityType(data []byte) (*AmenityType, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeAmenityTypeResponseSearch(&c, v, nil)
+	checkTypeAmenityTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (x *AmenityType) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeAmenityTypeResponseSearch(&c, v, nil)
+	checkTypeAmenityTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func DecodeAvailablePaymentInstrument(data []byte) (*AvailablePaymentInstrument,
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeAvailablePaymentInstrumentResponseSearch(&c, v, nil)
+	checkTypeAvailablePaymentInstrumentResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (x *AvailablePaymentInstrument) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeAvailablePaymentInstrumentResponseSearch(&c, v, nil)
+	checkTypeAvailablePaymentInstrumentResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -273,7 +273,7 @@ func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, err
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaResponseSearch(&c, v, nil)
+	checkTypeCapabilityResponseSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -300,7 +300,7 @@ func (x *CapabilityResponseSchema) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaResponseSearch(&c, v, nil)
+	checkTypeCapabilityResponseSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -310,7 +310,7 @@ func (x *CapabilityResponseSchema) Validate() error {
 // decodeValue fills CapabilityResponseSchemaExtends from a parsed JSON value, matching member names exactly.
 func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) error {
 	*x = CapabilityResponseSchemaExtends{}
-	if matchTypeReverseDomainNameResponseSearch(v, nil) {
+	if matchTypeReverseDomainNameResponse(v, nil) {
 		x.ReverseDomainName = new(ReverseDomainName)
 		if err := (&*x.ReverseDomainName).decodeValue(v); err != nil {
 			return err
@@ -354,7 +354,7 @@ func DecodeCapabilityResponseSchemaExtends(data []byte) (*CapabilityResponseSche
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaExtendsResponseSearch(&c, v, nil)
+	checkTypeCapabilityResponseSchemaExtendsResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -381,7 +381,7 @@ func (x *CapabilityResponseSchemaExtends) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaExtendsResponseSearch(&c, v, nil)
+	checkTypeCapabilityResponseSchemaExtendsResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -462,7 +462,7 @@ func DecodeConstraintExpression(data []byte) (*ConstraintExpression, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeConstraintExpressionResponseSearch(&c, v, nil)
+	checkTypeConstraintExpressionResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -489,7 +489,7 @@ func (x *ConstraintExpression) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeConstraintExpressionResponseSearch(&c, v, nil)
+	checkTypeConstraintExpressionResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -499,14 +499,14 @@ func (x *ConstraintExpression) Validate() error {
 // decodeValue fills ConstraintExpressionPropertyValue from a parsed JSON value, matching member names exactly.
 func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) error {
 	*x = ConstraintExpressionPropertyValue{}
-	if matchTypeConstraintExpressionResponseSearch(v, nil) {
+	if matchTypeConstraintExpressionResponse(v, nil) {
 		x.Object = new(ConstraintExpression)
 		if err := (&*x.Object).decodeValue(v); err != nil {
 			return err
 		}
 		return nil
 	}
-	if matchTypeValueConstraintResponseSearch(v, nil) {
+	if matchTypeValueConstraintResponse(v, nil) {
 		x.ValueConstraint = new(ValueConstraint)
 		if err := (&*x.ValueConstraint).decodeValue(v); err != nil {
 			return err
@@ -525,7 +525,7 @@ func DecodeConstraintExpressionPropertyValue(data []byte) (*ConstraintExpression
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeConstraintExpressionPropertyValueResponseSearch(&c, v, nil)
+	checkTypeConstraintExpressionPropertyValueResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -552,7 +552,7 @@ func (x *ConstraintExpressionPropertyValue) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeConstraintExpressionPropertyValueResponseSearch(&c, v, nil)
+	checkTypeConstraintExpressionPropertyValueResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -659,7 +659,7 @@ func DecodeContext(data []byte) (*Context, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeContextRequestSearch(&c, v, nil)
+	checkTypeContextRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -686,7 +686,7 @@ func (x *Context) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeContextRequestSearch(&c, v, nil)
+	checkTypeContextRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -741,7 +741,7 @@ func DecodeContextPaymentItem(data []byte) (*ContextPaymentItem, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeContextPaymentItemRequestSearch(&c, v, nil)
+	checkTypeContextPaymentItemRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -768,7 +768,7 @@ func (x *ContextPaymentItem) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeContextPaymentItemRequestSearch(&c, v, nil)
+	checkTypeContextPaymentItemRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -817,7 +817,7 @@ func DecodeDailyHour(data []byte) (*DailyHour, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeDailyHourResponseSearch(&c, v, nil)
+	checkTypeDailyHourResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -844,7 +844,7 @@ func (x *DailyHour) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeDailyHourResponseSearch(&c, v, nil)
+	checkTypeDailyHourResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -871,7 +871,7 @@ func DecodeDailyHourDay(data []byte) (*DailyHourDay, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeDailyHourDayResponseSearch(&c, v, nil)
+	checkTypeDailyHourDayResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -898,7 +898,7 @@ func (x *DailyHourDay) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeDailyHourDayResponseSearch(&c, v, nil)
+	checkTypeDailyHourDayResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -925,7 +925,7 @@ func DecodeErrorCode(data []byte) (*ErrorCode, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeErrorCodeResponseSearch(&c, v, nil)
+	checkTypeErrorCodeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -952,7 +952,7 @@ func (x *ErrorCode) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeErrorCodeResponseSearch(&c, v, nil)
+	checkTypeErrorCodeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1015,7 +1015,7 @@ func DecodeExceptionHour(data []byte) (*ExceptionHour, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeExceptionHourResponseSearch(&c, v, nil)
+	checkTypeExceptionHourResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1042,7 +1042,7 @@ func (x *ExceptionHour) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeExceptionHourResponseSearch(&c, v, nil)
+	checkTypeExceptionHourResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1087,7 +1087,7 @@ func DecodeGeo(data []byte) (*Geo, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeGeoResponseSearch(&c, v, nil)
+	checkTypeGeoResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1114,7 +1114,7 @@ func (x *Geo) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeGeoResponseSearch(&c, v, nil)
+	checkTypeGeoResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1141,7 +1141,7 @@ func DecodeInfoCode(data []byte) (*InfoCode, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeInfoCodeResponseSearch(&c, v, nil)
+	checkTypeInfoCodeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1168,7 +1168,7 @@ func (x *InfoCode) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeInfoCodeResponseSearch(&c, v, nil)
+	checkTypeInfoCodeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1277,7 +1277,7 @@ func DecodeLocation(data []byte) (*Location, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationResponseSearch(&c, v, nil)
+	checkTypeLocationResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1304,7 +1304,7 @@ func (x *Location) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationResponseSearch(&c, v, nil)
+	checkTypeLocationResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1348,7 +1348,7 @@ func DecodeLocationDistance(data []byte) (*LocationDistance, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationDistanceRequestSearch(&c, v, nil)
+	checkTypeLocationDistanceRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1375,7 +1375,7 @@ func (x *LocationDistance) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationDistanceRequestSearch(&c, v, nil)
+	checkTypeLocationDistanceRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1446,7 +1446,7 @@ func DecodeLocationFilter(data []byte) (*LocationFilter, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationFilterRequestSearch(&c, v, nil)
+	checkTypeLocationFilterRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1473,7 +1473,7 @@ func (x *LocationFilter) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationFilterRequestSearch(&c, v, nil)
+	checkTypeLocationFilterRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1513,7 +1513,7 @@ func DecodeLocationFilterHours(data []byte) (*LocationFilterHours, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationFilterHoursRequestSearch(&c, v, nil)
+	checkTypeLocationFilterHoursRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1540,7 +1540,7 @@ func (x *LocationFilterHours) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationFilterHoursRequestSearch(&c, v, nil)
+	checkTypeLocationFilterHoursRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1585,7 +1585,7 @@ func DecodeLocationServes(data []byte) (*LocationServes, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationServesRequestSearch(&c, v, nil)
+	checkTypeLocationServesRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1612,7 +1612,7 @@ func (x *LocationServes) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationServesRequestSearch(&c, v, nil)
+	checkTypeLocationServesRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1665,7 +1665,7 @@ func DecodeLocationServesAddress(data []byte) (*LocationServesAddress, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationServesAddressRequestSearch(&c, v, nil)
+	checkTypeLocationServesAddressRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1692,7 +1692,7 @@ func (x *LocationServesAddress) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLocationServesAddressRequestSearch(&c, v, nil)
+	checkTypeLocationServesAddressRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1815,7 +1815,7 @@ func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLookupLocationResponseLookup(&c, v, nil)
+	checkTypeLookupLocationResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1842,7 +1842,7 @@ func (x *LookupLocation) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLookupLocationResponseLookup(&c, v, nil)
+	checkTypeLookupLocationResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1882,7 +1882,7 @@ func DecodeLookupLocationInput(data []byte) (*LookupLocationInput, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeLookupLocationInputResponseLookup(&c, v, nil)
+	checkTypeLookupLocationInputResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -1909,7 +1909,7 @@ func (x *LookupLocationInput) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeLookupLocationInputResponseLookup(&c, v, nil)
+	checkTypeLookupLocationInputResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -1984,7 +1984,7 @@ func DecodeLookupRequest(data []byte) (*LookupRequest, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1Params1SchemaRequestLookup(&c, v, nil)
+	checkMcpOpenrpcMethods1Params1SchemaRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2011,7 +2011,7 @@ func (x *LookupRequest) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1Params1SchemaRequestLookup(&c, v, nil)
+	checkMcpOpenrpcMethods1Params1SchemaRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2079,7 +2079,7 @@ func DecodeLookupResponse(data []byte) (*LookupResponse, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1ResultSchemaResponseLookup(&c, v, nil)
+	checkMcpOpenrpcMethods1ResultSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2106,7 +2106,7 @@ func (x *LookupResponse) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1ResultSchemaResponseLookup(&c, v, nil)
+	checkMcpOpenrpcMethods1ResultSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2156,7 +2156,7 @@ func DecodeMessage(data []byte) (*Message, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageResponseSearch(&c, v, nil)
+	checkTypeMessageResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2183,7 +2183,7 @@ func (x *Message) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageResponseSearch(&c, v, nil)
+	checkTypeMessageResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2247,7 +2247,7 @@ func DecodeMessageError(data []byte) (*MessageError, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageErrorResponseSearch(&c, v, nil)
+	checkTypeMessageErrorResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2274,7 +2274,7 @@ func (x *MessageError) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageErrorResponseSearch(&c, v, nil)
+	checkTypeMessageErrorResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2301,7 +2301,7 @@ func DecodeMessageErrorContentType(data []byte) (*MessageErrorContentType, error
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageErrorContentTypeResponseSearch(&c, v, nil)
+	checkTypeMessageErrorContentTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2328,7 +2328,7 @@ func (x *MessageErrorContentType) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageErrorContentTypeResponseSearch(&c, v, nil)
+	checkTypeMessageErrorContentTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2355,7 +2355,7 @@ func DecodeMessageErrorSeverity(data []byte) (*MessageErrorSeverity, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageErrorSeverityResponseSearch(&c, v, nil)
+	checkTypeMessageErrorSeverityResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2382,7 +2382,7 @@ func (x *MessageErrorSeverity) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageErrorSeverityResponseSearch(&c, v, nil)
+	checkTypeMessageErrorSeverityResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2443,7 +2443,7 @@ func DecodeMessageInfo(data []byte) (*MessageInfo, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageInfoResponseSearch(&c, v, nil)
+	checkTypeMessageInfoResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2470,7 +2470,7 @@ func (x *MessageInfo) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageInfoResponseSearch(&c, v, nil)
+	checkTypeMessageInfoResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2497,7 +2497,7 @@ func DecodeMessageInfoContentType(data []byte) (*MessageInfoContentType, error) 
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageInfoContentTypeResponseSearch(&c, v, nil)
+	checkTypeMessageInfoContentTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2524,7 +2524,7 @@ func (x *MessageInfoContentType) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageInfoContentTypeResponseSearch(&c, v, nil)
+	checkTypeMessageInfoContentTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2602,7 +2602,7 @@ func DecodeMessageWarning(data []byte) (*MessageWarning, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageWarningResponseSearch(&c, v, nil)
+	checkTypeMessageWarningResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2629,7 +2629,7 @@ func (x *MessageWarning) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageWarningResponseSearch(&c, v, nil)
+	checkTypeMessageWarningResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2656,7 +2656,7 @@ func DecodeMessageWarningContentType(data []byte) (*MessageWarningContentType, e
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageWarningContentTypeResponseSearch(&c, v, nil)
+	checkTypeMessageWarningContentTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2683,7 +2683,7 @@ func (x *MessageWarningContentType) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMessageWarningContentTypeResponseSearch(&c, v, nil)
+	checkTypeMessageWarningContentTypeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2722,7 +2722,7 @@ func DecodeMeta(data []byte) (*Meta, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params0SchemaRequestSearch(&c, v, nil)
+	checkMcpOpenrpcMethods0Params0SchemaRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2749,7 +2749,7 @@ func (x *Meta) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params0SchemaRequestSearch(&c, v, nil)
+	checkMcpOpenrpcMethods0Params0SchemaRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2789,7 +2789,7 @@ func DecodeMetaUCPAgent(data []byte) (*MetaUCPAgent, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeMetaUCPAgentRequestSearch(&c, v, nil)
+	checkTypeMetaUCPAgentRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2816,7 +2816,7 @@ func (x *MetaUCPAgent) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeMetaUCPAgentRequestSearch(&c, v, nil)
+	checkTypeMetaUCPAgentRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2866,7 +2866,7 @@ func DecodePaginationRequest(data []byte) (*PaginationRequest, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypePaginationRequestRequestSearch(&c, v, nil)
+	checkTypePaginationRequestRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2893,7 +2893,7 @@ func (x *PaginationRequest) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypePaginationRequestRequestSearch(&c, v, nil)
+	checkTypePaginationRequestRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -2948,7 +2948,7 @@ func DecodePaginationResponse(data []byte) (*PaginationResponse, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypePaginationResponseResponseSearch(&c, v, nil)
+	checkTypePaginationResponseResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -2975,7 +2975,7 @@ func (x *PaginationResponse) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypePaginationResponseResponseSearch(&c, v, nil)
+	checkTypePaginationResponseResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3062,7 +3062,7 @@ func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypePaymentHandlerBaseResponseSearch(&c, v, nil)
+	checkTypePaymentHandlerBaseResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3089,7 +3089,7 @@ func (x *PaymentHandlerBase) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypePaymentHandlerBaseResponseSearch(&c, v, nil)
+	checkTypePaymentHandlerBaseResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3178,7 +3178,7 @@ func DecodePostalAddress(data []byte) (*PostalAddress, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypePostalAddressResponseSearch(&c, v, nil)
+	checkTypePostalAddressResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3205,7 +3205,7 @@ func (x *PostalAddress) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypePostalAddressResponseSearch(&c, v, nil)
+	checkTypePostalAddressResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3232,7 +3232,7 @@ func DecodeReverseDomainName(data []byte) (*ReverseDomainName, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeReverseDomainNameResponseSearch(&c, v, nil)
+	checkTypeReverseDomainNameResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3259,7 +3259,7 @@ func (x *ReverseDomainName) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeReverseDomainNameResponseSearch(&c, v, nil)
+	checkTypeReverseDomainNameResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3330,7 +3330,7 @@ func DecodeSearchRequest(data []byte) (*SearchRequest, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params1SchemaRequestSearch(&c, v, nil)
+	checkMcpOpenrpcMethods0Params1SchemaRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3357,7 +3357,7 @@ func (x *SearchRequest) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params1SchemaRequestSearch(&c, v, nil)
+	checkMcpOpenrpcMethods0Params1SchemaRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3430,7 +3430,7 @@ func DecodeSearchResponse(data []byte) (*SearchResponse, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0ResultSchemaResponseSearch(&c, v, nil)
+	checkMcpOpenrpcMethods0ResultSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3457,7 +3457,7 @@ func (x *SearchResponse) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0ResultSchemaResponseSearch(&c, v, nil)
+	checkMcpOpenrpcMethods0ResultSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3540,7 +3540,7 @@ func DecodeServiceBase(data []byte) (*ServiceBase, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeServiceBaseResponseSearch(&c, v, nil)
+	checkTypeServiceBaseResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3567,7 +3567,7 @@ func (x *ServiceBase) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeServiceBaseResponseSearch(&c, v, nil)
+	checkTypeServiceBaseResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3594,7 +3594,7 @@ func DecodeServiceBaseTransport(data []byte) (*ServiceBaseTransport, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeServiceBaseTransportResponseSearch(&c, v, nil)
+	checkTypeServiceBaseTransportResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3621,7 +3621,7 @@ func (x *ServiceBaseTransport) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeServiceBaseTransportResponseSearch(&c, v, nil)
+	checkTypeServiceBaseTransportResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3668,7 +3668,7 @@ func DecodeSignals(data []byte) (*Signals, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeSignalsRequestSearch(&c, v, nil)
+	checkTypeSignalsRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3695,7 +3695,7 @@ func (x *Signals) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeSignalsRequestSearch(&c, v, nil)
+	checkTypeSignalsRequest(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3852,7 +3852,7 @@ func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, e
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaResponseSearch(&c, v, nil)
+	checkTypeUCPLocationResponseSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3879,7 +3879,7 @@ func (x *UCPLocationResponseSchema) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaResponseSearch(&c, v, nil)
+	checkTypeUCPLocationResponseSchemaResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3906,7 +3906,7 @@ func DecodeUCPLocationResponseSchemaStatus(data []byte) (*UCPLocationResponseSch
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaStatusResponseSearch(&c, v, nil)
+	checkTypeUCPLocationResponseSchemaStatusResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3933,7 +3933,7 @@ func (x *UCPLocationResponseSchemaStatus) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaStatusResponseSearch(&c, v, nil)
+	checkTypeUCPLocationResponseSchemaStatusResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -3960,7 +3960,7 @@ func DecodeUCPVersion(data []byte) (*UCPVersion, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeUCPVersionResponseSearch(&c, v, nil)
+	checkTypeUCPVersionResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -3987,7 +3987,7 @@ func (x *UCPVersion) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeUCPVersionResponseSearch(&c, v, nil)
+	checkTypeUCPVersionResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -4035,7 +4035,7 @@ func DecodeValueConstraint(data []byte) (*ValueConstraint, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeValueConstraintResponseSearch(&c, v, nil)
+	checkTypeValueConstraintResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -4062,7 +4062,7 @@ func (x *ValueConstraint) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeValueConstraintResponseSearch(&c, v, nil)
+	checkTypeValueConstraintResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -4089,7 +4089,7 @@ func DecodeWarningCode(data []byte) (*WarningCode, error) {
 		return nil, schemacheck.SyntaxError(err)
 	}
 	var c schemacheck.Checker
-	checkTypeWarningCodeResponseSearch(&c, v, nil)
+	checkTypeWarningCodeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
@@ -4116,15 +4116,15 @@ func (x *WarningCode) Validate() error {
 		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
 	}
 	var c schemacheck.Checker
-	checkTypeWarningCodeResponseSearch(&c, v, nil)
+	checkTypeWarningCodeResponse(&c, v, nil)
 	if err := c.Err(); err != nil {
 		return err
 	}
 	return nil
 }
 
-// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile (request, search).
-func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequest checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile (request).
+func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4134,8 +4134,8 @@ func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequ
 	}
 }
 
-// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request, search).
-func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request).
+func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4148,7 +4148,7 @@ func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "profile":
-			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequestSearch(c, &m.Value, &mp)
+			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4156,8 +4156,8 @@ func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c *sche
 	}
 }
 
-// checkMcpOpenrpcComponentsSchemasMetaRequestSearch checks services/common/mcp.openrpc.json#/components/schemas/meta (request, search).
-func checkMcpOpenrpcComponentsSchemasMetaRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMcpOpenrpcComponentsSchemasMetaRequest checks services/common/mcp.openrpc.json#/components/schemas/meta (request).
+func checkMcpOpenrpcComponentsSchemasMetaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4170,7 +4170,7 @@ func checkMcpOpenrpcComponentsSchemasMetaRequestSearch(c *schemacheck.Checker, v
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ucp-agent":
-			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c, &m.Value, &mp)
+			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4178,48 +4178,48 @@ func checkMcpOpenrpcComponentsSchemasMetaRequestSearch(c *schemacheck.Checker, v
 	}
 }
 
-// checkMcpOpenrpcMethods0Params0SchemaRequestSearch checks services/common/mcp.openrpc.json#/methods/0/params/0/schema (request, search).
-func checkMcpOpenrpcMethods0Params0SchemaRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMcpOpenrpcComponentsSchemasMetaRequestSearch(c, v, at)
+// checkMcpOpenrpcMethods0Params0SchemaRequest checks services/common/mcp.openrpc.json#/methods/0/params/0/schema (request).
+func checkMcpOpenrpcMethods0Params0SchemaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMcpOpenrpcComponentsSchemasMetaRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesQueryRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/query (request, search).
-func checkLocationSearchDefsSearchRequestPropertiesQueryRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchRequestPropertiesQueryRequest checks schemas/common/location_search.json#/$defs/search_request/properties/query (request).
+func checkLocationSearchDefsSearchRequestPropertiesQueryRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkLocalityPropertiesAddressCountryRequestSearch checks schemas/common/types/locality.json#/properties/address_country (request, search).
-func checkLocalityPropertiesAddressCountryRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocalityPropertiesAddressCountryRequest checks schemas/common/types/locality.json#/properties/address_country (request).
+func checkLocalityPropertiesAddressCountryRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkLocalityPropertiesAddressRegionRequestSearch checks schemas/common/types/locality.json#/properties/address_region (request, search).
-func checkLocalityPropertiesAddressRegionRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocalityPropertiesAddressRegionRequest checks schemas/common/types/locality.json#/properties/address_region (request).
+func checkLocalityPropertiesAddressRegionRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkLocalityPropertiesPostalCodeRequestSearch checks schemas/common/types/locality.json#/properties/postal_code (request, search).
-func checkLocalityPropertiesPostalCodeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocalityPropertiesPostalCodeRequest checks schemas/common/types/locality.json#/properties/postal_code (request).
+func checkLocalityPropertiesPostalCodeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkLocalityRequestSearch checks schemas/common/types/locality.json# (request, search).
-func checkLocalityRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocalityRequest checks schemas/common/types/locality.json# (request).
+func checkLocalityRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4229,11 +4229,11 @@ func checkLocalityRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "address_country":
-			checkLocalityPropertiesAddressCountryRequestSearch(c, &m.Value, &mp)
+			checkLocalityPropertiesAddressCountryRequest(c, &m.Value, &mp)
 		case "address_region":
-			checkLocalityPropertiesAddressRegionRequestSearch(c, &m.Value, &mp)
+			checkLocalityPropertiesAddressRegionRequest(c, &m.Value, &mp)
 		case "postal_code":
-			checkLocalityPropertiesPostalCodeRequestSearch(c, &m.Value, &mp)
+			checkLocalityPropertiesPostalCodeRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4241,48 +4241,48 @@ func checkLocalityRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// checkContextAllOf0RequestSearch checks schemas/common/types/context.json#/allOf/0 (request, search).
-func checkContextAllOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocalityRequestSearch(c, v, at)
+// checkContextAllOf0Request checks schemas/common/types/context.json#/allOf/0 (request).
+func checkContextAllOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocalityRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkContextAllOf1PropertiesLocationRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/location (request, search).
-func checkContextAllOf1PropertiesLocationRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesLocationRequest checks schemas/common/types/context.json#/allOf/1/properties/location (request).
+func checkContextAllOf1PropertiesLocationRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkContextAllOf1PropertiesIntentRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/intent (request, search).
-func checkContextAllOf1PropertiesIntentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesIntentRequest checks schemas/common/types/context.json#/allOf/1/properties/intent (request).
+func checkContextAllOf1PropertiesIntentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkContextAllOf1PropertiesLanguageRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/language (request, search).
-func checkContextAllOf1PropertiesLanguageRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesLanguageRequest checks schemas/common/types/context.json#/allOf/1/properties/language (request).
+func checkContextAllOf1PropertiesLanguageRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkContextAllOf1PropertiesCurrencyRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/currency (request, search).
-func checkContextAllOf1PropertiesCurrencyRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesCurrencyRequest checks schemas/common/types/context.json#/allOf/1/properties/currency (request).
+func checkContextAllOf1PropertiesCurrencyRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkReverseDomainNameRequestSearch checks schemas/common/types/reverse_domain_name.json# (request, search).
-func checkReverseDomainNameRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkReverseDomainNameRequest checks schemas/common/types/reverse_domain_name.json# (request).
+func checkReverseDomainNameRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4292,16 +4292,16 @@ func checkReverseDomainNameRequestSearch(c *schemacheck.Checker, v *schemacheck.
 	}
 }
 
-// checkContextAllOf1PropertiesEligibilityItemsRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request, search).
-func checkContextAllOf1PropertiesEligibilityItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestSearch(c, v, at)
+// checkContextAllOf1PropertiesEligibilityItemsRequest checks schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request).
+func checkContextAllOf1PropertiesEligibilityItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkContextAllOf1PropertiesEligibilityRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request, search).
-func checkContextAllOf1PropertiesEligibilityRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesEligibilityRequest checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request).
+func checkContextAllOf1PropertiesEligibilityRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -4311,46 +4311,46 @@ func checkContextAllOf1PropertiesEligibilityRequestSearch(c *schemacheck.Checker
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkContextAllOf1PropertiesEligibilityItemsRequestSearch(c, &v.Items[i], &ip)
+		checkContextAllOf1PropertiesEligibilityItemsRequest(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request, search).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestSearch(c, v, at)
+// checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request, search).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request, search).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestSearch(c, &v.Items[i], &ip)
+		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequest(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request, search).
-func checkContextAllOf1PropertiesPaymentItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPaymentItemsRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request).
+func checkContextAllOf1PropertiesPaymentItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4363,9 +4363,9 @@ func checkContextAllOf1PropertiesPaymentItemsRequestSearch(c *schemacheck.Checke
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "handler":
-			checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequest(c, &m.Value, &mp)
 		case "types":
-			checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4373,23 +4373,23 @@ func checkContextAllOf1PropertiesPaymentItemsRequestSearch(c *schemacheck.Checke
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentRequestSearch checks schemas/common/types/context.json#/allOf/1/properties/payment (request, search).
-func checkContextAllOf1PropertiesPaymentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPaymentRequest checks schemas/common/types/context.json#/allOf/1/properties/payment (request).
+func checkContextAllOf1PropertiesPaymentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItemsRequestSearch(c, &v.Items[i], &ip)
+		checkContextAllOf1PropertiesPaymentItemsRequest(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkContextAllOf1RequestSearch checks schemas/common/types/context.json#/allOf/1 (request, search).
-func checkContextAllOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1Request checks schemas/common/types/context.json#/allOf/1 (request).
+func checkContextAllOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4399,17 +4399,17 @@ func checkContextAllOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Valu
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "location":
-			checkContextAllOf1PropertiesLocationRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesLocationRequest(c, &m.Value, &mp)
 		case "intent":
-			checkContextAllOf1PropertiesIntentRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesIntentRequest(c, &m.Value, &mp)
 		case "language":
-			checkContextAllOf1PropertiesLanguageRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesLanguageRequest(c, &m.Value, &mp)
 		case "currency":
-			checkContextAllOf1PropertiesCurrencyRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesCurrencyRequest(c, &m.Value, &mp)
 		case "eligibility":
-			checkContextAllOf1PropertiesEligibilityRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesEligibilityRequest(c, &m.Value, &mp)
 		case "payment":
-			checkContextAllOf1PropertiesPaymentRequestSearch(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesPaymentRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4417,56 +4417,56 @@ func checkContextAllOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// checkContextRequestSearch checks schemas/common/types/context.json# (request, search).
-func checkContextRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextRequest checks schemas/common/types/context.json# (request).
+func checkContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	checkContextAllOf0RequestSearch(c, v, at)
+	checkContextAllOf0Request(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkContextAllOf1RequestSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSearchDefsSearchRequestPropertiesContextRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/context (request, search).
-func checkLocationSearchDefsSearchRequestPropertiesContextRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextRequestSearch(c, v, at)
+	checkContextAllOf1Request(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkSignalsPropertyNamesRequestSearch checks schemas/common/types/signals.json#/propertyNames (request, search).
-func checkSignalsPropertyNamesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestSearch(c, v, at)
+// checkLocationSearchDefsSearchRequestPropertiesContextRequest checks schemas/common/location_search.json#/$defs/search_request/properties/context (request).
+func checkLocationSearchDefsSearchRequestPropertiesContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkSignalsPropertiesDevUcpBuyerIpRequestSearch checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request, search).
-func checkSignalsPropertiesDevUcpBuyerIpRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkSignalsPropertyNamesRequest checks schemas/common/types/signals.json#/propertyNames (request).
+func checkSignalsPropertyNamesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequest(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkSignalsPropertiesDevUcpBuyerIpRequest checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request).
+func checkSignalsPropertiesDevUcpBuyerIpRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkSignalsPropertiesDevUcpUserAgentRequestSearch checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request, search).
-func checkSignalsPropertiesDevUcpUserAgentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkSignalsPropertiesDevUcpUserAgentRequest checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request).
+func checkSignalsPropertiesDevUcpUserAgentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkSignalsRequestSearch checks schemas/common/types/signals.json# (request, search).
-func checkSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkSignalsRequest checks schemas/common/types/signals.json# (request).
+func checkSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4474,9 +4474,9 @@ func checkSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at 
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchSignalsPropertyNamesRequestSearch(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchSignalsPropertyNamesRequest(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainSignalsPropertyNamesRequestSearch(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainSignalsPropertyNamesRequest(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -4484,9 +4484,9 @@ func checkSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at 
 		}
 		switch m.Name {
 		case "dev.ucp.buyer_ip":
-			checkSignalsPropertiesDevUcpBuyerIpRequestSearch(c, &m.Value, &mp)
+			checkSignalsPropertiesDevUcpBuyerIpRequest(c, &m.Value, &mp)
 		case "dev.ucp.user_agent":
-			checkSignalsPropertiesDevUcpUserAgentRequestSearch(c, &m.Value, &mp)
+			checkSignalsPropertiesDevUcpUserAgentRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4494,16 +4494,16 @@ func checkSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at 
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/signals (request, search).
-func checkLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkSignalsRequestSearch(c, v, at)
+// checkLocationSearchDefsSearchRequestPropertiesSignalsRequest checks schemas/common/location_search.json#/$defs/search_request/properties/signals (request).
+func checkLocationSearchDefsSearchRequestPropertiesSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkSignalsRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkGeoPropertiesLatitudeRequestSearch checks schemas/common/types/geo.json#/properties/latitude (request, search).
-func checkGeoPropertiesLatitudeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoPropertiesLatitudeRequest checks schemas/common/types/geo.json#/properties/latitude (request).
+func checkGeoPropertiesLatitudeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
@@ -4516,8 +4516,8 @@ func checkGeoPropertiesLatitudeRequestSearch(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkGeoPropertiesLongitudeRequestSearch checks schemas/common/types/geo.json#/properties/longitude (request, search).
-func checkGeoPropertiesLongitudeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoPropertiesLongitudeRequest checks schemas/common/types/geo.json#/properties/longitude (request).
+func checkGeoPropertiesLongitudeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
@@ -4530,8 +4530,8 @@ func checkGeoPropertiesLongitudeRequestSearch(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// checkGeoRequestSearch checks schemas/common/types/geo.json# (request, search).
-func checkGeoRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoRequest checks schemas/common/types/geo.json# (request).
+func checkGeoRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4547,9 +4547,9 @@ func checkGeoRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "latitude":
-			checkGeoPropertiesLatitudeRequestSearch(c, &m.Value, &mp)
+			checkGeoPropertiesLatitudeRequest(c, &m.Value, &mp)
 		case "longitude":
-			checkGeoPropertiesLongitudeRequestSearch(c, &m.Value, &mp)
+			checkGeoPropertiesLongitudeRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4557,16 +4557,16 @@ func checkGeoRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 	}
 }
 
-// checkLocationDistancePropertiesCenterRequestSearch checks schemas/common/types/location_distance.json#/properties/center (request, search).
-func checkLocationDistancePropertiesCenterRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoRequestSearch(c, v, at)
+// checkLocationDistancePropertiesCenterRequest checks schemas/common/types/location_distance.json#/properties/center (request).
+func checkLocationDistancePropertiesCenterRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationDistancePropertiesMaxRequestSearch checks schemas/common/types/location_distance.json#/properties/max (request, search).
-func checkLocationDistancePropertiesMaxRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDistancePropertiesMaxRequest checks schemas/common/types/location_distance.json#/properties/max (request).
+func checkLocationDistancePropertiesMaxRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
@@ -4576,8 +4576,8 @@ func checkLocationDistancePropertiesMaxRequestSearch(c *schemacheck.Checker, v *
 	}
 }
 
-// checkLocationDistanceRequestSearch checks schemas/common/types/location_distance.json# (request, search).
-func checkLocationDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDistanceRequest checks schemas/common/types/location_distance.json# (request).
+func checkLocationDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4593,9 +4593,9 @@ func checkLocationDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.V
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "center":
-			checkLocationDistancePropertiesCenterRequestSearch(c, &m.Value, &mp)
+			checkLocationDistancePropertiesCenterRequest(c, &m.Value, &mp)
 		case "max":
-			checkLocationDistancePropertiesMaxRequestSearch(c, &m.Value, &mp)
+			checkLocationDistancePropertiesMaxRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4603,41 +4603,41 @@ func checkLocationDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/distance (request, search).
-func checkLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDistanceRequestSearch(c, v, at)
+// checkLocationSearchDefsSearchRequestPropertiesDistanceRequest checks schemas/common/location_search.json#/$defs/search_request/properties/distance (request).
+func checkLocationSearchDefsSearchRequestPropertiesDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDistanceRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf0RequestSearch checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request, search).
-func checkLocationServesPropertyNamesAnyOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertyNamesAnyOf0Request checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request).
+func checkLocationServesPropertyNamesAnyOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(v.Kind == schemacheck.String && v.Str == "point") && c.Const(at, v, "\"point\"") {
 		return
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf1RequestSearch checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request, search).
-func checkLocationServesPropertyNamesAnyOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertyNamesAnyOf1Request checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request).
+func checkLocationServesPropertyNamesAnyOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(v.Kind == schemacheck.String && v.Str == "address") && c.Const(at, v, "\"address\"") {
 		return
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf2RequestSearch checks schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request, search).
-func checkLocationServesPropertyNamesAnyOf2RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestSearch(c, v, at)
+// checkLocationServesPropertyNamesAnyOf2Request checks schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request).
+func checkLocationServesPropertyNamesAnyOf2Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesPropertyNamesRequestSearch checks schemas/common/types/location_serves.json#/propertyNames (request, search).
-func checkLocationServesPropertyNamesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationServesPropertyNamesAnyOf0RequestSearch(v, at) || matchLocationServesPropertyNamesAnyOf1RequestSearch(v, at) || matchLocationServesPropertyNamesAnyOf2RequestSearch(v, at)) {
+// checkLocationServesPropertyNamesRequest checks schemas/common/types/location_serves.json#/propertyNames (request).
+func checkLocationServesPropertyNamesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationServesPropertyNamesAnyOf0Request(v, at) || matchLocationServesPropertyNamesAnyOf1Request(v, at) || matchLocationServesPropertyNamesAnyOf2Request(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0RequestSearch(v, at), explainLocationServesPropertyNamesAnyOf1RequestSearch(v, at), explainLocationServesPropertyNamesAnyOf2RequestSearch(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0Request(v, at), explainLocationServesPropertyNamesAnyOf1Request(v, at), explainLocationServesPropertyNamesAnyOf2Request(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -4645,24 +4645,24 @@ func checkLocationServesPropertyNamesRequestSearch(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkLocationServesPropertiesPointRequestSearch checks schemas/common/types/location_serves.json#/properties/point (request, search).
-func checkLocationServesPropertiesPointRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoRequestSearch(c, v, at)
+// checkLocationServesPropertiesPointRequest checks schemas/common/types/location_serves.json#/properties/point (request).
+func checkLocationServesPropertiesPointRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf0RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/0 (request, search).
-func checkLocationServesPropertiesAddressAllOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocalityRequestSearch(c, v, at)
+// checkLocationServesPropertiesAddressAllOf0Request checks schemas/common/types/location_serves.json#/properties/address/allOf/0 (request).
+func checkLocationServesPropertiesAddressAllOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocalityRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request, search).
-func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequest checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4672,8 +4672,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryReq
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request, search).
-func checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf0Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_country") == nil && c.Required(at, "address_country") {
 			return
@@ -4683,7 +4683,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(c *schemachec
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "address_country":
-				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestSearch(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequest(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -4692,8 +4692,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(c *schemachec
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request, search).
-func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequest checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4703,8 +4703,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequ
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request, search).
-func checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf1Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_region") == nil && c.Required(at, "address_region") {
 			return
@@ -4714,7 +4714,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(c *schemachec
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "address_region":
-				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestSearch(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequest(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -4723,8 +4723,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(c *schemachec
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request, search).
-func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequest checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4734,8 +4734,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequest
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request, search).
-func checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf2Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
 			return
@@ -4745,7 +4745,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(c *schemachec
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "postal_code":
-				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestSearch(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequest(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -4754,15 +4754,15 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(c *schemachec
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1RequestSearch checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request, search).
-func checkLocationServesPropertiesAddressAllOf1RequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request).
+func checkLocationServesPropertiesAddressAllOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v, at)) {
+	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0Request(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1Request(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2Request(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0Request(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1Request(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2Request(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -4770,20 +4770,20 @@ func checkLocationServesPropertiesAddressAllOf1RequestSearch(c *schemacheck.Chec
 	}
 }
 
-// checkLocationServesPropertiesAddressRequestSearch checks schemas/common/types/location_serves.json#/properties/address (request, search).
-func checkLocationServesPropertiesAddressRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesPropertiesAddressAllOf0RequestSearch(c, v, at)
+// checkLocationServesPropertiesAddressRequest checks schemas/common/types/location_serves.json#/properties/address (request).
+func checkLocationServesPropertiesAddressRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesPropertiesAddressAllOf0Request(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationServesPropertiesAddressAllOf1RequestSearch(c, v, at)
+	checkLocationServesPropertiesAddressAllOf1Request(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesRequestSearch checks schemas/common/types/location_serves.json# (request, search).
-func checkLocationServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesRequest checks schemas/common/types/location_serves.json# (request).
+func checkLocationServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4797,9 +4797,9 @@ func checkLocationServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Val
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNamesRequestSearch(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNamesRequest(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNamesRequestSearch(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNamesRequest(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -4807,9 +4807,9 @@ func checkLocationServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Val
 		}
 		switch m.Name {
 		case "point":
-			checkLocationServesPropertiesPointRequestSearch(c, &m.Value, &mp)
+			checkLocationServesPropertiesPointRequest(c, &m.Value, &mp)
 		case "address":
-			checkLocationServesPropertiesAddressRequestSearch(c, &m.Value, &mp)
+			checkLocationServesPropertiesAddressRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4817,16 +4817,16 @@ func checkLocationServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesServesRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/serves (request, search).
-func checkLocationSearchDefsSearchRequestPropertiesServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesRequestSearch(c, v, at)
+// checkLocationSearchDefsSearchRequestPropertiesServesRequest checks schemas/common/location_search.json#/$defs/search_request/properties/serves (request).
+func checkLocationSearchDefsSearchRequestPropertiesServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request, search).
-func checkLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesHoursPropertiesOpenAtRequest checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request).
+func checkLocationFilterPropertiesHoursPropertiesOpenAtRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4839,8 +4839,8 @@ func checkLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch(c *schemach
 	}
 }
 
-// checkLocationFilterPropertiesHoursRequestSearch checks schemas/common/types/location_filter.json#/properties/hours (request, search).
-func checkLocationFilterPropertiesHoursRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesHoursRequest checks schemas/common/types/location_filter.json#/properties/hours (request).
+func checkLocationFilterPropertiesHoursRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4853,7 +4853,7 @@ func checkLocationFilterPropertiesHoursRequestSearch(c *schemacheck.Checker, v *
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "open_at":
-			checkLocationFilterPropertiesHoursPropertiesOpenAtRequestSearch(c, &m.Value, &mp)
+			checkLocationFilterPropertiesHoursPropertiesOpenAtRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4861,39 +4861,39 @@ func checkLocationFilterPropertiesHoursRequestSearch(c *schemacheck.Checker, v *
 	}
 }
 
-// checkAmenityTypeRequestSearch checks schemas/common/types/amenity_type.json# (request, search).
-func checkAmenityTypeRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestSearch(c, v, at)
+// checkAmenityTypeRequest checks schemas/common/types/amenity_type.json# (request).
+func checkAmenityTypeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationFilterPropertiesAmenitiesItemsRequestSearch checks schemas/common/types/location_filter.json#/properties/amenities/items (request, search).
-func checkLocationFilterPropertiesAmenitiesItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeRequestSearch(c, v, at)
+// checkLocationFilterPropertiesAmenitiesItemsRequest checks schemas/common/types/location_filter.json#/properties/amenities/items (request).
+func checkLocationFilterPropertiesAmenitiesItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationFilterPropertiesAmenitiesRequestSearch checks schemas/common/types/location_filter.json#/properties/amenities (request, search).
-func checkLocationFilterPropertiesAmenitiesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesAmenitiesRequest checks schemas/common/types/location_filter.json#/properties/amenities (request).
+func checkLocationFilterPropertiesAmenitiesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationFilterPropertiesAmenitiesItemsRequestSearch(c, &v.Items[i], &ip)
+		checkLocationFilterPropertiesAmenitiesItemsRequest(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationFilterPropertiesItemsItemsRequestSearch checks schemas/common/types/location_filter.json#/properties/items/items (request, search).
-func checkLocationFilterPropertiesItemsItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesItemsItemsRequest checks schemas/common/types/location_filter.json#/properties/items/items (request).
+func checkLocationFilterPropertiesItemsItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4903,8 +4903,8 @@ func checkLocationFilterPropertiesItemsItemsRequestSearch(c *schemacheck.Checker
 	}
 }
 
-// checkLocationFilterPropertiesItemsRequestSearch checks schemas/common/types/location_filter.json#/properties/items (request, search).
-func checkLocationFilterPropertiesItemsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesItemsRequest checks schemas/common/types/location_filter.json#/properties/items (request).
+func checkLocationFilterPropertiesItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -4917,15 +4917,15 @@ func checkLocationFilterPropertiesItemsRequestSearch(c *schemacheck.Checker, v *
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationFilterPropertiesItemsItemsRequestSearch(c, &v.Items[i], &ip)
+		checkLocationFilterPropertiesItemsItemsRequest(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationFilterRequestSearch checks schemas/common/types/location_filter.json# (request, search).
-func checkLocationFilterRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterRequest checks schemas/common/types/location_filter.json# (request).
+func checkLocationFilterRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4935,11 +4935,11 @@ func checkLocationFilterRequestSearch(c *schemacheck.Checker, v *schemacheck.Val
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "hours":
-			checkLocationFilterPropertiesHoursRequestSearch(c, &m.Value, &mp)
+			checkLocationFilterPropertiesHoursRequest(c, &m.Value, &mp)
 		case "amenities":
-			checkLocationFilterPropertiesAmenitiesRequestSearch(c, &m.Value, &mp)
+			checkLocationFilterPropertiesAmenitiesRequest(c, &m.Value, &mp)
 		case "items":
-			checkLocationFilterPropertiesItemsRequestSearch(c, &m.Value, &mp)
+			checkLocationFilterPropertiesItemsRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4947,24 +4947,24 @@ func checkLocationFilterRequestSearch(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/filters (request, search).
-func checkLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterRequestSearch(c, v, at)
+// checkLocationSearchDefsSearchRequestPropertiesFiltersRequest checks schemas/common/location_search.json#/$defs/search_request/properties/filters (request).
+func checkLocationSearchDefsSearchRequestPropertiesFiltersRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkPaginationDefsRequestPropertiesCursorRequestSearch checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request, search).
-func checkPaginationDefsRequestPropertiesCursorRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsRequestPropertiesCursorRequest checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request).
+func checkPaginationDefsRequestPropertiesCursorRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPaginationDefsRequestPropertiesLimitRequestSearch checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request, search).
-func checkPaginationDefsRequestPropertiesLimitRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsRequestPropertiesLimitRequest checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request).
+func checkPaginationDefsRequestPropertiesLimitRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
 		return
@@ -4974,8 +4974,8 @@ func checkPaginationDefsRequestPropertiesLimitRequestSearch(c *schemacheck.Check
 	}
 }
 
-// checkPaginationDefsRequestRequestSearch checks schemas/common/types/pagination.json#/$defs/request (request, search).
-func checkPaginationDefsRequestRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsRequestRequest checks schemas/common/types/pagination.json#/$defs/request (request).
+func checkPaginationDefsRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4985,9 +4985,9 @@ func checkPaginationDefsRequestRequestSearch(c *schemacheck.Checker, v *schemach
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "cursor":
-			checkPaginationDefsRequestPropertiesCursorRequestSearch(c, &m.Value, &mp)
+			checkPaginationDefsRequestPropertiesCursorRequest(c, &m.Value, &mp)
 		case "limit":
-			checkPaginationDefsRequestPropertiesLimitRequestSearch(c, &m.Value, &mp)
+			checkPaginationDefsRequestPropertiesLimitRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4995,16 +4995,16 @@ func checkPaginationDefsRequestRequestSearch(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch checks schemas/common/location_search.json#/$defs/search_request/properties/pagination (request, search).
-func checkLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsRequestRequestSearch(c, v, at)
+// checkLocationSearchDefsSearchRequestPropertiesPaginationRequest checks schemas/common/location_search.json#/$defs/search_request/properties/pagination (request).
+func checkLocationSearchDefsSearchRequestPropertiesPaginationRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsRequestRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSearchDefsSearchRequestRequestSearch checks schemas/common/location_search.json#/$defs/search_request (request, search).
-func checkLocationSearchDefsSearchRequestRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchRequestRequest checks schemas/common/location_search.json#/$defs/search_request (request).
+func checkLocationSearchDefsSearchRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5014,19 +5014,19 @@ func checkLocationSearchDefsSearchRequestRequestSearch(c *schemacheck.Checker, v
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "query":
-			checkLocationSearchDefsSearchRequestPropertiesQueryRequestSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesQueryRequest(c, &m.Value, &mp)
 		case "context":
-			checkLocationSearchDefsSearchRequestPropertiesContextRequestSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesContextRequest(c, &m.Value, &mp)
 		case "signals":
-			checkLocationSearchDefsSearchRequestPropertiesSignalsRequestSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesSignalsRequest(c, &m.Value, &mp)
 		case "distance":
-			checkLocationSearchDefsSearchRequestPropertiesDistanceRequestSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesDistanceRequest(c, &m.Value, &mp)
 		case "serves":
-			checkLocationSearchDefsSearchRequestPropertiesServesRequestSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesServesRequest(c, &m.Value, &mp)
 		case "filters":
-			checkLocationSearchDefsSearchRequestPropertiesFiltersRequestSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesFiltersRequest(c, &m.Value, &mp)
 		case "pagination":
-			checkLocationSearchDefsSearchRequestPropertiesPaginationRequestSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesPaginationRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5034,16 +5034,16 @@ func checkLocationSearchDefsSearchRequestRequestSearch(c *schemacheck.Checker, v
 	}
 }
 
-// checkMcpOpenrpcMethods0Params1SchemaRequestSearch checks services/common/mcp.openrpc.json#/methods/0/params/1/schema (request, search).
-func checkMcpOpenrpcMethods0Params1SchemaRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationSearchDefsSearchRequestRequestSearch(c, v, at)
+// checkMcpOpenrpcMethods0Params1SchemaRequest checks services/common/mcp.openrpc.json#/methods/0/params/1/schema (request).
+func checkMcpOpenrpcMethods0Params1SchemaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationSearchDefsSearchRequestRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsVersionResponseSearch checks schemas/ucp.json#/$defs/version (response, search).
-func checkUcpDefsVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsVersionResponse checks schemas/ucp.json#/$defs/version (response).
+func checkUcpDefsVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -5053,39 +5053,39 @@ func checkUcpDefsVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// checkUcpDefsBasePropertiesVersionResponseSearch checks schemas/ucp.json#/$defs/base/properties/version (response, search).
-func checkUcpDefsBasePropertiesVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponseSearch(c, v, at)
+// checkUcpDefsBasePropertiesVersionResponse checks schemas/ucp.json#/$defs/base/properties/version (response).
+func checkUcpDefsBasePropertiesVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response, search).
-func checkUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsMapOrderAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response).
+func checkUcpDefsMapOrderAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkUcpDefsMapOrderAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/map_order/additionalProperties (response, search).
-func checkUcpDefsMapOrderAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsMapOrderAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/map_order/additionalProperties (response).
+func checkUcpDefsMapOrderAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsMapOrderAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		checkUcpDefsMapOrderAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsMapOrderResponseSearch checks schemas/ucp.json#/$defs/map_order (response, search).
-func checkUcpDefsMapOrderResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsMapOrderResponse checks schemas/ucp.json#/$defs/map_order (response).
+func checkUcpDefsMapOrderResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5095,7 +5095,7 @@ func checkUcpDefsMapOrderResponseSearch(c *schemacheck.Checker, v *schemacheck.V
 		mp := at.Member(m.Name)
 		switch m.Name {
 		default:
-			checkUcpDefsMapOrderAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsMapOrderAdditionalPropertiesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5103,9 +5103,9 @@ func checkUcpDefsMapOrderResponseSearch(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkUcpDefsBasePropertiesMapOrderResponseSearch checks schemas/ucp.json#/$defs/base/properties/map_order (response, search).
-func checkUcpDefsBasePropertiesMapOrderResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsMapOrderResponseSearch(c, v, at)
+// checkUcpDefsBasePropertiesMapOrderResponse checks schemas/ucp.json#/$defs/base/properties/map_order (response).
+func checkUcpDefsBasePropertiesMapOrderResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsMapOrderResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
@@ -5119,8 +5119,8 @@ func inEnum10(s string) bool {
 	return false
 }
 
-// checkUcpDefsBasePropertiesStatusResponseSearch checks schemas/ucp.json#/$defs/base/properties/status (response, search).
-func checkUcpDefsBasePropertiesStatusResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBasePropertiesStatusResponse checks schemas/ucp.json#/$defs/base/properties/status (response).
+func checkUcpDefsBasePropertiesStatusResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -5130,8 +5130,8 @@ func checkUcpDefsBasePropertiesStatusResponseSearch(c *schemacheck.Checker, v *s
 	}
 }
 
-// checkReverseDomainNameResponseSearch checks schemas/common/types/reverse_domain_name.json# (response, search).
-func checkReverseDomainNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkReverseDomainNameResponse checks schemas/common/types/reverse_domain_name.json# (response).
+func checkReverseDomainNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -5141,24 +5141,24 @@ func checkReverseDomainNameResponseSearch(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch checks schemas/ucp.json#/$defs/base/properties/services/propertyNames (response, search).
-func checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseSearch(c, v, at)
+// checkUcpDefsBasePropertiesServicesPropertyNamesResponse checks schemas/ucp.json#/$defs/base/properties/services/propertyNames (response).
+func checkUcpDefsBasePropertiesServicesPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsEntityPropertiesVersionResponseSearch checks schemas/ucp.json#/$defs/entity/properties/version (response, search).
-func checkUcpDefsEntityPropertiesVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponseSearch(c, v, at)
+// checkUcpDefsEntityPropertiesVersionResponse checks schemas/ucp.json#/$defs/entity/properties/version (response).
+func checkUcpDefsEntityPropertiesVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsEntityPropertiesSpecResponseSearch checks schemas/ucp.json#/$defs/entity/properties/spec (response, search).
-func checkUcpDefsEntityPropertiesSpecResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsEntityPropertiesSpecResponse checks schemas/ucp.json#/$defs/entity/properties/spec (response).
+func checkUcpDefsEntityPropertiesSpecResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -5168,8 +5168,8 @@ func checkUcpDefsEntityPropertiesSpecResponseSearch(c *schemacheck.Checker, v *s
 	}
 }
 
-// checkUcpDefsEntityPropertiesSchemaResponseSearch checks schemas/ucp.json#/$defs/entity/properties/schema (response, search).
-func checkUcpDefsEntityPropertiesSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsEntityPropertiesSchemaResponse checks schemas/ucp.json#/$defs/entity/properties/schema (response).
+func checkUcpDefsEntityPropertiesSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -5179,24 +5179,24 @@ func checkUcpDefsEntityPropertiesSchemaResponseSearch(c *schemacheck.Checker, v 
 	}
 }
 
-// checkUcpDefsEntityPropertiesIdResponseSearch checks schemas/ucp.json#/$defs/entity/properties/id (response, search).
-func checkUcpDefsEntityPropertiesIdResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsEntityPropertiesIdResponse checks schemas/ucp.json#/$defs/entity/properties/id (response).
+func checkUcpDefsEntityPropertiesIdResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkUcpDefsEntityPropertiesConfigResponseSearch checks schemas/ucp.json#/$defs/entity/properties/config (response, search).
-func checkUcpDefsEntityPropertiesConfigResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsEntityPropertiesConfigResponse checks schemas/ucp.json#/$defs/entity/properties/config (response).
+func checkUcpDefsEntityPropertiesConfigResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
 }
 
-// checkUcpDefsEntityResponseSearch checks schemas/ucp.json#/$defs/entity (response, search).
-func checkUcpDefsEntityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsEntityResponse checks schemas/ucp.json#/$defs/entity (response).
+func checkUcpDefsEntityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5209,15 +5209,15 @@ func checkUcpDefsEntityResponseSearch(c *schemacheck.Checker, v *schemacheck.Val
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "version":
-			checkUcpDefsEntityPropertiesVersionResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsEntityPropertiesVersionResponse(c, &m.Value, &mp)
 		case "spec":
-			checkUcpDefsEntityPropertiesSpecResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsEntityPropertiesSpecResponse(c, &m.Value, &mp)
 		case "schema":
-			checkUcpDefsEntityPropertiesSchemaResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsEntityPropertiesSchemaResponse(c, &m.Value, &mp)
 		case "id":
-			checkUcpDefsEntityPropertiesIdResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsEntityPropertiesIdResponse(c, &m.Value, &mp)
 		case "config":
-			checkUcpDefsEntityPropertiesConfigResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsEntityPropertiesConfigResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5225,9 +5225,9 @@ func checkUcpDefsEntityResponseSearch(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// checkServiceDefsBaseAllOf0ResponseSearch checks schemas/service.json#/$defs/base/allOf/0 (response, search).
-func checkServiceDefsBaseAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponseSearch(c, v, at)
+// checkServiceDefsBaseAllOf0Response checks schemas/service.json#/$defs/base/allOf/0 (response).
+func checkServiceDefsBaseAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
@@ -5241,8 +5241,8 @@ func inEnum11(s string) bool {
 	return false
 }
 
-// checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response, search).
-func checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkServiceDefsBaseAllOf1PropertiesTransportResponse checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response).
+func checkServiceDefsBaseAllOf1PropertiesTransportResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -5252,8 +5252,8 @@ func checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch(c *schemacheck.
 	}
 }
 
-// checkServiceDefsBaseAllOf1PropertiesEndpointResponseSearch checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response, search).
-func checkServiceDefsBaseAllOf1PropertiesEndpointResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkServiceDefsBaseAllOf1PropertiesEndpointResponse checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response).
+func checkServiceDefsBaseAllOf1PropertiesEndpointResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -5263,8 +5263,8 @@ func checkServiceDefsBaseAllOf1PropertiesEndpointResponseSearch(c *schemacheck.C
 	}
 }
 
-// checkServiceDefsBaseAllOf1ResponseSearch checks schemas/service.json#/$defs/base/allOf/1 (response, search).
-func checkServiceDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkServiceDefsBaseAllOf1Response checks schemas/service.json#/$defs/base/allOf/1 (response).
+func checkServiceDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5277,9 +5277,9 @@ func checkServiceDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemac
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "transport":
-			checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch(c, &m.Value, &mp)
+			checkServiceDefsBaseAllOf1PropertiesTransportResponse(c, &m.Value, &mp)
 		case "endpoint":
-			checkServiceDefsBaseAllOf1PropertiesEndpointResponseSearch(c, &m.Value, &mp)
+			checkServiceDefsBaseAllOf1PropertiesEndpointResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5287,43 +5287,43 @@ func checkServiceDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// checkServiceDefsBaseResponseSearch checks schemas/service.json#/$defs/base (response, search).
-func checkServiceDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseAllOf0ResponseSearch(c, v, at)
+// checkServiceDefsBaseResponse checks schemas/service.json#/$defs/base (response).
+func checkServiceDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkServiceDefsBaseAllOf1ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response, search).
-func checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseResponseSearch(c, v, at)
+	checkServiceDefsBaseAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response, search).
-func checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response).
+func checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response).
+func checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsBasePropertiesServicesResponseSearch checks schemas/ucp.json#/$defs/base/properties/services (response, search).
-func checkUcpDefsBasePropertiesServicesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBasePropertiesServicesResponse checks schemas/ucp.json#/$defs/base/properties/services (response).
+func checkUcpDefsBasePropertiesServicesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5331,9 +5331,9 @@ func checkUcpDefsBasePropertiesServicesResponseSearch(c *schemacheck.Checker, v 
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesServicesPropertyNamesResponse(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesServicesPropertyNamesResponse(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -5341,7 +5341,7 @@ func checkUcpDefsBasePropertiesServicesResponseSearch(c *schemacheck.Checker, v 
 		}
 		switch m.Name {
 		default:
-			checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5349,40 +5349,40 @@ func checkUcpDefsBasePropertiesServicesResponseSearch(c *schemacheck.Checker, v 
 	}
 }
 
-// checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response, search).
-func checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseSearch(c, v, at)
+// checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse checks schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response).
+func checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkCapabilityDefsBaseAllOf0ResponseSearch checks schemas/capability.json#/$defs/base/allOf/0 (response, search).
-func checkCapabilityDefsBaseAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponseSearch(c, v, at)
+// checkCapabilityDefsBaseAllOf0Response checks schemas/capability.json#/$defs/base/allOf/0 (response).
+func checkCapabilityDefsBaseAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response, search).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseSearch(c, v, at)
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response, search).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseSearch(c, v, at)
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponse checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response, search).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5392,18 +5392,18 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(c *schem
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseSearch(c, &v.Items[i], &ip)
+		checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response, search).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -5411,8 +5411,8 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch(c *schemacheck
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1ResponseSearch checks schemas/capability.json#/$defs/base/allOf/1 (response, search).
-func checkCapabilityDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkCapabilityDefsBaseAllOf1Response checks schemas/capability.json#/$defs/base/allOf/1 (response).
+func checkCapabilityDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5422,7 +5422,7 @@ func checkCapabilityDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "extends":
-			checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch(c, &m.Value, &mp)
+			checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5430,43 +5430,43 @@ func checkCapabilityDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkCapabilityDefsBaseResponseSearch checks schemas/capability.json#/$defs/base (response, search).
-func checkCapabilityDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseAllOf0ResponseSearch(c, v, at)
+// checkCapabilityDefsBaseResponse checks schemas/capability.json#/$defs/base (response).
+func checkCapabilityDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkCapabilityDefsBaseAllOf1ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response, search).
-func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseResponseSearch(c, v, at)
+	checkCapabilityDefsBaseAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response, search).
-func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response).
+func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response).
+func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsBasePropertiesCapabilitiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/capabilities (response, search).
-func checkUcpDefsBasePropertiesCapabilitiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBasePropertiesCapabilitiesResponse checks schemas/ucp.json#/$defs/base/properties/capabilities (response).
+func checkUcpDefsBasePropertiesCapabilitiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5474,9 +5474,9 @@ func checkUcpDefsBasePropertiesCapabilitiesResponseSearch(c *schemacheck.Checker
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -5484,7 +5484,7 @@ func checkUcpDefsBasePropertiesCapabilitiesResponseSearch(c *schemacheck.Checker
 		}
 		switch m.Name {
 		default:
-			checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5492,24 +5492,24 @@ func checkUcpDefsBasePropertiesCapabilitiesResponseSearch(c *schemacheck.Checker
 	}
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response, search).
-func checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseSearch(c, v, at)
+// checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response).
+func checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf0ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/0 (response, search).
-func checkPaymentHandlerDefsBaseAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponseSearch(c, v, at)
+// checkPaymentHandlerDefsBaseAllOf0Response checks schemas/payment_handler.json#/$defs/base/allOf/0 (response).
+func checkPaymentHandlerDefsBaseAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsEntityResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf1ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/1 (response, search).
-func checkPaymentHandlerDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaymentHandlerDefsBaseAllOf1Response checks schemas/payment_handler.json#/$defs/base/allOf/1 (response).
+func checkPaymentHandlerDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5519,24 +5519,24 @@ func checkPaymentHandlerDefsBaseAllOf1ResponseSearch(c *schemacheck.Checker, v *
 	}
 }
 
-// checkAvailablePaymentInstrumentPropertiesTypeResponseSearch checks schemas/common/types/available_payment_instrument.json#/properties/type (response, search).
-func checkAvailablePaymentInstrumentPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkAvailablePaymentInstrumentPropertiesTypeResponse checks schemas/common/types/available_payment_instrument.json#/properties/type (response).
+func checkAvailablePaymentInstrumentPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkConstraintExpressionPropertiesRequiredItemsResponseSearch checks schemas/common/types/constraint_expression.json#/properties/required/items (response, search).
-func checkConstraintExpressionPropertiesRequiredItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesRequiredItemsResponse checks schemas/common/types/constraint_expression.json#/properties/required/items (response).
+func checkConstraintExpressionPropertiesRequiredItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkConstraintExpressionPropertiesRequiredResponseSearch checks schemas/common/types/constraint_expression.json#/properties/required (response, search).
-func checkConstraintExpressionPropertiesRequiredResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesRequiredResponse checks schemas/common/types/constraint_expression.json#/properties/required (response).
+func checkConstraintExpressionPropertiesRequiredResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5549,23 +5549,23 @@ func checkConstraintExpressionPropertiesRequiredResponseSearch(c *schemacheck.Ch
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkConstraintExpressionPropertiesRequiredItemsResponseSearch(c, &v.Items[i], &ip)
+		checkConstraintExpressionPropertiesRequiredItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response, search).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkConstraintExpressionResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response, search).
-func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintPropertiesEnumResponse checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response).
+func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5578,12 +5578,12 @@ func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch(c 
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response, search).
-func checkConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintPropertiesConstResponse checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response).
+func checkConstraintExpressionDefsValueConstraintPropertiesConstResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 }
 
-// checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response, search).
-func checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintAnyOf0Response checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response).
+func checkConstraintExpressionDefsValueConstraintAnyOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("enum") == nil && c.Required(at, "enum") {
 			return
@@ -5591,8 +5591,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(c *schemac
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response, search).
-func checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintAnyOf1Response checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response).
+func checkConstraintExpressionDefsValueConstraintAnyOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("const") == nil && c.Required(at, "const") {
 			return
@@ -5600,8 +5600,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(c *schemac
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintResponseSearch checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response, search).
-func checkConstraintExpressionDefsValueConstraintResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintResponse checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response).
+func checkConstraintExpressionDefsValueConstraintResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5611,9 +5611,9 @@ func checkConstraintExpressionDefsValueConstraintResponseSearch(c *schemacheck.C
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "enum":
-			checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseSearch(c, &m.Value, &mp)
+			checkConstraintExpressionDefsValueConstraintPropertiesEnumResponse(c, &m.Value, &mp)
 		case "const":
-			checkConstraintExpressionDefsValueConstraintPropertiesConstResponseSearch(c, &m.Value, &mp)
+			checkConstraintExpressionDefsValueConstraintPropertiesConstResponse(c, &m.Value, &mp)
 		default:
 			c.Additional(&mp, m.Name)
 		}
@@ -5621,9 +5621,9 @@ func checkConstraintExpressionDefsValueConstraintResponseSearch(c *schemacheck.C
 			return
 		}
 	}
-	if !(matchConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v, at)) {
+	if !(matchConstraintExpressionDefsValueConstraintAnyOf0Response(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1Response(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0Response(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1Response(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -5631,19 +5631,19 @@ func checkConstraintExpressionDefsValueConstraintResponseSearch(c *schemacheck.C
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response, search).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionDefsValueConstraintResponseSearch(c, v, at)
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionDefsValueConstraintResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, search).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -5651,8 +5651,8 @@ func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSe
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties (response, search).
-func checkConstraintExpressionPropertiesPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesPropertiesResponse checks schemas/common/types/constraint_expression.json#/properties/properties (response).
+func checkConstraintExpressionPropertiesPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5665,7 +5665,7 @@ func checkConstraintExpressionPropertiesPropertiesResponseSearch(c *schemacheck.
 		mp := at.Member(m.Name)
 		switch m.Name {
 		default:
-			checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5673,8 +5673,8 @@ func checkConstraintExpressionPropertiesPropertiesResponseSearch(c *schemacheck.
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfItemsResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response, search).
-func checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesAnyOfItemsResponse checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response).
+func checkConstraintExpressionPropertiesAnyOfItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkConstraintExpressionResponseSearch(c, v, at)
 	if c.Stop() {
 		return
@@ -5686,8 +5686,8 @@ func checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c *schemacheck.
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf (response, search).
-func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesAnyOfResponse checks schemas/common/types/constraint_expression.json#/properties/anyOf (response).
+func checkConstraintExpressionPropertiesAnyOfResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5697,7 +5697,7 @@ func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Check
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c, &v.Items[i], &ip)
+		checkConstraintExpressionPropertiesAnyOfItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
@@ -5715,11 +5715,11 @@ func checkConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemach
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "required":
-			checkConstraintExpressionPropertiesRequiredResponseSearch(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesRequiredResponse(c, &m.Value, &mp)
 		case "properties":
-			checkConstraintExpressionPropertiesPropertiesResponseSearch(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesPropertiesResponse(c, &m.Value, &mp)
 		case "anyOf":
-			checkConstraintExpressionPropertiesAnyOfResponseSearch(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesAnyOfResponse(c, &m.Value, &mp)
 		default:
 			c.Additional(&mp, m.Name)
 		}
@@ -5729,16 +5729,16 @@ func checkConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkAvailablePaymentInstrumentPropertiesConstraintsResponseSearch checks schemas/common/types/available_payment_instrument.json#/properties/constraints (response, search).
-func checkAvailablePaymentInstrumentPropertiesConstraintsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkAvailablePaymentInstrumentPropertiesConstraintsResponse checks schemas/common/types/available_payment_instrument.json#/properties/constraints (response).
+func checkAvailablePaymentInstrumentPropertiesConstraintsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkConstraintExpressionResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkAvailablePaymentInstrumentResponseSearch checks schemas/common/types/available_payment_instrument.json# (response, search).
-func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkAvailablePaymentInstrumentResponse checks schemas/common/types/available_payment_instrument.json# (response).
+func checkAvailablePaymentInstrumentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5751,9 +5751,9 @@ func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkAvailablePaymentInstrumentPropertiesTypeResponseSearch(c, &m.Value, &mp)
+			checkAvailablePaymentInstrumentPropertiesTypeResponse(c, &m.Value, &mp)
 		case "constraints":
-			checkAvailablePaymentInstrumentPropertiesConstraintsResponseSearch(c, &m.Value, &mp)
+			checkAvailablePaymentInstrumentPropertiesConstraintsResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5761,16 +5761,16 @@ func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response, search).
-func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAvailablePaymentInstrumentResponseSearch(c, v, at)
+// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponse checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response).
+func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAvailablePaymentInstrumentResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response, search).
-func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponse checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response).
+func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5780,15 +5780,15 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSear
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseSearch(c, &v.Items[i], &ip)
+		checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2 (response, search).
-func checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaymentHandlerDefsBaseAllOf2Response checks schemas/payment_handler.json#/$defs/base/allOf/2 (response).
+func checkPaymentHandlerDefsBaseAllOf2Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5798,7 +5798,7 @@ func checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c *schemacheck.Checker, v *
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "available_instruments":
-			checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch(c, &m.Value, &mp)
+			checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5806,47 +5806,47 @@ func checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c *schemacheck.Checker, v *
 	}
 }
 
-// checkPaymentHandlerDefsBaseResponseSearch checks schemas/payment_handler.json#/$defs/base (response, search).
-func checkPaymentHandlerDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseAllOf0ResponseSearch(c, v, at)
+// checkPaymentHandlerDefsBaseResponse checks schemas/payment_handler.json#/$defs/base (response).
+func checkPaymentHandlerDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkPaymentHandlerDefsBaseAllOf1ResponseSearch(c, v, at)
+	checkPaymentHandlerDefsBaseAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response, search).
-func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
+	checkPaymentHandlerDefsBaseAllOf2Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, search).
-func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response).
+func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response).
+func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+		checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, search).
-func checkUcpDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBasePropertiesPaymentHandlersResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response).
+func checkUcpDefsBasePropertiesPaymentHandlersResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5854,9 +5854,9 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -5864,7 +5864,7 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 		}
 		switch m.Name {
 		default:
-			checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5872,8 +5872,8 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 	}
 }
 
-// checkUcpDefsBaseResponseSearch checks schemas/ucp.json#/$defs/base (response, search).
-func checkUcpDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsBaseResponse checks schemas/ucp.json#/$defs/base (response).
+func checkUcpDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5886,17 +5886,17 @@ func checkUcpDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "version":
-			checkUcpDefsBasePropertiesVersionResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesVersionResponse(c, &m.Value, &mp)
 		case "map_order":
-			checkUcpDefsBasePropertiesMapOrderResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesMapOrderResponse(c, &m.Value, &mp)
 		case "status":
-			checkUcpDefsBasePropertiesStatusResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesStatusResponse(c, &m.Value, &mp)
 		case "services":
-			checkUcpDefsBasePropertiesServicesResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesServicesResponse(c, &m.Value, &mp)
 		case "capabilities":
-			checkUcpDefsBasePropertiesCapabilitiesResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesCapabilitiesResponse(c, &m.Value, &mp)
 		case "payment_handlers":
-			checkUcpDefsBasePropertiesPaymentHandlersResponseSearch(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesPaymentHandlersResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5904,44 +5904,44 @@ func checkUcpDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response, search).
-func checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsBaseResponseSearch(c, v, at)
+// checkUcpDefsResponseLocationSchemaAllOf0Response checks schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response).
+func checkUcpDefsResponseLocationSchemaAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsBaseResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkCapabilityDefsResponseSchemaAllOf0ResponseSearch checks schemas/capability.json#/$defs/response_schema/allOf/0 (response, search).
-func checkCapabilityDefsResponseSchemaAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseResponseSearch(c, v, at)
+// checkCapabilityDefsResponseSchemaAllOf0Response checks schemas/capability.json#/$defs/response_schema/allOf/0 (response).
+func checkCapabilityDefsResponseSchemaAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkCapabilityDefsResponseSchemaResponseSearch checks schemas/capability.json#/$defs/response_schema (response, search).
-func checkCapabilityDefsResponseSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaAllOf0ResponseSearch(c, v, at)
+// checkCapabilityDefsResponseSchemaResponse checks schemas/capability.json#/$defs/response_schema (response).
+func checkCapabilityDefsResponseSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response, search).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaResponseSearch(c, v, at)
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response, search).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
 		for i := range v.Items {
 			ip := at.Item(i)
-			checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseSearch(c, &v.Items[i], &ip)
+			checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
 			if c.Stop() {
 				return
 			}
@@ -5949,15 +5949,15 @@ func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPro
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response, search).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponse checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response).
+func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
 			m := &v.Members[i]
 			mp := at.Member(m.Name)
 			switch m.Name {
 			default:
-				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponse(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -5966,15 +5966,15 @@ func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearc
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response, search).
-func checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUcpDefsResponseLocationSchemaAllOf1Response checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response).
+func checkUcpDefsResponseLocationSchemaAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
 			m := &v.Members[i]
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "capabilities":
-				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseSearch(c, &m.Value, &mp)
+				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponse(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -5983,116 +5983,116 @@ func checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch(c *schemacheck.Check
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaResponseSearch checks schemas/ucp.json#/$defs/response_location_schema (response, search).
-func checkUcpDefsResponseLocationSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch(c, v, at)
+// checkUcpDefsResponseLocationSchemaResponse checks schemas/ucp.json#/$defs/response_location_schema (response).
+func checkUcpDefsResponseLocationSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSearchDefsSearchResponsePropertiesUcpResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/ucp (response, search).
-func checkLocationSearchDefsSearchResponsePropertiesUcpResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaResponseSearch(c, v, at)
+	checkUcpDefsResponseLocationSchemaAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSummaryPropertiesIdResponseSearch checks schemas/common/types/location_summary.json#/properties/id (response, search).
-func checkLocationSummaryPropertiesIdResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchResponsePropertiesUcpResponse checks schemas/common/location_search.json#/$defs/search_response/properties/ucp (response).
+func checkLocationSearchDefsSearchResponsePropertiesUcpResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationSummaryPropertiesIdResponse checks schemas/common/types/location_summary.json#/properties/id (response).
+func checkLocationSummaryPropertiesIdResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkLocationSummaryPropertiesNameResponseSearch checks schemas/common/types/location_summary.json#/properties/name (response, search).
-func checkLocationSummaryPropertiesNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSummaryPropertiesNameResponse checks schemas/common/types/location_summary.json#/properties/name (response).
+func checkLocationSummaryPropertiesNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesExtendedAddressResponseSearch checks schemas/common/types/postal_address.json#/properties/extended_address (response, search).
-func checkPostalAddressPropertiesExtendedAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesExtendedAddressResponse checks schemas/common/types/postal_address.json#/properties/extended_address (response).
+func checkPostalAddressPropertiesExtendedAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesStreetAddressResponseSearch checks schemas/common/types/postal_address.json#/properties/street_address (response, search).
-func checkPostalAddressPropertiesStreetAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesStreetAddressResponse checks schemas/common/types/postal_address.json#/properties/street_address (response).
+func checkPostalAddressPropertiesStreetAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesAddressLocalityResponseSearch checks schemas/common/types/postal_address.json#/properties/address_locality (response, search).
-func checkPostalAddressPropertiesAddressLocalityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesAddressLocalityResponse checks schemas/common/types/postal_address.json#/properties/address_locality (response).
+func checkPostalAddressPropertiesAddressLocalityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesAddressRegionResponseSearch checks schemas/common/types/postal_address.json#/properties/address_region (response, search).
-func checkPostalAddressPropertiesAddressRegionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesAddressRegionResponse checks schemas/common/types/postal_address.json#/properties/address_region (response).
+func checkPostalAddressPropertiesAddressRegionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesAddressCountryResponseSearch checks schemas/common/types/postal_address.json#/properties/address_country (response, search).
-func checkPostalAddressPropertiesAddressCountryResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesAddressCountryResponse checks schemas/common/types/postal_address.json#/properties/address_country (response).
+func checkPostalAddressPropertiesAddressCountryResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesPostalCodeResponseSearch checks schemas/common/types/postal_address.json#/properties/postal_code (response, search).
-func checkPostalAddressPropertiesPostalCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesPostalCodeResponse checks schemas/common/types/postal_address.json#/properties/postal_code (response).
+func checkPostalAddressPropertiesPostalCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesFirstNameResponseSearch checks schemas/common/types/postal_address.json#/properties/first_name (response, search).
-func checkPostalAddressPropertiesFirstNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesFirstNameResponse checks schemas/common/types/postal_address.json#/properties/first_name (response).
+func checkPostalAddressPropertiesFirstNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesLastNameResponseSearch checks schemas/common/types/postal_address.json#/properties/last_name (response, search).
-func checkPostalAddressPropertiesLastNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesLastNameResponse checks schemas/common/types/postal_address.json#/properties/last_name (response).
+func checkPostalAddressPropertiesLastNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressPropertiesPhoneNumberResponseSearch checks schemas/common/types/postal_address.json#/properties/phone_number (response, search).
-func checkPostalAddressPropertiesPhoneNumberResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesPhoneNumberResponse checks schemas/common/types/postal_address.json#/properties/phone_number (response).
+func checkPostalAddressPropertiesPhoneNumberResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPostalAddressResponseSearch checks schemas/common/types/postal_address.json# (response, search).
-func checkPostalAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressResponse checks schemas/common/types/postal_address.json# (response).
+func checkPostalAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6102,23 +6102,23 @@ func checkPostalAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Val
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "extended_address":
-			checkPostalAddressPropertiesExtendedAddressResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesExtendedAddressResponse(c, &m.Value, &mp)
 		case "street_address":
-			checkPostalAddressPropertiesStreetAddressResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesStreetAddressResponse(c, &m.Value, &mp)
 		case "address_locality":
-			checkPostalAddressPropertiesAddressLocalityResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesAddressLocalityResponse(c, &m.Value, &mp)
 		case "address_region":
-			checkPostalAddressPropertiesAddressRegionResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesAddressRegionResponse(c, &m.Value, &mp)
 		case "address_country":
-			checkPostalAddressPropertiesAddressCountryResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesAddressCountryResponse(c, &m.Value, &mp)
 		case "postal_code":
-			checkPostalAddressPropertiesPostalCodeResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesPostalCodeResponse(c, &m.Value, &mp)
 		case "first_name":
-			checkPostalAddressPropertiesFirstNameResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesFirstNameResponse(c, &m.Value, &mp)
 		case "last_name":
-			checkPostalAddressPropertiesLastNameResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesLastNameResponse(c, &m.Value, &mp)
 		case "phone_number":
-			checkPostalAddressPropertiesPhoneNumberResponseSearch(c, &m.Value, &mp)
+			checkPostalAddressPropertiesPhoneNumberResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6126,16 +6126,16 @@ func checkPostalAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// checkLocationSummaryPropertiesAddressResponseSearch checks schemas/common/types/location_summary.json#/properties/address (response, search).
-func checkLocationSummaryPropertiesAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPostalAddressResponseSearch(c, v, at)
+// checkLocationSummaryPropertiesAddressResponse checks schemas/common/types/location_summary.json#/properties/address (response).
+func checkLocationSummaryPropertiesAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPostalAddressResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSummaryResponseSearch checks schemas/common/types/location_summary.json# (response, search).
-func checkLocationSummaryResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSummaryResponse checks schemas/common/types/location_summary.json# (response).
+func checkLocationSummaryResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6151,11 +6151,11 @@ func checkLocationSummaryResponseSearch(c *schemacheck.Checker, v *schemacheck.V
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "id":
-			checkLocationSummaryPropertiesIdResponseSearch(c, &m.Value, &mp)
+			checkLocationSummaryPropertiesIdResponse(c, &m.Value, &mp)
 		case "name":
-			checkLocationSummaryPropertiesNameResponseSearch(c, &m.Value, &mp)
+			checkLocationSummaryPropertiesNameResponse(c, &m.Value, &mp)
 		case "address":
-			checkLocationSummaryPropertiesAddressResponseSearch(c, &m.Value, &mp)
+			checkLocationSummaryPropertiesAddressResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6163,44 +6163,44 @@ func checkLocationSummaryResponseSearch(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkLocationAllOf0ResponseSearch checks schemas/common/types/location.json#/allOf/0 (response, search).
-func checkLocationAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationSummaryResponseSearch(c, v, at)
+// checkLocationAllOf0Response checks schemas/common/types/location.json#/allOf/0 (response).
+func checkLocationAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationSummaryResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkGeoPropertiesLatitudeResponseSearch checks schemas/common/types/geo.json#/properties/latitude (response, search).
-func checkGeoPropertiesLatitudeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoPropertiesLatitudeResponse checks schemas/common/types/geo.json#/properties/latitude (response).
+func checkGeoPropertiesLatitudeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
 	}
-	if c.Bound(at, v, "minimum", &bound12) {
+	if c.Bound(at, v, "minimum", &bound2) {
 		return
 	}
-	if c.Bound(at, v, "maximum", &bound13) {
+	if c.Bound(at, v, "maximum", &bound3) {
 		return
 	}
 }
 
-// checkGeoPropertiesLongitudeResponseSearch checks schemas/common/types/geo.json#/properties/longitude (response, search).
-func checkGeoPropertiesLongitudeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoPropertiesLongitudeResponse checks schemas/common/types/geo.json#/properties/longitude (response).
+func checkGeoPropertiesLongitudeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
 	}
-	if c.Bound(at, v, "minimum", &bound14) {
+	if c.Bound(at, v, "minimum", &bound4) {
 		return
 	}
-	if c.Bound(at, v, "maximum", &bound15) {
+	if c.Bound(at, v, "maximum", &bound5) {
 		return
 	}
 }
 
-// checkGeoResponseSearch checks schemas/common/types/geo.json# (response, search).
-func checkGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoResponse checks schemas/common/types/geo.json# (response).
+func checkGeoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6216,9 +6216,9 @@ func checkGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "latitude":
-			checkGeoPropertiesLatitudeResponseSearch(c, &m.Value, &mp)
+			checkGeoPropertiesLatitudeResponse(c, &m.Value, &mp)
 		case "longitude":
-			checkGeoPropertiesLongitudeResponseSearch(c, &m.Value, &mp)
+			checkGeoPropertiesLongitudeResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6226,32 +6226,32 @@ func checkGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 	}
 }
 
-// checkLocationAllOf1PropertiesGeoResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/geo (response, search).
-func checkLocationAllOf1PropertiesGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoResponseSearch(c, v, at)
+// checkLocationAllOf1PropertiesGeoResponse checks schemas/common/types/location.json#/allOf/1/properties/geo (response).
+func checkLocationAllOf1PropertiesGeoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkAmenityTypeResponseSearch checks schemas/common/types/amenity_type.json# (response, search).
-func checkAmenityTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseSearch(c, v, at)
+// checkAmenityTypeResponse checks schemas/common/types/amenity_type.json# (response).
+func checkAmenityTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response, search).
-func checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeResponseSearch(c, v, at)
+// checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse checks schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response).
+func checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationDefsAmenityPropertiesDescriptionResponseSearch checks schemas/common/types/location.json#/$defs/amenity/properties/description (response, search).
-func checkLocationDefsAmenityPropertiesDescriptionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDefsAmenityPropertiesDescriptionResponse checks schemas/common/types/location.json#/$defs/amenity/properties/description (response).
+func checkLocationDefsAmenityPropertiesDescriptionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -6261,8 +6261,8 @@ func checkLocationDefsAmenityPropertiesDescriptionResponseSearch(c *schemacheck.
 	}
 }
 
-// checkLocationDefsAmenityResponseSearch checks schemas/common/types/location.json#/$defs/amenity (response, search).
-func checkLocationDefsAmenityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDefsAmenityResponse checks schemas/common/types/location.json#/$defs/amenity (response).
+func checkLocationDefsAmenityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6275,7 +6275,7 @@ func checkLocationDefsAmenityResponseSearch(c *schemacheck.Checker, v *schemache
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "description":
-			checkLocationDefsAmenityPropertiesDescriptionResponseSearch(c, &m.Value, &mp)
+			checkLocationDefsAmenityPropertiesDescriptionResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6283,16 +6283,16 @@ func checkLocationDefsAmenityResponseSearch(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response, search).
-func checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDefsAmenityResponseSearch(c, v, at)
+// checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponse checks schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response).
+func checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDefsAmenityResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationAllOf1PropertiesAmenitiesResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/amenities (response, search).
-func checkLocationAllOf1PropertiesAmenitiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesAmenitiesResponse checks schemas/common/types/location.json#/allOf/1/properties/amenities (response).
+func checkLocationAllOf1PropertiesAmenitiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6300,9 +6300,9 @@ func checkLocationAllOf1PropertiesAmenitiesResponseSearch(c *schemacheck.Checker
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -6310,7 +6310,7 @@ func checkLocationAllOf1PropertiesAmenitiesResponseSearch(c *schemacheck.Checker
 		}
 		switch m.Name {
 		default:
-			checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6318,30 +6318,30 @@ func checkLocationAllOf1PropertiesAmenitiesResponseSearch(c *schemacheck.Checker
 	}
 }
 
-// checkTimeIntervalPropertiesOpensResponseSearch checks schemas/common/types/time_interval.json#/properties/opens (response, search).
-func checkTimeIntervalPropertiesOpensResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkTimeIntervalPropertiesOpensResponse checks schemas/common/types/time_interval.json#/properties/opens (response).
+func checkTimeIntervalPropertiesOpensResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
+	if !pattern12.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
 		return
 	}
 }
 
-// checkTimeIntervalPropertiesClosesResponseSearch checks schemas/common/types/time_interval.json#/properties/closes (response, search).
-func checkTimeIntervalPropertiesClosesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkTimeIntervalPropertiesClosesResponse checks schemas/common/types/time_interval.json#/properties/closes (response).
+func checkTimeIntervalPropertiesClosesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
+	if !pattern12.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
 		return
 	}
 }
 
-// checkTimeIntervalResponseSearch checks schemas/common/types/time_interval.json# (response, search).
-func checkTimeIntervalResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkTimeIntervalResponse checks schemas/common/types/time_interval.json# (response).
+func checkTimeIntervalResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6361,9 +6361,9 @@ func checkTimeIntervalResponseSearch(c *schemacheck.Checker, v *schemacheck.Valu
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "opens":
-			checkTimeIntervalPropertiesOpensResponseSearch(c, &m.Value, &mp)
+			checkTimeIntervalPropertiesOpensResponse(c, &m.Value, &mp)
 		case "closes":
-			checkTimeIntervalPropertiesClosesResponseSearch(c, &m.Value, &mp)
+			checkTimeIntervalPropertiesClosesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6371,15 +6371,15 @@ func checkTimeIntervalResponseSearch(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// checkDailyHourAllOf0ResponseSearch checks schemas/common/types/daily_hour.json#/allOf/0 (response, search).
-func checkDailyHourAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkTimeIntervalResponseSearch(c, v, at)
+// checkDailyHourAllOf0Response checks schemas/common/types/daily_hour.json#/allOf/0 (response).
+func checkDailyHourAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkTimeIntervalResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-func inEnum17(s string) bool {
+func inEnum13(s string) bool {
 	switch s {
 	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
 		return true
@@ -6387,19 +6387,19 @@ func inEnum17(s string) bool {
 	return false
 }
 
-// checkDailyHourAllOf1PropertiesDayResponseSearch checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response, search).
-func checkDailyHourAllOf1PropertiesDayResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkDailyHourAllOf1PropertiesDayResponse checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response).
+func checkDailyHourAllOf1PropertiesDayResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum17(v.Str)) && c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]") {
+	if !(v.Kind == schemacheck.String && inEnum13(v.Str)) && c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]") {
 		return
 	}
 }
 
-// checkDailyHourAllOf1ResponseSearch checks schemas/common/types/daily_hour.json#/allOf/1 (response, search).
-func checkDailyHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkDailyHourAllOf1Response checks schemas/common/types/daily_hour.json#/allOf/1 (response).
+func checkDailyHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6409,7 +6409,7 @@ func checkDailyHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.V
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "day":
-			checkDailyHourAllOf1PropertiesDayResponseSearch(c, &m.Value, &mp)
+			checkDailyHourAllOf1PropertiesDayResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6417,8 +6417,8 @@ func checkDailyHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkDailyHourResponseSearch checks schemas/common/types/daily_hour.json# (response, search).
-func checkDailyHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkDailyHourResponse checks schemas/common/types/daily_hour.json# (response).
+func checkDailyHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6432,68 +6432,57 @@ func checkDailyHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, 
 	if v.Get("closes") == nil && c.Required(at, "closes") {
 		return
 	}
-	checkDailyHourAllOf0ResponseSearch(c, v, at)
+	checkDailyHourAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkDailyHourAllOf1ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesHoursItemsResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/hours/items (response, search).
-func checkLocationAllOf1PropertiesHoursItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHourResponseSearch(c, v, at)
+	checkDailyHourAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationAllOf1PropertiesHoursResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/hours (response, search).
-func checkLocationAllOf1PropertiesHoursResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesHoursItemsResponse checks schemas/common/types/location.json#/allOf/1/properties/hours/items (response).
+func checkLocationAllOf1PropertiesHoursItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHourResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesHoursResponse checks schemas/common/types/location.json#/allOf/1/properties/hours (response).
+func checkLocationAllOf1PropertiesHoursResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationAllOf1PropertiesHoursItemsResponseSearch(c, &v.Items[i], &ip)
+		checkLocationAllOf1PropertiesHoursItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkExceptionHourAllOf0ResponseSearch checks schemas/common/types/exception_hour.json#/allOf/0 (response, search).
-func checkExceptionHourAllOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkTimeIntervalResponseSearch(c, v, at)
+// checkExceptionHourAllOf0Response checks schemas/common/types/exception_hour.json#/allOf/0 (response).
+func checkExceptionHourAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkTimeIntervalResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkExceptionHourAllOf1PropertiesTitleResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response, search).
-func checkExceptionHourAllOf1PropertiesTitleResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHourAllOf1PropertiesTitleResponse checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response).
+func checkExceptionHourAllOf1PropertiesTitleResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkExceptionHourAllOf1PropertiesValidFromResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response, search).
-func checkExceptionHourAllOf1PropertiesValidFromResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "date") {
-		return
-	}
-}
-
-// checkExceptionHourAllOf1PropertiesValidThroughResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response, search).
-func checkExceptionHourAllOf1PropertiesValidThroughResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHourAllOf1PropertiesValidFromResponse checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response).
+func checkExceptionHourAllOf1PropertiesValidFromResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -6503,8 +6492,19 @@ func checkExceptionHourAllOf1PropertiesValidThroughResponseSearch(c *schemacheck
 	}
 }
 
-// checkExceptionHourAllOf1ResponseSearch checks schemas/common/types/exception_hour.json#/allOf/1 (response, search).
-func checkExceptionHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHourAllOf1PropertiesValidThroughResponse checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response).
+func checkExceptionHourAllOf1PropertiesValidThroughResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "date") {
+		return
+	}
+}
+
+// checkExceptionHourAllOf1Response checks schemas/common/types/exception_hour.json#/allOf/1 (response).
+func checkExceptionHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6514,11 +6514,11 @@ func checkExceptionHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemache
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "title":
-			checkExceptionHourAllOf1PropertiesTitleResponseSearch(c, &m.Value, &mp)
+			checkExceptionHourAllOf1PropertiesTitleResponse(c, &m.Value, &mp)
 		case "valid_from":
-			checkExceptionHourAllOf1PropertiesValidFromResponseSearch(c, &m.Value, &mp)
+			checkExceptionHourAllOf1PropertiesValidFromResponse(c, &m.Value, &mp)
 		case "valid_through":
-			checkExceptionHourAllOf1PropertiesValidThroughResponseSearch(c, &m.Value, &mp)
+			checkExceptionHourAllOf1PropertiesValidThroughResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6526,8 +6526,8 @@ func checkExceptionHourAllOf1ResponseSearch(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// checkExceptionHourResponseSearch checks schemas/common/types/exception_hour.json# (response, search).
-func checkExceptionHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHourResponse checks schemas/common/types/exception_hour.json# (response).
+func checkExceptionHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6538,49 +6538,49 @@ func checkExceptionHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Val
 	if v.Get("valid_through") == nil && c.Required(at, "valid_through") {
 		return
 	}
-	checkExceptionHourAllOf0ResponseSearch(c, v, at)
+	checkExceptionHourAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkExceptionHourAllOf1ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesExceptionHoursItemsResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response, search).
-func checkLocationAllOf1PropertiesExceptionHoursItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkExceptionHourResponseSearch(c, v, at)
+	checkExceptionHourAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationAllOf1PropertiesExceptionHoursResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response, search).
-func checkLocationAllOf1PropertiesExceptionHoursResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesExceptionHoursItemsResponse checks schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response).
+func checkLocationAllOf1PropertiesExceptionHoursItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkExceptionHourResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationAllOf1PropertiesExceptionHoursResponse checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response).
+func checkLocationAllOf1PropertiesExceptionHoursResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationAllOf1PropertiesExceptionHoursItemsResponseSearch(c, &v.Items[i], &ip)
+		checkLocationAllOf1PropertiesExceptionHoursItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationAllOf1PropertiesTimezoneResponseSearch checks schemas/common/types/location.json#/allOf/1/properties/timezone (response, search).
-func checkLocationAllOf1PropertiesTimezoneResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesTimezoneResponse checks schemas/common/types/location.json#/allOf/1/properties/timezone (response).
+func checkLocationAllOf1PropertiesTimezoneResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkLocationAllOf1ResponseSearch checks schemas/common/types/location.json#/allOf/1 (response, search).
-func checkLocationAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1Response checks schemas/common/types/location.json#/allOf/1 (response).
+func checkLocationAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6590,15 +6590,15 @@ func checkLocationAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Va
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "geo":
-			checkLocationAllOf1PropertiesGeoResponseSearch(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesGeoResponse(c, &m.Value, &mp)
 		case "amenities":
-			checkLocationAllOf1PropertiesAmenitiesResponseSearch(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesAmenitiesResponse(c, &m.Value, &mp)
 		case "hours":
-			checkLocationAllOf1PropertiesHoursResponseSearch(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesHoursResponse(c, &m.Value, &mp)
 		case "exception_hours":
-			checkLocationAllOf1PropertiesExceptionHoursResponseSearch(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesExceptionHoursResponse(c, &m.Value, &mp)
 		case "timezone":
-			checkLocationAllOf1PropertiesTimezoneResponseSearch(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesTimezoneResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6606,8 +6606,8 @@ func checkLocationAllOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// checkLocationIfAnyOf0ResponseSearch checks schemas/common/types/location.json#/if/anyOf/0 (response, search).
-func checkLocationIfAnyOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationIfAnyOf0Response checks schemas/common/types/location.json#/if/anyOf/0 (response).
+func checkLocationIfAnyOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("hours") == nil && c.Required(at, "hours") {
 			return
@@ -6615,8 +6615,8 @@ func checkLocationIfAnyOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.
 	}
 }
 
-// checkLocationIfAnyOf1ResponseSearch checks schemas/common/types/location.json#/if/anyOf/1 (response, search).
-func checkLocationIfAnyOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationIfAnyOf1Response checks schemas/common/types/location.json#/if/anyOf/1 (response).
+func checkLocationIfAnyOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("exception_hours") == nil && c.Required(at, "exception_hours") {
 			return
@@ -6624,11 +6624,11 @@ func checkLocationIfAnyOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.
 	}
 }
 
-// checkLocationIfResponseSearch checks schemas/common/types/location.json#/if (response, search).
-func checkLocationIfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationIfAnyOf0ResponseSearch(v, at) || matchLocationIfAnyOf1ResponseSearch(v, at)) {
+// checkLocationIfResponse checks schemas/common/types/location.json#/if (response).
+func checkLocationIfResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationIfAnyOf0Response(v, at) || matchLocationIfAnyOf1Response(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0ResponseSearch(v, at), explainLocationIfAnyOf1ResponseSearch(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0Response(v, at), explainLocationIfAnyOf1Response(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -6636,8 +6636,8 @@ func checkLocationIfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value,
 	}
 }
 
-// checkLocationThenResponseSearch checks schemas/common/types/location.json#/then (response, search).
-func checkLocationThenResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationThenResponse checks schemas/common/types/location.json#/then (response).
+func checkLocationThenResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("timezone") == nil && c.Required(at, "timezone") {
 			return
@@ -6645,87 +6645,87 @@ func checkLocationThenResponseSearch(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// checkLocationResponseSearch checks schemas/common/types/location.json# (response, search).
-func checkLocationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationResponse checks schemas/common/types/location.json# (response).
+func checkLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	checkLocationAllOf0ResponseSearch(c, v, at)
+	checkLocationAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationAllOf1ResponseSearch(c, v, at)
+	checkLocationAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	if matchLocationIfResponseSearch(v, at) {
-		checkLocationThenResponseSearch(c, v, at)
+	if matchLocationIfResponse(v, at) {
+		checkLocationThenResponse(c, v, at)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/locations/items (response, search).
-func checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationResponseSearch(c, v, at)
+// checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponse checks schemas/common/location_search.json#/$defs/search_response/properties/locations/items (response).
+func checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response, search).
-func checkLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchResponsePropertiesLocationsResponse checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response).
+func checkLocationSearchDefsSearchResponsePropertiesLocationsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponseSearch(c, &v.Items[i], &ip)
+		checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkPaginationDefsResponsePropertiesCursorResponseSearch checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response, search).
-func checkPaginationDefsResponsePropertiesCursorResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponsePropertiesCursorResponse checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response).
+func checkPaginationDefsResponsePropertiesCursorResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkPaginationDefsResponsePropertiesHasNextPageResponseSearch checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response, search).
-func checkPaginationDefsResponsePropertiesHasNextPageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponsePropertiesHasNextPageResponse checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response).
+func checkPaginationDefsResponsePropertiesHasNextPageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Bool {
 		c.Type(at, v, "boolean")
 		return
 	}
 }
 
-// checkPaginationDefsResponsePropertiesTotalCountResponseSearch checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response, search).
-func checkPaginationDefsResponsePropertiesTotalCountResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponsePropertiesTotalCountResponse checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response).
+func checkPaginationDefsResponsePropertiesTotalCountResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
 		return
 	}
-	if c.Bound(at, v, "minimum", &bound18) {
+	if c.Bound(at, v, "minimum", &bound6) {
 		return
 	}
 }
 
-// checkPaginationDefsResponseIfPropertiesHasNextPageResponseSearch checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page (response, search).
-func checkPaginationDefsResponseIfPropertiesHasNextPageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(schemacheck.Equal(&constValue19, v)) && c.Const(at, v, "true") {
+// checkPaginationDefsResponseIfPropertiesHasNextPageResponse checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page (response).
+func checkPaginationDefsResponseIfPropertiesHasNextPageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(schemacheck.Equal(&constValue14, v)) && c.Const(at, v, "true") {
 		return
 	}
 }
 
-// checkPaginationDefsResponseIfResponseSearch checks schemas/common/types/pagination.json#/$defs/response/if (response, search).
-func checkPaginationDefsResponseIfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponseIfResponse checks schemas/common/types/pagination.json#/$defs/response/if (response).
+func checkPaginationDefsResponseIfResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
 			return
@@ -6735,7 +6735,7 @@ func checkPaginationDefsResponseIfResponseSearch(c *schemacheck.Checker, v *sche
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "has_next_page":
-				checkPaginationDefsResponseIfPropertiesHasNextPageResponseSearch(c, &m.Value, &mp)
+				checkPaginationDefsResponseIfPropertiesHasNextPageResponse(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -6744,8 +6744,8 @@ func checkPaginationDefsResponseIfResponseSearch(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkPaginationDefsResponseThenResponseSearch checks schemas/common/types/pagination.json#/$defs/response/then (response, search).
-func checkPaginationDefsResponseThenResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponseThenResponse checks schemas/common/types/pagination.json#/$defs/response/then (response).
+func checkPaginationDefsResponseThenResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("cursor") == nil && c.Required(at, "cursor") {
 			return
@@ -6753,8 +6753,8 @@ func checkPaginationDefsResponseThenResponseSearch(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkPaginationDefsResponseResponseSearch checks schemas/common/types/pagination.json#/$defs/response (response, search).
-func checkPaginationDefsResponseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponseResponse checks schemas/common/types/pagination.json#/$defs/response (response).
+func checkPaginationDefsResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6767,34 +6767,34 @@ func checkPaginationDefsResponseResponseSearch(c *schemacheck.Checker, v *schema
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "cursor":
-			checkPaginationDefsResponsePropertiesCursorResponseSearch(c, &m.Value, &mp)
+			checkPaginationDefsResponsePropertiesCursorResponse(c, &m.Value, &mp)
 		case "has_next_page":
-			checkPaginationDefsResponsePropertiesHasNextPageResponseSearch(c, &m.Value, &mp)
+			checkPaginationDefsResponsePropertiesHasNextPageResponse(c, &m.Value, &mp)
 		case "total_count":
-			checkPaginationDefsResponsePropertiesTotalCountResponseSearch(c, &m.Value, &mp)
+			checkPaginationDefsResponsePropertiesTotalCountResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
 		}
 	}
-	if matchPaginationDefsResponseIfResponseSearch(v, at) {
-		checkPaginationDefsResponseThenResponseSearch(c, v, at)
+	if matchPaginationDefsResponseIfResponse(v, at) {
+		checkPaginationDefsResponseThenResponse(c, v, at)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/pagination (response, search).
-func checkLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsResponseResponseSearch(c, v, at)
+// checkLocationSearchDefsSearchResponsePropertiesPaginationResponse checks schemas/common/location_search.json#/$defs/search_response/properties/pagination (response).
+func checkLocationSearchDefsSearchResponsePropertiesPaginationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsResponseResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageErrorPropertiesTypeResponseSearch checks schemas/common/types/message_error.json#/properties/type (response, search).
-func checkMessageErrorPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesTypeResponse checks schemas/common/types/message_error.json#/properties/type (response).
+func checkMessageErrorPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -6804,31 +6804,31 @@ func checkMessageErrorPropertiesTypeResponseSearch(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkErrorCodeResponseSearch checks schemas/common/types/error_code.json# (response, search).
-func checkErrorCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkErrorCodeResponse checks schemas/common/types/error_code.json# (response).
+func checkErrorCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkMessageErrorPropertiesCodeResponseSearch checks schemas/common/types/message_error.json#/properties/code (response, search).
-func checkMessageErrorPropertiesCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkErrorCodeResponseSearch(c, v, at)
+// checkMessageErrorPropertiesCodeResponse checks schemas/common/types/message_error.json#/properties/code (response).
+func checkMessageErrorPropertiesCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkErrorCodeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageErrorPropertiesPathResponseSearch checks schemas/common/types/message_error.json#/properties/path (response, search).
-func checkMessageErrorPropertiesPathResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesPathResponse checks schemas/common/types/message_error.json#/properties/path (response).
+func checkMessageErrorPropertiesPathResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-func inEnum20(s string) bool {
+func inEnum15(s string) bool {
 	switch s {
 	case "plain", "markdown":
 		return true
@@ -6836,26 +6836,26 @@ func inEnum20(s string) bool {
 	return false
 }
 
-// checkMessageErrorPropertiesContentTypeResponseSearch checks schemas/common/types/message_error.json#/properties/content_type (response, search).
-func checkMessageErrorPropertiesContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesContentTypeResponse checks schemas/common/types/message_error.json#/properties/content_type (response).
+func checkMessageErrorPropertiesContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
 		return
 	}
 }
 
-// checkMessageErrorPropertiesContentResponseSearch checks schemas/common/types/message_error.json#/properties/content (response, search).
-func checkMessageErrorPropertiesContentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesContentResponse checks schemas/common/types/message_error.json#/properties/content (response).
+func checkMessageErrorPropertiesContentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-func inEnum21(s string) bool {
+func inEnum16(s string) bool {
 	switch s {
 	case "recoverable", "requires_buyer_input", "requires_buyer_review", "unrecoverable":
 		return true
@@ -6863,19 +6863,19 @@ func inEnum21(s string) bool {
 	return false
 }
 
-// checkMessageErrorPropertiesSeverityResponseSearch checks schemas/common/types/message_error.json#/properties/severity (response, search).
-func checkMessageErrorPropertiesSeverityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesSeverityResponse checks schemas/common/types/message_error.json#/properties/severity (response).
+func checkMessageErrorPropertiesSeverityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum21(v.Str)) && c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]") {
+	if !(v.Kind == schemacheck.String && inEnum16(v.Str)) && c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]") {
 		return
 	}
 }
 
-// checkMessageErrorResponseSearch checks schemas/common/types/message_error.json# (response, search).
-func checkMessageErrorResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorResponse checks schemas/common/types/message_error.json# (response).
+func checkMessageErrorResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6897,17 +6897,17 @@ func checkMessageErrorResponseSearch(c *schemacheck.Checker, v *schemacheck.Valu
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkMessageErrorPropertiesTypeResponseSearch(c, &m.Value, &mp)
+			checkMessageErrorPropertiesTypeResponse(c, &m.Value, &mp)
 		case "code":
-			checkMessageErrorPropertiesCodeResponseSearch(c, &m.Value, &mp)
+			checkMessageErrorPropertiesCodeResponse(c, &m.Value, &mp)
 		case "path":
-			checkMessageErrorPropertiesPathResponseSearch(c, &m.Value, &mp)
+			checkMessageErrorPropertiesPathResponse(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageErrorPropertiesContentTypeResponseSearch(c, &m.Value, &mp)
+			checkMessageErrorPropertiesContentTypeResponse(c, &m.Value, &mp)
 		case "content":
-			checkMessageErrorPropertiesContentResponseSearch(c, &m.Value, &mp)
+			checkMessageErrorPropertiesContentResponse(c, &m.Value, &mp)
 		case "severity":
-			checkMessageErrorPropertiesSeverityResponseSearch(c, &m.Value, &mp)
+			checkMessageErrorPropertiesSeverityResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6915,16 +6915,16 @@ func checkMessageErrorResponseSearch(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// checkMessageOneOf0ResponseSearch checks schemas/common/types/message.json#/oneOf/0 (response, search).
-func checkMessageOneOf0ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorResponseSearch(c, v, at)
+// checkMessageOneOf0Response checks schemas/common/types/message.json#/oneOf/0 (response).
+func checkMessageOneOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageWarningPropertiesTypeResponseSearch checks schemas/common/types/message_warning.json#/properties/type (response, search).
-func checkMessageWarningPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesTypeResponse checks schemas/common/types/message_warning.json#/properties/type (response).
+func checkMessageWarningPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -6934,70 +6934,59 @@ func checkMessageWarningPropertiesTypeResponseSearch(c *schemacheck.Checker, v *
 	}
 }
 
-// checkMessageWarningPropertiesPathResponseSearch checks schemas/common/types/message_warning.json#/properties/path (response, search).
-func checkMessageWarningPropertiesPathResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesPathResponse checks schemas/common/types/message_warning.json#/properties/path (response).
+func checkMessageWarningPropertiesPathResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkWarningCodeResponseSearch checks schemas/common/types/warning_code.json# (response, search).
-func checkWarningCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkWarningCodeResponse checks schemas/common/types/warning_code.json# (response).
+func checkWarningCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkMessageWarningPropertiesCodeResponseSearch checks schemas/common/types/message_warning.json#/properties/code (response, search).
-func checkMessageWarningPropertiesCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkWarningCodeResponseSearch(c, v, at)
+// checkMessageWarningPropertiesCodeResponse checks schemas/common/types/message_warning.json#/properties/code (response).
+func checkMessageWarningPropertiesCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkWarningCodeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageWarningPropertiesContentResponseSearch checks schemas/common/types/message_warning.json#/properties/content (response, search).
-func checkMessageWarningPropertiesContentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesContentResponse checks schemas/common/types/message_warning.json#/properties/content (response).
+func checkMessageWarningPropertiesContentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkMessageWarningPropertiesContentTypeResponseSearch checks schemas/common/types/message_warning.json#/properties/content_type (response, search).
-func checkMessageWarningPropertiesContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesContentTypeResponse checks schemas/common/types/message_warning.json#/properties/content_type (response).
+func checkMessageWarningPropertiesContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
 		return
 	}
 }
 
-// checkMessageWarningPropertiesPresentationResponseSearch checks schemas/common/types/message_warning.json#/properties/presentation (response, search).
-func checkMessageWarningPropertiesPresentationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesPresentationResponse checks schemas/common/types/message_warning.json#/properties/presentation (response).
+func checkMessageWarningPropertiesPresentationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkMessageWarningPropertiesImageUrlResponseSearch checks schemas/common/types/message_warning.json#/properties/image_url (response, search).
-func checkMessageWarningPropertiesImageUrlResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesUrlResponseSearch checks schemas/common/types/message_warning.json#/properties/url (response, search).
-func checkMessageWarningPropertiesUrlResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesImageUrlResponse checks schemas/common/types/message_warning.json#/properties/image_url (response).
+func checkMessageWarningPropertiesImageUrlResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -7007,8 +6996,19 @@ func checkMessageWarningPropertiesUrlResponseSearch(c *schemacheck.Checker, v *s
 	}
 }
 
-// checkMessageWarningResponseSearch checks schemas/common/types/message_warning.json# (response, search).
-func checkMessageWarningResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesUrlResponse checks schemas/common/types/message_warning.json#/properties/url (response).
+func checkMessageWarningPropertiesUrlResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+		return
+	}
+	if c.Format(at, v, "uri") {
+		return
+	}
+}
+
+// checkMessageWarningResponse checks schemas/common/types/message_warning.json# (response).
+func checkMessageWarningResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7027,21 +7027,21 @@ func checkMessageWarningResponseSearch(c *schemacheck.Checker, v *schemacheck.Va
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkMessageWarningPropertiesTypeResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesTypeResponse(c, &m.Value, &mp)
 		case "path":
-			checkMessageWarningPropertiesPathResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesPathResponse(c, &m.Value, &mp)
 		case "code":
-			checkMessageWarningPropertiesCodeResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesCodeResponse(c, &m.Value, &mp)
 		case "content":
-			checkMessageWarningPropertiesContentResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesContentResponse(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageWarningPropertiesContentTypeResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesContentTypeResponse(c, &m.Value, &mp)
 		case "presentation":
-			checkMessageWarningPropertiesPresentationResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesPresentationResponse(c, &m.Value, &mp)
 		case "image_url":
-			checkMessageWarningPropertiesImageUrlResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesImageUrlResponse(c, &m.Value, &mp)
 		case "url":
-			checkMessageWarningPropertiesUrlResponseSearch(c, &m.Value, &mp)
+			checkMessageWarningPropertiesUrlResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7049,16 +7049,16 @@ func checkMessageWarningResponseSearch(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// checkMessageOneOf1ResponseSearch checks schemas/common/types/message.json#/oneOf/1 (response, search).
-func checkMessageOneOf1ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageWarningResponseSearch(c, v, at)
+// checkMessageOneOf1Response checks schemas/common/types/message.json#/oneOf/1 (response).
+func checkMessageOneOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageWarningResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageInfoPropertiesTypeResponseSearch checks schemas/common/types/message_info.json#/properties/type (response, search).
-func checkMessageInfoPropertiesTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoPropertiesTypeResponse checks schemas/common/types/message_info.json#/properties/type (response).
+func checkMessageInfoPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -7068,51 +7068,51 @@ func checkMessageInfoPropertiesTypeResponseSearch(c *schemacheck.Checker, v *sch
 	}
 }
 
-// checkMessageInfoPropertiesPathResponseSearch checks schemas/common/types/message_info.json#/properties/path (response, search).
-func checkMessageInfoPropertiesPathResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoPropertiesPathResponse checks schemas/common/types/message_info.json#/properties/path (response).
+func checkMessageInfoPropertiesPathResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkInfoCodeResponseSearch checks schemas/common/types/info_code.json# (response, search).
-func checkInfoCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkInfoCodeResponse checks schemas/common/types/info_code.json# (response).
+func checkInfoCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkMessageInfoPropertiesCodeResponseSearch checks schemas/common/types/message_info.json#/properties/code (response, search).
-func checkMessageInfoPropertiesCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkInfoCodeResponseSearch(c, v, at)
+// checkMessageInfoPropertiesCodeResponse checks schemas/common/types/message_info.json#/properties/code (response).
+func checkMessageInfoPropertiesCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkInfoCodeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageInfoPropertiesContentTypeResponseSearch checks schemas/common/types/message_info.json#/properties/content_type (response, search).
-func checkMessageInfoPropertiesContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoPropertiesContentTypeResponse checks schemas/common/types/message_info.json#/properties/content_type (response).
+func checkMessageInfoPropertiesContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
+	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
 		return
 	}
 }
 
-// checkMessageInfoPropertiesContentResponseSearch checks schemas/common/types/message_info.json#/properties/content (response, search).
-func checkMessageInfoPropertiesContentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoPropertiesContentResponse checks schemas/common/types/message_info.json#/properties/content (response).
+func checkMessageInfoPropertiesContentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkMessageInfoResponseSearch checks schemas/common/types/message_info.json# (response, search).
-func checkMessageInfoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoResponse checks schemas/common/types/message_info.json# (response).
+func checkMessageInfoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7128,15 +7128,15 @@ func checkMessageInfoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkMessageInfoPropertiesTypeResponseSearch(c, &m.Value, &mp)
+			checkMessageInfoPropertiesTypeResponse(c, &m.Value, &mp)
 		case "path":
-			checkMessageInfoPropertiesPathResponseSearch(c, &m.Value, &mp)
+			checkMessageInfoPropertiesPathResponse(c, &m.Value, &mp)
 		case "code":
-			checkMessageInfoPropertiesCodeResponseSearch(c, &m.Value, &mp)
+			checkMessageInfoPropertiesCodeResponse(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageInfoPropertiesContentTypeResponseSearch(c, &m.Value, &mp)
+			checkMessageInfoPropertiesContentTypeResponse(c, &m.Value, &mp)
 		case "content":
-			checkMessageInfoPropertiesContentResponseSearch(c, &m.Value, &mp)
+			checkMessageInfoPropertiesContentResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7144,23 +7144,23 @@ func checkMessageInfoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// checkMessageOneOf2ResponseSearch checks schemas/common/types/message.json#/oneOf/2 (response, search).
-func checkMessageOneOf2ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageInfoResponseSearch(c, v, at)
+// checkMessageOneOf2Response checks schemas/common/types/message.json#/oneOf/2 (response).
+func checkMessageOneOf2Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageInfoResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageResponseSearch checks schemas/common/types/message.json# (response, search).
-func checkMessageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageResponse checks schemas/common/types/message.json# (response).
+func checkMessageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	if matched := [3]bool{matchMessageOneOf0ResponseSearch(v, at), matchMessageOneOf1ResponseSearch(v, at), matchMessageOneOf2ResponseSearch(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [3]bool{matchMessageOneOf0Response(v, at), matchMessageOneOf1Response(v, at), matchMessageOneOf2Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageOneOf0ResponseSearch(v, at), explainMessageOneOf1ResponseSearch(v, at), explainMessageOneOf2ResponseSearch(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageOneOf0Response(v, at), explainMessageOneOf1Response(v, at), explainMessageOneOf2Response(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -7168,31 +7168,31 @@ func checkMessageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/messages/items (response, search).
-func checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageResponseSearch(c, v, at)
+// checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponse checks schemas/common/location_search.json#/$defs/search_response/properties/messages/items (response).
+func checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response, search).
-func checkLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchResponsePropertiesMessagesResponse checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response).
+func checkLocationSearchDefsSearchResponsePropertiesMessagesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponseSearch(c, &v.Items[i], &ip)
+		checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationSearchDefsSearchResponseResponseSearch checks schemas/common/location_search.json#/$defs/search_response (response, search).
-func checkLocationSearchDefsSearchResponseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchResponseResponse checks schemas/common/location_search.json#/$defs/search_response (response).
+func checkLocationSearchDefsSearchResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7208,13 +7208,13 @@ func checkLocationSearchDefsSearchResponseResponseSearch(c *schemacheck.Checker,
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ucp":
-			checkLocationSearchDefsSearchResponsePropertiesUcpResponseSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchResponsePropertiesUcpResponse(c, &m.Value, &mp)
 		case "locations":
-			checkLocationSearchDefsSearchResponsePropertiesLocationsResponseSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchResponsePropertiesLocationsResponse(c, &m.Value, &mp)
 		case "pagination":
-			checkLocationSearchDefsSearchResponsePropertiesPaginationResponseSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchResponsePropertiesPaginationResponse(c, &m.Value, &mp)
 		case "messages":
-			checkLocationSearchDefsSearchResponsePropertiesMessagesResponseSearch(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchResponsePropertiesMessagesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7222,24 +7222,24 @@ func checkLocationSearchDefsSearchResponseResponseSearch(c *schemacheck.Checker,
 	}
 }
 
-// checkMcpOpenrpcMethods0ResultSchemaResponseSearch checks services/common/mcp.openrpc.json#/methods/0/result/schema (response, search).
-func checkMcpOpenrpcMethods0ResultSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationSearchDefsSearchResponseResponseSearch(c, v, at)
+// checkMcpOpenrpcMethods0ResultSchemaResponse checks services/common/mcp.openrpc.json#/methods/0/result/schema (response).
+func checkMcpOpenrpcMethods0ResultSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationSearchDefsSearchResponseResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request, lookup).
-func checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request).
+func checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkLocationLookupDefsLookupRequestPropertiesIdsRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request, lookup).
-func checkLocationLookupDefsLookupRequestPropertiesIdsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupRequestPropertiesIdsRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request).
+func checkLocationLookupDefsLookupRequestPropertiesIdsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -7249,776 +7249,55 @@ func checkLocationLookupDefsLookupRequestPropertiesIdsRequestLookup(c *schemache
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequestLookup(c, &v.Items[i], &ip)
+		checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequest(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkGeoPropertiesLatitudeRequestLookup checks schemas/common/types/geo.json#/properties/latitude (request, lookup).
-func checkGeoPropertiesLatitudeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Number {
-		c.Type(at, v, "number")
-		return
-	}
-	if c.Bound(at, v, "minimum", &bound22) {
-		return
-	}
-	if c.Bound(at, v, "maximum", &bound23) {
-		return
-	}
-}
-
-// checkGeoPropertiesLongitudeRequestLookup checks schemas/common/types/geo.json#/properties/longitude (request, lookup).
-func checkGeoPropertiesLongitudeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Number {
-		c.Type(at, v, "number")
-		return
-	}
-	if c.Bound(at, v, "minimum", &bound24) {
-		return
-	}
-	if c.Bound(at, v, "maximum", &bound25) {
-		return
-	}
-}
-
-// checkGeoRequestLookup checks schemas/common/types/geo.json# (request, lookup).
-func checkGeoRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("latitude") == nil && c.Required(at, "latitude") {
-		return
-	}
-	if v.Get("longitude") == nil && c.Required(at, "longitude") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "latitude":
-			checkGeoPropertiesLatitudeRequestLookup(c, &m.Value, &mp)
-		case "longitude":
-			checkGeoPropertiesLongitudeRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationDistancePropertiesCenterRequestLookup checks schemas/common/types/location_distance.json#/properties/center (request, lookup).
-func checkLocationDistancePropertiesCenterRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoRequestLookup(c, v, at)
+// checkLocationLookupDefsLookupRequestPropertiesDistanceRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/distance (request).
+func checkLocationLookupDefsLookupRequestPropertiesDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDistanceRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationDistancePropertiesMaxRequestLookup checks schemas/common/types/location_distance.json#/properties/max (request, lookup).
-func checkLocationDistancePropertiesMaxRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Number {
-		c.Type(at, v, "number")
-		return
-	}
-	if c.Bound(at, v, "minimum", &bound26) {
-		return
-	}
-}
-
-// checkLocationDistanceRequestLookup checks schemas/common/types/location_distance.json# (request, lookup).
-func checkLocationDistanceRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("center") == nil && c.Required(at, "center") {
-		return
-	}
-	if v.Get("max") == nil && c.Required(at, "max") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "center":
-			checkLocationDistancePropertiesCenterRequestLookup(c, &m.Value, &mp)
-		case "max":
-			checkLocationDistancePropertiesMaxRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/distance (request, lookup).
-func checkLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDistanceRequestLookup(c, v, at)
+// checkLocationLookupDefsLookupRequestPropertiesServesRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/serves (request).
+func checkLocationLookupDefsLookupRequestPropertiesServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf0RequestLookup checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request, lookup).
-func checkLocationServesPropertyNamesAnyOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(v.Kind == schemacheck.String && v.Str == "point") && c.Const(at, v, "\"point\"") {
-		return
-	}
-}
-
-// checkLocationServesPropertyNamesAnyOf1RequestLookup checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request, lookup).
-func checkLocationServesPropertyNamesAnyOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(v.Kind == schemacheck.String && v.Str == "address") && c.Const(at, v, "\"address\"") {
-		return
-	}
-}
-
-// checkReverseDomainNameRequestLookup checks schemas/common/types/reverse_domain_name.json# (request, lookup).
-func checkReverseDomainNameRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
-		return
-	}
-}
-
-// checkLocationServesPropertyNamesAnyOf2RequestLookup checks schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request, lookup).
-func checkLocationServesPropertyNamesAnyOf2RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestLookup(c, v, at)
+// checkLocationLookupDefsLookupRequestPropertiesFiltersRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/filters (request).
+func checkLocationLookupDefsLookupRequestPropertiesFiltersRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesPropertyNamesRequestLookup checks schemas/common/types/location_serves.json#/propertyNames (request, lookup).
-func checkLocationServesPropertyNamesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationServesPropertyNamesAnyOf0RequestLookup(v, at) || matchLocationServesPropertyNamesAnyOf1RequestLookup(v, at) || matchLocationServesPropertyNamesAnyOf2RequestLookup(v, at)) {
-		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0RequestLookup(v, at), explainLocationServesPropertyNamesAnyOf1RequestLookup(v, at), explainLocationServesPropertyNamesAnyOf2RequestLookup(v, at)))
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationServesPropertiesPointRequestLookup checks schemas/common/types/location_serves.json#/properties/point (request, lookup).
-func checkLocationServesPropertiesPointRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoRequestLookup(c, v, at)
+// checkLocationLookupDefsLookupRequestPropertiesContextRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/context (request).
+func checkLocationLookupDefsLookupRequestPropertiesContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocalityPropertiesAddressCountryRequestLookup checks schemas/common/types/locality.json#/properties/address_country (request, lookup).
-func checkLocalityPropertiesAddressCountryRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkLocalityPropertiesAddressRegionRequestLookup checks schemas/common/types/locality.json#/properties/address_region (request, lookup).
-func checkLocalityPropertiesAddressRegionRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkLocalityPropertiesPostalCodeRequestLookup checks schemas/common/types/locality.json#/properties/postal_code (request, lookup).
-func checkLocalityPropertiesPostalCodeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkLocalityRequestLookup checks schemas/common/types/locality.json# (request, lookup).
-func checkLocalityRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "address_country":
-			checkLocalityPropertiesAddressCountryRequestLookup(c, &m.Value, &mp)
-		case "address_region":
-			checkLocalityPropertiesAddressRegionRequestLookup(c, &m.Value, &mp)
-		case "postal_code":
-			checkLocalityPropertiesPostalCodeRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf0RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/0 (request, lookup).
-func checkLocationServesPropertiesAddressAllOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocalityRequestLookup(c, v, at)
+// checkLocationLookupDefsLookupRequestPropertiesSignalsRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/signals (request).
+func checkLocationLookupDefsLookupRequestPropertiesSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkSignalsRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request, lookup).
-func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request, lookup).
-func checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("address_country") == nil && c.Required(at, "address_country") {
-			return
-		}
-		for i := range v.Members {
-			m := &v.Members[i]
-			mp := at.Member(m.Name)
-			switch m.Name {
-			case "address_country":
-				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequestLookup(c, &m.Value, &mp)
-			}
-			if c.Stop() {
-				return
-			}
-		}
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request, lookup).
-func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request, lookup).
-func checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("address_region") == nil && c.Required(at, "address_region") {
-			return
-		}
-		for i := range v.Members {
-			m := &v.Members[i]
-			mp := at.Member(m.Name)
-			switch m.Name {
-			case "address_region":
-				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequestLookup(c, &m.Value, &mp)
-			}
-			if c.Stop() {
-				return
-			}
-		}
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request, lookup).
-func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request, lookup).
-func checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
-			return
-		}
-		for i := range v.Members {
-			m := &v.Members[i]
-			mp := at.Member(m.Name)
-			switch m.Name {
-			case "postal_code":
-				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequestLookup(c, &m.Value, &mp)
-			}
-			if c.Stop() {
-				return
-			}
-		}
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf1RequestLookup checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request, lookup).
-func checkLocationServesPropertiesAddressAllOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v, at)) {
-		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v, at)))
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationServesPropertiesAddressRequestLookup checks schemas/common/types/location_serves.json#/properties/address (request, lookup).
-func checkLocationServesPropertiesAddressRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesPropertiesAddressAllOf0RequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationServesPropertiesAddressAllOf1RequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationServesRequestLookup checks schemas/common/types/location_serves.json# (request, lookup).
-func checkLocationServesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
-		return
-	}
-	if len(v.Members) > 1 && c.MaxProperties(at, v, 1) {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNamesRequestLookup(&nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNamesRequestLookup(&nv, nil)))
-			}
-			if c.Stop() {
-				return
-			}
-		}
-		switch m.Name {
-		case "point":
-			checkLocationServesPropertiesPointRequestLookup(c, &m.Value, &mp)
-		case "address":
-			checkLocationServesPropertiesAddressRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesServesRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/serves (request, lookup).
-func checkLocationLookupDefsLookupRequestPropertiesServesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request, lookup).
-func checkLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern7.MatchString(v.Str) && c.Pattern(at, v, "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$") {
-		return
-	}
-	if c.Format(at, v, "date-time") {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesHoursRequestLookup checks schemas/common/types/location_filter.json#/properties/hours (request, lookup).
-func checkLocationFilterPropertiesHoursRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("open_at") == nil && c.Required(at, "open_at") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "open_at":
-			checkLocationFilterPropertiesHoursPropertiesOpenAtRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkAmenityTypeRequestLookup checks schemas/common/types/amenity_type.json# (request, lookup).
-func checkAmenityTypeRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesAmenitiesItemsRequestLookup checks schemas/common/types/location_filter.json#/properties/amenities/items (request, lookup).
-func checkLocationFilterPropertiesAmenitiesItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesAmenitiesRequestLookup checks schemas/common/types/location_filter.json#/properties/amenities (request, lookup).
-func checkLocationFilterPropertiesAmenitiesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationFilterPropertiesAmenitiesItemsRequestLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationFilterPropertiesItemsItemsRequestLookup checks schemas/common/types/location_filter.json#/properties/items/items (request, lookup).
-func checkLocationFilterPropertiesItemsItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesItemsRequestLookup checks schemas/common/types/location_filter.json#/properties/items (request, lookup).
-func checkLocationFilterPropertiesItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
-		return
-	}
-	if c.Unique(at, v) {
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationFilterPropertiesItemsItemsRequestLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationFilterRequestLookup checks schemas/common/types/location_filter.json# (request, lookup).
-func checkLocationFilterRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "hours":
-			checkLocationFilterPropertiesHoursRequestLookup(c, &m.Value, &mp)
-		case "amenities":
-			checkLocationFilterPropertiesAmenitiesRequestLookup(c, &m.Value, &mp)
-		case "items":
-			checkLocationFilterPropertiesItemsRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/filters (request, lookup).
-func checkLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkContextAllOf0RequestLookup checks schemas/common/types/context.json#/allOf/0 (request, lookup).
-func checkContextAllOf0RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocalityRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesLocationRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/location (request, lookup).
-func checkContextAllOf1PropertiesLocationRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesIntentRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/intent (request, lookup).
-func checkContextAllOf1PropertiesIntentRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesLanguageRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/language (request, lookup).
-func checkContextAllOf1PropertiesLanguageRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesCurrencyRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/currency (request, lookup).
-func checkContextAllOf1PropertiesCurrencyRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesEligibilityItemsRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request, lookup).
-func checkContextAllOf1PropertiesEligibilityItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesEligibilityRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request, lookup).
-func checkContextAllOf1PropertiesEligibilityRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	if c.Unique(at, v) {
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkContextAllOf1PropertiesEligibilityItemsRequestLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request, lookup).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request, lookup).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request, lookup).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequestLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkContextAllOf1PropertiesPaymentItemsRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request, lookup).
-func checkContextAllOf1PropertiesPaymentItemsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("handler") == nil && c.Required(at, "handler") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "handler":
-			checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequestLookup(c, &m.Value, &mp)
-		case "types":
-			checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkContextAllOf1PropertiesPaymentRequestLookup checks schemas/common/types/context.json#/allOf/1/properties/payment (request, lookup).
-func checkContextAllOf1PropertiesPaymentRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItemsRequestLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkContextAllOf1RequestLookup checks schemas/common/types/context.json#/allOf/1 (request, lookup).
-func checkContextAllOf1RequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "location":
-			checkContextAllOf1PropertiesLocationRequestLookup(c, &m.Value, &mp)
-		case "intent":
-			checkContextAllOf1PropertiesIntentRequestLookup(c, &m.Value, &mp)
-		case "language":
-			checkContextAllOf1PropertiesLanguageRequestLookup(c, &m.Value, &mp)
-		case "currency":
-			checkContextAllOf1PropertiesCurrencyRequestLookup(c, &m.Value, &mp)
-		case "eligibility":
-			checkContextAllOf1PropertiesEligibilityRequestLookup(c, &m.Value, &mp)
-		case "payment":
-			checkContextAllOf1PropertiesPaymentRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkContextRequestLookup checks schemas/common/types/context.json# (request, lookup).
-func checkContextRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	checkContextAllOf0RequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkContextAllOf1RequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesContextRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/context (request, lookup).
-func checkLocationLookupDefsLookupRequestPropertiesContextRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkSignalsPropertyNamesRequestLookup checks schemas/common/types/signals.json#/propertyNames (request, lookup).
-func checkSignalsPropertyNamesRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkSignalsPropertiesDevUcpBuyerIpRequestLookup checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request, lookup).
-func checkSignalsPropertiesDevUcpBuyerIpRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkSignalsPropertiesDevUcpUserAgentRequestLookup checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request, lookup).
-func checkSignalsPropertiesDevUcpUserAgentRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkSignalsRequestLookup checks schemas/common/types/signals.json# (request, lookup).
-func checkSignalsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchSignalsPropertyNamesRequestLookup(&nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainSignalsPropertyNamesRequestLookup(&nv, nil)))
-			}
-			if c.Stop() {
-				return
-			}
-		}
-		switch m.Name {
-		case "dev.ucp.buyer_ip":
-			checkSignalsPropertiesDevUcpBuyerIpRequestLookup(c, &m.Value, &mp)
-		case "dev.ucp.user_agent":
-			checkSignalsPropertiesDevUcpUserAgentRequestLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/signals (request, lookup).
-func checkLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkSignalsRequestLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestRequestLookup checks schemas/common/location_lookup.json#/$defs/lookup_request (request, lookup).
-func checkLocationLookupDefsLookupRequestRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupRequestRequest checks schemas/common/location_lookup.json#/$defs/lookup_request (request).
+func checkLocationLookupDefsLookupRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -8031,17 +7310,17 @@ func checkLocationLookupDefsLookupRequestRequestLookup(c *schemacheck.Checker, v
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ids":
-			checkLocationLookupDefsLookupRequestPropertiesIdsRequestLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupRequestPropertiesIdsRequest(c, &m.Value, &mp)
 		case "distance":
-			checkLocationLookupDefsLookupRequestPropertiesDistanceRequestLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupRequestPropertiesDistanceRequest(c, &m.Value, &mp)
 		case "serves":
-			checkLocationLookupDefsLookupRequestPropertiesServesRequestLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupRequestPropertiesServesRequest(c, &m.Value, &mp)
 		case "filters":
-			checkLocationLookupDefsLookupRequestPropertiesFiltersRequestLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupRequestPropertiesFiltersRequest(c, &m.Value, &mp)
 		case "context":
-			checkLocationLookupDefsLookupRequestPropertiesContextRequestLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupRequestPropertiesContextRequest(c, &m.Value, &mp)
 		case "signals":
-			checkLocationLookupDefsLookupRequestPropertiesSignalsRequestLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupRequestPropertiesSignalsRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -8049,509 +7328,11 @@ func checkLocationLookupDefsLookupRequestRequestLookup(c *schemacheck.Checker, v
 	}
 }
 
-// checkMcpOpenrpcMethods1Params1SchemaRequestLookup checks services/common/mcp.openrpc.json#/methods/1/params/1/schema (request, lookup).
-func checkMcpOpenrpcMethods1Params1SchemaRequestLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupRequestRequestLookup(c, v, at)
+// checkMcpOpenrpcMethods1Params1SchemaRequest checks services/common/mcp.openrpc.json#/methods/1/params/1/schema (request).
+func checkMcpOpenrpcMethods1Params1SchemaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupRequestRequest(c, v, at)
 	if c.Stop() {
 		return
-	}
-}
-
-// checkUcpDefsVersionResponseLookup checks schemas/ucp.json#/$defs/version (response, lookup).
-func checkUcpDefsVersionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern9.MatchString(v.Str) && c.Pattern(at, v, "^\\d{4}-\\d{2}-\\d{2}$") {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesVersionResponseLookup checks schemas/ucp.json#/$defs/base/properties/version (response, lookup).
-func checkUcpDefsBasePropertiesVersionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response, lookup).
-func checkUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkUcpDefsMapOrderAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/map_order/additionalProperties (response, lookup).
-func checkUcpDefsMapOrderAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkUcpDefsMapOrderAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkUcpDefsMapOrderResponseLookup checks schemas/ucp.json#/$defs/map_order (response, lookup).
-func checkUcpDefsMapOrderResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		default:
-			checkUcpDefsMapOrderAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkUcpDefsBasePropertiesMapOrderResponseLookup checks schemas/ucp.json#/$defs/base/properties/map_order (response, lookup).
-func checkUcpDefsBasePropertiesMapOrderResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsMapOrderResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesStatusResponseLookup checks schemas/ucp.json#/$defs/base/properties/status (response, lookup).
-func checkUcpDefsBasePropertiesStatusResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum10(v.Str)) && c.Enum(at, v, "[\"error\", \"success\"]") {
-		return
-	}
-}
-
-// checkReverseDomainNameResponseLookup checks schemas/common/types/reverse_domain_name.json# (response, lookup).
-func checkReverseDomainNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup checks schemas/ucp.json#/$defs/base/properties/services/propertyNames (response, lookup).
-func checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesVersionResponseLookup checks schemas/ucp.json#/$defs/entity/properties/version (response, lookup).
-func checkUcpDefsEntityPropertiesVersionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesSpecResponseLookup checks schemas/ucp.json#/$defs/entity/properties/spec (response, lookup).
-func checkUcpDefsEntityPropertiesSpecResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesSchemaResponseLookup checks schemas/ucp.json#/$defs/entity/properties/schema (response, lookup).
-func checkUcpDefsEntityPropertiesSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesIdResponseLookup checks schemas/ucp.json#/$defs/entity/properties/id (response, lookup).
-func checkUcpDefsEntityPropertiesIdResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesConfigResponseLookup checks schemas/ucp.json#/$defs/entity/properties/config (response, lookup).
-func checkUcpDefsEntityPropertiesConfigResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-}
-
-// checkUcpDefsEntityResponseLookup checks schemas/ucp.json#/$defs/entity (response, lookup).
-func checkUcpDefsEntityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("version") == nil && c.Required(at, "version") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "version":
-			checkUcpDefsEntityPropertiesVersionResponseLookup(c, &m.Value, &mp)
-		case "spec":
-			checkUcpDefsEntityPropertiesSpecResponseLookup(c, &m.Value, &mp)
-		case "schema":
-			checkUcpDefsEntityPropertiesSchemaResponseLookup(c, &m.Value, &mp)
-		case "id":
-			checkUcpDefsEntityPropertiesIdResponseLookup(c, &m.Value, &mp)
-		case "config":
-			checkUcpDefsEntityPropertiesConfigResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkServiceDefsBaseAllOf0ResponseLookup checks schemas/service.json#/$defs/base/allOf/0 (response, lookup).
-func checkServiceDefsBaseAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkServiceDefsBaseAllOf1PropertiesTransportResponseLookup checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response, lookup).
-func checkServiceDefsBaseAllOf1PropertiesTransportResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum11(v.Str)) && c.Enum(at, v, "[\"a2a\", \"embedded\", \"mcp\", \"rest\"]") {
-		return
-	}
-}
-
-// checkServiceDefsBaseAllOf1PropertiesEndpointResponseLookup checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response, lookup).
-func checkServiceDefsBaseAllOf1PropertiesEndpointResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkServiceDefsBaseAllOf1ResponseLookup checks schemas/service.json#/$defs/base/allOf/1 (response, lookup).
-func checkServiceDefsBaseAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("transport") == nil && c.Required(at, "transport") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "transport":
-			checkServiceDefsBaseAllOf1PropertiesTransportResponseLookup(c, &m.Value, &mp)
-		case "endpoint":
-			checkServiceDefsBaseAllOf1PropertiesEndpointResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkServiceDefsBaseResponseLookup checks schemas/service.json#/$defs/base (response, lookup).
-func checkServiceDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkServiceDefsBaseAllOf1ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response, lookup).
-func checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response, lookup).
-func checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkUcpDefsBasePropertiesServicesResponseLookup checks schemas/ucp.json#/$defs/base/properties/services (response, lookup).
-func checkUcpDefsBasePropertiesServicesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&nv, nil)))
-			}
-			if c.Stop() {
-				return
-			}
-		}
-		switch m.Name {
-		default:
-			checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response, lookup).
-func checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf0ResponseLookup checks schemas/capability.json#/$defs/base/allOf/0 (response, lookup).
-func checkCapabilityDefsBaseAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response, lookup).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response, lookup).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response, lookup).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response, lookup).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
-		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v, at)))
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1ResponseLookup checks schemas/capability.json#/$defs/base/allOf/1 (response, lookup).
-func checkCapabilityDefsBaseAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "extends":
-			checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkCapabilityDefsBaseResponseLookup checks schemas/capability.json#/$defs/base (response, lookup).
-func checkCapabilityDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBaseAllOf1ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response, lookup).
-func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response, lookup).
-func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkUcpDefsBasePropertiesCapabilitiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/capabilities (response, lookup).
-func checkUcpDefsBasePropertiesCapabilitiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&nv, nil)))
-			}
-			if c.Stop() {
-				return
-			}
-		}
-		switch m.Name {
-		default:
-			checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response, lookup).
-func checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkPaymentHandlerDefsBaseAllOf0ResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/0 (response, lookup).
-func checkPaymentHandlerDefsBaseAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkPaymentHandlerDefsBaseAllOf1ResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/1 (response, lookup).
-func checkPaymentHandlerDefsBaseAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("id") == nil && c.Required(at, "id") {
-		return
-	}
-}
-
-// checkAvailablePaymentInstrumentPropertiesTypeResponseLookup checks schemas/common/types/available_payment_instrument.json#/properties/type (response, lookup).
-func checkAvailablePaymentInstrumentPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkConstraintExpressionPropertiesRequiredItemsResponseLookup checks schemas/common/types/constraint_expression.json#/properties/required/items (response, lookup).
-func checkConstraintExpressionPropertiesRequiredItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkConstraintExpressionPropertiesRequiredResponseLookup checks schemas/common/types/constraint_expression.json#/properties/required (response, lookup).
-func checkConstraintExpressionPropertiesRequiredResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
-		return
-	}
-	if c.Unique(at, v) {
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkConstraintExpressionPropertiesRequiredItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -8563,86 +7344,11 @@ func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Resp
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response, lookup).
-func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
-		return
-	}
-	if c.Unique(at, v) {
-		return
-	}
-}
-
-// checkConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response, lookup).
-func checkConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-}
-
-// checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response, lookup).
-func checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("enum") == nil && c.Required(at, "enum") {
-			return
-		}
-	}
-}
-
-// checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response, lookup).
-func checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("const") == nil && c.Required(at, "const") {
-			return
-		}
-	}
-}
-
-// checkConstraintExpressionDefsValueConstraintResponseLookup checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response, lookup).
-func checkConstraintExpressionDefsValueConstraintResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "enum":
-			checkConstraintExpressionDefsValueConstraintPropertiesEnumResponseLookup(c, &m.Value, &mp)
-		case "const":
-			checkConstraintExpressionDefsValueConstraintPropertiesConstResponseLookup(c, &m.Value, &mp)
-		default:
-			c.Additional(&mp, m.Name)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-	if !(matchConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v, at)) {
-		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v, at)))
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response, lookup).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionDefsValueConstraintResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
 // checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, lookup).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -8714,7 +7420,7 @@ func checkConstraintExpressionResponseLookup(c *schemacheck.Checker, v *schemach
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "required":
-			checkConstraintExpressionPropertiesRequiredResponseLookup(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesRequiredResponse(c, &m.Value, &mp)
 		case "properties":
 			checkConstraintExpressionPropertiesPropertiesResponseLookup(c, &m.Value, &mp)
 		case "anyOf":
@@ -8750,7 +7456,7 @@ func checkAvailablePaymentInstrumentResponseLookup(c *schemacheck.Checker, v *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkAvailablePaymentInstrumentPropertiesTypeResponseLookup(c, &m.Value, &mp)
+			checkAvailablePaymentInstrumentPropertiesTypeResponse(c, &m.Value, &mp)
 		case "constraints":
 			checkAvailablePaymentInstrumentPropertiesConstraintsResponseLookup(c, &m.Value, &mp)
 		}
@@ -8807,11 +7513,11 @@ func checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c *schemacheck.Checker, v *
 
 // checkPaymentHandlerDefsBaseResponseLookup checks schemas/payment_handler.json#/$defs/base (response, lookup).
 func checkPaymentHandlerDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseAllOf0ResponseLookup(c, v, at)
+	checkPaymentHandlerDefsBaseAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkPaymentHandlerDefsBaseAllOf1ResponseLookup(c, v, at)
+	checkPaymentHandlerDefsBaseAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
@@ -8853,9 +7559,9 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -8885,15 +7591,15 @@ func checkUcpDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "version":
-			checkUcpDefsBasePropertiesVersionResponseLookup(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesVersionResponse(c, &m.Value, &mp)
 		case "map_order":
-			checkUcpDefsBasePropertiesMapOrderResponseLookup(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesMapOrderResponse(c, &m.Value, &mp)
 		case "status":
-			checkUcpDefsBasePropertiesStatusResponseLookup(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesStatusResponse(c, &m.Value, &mp)
 		case "services":
-			checkUcpDefsBasePropertiesServicesResponseLookup(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesServicesResponse(c, &m.Value, &mp)
 		case "capabilities":
-			checkUcpDefsBasePropertiesCapabilitiesResponseLookup(c, &m.Value, &mp)
+			checkUcpDefsBasePropertiesCapabilitiesResponse(c, &m.Value, &mp)
 		case "payment_handlers":
 			checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c, &m.Value, &mp)
 		}
@@ -8911,771 +7617,44 @@ func checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup(c *schemacheck.Check
 	}
 }
 
-// checkCapabilityDefsResponseSchemaAllOf0ResponseLookup checks schemas/capability.json#/$defs/response_schema/allOf/0 (response, lookup).
-func checkCapabilityDefsResponseSchemaAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsResponseSchemaResponseLookup checks schemas/capability.json#/$defs/response_schema (response, lookup).
-func checkCapabilityDefsResponseSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response, lookup).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response, lookup).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Array {
-		for i := range v.Items {
-			ip := at.Item(i)
-			checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
-			if c.Stop() {
-				return
-			}
-		}
-	}
-}
-
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response, lookup).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		for i := range v.Members {
-			m := &v.Members[i]
-			mp := at.Member(m.Name)
-			switch m.Name {
-			default:
-				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
-			}
-			if c.Stop() {
-				return
-			}
-		}
-	}
-}
-
-// checkUcpDefsResponseLocationSchemaAllOf1ResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response, lookup).
-func checkUcpDefsResponseLocationSchemaAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		for i := range v.Members {
-			m := &v.Members[i]
-			mp := at.Member(m.Name)
-			switch m.Name {
-			case "capabilities":
-				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponseLookup(c, &m.Value, &mp)
-			}
-			if c.Stop() {
-				return
-			}
-		}
-	}
-}
-
 // checkUcpDefsResponseLocationSchemaResponseLookup checks schemas/ucp.json#/$defs/response_location_schema (response, lookup).
 func checkUcpDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkUcpDefsResponseLocationSchemaAllOf1ResponseLookup(c, v, at)
+	checkUcpDefsResponseLocationSchemaAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationLookupDefsLookupResponsePropertiesUcpResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/ucp (response, lookup).
-func checkLocationLookupDefsLookupResponsePropertiesUcpResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupResponsePropertiesUcpResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/ucp (response).
+func checkLocationLookupDefsLookupResponsePropertiesUcpResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUcpDefsResponseLocationSchemaResponseLookup(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSummaryPropertiesIdResponseLookup checks schemas/common/types/location_summary.json#/properties/id (response, lookup).
-func checkLocationSummaryPropertiesIdResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkLocationSummaryPropertiesNameResponseLookup checks schemas/common/types/location_summary.json#/properties/name (response, lookup).
-func checkLocationSummaryPropertiesNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesExtendedAddressResponseLookup checks schemas/common/types/postal_address.json#/properties/extended_address (response, lookup).
-func checkPostalAddressPropertiesExtendedAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesStreetAddressResponseLookup checks schemas/common/types/postal_address.json#/properties/street_address (response, lookup).
-func checkPostalAddressPropertiesStreetAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesAddressLocalityResponseLookup checks schemas/common/types/postal_address.json#/properties/address_locality (response, lookup).
-func checkPostalAddressPropertiesAddressLocalityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesAddressRegionResponseLookup checks schemas/common/types/postal_address.json#/properties/address_region (response, lookup).
-func checkPostalAddressPropertiesAddressRegionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesAddressCountryResponseLookup checks schemas/common/types/postal_address.json#/properties/address_country (response, lookup).
-func checkPostalAddressPropertiesAddressCountryResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesPostalCodeResponseLookup checks schemas/common/types/postal_address.json#/properties/postal_code (response, lookup).
-func checkPostalAddressPropertiesPostalCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesFirstNameResponseLookup checks schemas/common/types/postal_address.json#/properties/first_name (response, lookup).
-func checkPostalAddressPropertiesFirstNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesLastNameResponseLookup checks schemas/common/types/postal_address.json#/properties/last_name (response, lookup).
-func checkPostalAddressPropertiesLastNameResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressPropertiesPhoneNumberResponseLookup checks schemas/common/types/postal_address.json#/properties/phone_number (response, lookup).
-func checkPostalAddressPropertiesPhoneNumberResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkPostalAddressResponseLookup checks schemas/common/types/postal_address.json# (response, lookup).
-func checkPostalAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "extended_address":
-			checkPostalAddressPropertiesExtendedAddressResponseLookup(c, &m.Value, &mp)
-		case "street_address":
-			checkPostalAddressPropertiesStreetAddressResponseLookup(c, &m.Value, &mp)
-		case "address_locality":
-			checkPostalAddressPropertiesAddressLocalityResponseLookup(c, &m.Value, &mp)
-		case "address_region":
-			checkPostalAddressPropertiesAddressRegionResponseLookup(c, &m.Value, &mp)
-		case "address_country":
-			checkPostalAddressPropertiesAddressCountryResponseLookup(c, &m.Value, &mp)
-		case "postal_code":
-			checkPostalAddressPropertiesPostalCodeResponseLookup(c, &m.Value, &mp)
-		case "first_name":
-			checkPostalAddressPropertiesFirstNameResponseLookup(c, &m.Value, &mp)
-		case "last_name":
-			checkPostalAddressPropertiesLastNameResponseLookup(c, &m.Value, &mp)
-		case "phone_number":
-			checkPostalAddressPropertiesPhoneNumberResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationSummaryPropertiesAddressResponseLookup checks schemas/common/types/location_summary.json#/properties/address (response, lookup).
-func checkLocationSummaryPropertiesAddressResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPostalAddressResponseLookup(c, v, at)
+// checkLocationLookupDefsLookupLocationAllOf0Response checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/0 (response).
+func checkLocationLookupDefsLookupLocationAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationSummaryResponseLookup checks schemas/common/types/location_summary.json# (response, lookup).
-func checkLocationSummaryResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("id") == nil && c.Required(at, "id") {
-		return
-	}
-	if v.Get("name") == nil && c.Required(at, "name") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "id":
-			checkLocationSummaryPropertiesIdResponseLookup(c, &m.Value, &mp)
-		case "name":
-			checkLocationSummaryPropertiesNameResponseLookup(c, &m.Value, &mp)
-		case "address":
-			checkLocationSummaryPropertiesAddressResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationAllOf0ResponseLookup checks schemas/common/types/location.json#/allOf/0 (response, lookup).
-func checkLocationAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationSummaryResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkGeoPropertiesLatitudeResponseLookup checks schemas/common/types/geo.json#/properties/latitude (response, lookup).
-func checkGeoPropertiesLatitudeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Number {
-		c.Type(at, v, "number")
-		return
-	}
-	if c.Bound(at, v, "minimum", &bound27) {
-		return
-	}
-	if c.Bound(at, v, "maximum", &bound28) {
-		return
-	}
-}
-
-// checkGeoPropertiesLongitudeResponseLookup checks schemas/common/types/geo.json#/properties/longitude (response, lookup).
-func checkGeoPropertiesLongitudeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Number {
-		c.Type(at, v, "number")
-		return
-	}
-	if c.Bound(at, v, "minimum", &bound29) {
-		return
-	}
-	if c.Bound(at, v, "maximum", &bound30) {
-		return
-	}
-}
-
-// checkGeoResponseLookup checks schemas/common/types/geo.json# (response, lookup).
-func checkGeoResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("latitude") == nil && c.Required(at, "latitude") {
-		return
-	}
-	if v.Get("longitude") == nil && c.Required(at, "longitude") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "latitude":
-			checkGeoPropertiesLatitudeResponseLookup(c, &m.Value, &mp)
-		case "longitude":
-			checkGeoPropertiesLongitudeResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationAllOf1PropertiesGeoResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/geo (response, lookup).
-func checkLocationAllOf1PropertiesGeoResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkAmenityTypeResponseLookup checks schemas/common/types/amenity_type.json# (response, lookup).
-func checkAmenityTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response, lookup).
-func checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationDefsAmenityPropertiesDescriptionResponseLookup checks schemas/common/types/location.json#/$defs/amenity/properties/description (response, lookup).
-func checkLocationDefsAmenityPropertiesDescriptionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
-}
-
-// checkLocationDefsAmenityResponseLookup checks schemas/common/types/location.json#/$defs/amenity (response, lookup).
-func checkLocationDefsAmenityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("description") == nil && c.Required(at, "description") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "description":
-			checkLocationDefsAmenityPropertiesDescriptionResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response, lookup).
-func checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDefsAmenityResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesAmenitiesResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/amenities (response, lookup).
-func checkLocationAllOf1PropertiesAmenitiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&nv, nil)))
-			}
-			if c.Stop() {
-				return
-			}
-		}
-		switch m.Name {
-		default:
-			checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkTimeIntervalPropertiesOpensResponseLookup checks schemas/common/types/time_interval.json#/properties/opens (response, lookup).
-func checkTimeIntervalPropertiesOpensResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
-		return
-	}
-}
-
-// checkTimeIntervalPropertiesClosesResponseLookup checks schemas/common/types/time_interval.json#/properties/closes (response, lookup).
-func checkTimeIntervalPropertiesClosesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern16.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
-		return
-	}
-}
-
-// checkTimeIntervalResponseLookup checks schemas/common/types/time_interval.json# (response, lookup).
-func checkTimeIntervalResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("opens") != nil {
-		if v.Get("closes") == nil && c.DependentRequired(at, "closes", "opens") {
-			return
-		}
-	}
-	if v.Get("closes") != nil {
-		if v.Get("opens") == nil && c.DependentRequired(at, "opens", "closes") {
-			return
-		}
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "opens":
-			checkTimeIntervalPropertiesOpensResponseLookup(c, &m.Value, &mp)
-		case "closes":
-			checkTimeIntervalPropertiesClosesResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkDailyHourAllOf0ResponseLookup checks schemas/common/types/daily_hour.json#/allOf/0 (response, lookup).
-func checkDailyHourAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkTimeIntervalResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkDailyHourAllOf1PropertiesDayResponseLookup checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response, lookup).
-func checkDailyHourAllOf1PropertiesDayResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum17(v.Str)) && c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]") {
-		return
-	}
-}
-
-// checkDailyHourAllOf1ResponseLookup checks schemas/common/types/daily_hour.json#/allOf/1 (response, lookup).
-func checkDailyHourAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "day":
-			checkDailyHourAllOf1PropertiesDayResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkDailyHourResponseLookup checks schemas/common/types/daily_hour.json# (response, lookup).
-func checkDailyHourResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("day") == nil && c.Required(at, "day") {
-		return
-	}
-	if v.Get("opens") == nil && c.Required(at, "opens") {
-		return
-	}
-	if v.Get("closes") == nil && c.Required(at, "closes") {
-		return
-	}
-	checkDailyHourAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkDailyHourAllOf1ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesHoursItemsResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/hours/items (response, lookup).
-func checkLocationAllOf1PropertiesHoursItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHourResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesHoursResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/hours (response, lookup).
-func checkLocationAllOf1PropertiesHoursResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationAllOf1PropertiesHoursItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkExceptionHourAllOf0ResponseLookup checks schemas/common/types/exception_hour.json#/allOf/0 (response, lookup).
-func checkExceptionHourAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkTimeIntervalResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkExceptionHourAllOf1PropertiesTitleResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response, lookup).
-func checkExceptionHourAllOf1PropertiesTitleResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponse checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id (response).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
 }
 
-// checkExceptionHourAllOf1PropertiesValidFromResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response, lookup).
-func checkExceptionHourAllOf1PropertiesValidFromResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "date") {
-		return
-	}
-}
-
-// checkExceptionHourAllOf1PropertiesValidThroughResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response, lookup).
-func checkExceptionHourAllOf1PropertiesValidThroughResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "date") {
-		return
-	}
-}
-
-// checkExceptionHourAllOf1ResponseLookup checks schemas/common/types/exception_hour.json#/allOf/1 (response, lookup).
-func checkExceptionHourAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "title":
-			checkExceptionHourAllOf1PropertiesTitleResponseLookup(c, &m.Value, &mp)
-		case "valid_from":
-			checkExceptionHourAllOf1PropertiesValidFromResponseLookup(c, &m.Value, &mp)
-		case "valid_through":
-			checkExceptionHourAllOf1PropertiesValidThroughResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkExceptionHourResponseLookup checks schemas/common/types/exception_hour.json# (response, lookup).
-func checkExceptionHourResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("valid_from") == nil && c.Required(at, "valid_from") {
-		return
-	}
-	if v.Get("valid_through") == nil && c.Required(at, "valid_through") {
-		return
-	}
-	checkExceptionHourAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkExceptionHourAllOf1ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesExceptionHoursItemsResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response, lookup).
-func checkLocationAllOf1PropertiesExceptionHoursItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkExceptionHourResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesExceptionHoursResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response, lookup).
-func checkLocationAllOf1PropertiesExceptionHoursResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationAllOf1PropertiesExceptionHoursItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationAllOf1PropertiesTimezoneResponseLookup checks schemas/common/types/location.json#/allOf/1/properties/timezone (response, lookup).
-func checkLocationAllOf1PropertiesTimezoneResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkLocationAllOf1ResponseLookup checks schemas/common/types/location.json#/allOf/1 (response, lookup).
-func checkLocationAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "geo":
-			checkLocationAllOf1PropertiesGeoResponseLookup(c, &m.Value, &mp)
-		case "amenities":
-			checkLocationAllOf1PropertiesAmenitiesResponseLookup(c, &m.Value, &mp)
-		case "hours":
-			checkLocationAllOf1PropertiesHoursResponseLookup(c, &m.Value, &mp)
-		case "exception_hours":
-			checkLocationAllOf1PropertiesExceptionHoursResponseLookup(c, &m.Value, &mp)
-		case "timezone":
-			checkLocationAllOf1PropertiesTimezoneResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationIfAnyOf0ResponseLookup checks schemas/common/types/location.json#/if/anyOf/0 (response, lookup).
-func checkLocationIfAnyOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("hours") == nil && c.Required(at, "hours") {
-			return
-		}
-	}
-}
-
-// checkLocationIfAnyOf1ResponseLookup checks schemas/common/types/location.json#/if/anyOf/1 (response, lookup).
-func checkLocationIfAnyOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("exception_hours") == nil && c.Required(at, "exception_hours") {
-			return
-		}
-	}
-}
-
-// checkLocationIfResponseLookup checks schemas/common/types/location.json#/if (response, lookup).
-func checkLocationIfResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationIfAnyOf0ResponseLookup(v, at) || matchLocationIfAnyOf1ResponseLookup(v, at)) {
-		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0ResponseLookup(v, at), explainLocationIfAnyOf1ResponseLookup(v, at)))
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationThenResponseLookup checks schemas/common/types/location.json#/then (response, lookup).
-func checkLocationThenResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind == schemacheck.Object {
-		if v.Get("timezone") == nil && c.Required(at, "timezone") {
-			return
-		}
-	}
-}
-
-// checkLocationResponseLookup checks schemas/common/types/location.json# (response, lookup).
-func checkLocationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	checkLocationAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf1ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	if matchLocationIfResponseLookup(v, at) {
-		checkLocationThenResponseLookup(c, v, at)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationLookupDefsLookupLocationAllOf0ResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/0 (response, lookup).
-func checkLocationLookupDefsLookupLocationAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id (response, lookup).
-func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items (response, lookup).
-func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items (response).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -9688,7 +7667,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLoo
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "id":
-			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponseLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -9696,8 +7675,8 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLoo
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs (response, lookup).
-func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponse checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs (response).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -9707,15 +7686,15 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup(c
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup(c, &v.Items[i], &ip)
+		checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1ResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response, lookup).
-func checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1Response checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response).
+func checkLocationLookupDefsLookupLocationAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -9728,7 +7707,7 @@ func checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c *schemacheck.Ch
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "inputs":
-			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponseLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -9736,425 +7715,66 @@ func checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c *schemacheck.Ch
 	}
 }
 
-// checkLocationLookupDefsLookupLocationResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_location (response, lookup).
-func checkLocationLookupDefsLookupLocationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationAllOf0ResponseLookup(c, v, at)
+// checkLocationLookupDefsLookupLocationResponse checks schemas/common/location_lookup.json#/$defs/lookup_location (response).
+func checkLocationLookupDefsLookupLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationAllOf0Response(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations/items (response, lookup).
-func checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationResponseLookup(c, v, at)
+	checkLocationLookupDefsLookupLocationAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response, lookup).
-func checkLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations/items (response).
+func checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkLocationLookupDefsLookupResponsePropertiesLocationsResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response).
+func checkLocationLookupDefsLookupResponsePropertiesLocationsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponseLookup(c, &v.Items[i], &ip)
+		checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkMessageErrorPropertiesTypeResponseLookup checks schemas/common/types/message_error.json#/properties/type (response, lookup).
-func checkMessageErrorPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && v.Str == "error") && c.Const(at, v, "\"error\"") {
-		return
-	}
-}
-
-// checkErrorCodeResponseLookup checks schemas/common/types/error_code.json# (response, lookup).
-func checkErrorCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageErrorPropertiesCodeResponseLookup checks schemas/common/types/message_error.json#/properties/code (response, lookup).
-func checkMessageErrorPropertiesCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkErrorCodeResponseLookup(c, v, at)
+// checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages/items (response).
+func checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkMessageErrorPropertiesPathResponseLookup checks schemas/common/types/message_error.json#/properties/path (response, lookup).
-func checkMessageErrorPropertiesPathResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageErrorPropertiesContentTypeResponseLookup checks schemas/common/types/message_error.json#/properties/content_type (response, lookup).
-func checkMessageErrorPropertiesContentTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
-		return
-	}
-}
-
-// checkMessageErrorPropertiesContentResponseLookup checks schemas/common/types/message_error.json#/properties/content (response, lookup).
-func checkMessageErrorPropertiesContentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageErrorPropertiesSeverityResponseLookup checks schemas/common/types/message_error.json#/properties/severity (response, lookup).
-func checkMessageErrorPropertiesSeverityResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum21(v.Str)) && c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]") {
-		return
-	}
-}
-
-// checkMessageErrorResponseLookup checks schemas/common/types/message_error.json# (response, lookup).
-func checkMessageErrorResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("type") == nil && c.Required(at, "type") {
-		return
-	}
-	if v.Get("code") == nil && c.Required(at, "code") {
-		return
-	}
-	if v.Get("content") == nil && c.Required(at, "content") {
-		return
-	}
-	if v.Get("severity") == nil && c.Required(at, "severity") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			checkMessageErrorPropertiesTypeResponseLookup(c, &m.Value, &mp)
-		case "code":
-			checkMessageErrorPropertiesCodeResponseLookup(c, &m.Value, &mp)
-		case "path":
-			checkMessageErrorPropertiesPathResponseLookup(c, &m.Value, &mp)
-		case "content_type":
-			checkMessageErrorPropertiesContentTypeResponseLookup(c, &m.Value, &mp)
-		case "content":
-			checkMessageErrorPropertiesContentResponseLookup(c, &m.Value, &mp)
-		case "severity":
-			checkMessageErrorPropertiesSeverityResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkMessageOneOf0ResponseLookup checks schemas/common/types/message.json#/oneOf/0 (response, lookup).
-func checkMessageOneOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesTypeResponseLookup checks schemas/common/types/message_warning.json#/properties/type (response, lookup).
-func checkMessageWarningPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && v.Str == "warning") && c.Const(at, v, "\"warning\"") {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesPathResponseLookup checks schemas/common/types/message_warning.json#/properties/path (response, lookup).
-func checkMessageWarningPropertiesPathResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkWarningCodeResponseLookup checks schemas/common/types/warning_code.json# (response, lookup).
-func checkWarningCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageWarningPropertiesCodeResponseLookup checks schemas/common/types/message_warning.json#/properties/code (response, lookup).
-func checkMessageWarningPropertiesCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkWarningCodeResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesContentResponseLookup checks schemas/common/types/message_warning.json#/properties/content (response, lookup).
-func checkMessageWarningPropertiesContentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageWarningPropertiesContentTypeResponseLookup checks schemas/common/types/message_warning.json#/properties/content_type (response, lookup).
-func checkMessageWarningPropertiesContentTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesPresentationResponseLookup checks schemas/common/types/message_warning.json#/properties/presentation (response, lookup).
-func checkMessageWarningPropertiesPresentationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageWarningPropertiesImageUrlResponseLookup checks schemas/common/types/message_warning.json#/properties/image_url (response, lookup).
-func checkMessageWarningPropertiesImageUrlResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesUrlResponseLookup checks schemas/common/types/message_warning.json#/properties/url (response, lookup).
-func checkMessageWarningPropertiesUrlResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkMessageWarningResponseLookup checks schemas/common/types/message_warning.json# (response, lookup).
-func checkMessageWarningResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("type") == nil && c.Required(at, "type") {
-		return
-	}
-	if v.Get("code") == nil && c.Required(at, "code") {
-		return
-	}
-	if v.Get("content") == nil && c.Required(at, "content") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			checkMessageWarningPropertiesTypeResponseLookup(c, &m.Value, &mp)
-		case "path":
-			checkMessageWarningPropertiesPathResponseLookup(c, &m.Value, &mp)
-		case "code":
-			checkMessageWarningPropertiesCodeResponseLookup(c, &m.Value, &mp)
-		case "content":
-			checkMessageWarningPropertiesContentResponseLookup(c, &m.Value, &mp)
-		case "content_type":
-			checkMessageWarningPropertiesContentTypeResponseLookup(c, &m.Value, &mp)
-		case "presentation":
-			checkMessageWarningPropertiesPresentationResponseLookup(c, &m.Value, &mp)
-		case "image_url":
-			checkMessageWarningPropertiesImageUrlResponseLookup(c, &m.Value, &mp)
-		case "url":
-			checkMessageWarningPropertiesUrlResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkMessageOneOf1ResponseLookup checks schemas/common/types/message.json#/oneOf/1 (response, lookup).
-func checkMessageOneOf1ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageWarningResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageInfoPropertiesTypeResponseLookup checks schemas/common/types/message_info.json#/properties/type (response, lookup).
-func checkMessageInfoPropertiesTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && v.Str == "info") && c.Const(at, v, "\"info\"") {
-		return
-	}
-}
-
-// checkMessageInfoPropertiesPathResponseLookup checks schemas/common/types/message_info.json#/properties/path (response, lookup).
-func checkMessageInfoPropertiesPathResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkInfoCodeResponseLookup checks schemas/common/types/info_code.json# (response, lookup).
-func checkInfoCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageInfoPropertiesCodeResponseLookup checks schemas/common/types/message_info.json#/properties/code (response, lookup).
-func checkMessageInfoPropertiesCodeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkInfoCodeResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageInfoPropertiesContentTypeResponseLookup checks schemas/common/types/message_info.json#/properties/content_type (response, lookup).
-func checkMessageInfoPropertiesContentTypeResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum20(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
-		return
-	}
-}
-
-// checkMessageInfoPropertiesContentResponseLookup checks schemas/common/types/message_info.json#/properties/content (response, lookup).
-func checkMessageInfoPropertiesContentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageInfoResponseLookup checks schemas/common/types/message_info.json# (response, lookup).
-func checkMessageInfoResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("type") == nil && c.Required(at, "type") {
-		return
-	}
-	if v.Get("content") == nil && c.Required(at, "content") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			checkMessageInfoPropertiesTypeResponseLookup(c, &m.Value, &mp)
-		case "path":
-			checkMessageInfoPropertiesPathResponseLookup(c, &m.Value, &mp)
-		case "code":
-			checkMessageInfoPropertiesCodeResponseLookup(c, &m.Value, &mp)
-		case "content_type":
-			checkMessageInfoPropertiesContentTypeResponseLookup(c, &m.Value, &mp)
-		case "content":
-			checkMessageInfoPropertiesContentResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkMessageOneOf2ResponseLookup checks schemas/common/types/message.json#/oneOf/2 (response, lookup).
-func checkMessageOneOf2ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageInfoResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageResponseLookup checks schemas/common/types/message.json# (response, lookup).
-func checkMessageResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if matched := [3]bool{matchMessageOneOf0ResponseLookup(v, at), matchMessageOneOf1ResponseLookup(v, at), matchMessageOneOf2ResponseLookup(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
-		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageOneOf0ResponseLookup(v, at), explainMessageOneOf1ResponseLookup(v, at), explainMessageOneOf2ResponseLookup(v, at)))
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages/items (response, lookup).
-func checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response, lookup).
-func checkLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupResponsePropertiesMessagesResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response).
+func checkLocationLookupDefsLookupResponsePropertiesMessagesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponseLookup(c, &v.Items[i], &ip)
+		checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponse(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationLookupDefsLookupResponseResponseLookup checks schemas/common/location_lookup.json#/$defs/lookup_response (response, lookup).
-func checkLocationLookupDefsLookupResponseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupResponseResponse checks schemas/common/location_lookup.json#/$defs/lookup_response (response).
+func checkLocationLookupDefsLookupResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -10170,11 +7790,11 @@ func checkLocationLookupDefsLookupResponseResponseLookup(c *schemacheck.Checker,
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ucp":
-			checkLocationLookupDefsLookupResponsePropertiesUcpResponseLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupResponsePropertiesUcpResponse(c, &m.Value, &mp)
 		case "locations":
-			checkLocationLookupDefsLookupResponsePropertiesLocationsResponseLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupResponsePropertiesLocationsResponse(c, &m.Value, &mp)
 		case "messages":
-			checkLocationLookupDefsLookupResponsePropertiesMessagesResponseLookup(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupResponsePropertiesMessagesResponse(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -10182,1051 +7802,869 @@ func checkLocationLookupDefsLookupResponseResponseLookup(c *schemacheck.Checker,
 	}
 }
 
-// checkMcpOpenrpcMethods1ResultSchemaResponseLookup checks services/common/mcp.openrpc.json#/methods/1/result/schema (response, lookup).
-func checkMcpOpenrpcMethods1ResultSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupResponseResponseLookup(c, v, at)
+// checkMcpOpenrpcMethods1ResultSchemaResponse checks services/common/mcp.openrpc.json#/methods/1/result/schema (response).
+func checkMcpOpenrpcMethods1ResultSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupResponseResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeAmenityResponseSearch checks type#/Amenity (response, search).
-func checkTypeAmenityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDefsAmenityResponseSearch(c, v, at)
+// checkTypeAmenityResponse checks type#/Amenity (response).
+func checkTypeAmenityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDefsAmenityResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeAmenityTypeResponseSearch checks type#/AmenityType (response, search).
-func checkTypeAmenityTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeResponseSearch(c, v, at)
+// checkTypeAmenityTypeResponse checks type#/AmenityType (response).
+func checkTypeAmenityTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAmenityTypeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkReverseDomainNameResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeAvailablePaymentInstrumentResponseSearch checks type#/AvailablePaymentInstrument (response, search).
-func checkTypeAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAvailablePaymentInstrumentResponseSearch(c, v, at)
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeCapabilityResponseSchemaResponseSearch checks type#/CapabilityResponseSchema (response, search).
-func checkTypeCapabilityResponseSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsResponseSchemaAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBaseResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBaseAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsEntityResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBaseAllOf1ResponseSearch(c, v, at)
+// checkTypeAvailablePaymentInstrumentResponse checks type#/AvailablePaymentInstrument (response).
+func checkTypeAvailablePaymentInstrumentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkAvailablePaymentInstrumentResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeCapabilityResponseSchemaExtendsResponseSearch checks type#/CapabilityResponseSchemaExtends (response, search).
-func checkTypeCapabilityResponseSchemaExtendsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsResponseSearch(c, v, at)
+// checkTypeCapabilityResponseSchemaResponse checks type#/CapabilityResponseSchema (response).
+func checkTypeCapabilityResponseSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsResponseSchemaResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsResponseSchemaAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsEntityResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeConstraintExpressionResponseSearch checks type#/ConstraintExpression (response, search).
-func checkTypeConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkTypeCapabilityResponseSchemaExtendsResponse checks type#/CapabilityResponseSchemaExtends (response).
+func checkTypeCapabilityResponseSchemaExtendsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// checkTypeConstraintExpressionResponse checks type#/ConstraintExpression (response).
+func checkTypeConstraintExpressionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkConstraintExpressionResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeConstraintExpressionPropertyValueResponseSearch checks type#/ConstraintExpressionPropertyValue (response, search).
-func checkTypeConstraintExpressionPropertyValueResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c, v, at)
+// checkTypeConstraintExpressionPropertyValueResponse checks type#/ConstraintExpressionPropertyValue (response).
+func checkTypeConstraintExpressionPropertyValueResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeContextRequestSearch checks type#/Context (request, search).
-func checkTypeContextRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextRequestSearch(c, v, at)
+// checkTypeContextRequest checks type#/Context (request).
+func checkTypeContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkContextAllOf0RequestSearch(c, v, at)
+	checkContextAllOf0Request(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocalityRequestSearch(c, v, at)
+	checkLocalityRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkContextAllOf1RequestSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeContextPaymentItemRequestSearch checks type#/ContextPaymentItem (request, search).
-func checkTypeContextPaymentItemRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextAllOf1PropertiesPaymentItemsRequestSearch(c, v, at)
+	checkContextAllOf1Request(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeDailyHourResponseSearch checks type#/DailyHour (response, search).
-func checkTypeDailyHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHourResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkDailyHourAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkTimeIntervalResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkDailyHourAllOf1ResponseSearch(c, v, at)
+// checkTypeContextPaymentItemRequest checks type#/ContextPaymentItem (request).
+func checkTypeContextPaymentItemRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContextAllOf1PropertiesPaymentItemsRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeDailyHourDayResponseSearch checks type#/DailyHourDay (response, search).
-func checkTypeDailyHourDayResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHourAllOf1PropertiesDayResponseSearch(c, v, at)
+// checkTypeDailyHourResponse checks type#/DailyHour (response).
+func checkTypeDailyHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHourResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkDailyHourAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkTimeIntervalResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkDailyHourAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeErrorCodeResponseSearch checks type#/ErrorCode (response, search).
-func checkTypeErrorCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkErrorCodeResponseSearch(c, v, at)
+// checkTypeDailyHourDayResponse checks type#/DailyHourDay (response).
+func checkTypeDailyHourDayResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHourAllOf1PropertiesDayResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeExceptionHourResponseSearch checks type#/ExceptionHour (response, search).
-func checkTypeExceptionHourResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkExceptionHourResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkExceptionHourAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkTimeIntervalResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkExceptionHourAllOf1ResponseSearch(c, v, at)
+// checkTypeErrorCodeResponse checks type#/ErrorCode (response).
+func checkTypeErrorCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkErrorCodeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeGeoResponseSearch checks type#/Geo (response, search).
-func checkTypeGeoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoResponseSearch(c, v, at)
+// checkTypeExceptionHourResponse checks type#/ExceptionHour (response).
+func checkTypeExceptionHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkExceptionHourResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkExceptionHourAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkTimeIntervalResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkExceptionHourAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeInfoCodeResponseSearch checks type#/InfoCode (response, search).
-func checkTypeInfoCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkInfoCodeResponseSearch(c, v, at)
+// checkTypeGeoResponse checks type#/Geo (response).
+func checkTypeGeoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkGeoResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLocationResponseSearch checks type#/Location (response, search).
-func checkTypeLocationResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummaryResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf1ResponseSearch(c, v, at)
+// checkTypeInfoCodeResponse checks type#/InfoCode (response).
+func checkTypeInfoCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkInfoCodeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLocationDistanceRequestSearch checks type#/LocationDistance (request, search).
-func checkTypeLocationDistanceRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDistanceRequestSearch(c, v, at)
+// checkTypeLocationResponse checks type#/Location (response).
+func checkTypeLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationSummaryResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLocationFilterRequestSearch checks type#/LocationFilter (request, search).
-func checkTypeLocationFilterRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterRequestSearch(c, v, at)
+// checkTypeLocationDistanceRequest checks type#/LocationDistance (request).
+func checkTypeLocationDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationDistanceRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLocationFilterHoursRequestSearch checks type#/LocationFilterHours (request, search).
-func checkTypeLocationFilterHoursRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterPropertiesHoursRequestSearch(c, v, at)
+// checkTypeLocationFilterRequest checks type#/LocationFilter (request).
+func checkTypeLocationFilterRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLocationServesRequestSearch checks type#/LocationServes (request, search).
-func checkTypeLocationServesRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesRequestSearch(c, v, at)
+// checkTypeLocationFilterHoursRequest checks type#/LocationFilterHours (request).
+func checkTypeLocationFilterHoursRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationFilterPropertiesHoursRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLocationServesAddressRequestSearch checks type#/LocationServesAddress (request, search).
-func checkTypeLocationServesAddressRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesPropertiesAddressRequestSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationServesPropertiesAddressAllOf0RequestSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocalityRequestSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationServesPropertiesAddressAllOf1RequestSearch(c, v, at)
+// checkTypeLocationServesRequest checks type#/LocationServes (request).
+func checkTypeLocationServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLookupLocationResponseLookup checks type#/LookupLocation (response, lookup).
-func checkTypeLookupLocationResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationResponseLookup(c, v, at)
+// checkTypeLocationServesAddressRequest checks type#/LocationServesAddress (request).
+func checkTypeLocationServesAddressRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesPropertiesAddressRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationLookupDefsLookupLocationAllOf0ResponseLookup(c, v, at)
+	checkLocationServesPropertiesAddressAllOf0Request(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationResponseLookup(c, v, at)
+	checkLocalityRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummaryResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf1ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationLookupDefsLookupLocationAllOf1ResponseLookup(c, v, at)
+	checkLocationServesPropertiesAddressAllOf1Request(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeLookupLocationInputResponseLookup checks type#/LookupLocationInput (response, lookup).
-func checkTypeLookupLocationInputResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponseLookup(c, v, at)
+// checkTypeLookupLocationResponse checks type#/LookupLocation (response).
+func checkTypeLookupLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationLookupDefsLookupLocationAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationSummaryResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationLookupDefsLookupLocationAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageResponseSearch checks type#/Message (response, search).
-func checkTypeMessageResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageResponseSearch(c, v, at)
+// checkTypeLookupLocationInputResponse checks type#/LookupLocationInput (response).
+func checkTypeLookupLocationInputResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageErrorResponseSearch checks type#/MessageError (response, search).
-func checkTypeMessageErrorResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorResponseSearch(c, v, at)
+// checkTypeMessageResponse checks type#/Message (response).
+func checkTypeMessageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageErrorContentTypeResponseSearch checks type#/MessageErrorContentType (response, search).
-func checkTypeMessageErrorContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorPropertiesContentTypeResponseSearch(c, v, at)
+// checkTypeMessageErrorResponse checks type#/MessageError (response).
+func checkTypeMessageErrorResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageErrorSeverityResponseSearch checks type#/MessageErrorSeverity (response, search).
-func checkTypeMessageErrorSeverityResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorPropertiesSeverityResponseSearch(c, v, at)
+// checkTypeMessageErrorContentTypeResponse checks type#/MessageErrorContentType (response).
+func checkTypeMessageErrorContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorPropertiesContentTypeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageInfoResponseSearch checks type#/MessageInfo (response, search).
-func checkTypeMessageInfoResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageInfoResponseSearch(c, v, at)
+// checkTypeMessageErrorSeverityResponse checks type#/MessageErrorSeverity (response).
+func checkTypeMessageErrorSeverityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageErrorPropertiesSeverityResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageInfoContentTypeResponseSearch checks type#/MessageInfoContentType (response, search).
-func checkTypeMessageInfoContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageInfoPropertiesContentTypeResponseSearch(c, v, at)
+// checkTypeMessageInfoResponse checks type#/MessageInfo (response).
+func checkTypeMessageInfoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageInfoResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageWarningResponseSearch checks type#/MessageWarning (response, search).
-func checkTypeMessageWarningResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageWarningResponseSearch(c, v, at)
+// checkTypeMessageInfoContentTypeResponse checks type#/MessageInfoContentType (response).
+func checkTypeMessageInfoContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageInfoPropertiesContentTypeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMessageWarningContentTypeResponseSearch checks type#/MessageWarningContentType (response, search).
-func checkTypeMessageWarningContentTypeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageWarningPropertiesContentTypeResponseSearch(c, v, at)
+// checkTypeMessageWarningResponse checks type#/MessageWarning (response).
+func checkTypeMessageWarningResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageWarningResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeMetaUCPAgentRequestSearch checks type#/MetaUCPAgent (request, search).
-func checkTypeMetaUCPAgentRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequestSearch(c, v, at)
+// checkTypeMessageWarningContentTypeResponse checks type#/MessageWarningContentType (response).
+func checkTypeMessageWarningContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMessageWarningPropertiesContentTypeResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypePaginationRequestRequestSearch checks type#/PaginationRequest (request, search).
-func checkTypePaginationRequestRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsRequestRequestSearch(c, v, at)
+// checkTypeMetaUCPAgentRequest checks type#/MetaUCPAgent (request).
+func checkTypeMetaUCPAgentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypePaginationResponseResponseSearch checks type#/PaginationResponse (response, search).
-func checkTypePaginationResponseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsResponseResponseSearch(c, v, at)
+// checkTypePaginationRequestRequest checks type#/PaginationRequest (request).
+func checkTypePaginationRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsRequestRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypePaymentHandlerBaseResponseSearch checks type#/PaymentHandlerBase (response, search).
-func checkTypePaymentHandlerBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsEntityResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf1ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
+// checkTypePaginationResponseResponse checks type#/PaginationResponse (response).
+func checkTypePaginationResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaginationDefsResponseResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypePostalAddressResponseSearch checks type#/PostalAddress (response, search).
-func checkTypePostalAddressResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPostalAddressResponseSearch(c, v, at)
+// checkTypePaymentHandlerBaseResponse checks type#/PaymentHandlerBase (response).
+func checkTypePaymentHandlerBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsEntityResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf1Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkPaymentHandlerDefsBaseAllOf2Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeReverseDomainNameResponseSearch checks type#/ReverseDomainName (response, search).
-func checkTypeReverseDomainNameResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponseSearch(c, v, at)
+// checkTypePostalAddressResponse checks type#/PostalAddress (response).
+func checkTypePostalAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPostalAddressResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeServiceBaseResponseSearch checks type#/ServiceBase (response, search).
-func checkTypeServiceBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkServiceDefsBaseAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsEntityResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkServiceDefsBaseAllOf1ResponseSearch(c, v, at)
+// checkTypeReverseDomainNameResponse checks type#/ReverseDomainName (response).
+func checkTypeReverseDomainNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainNameResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeServiceBaseTransportResponseSearch checks type#/ServiceBaseTransport (response, search).
-func checkTypeServiceBaseTransportResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseAllOf1PropertiesTransportResponseSearch(c, v, at)
+// checkTypeServiceBaseResponse checks type#/ServiceBase (response).
+func checkTypeServiceBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkServiceDefsBaseAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsEntityResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkServiceDefsBaseAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeSignalsRequestSearch checks type#/Signals (request, search).
-func checkTypeSignalsRequestSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkSignalsRequestSearch(c, v, at)
+// checkTypeServiceBaseTransportResponse checks type#/ServiceBaseTransport (response).
+func checkTypeServiceBaseTransportResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBaseAllOf1PropertiesTransportResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeUCPLocationResponseSchemaResponseSearch checks type#/UCPLocationResponseSchema (response, search).
-func checkTypeUCPLocationResponseSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsResponseLocationSchemaAllOf0ResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsBaseResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsResponseLocationSchemaAllOf1ResponseSearch(c, v, at)
+// checkTypeSignalsRequest checks type#/Signals (request).
+func checkTypeSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkSignalsRequest(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeUCPLocationResponseSchemaStatusResponseSearch checks type#/UCPLocationResponseSchemaStatus (response, search).
-func checkTypeUCPLocationResponseSchemaStatusResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsBasePropertiesStatusResponseSearch(c, v, at)
+// checkTypeUCPLocationResponseSchemaResponse checks type#/UCPLocationResponseSchema (response).
+func checkTypeUCPLocationResponseSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsResponseLocationSchemaResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsResponseLocationSchemaAllOf0Response(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsBaseResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUcpDefsResponseLocationSchemaAllOf1Response(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeUCPVersionResponseSearch checks type#/UCPVersion (response, search).
-func checkTypeUCPVersionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponseSearch(c, v, at)
+// checkTypeUCPLocationResponseSchemaStatusResponse checks type#/UCPLocationResponseSchemaStatus (response).
+func checkTypeUCPLocationResponseSchemaStatusResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsBasePropertiesStatusResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeValueConstraintResponseSearch checks type#/ValueConstraint (response, search).
-func checkTypeValueConstraintResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionDefsValueConstraintResponseSearch(c, v, at)
+// checkTypeUCPVersionResponse checks type#/UCPVersion (response).
+func checkTypeUCPVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUcpDefsVersionResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// checkTypeWarningCodeResponseSearch checks type#/WarningCode (response, search).
-func checkTypeWarningCodeResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkWarningCodeResponseSearch(c, v, at)
+// checkTypeValueConstraintResponse checks type#/ValueConstraint (response).
+func checkTypeValueConstraintResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkConstraintExpressionDefsValueConstraintResponse(c, v, at)
 	if c.Stop() {
 		return
 	}
 }
 
-// matchSignalsPropertyNamesRequestSearch reports whether v passes checkSignalsPropertyNamesRequestSearch, without messages.
-func matchSignalsPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// checkTypeWarningCodeResponse checks type#/WarningCode (response).
+func checkTypeWarningCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkWarningCodeResponse(c, v, at)
+	if c.Stop() {
+		return
+	}
+}
+
+// matchSignalsPropertyNamesRequest reports whether v passes checkSignalsPropertyNamesRequest, without messages.
+func matchSignalsPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkSignalsPropertyNamesRequestSearch(&q, v, at)
+	checkSignalsPropertyNamesRequest(&q, v, at)
 	return !q.Failed()
 }
 
-// explainSignalsPropertyNamesRequestSearch is checkSignalsPropertyNamesRequestSearch's first violation, for branch messages.
-func explainSignalsPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainSignalsPropertyNamesRequest is checkSignalsPropertyNamesRequest's first violation, for branch messages.
+func explainSignalsPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkSignalsPropertyNamesRequestSearch(&r, v, at)
+	checkSignalsPropertyNamesRequest(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf0RequestSearch reports whether v passes checkLocationServesPropertyNamesAnyOf0RequestSearch, without messages.
-func matchLocationServesPropertyNamesAnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertyNamesAnyOf0Request reports whether v passes checkLocationServesPropertyNamesAnyOf0Request, without messages.
+func matchLocationServesPropertyNamesAnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf0RequestSearch(&q, v, at)
+	checkLocationServesPropertyNamesAnyOf0Request(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf0RequestSearch is checkLocationServesPropertyNamesAnyOf0RequestSearch's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertyNamesAnyOf0Request is checkLocationServesPropertyNamesAnyOf0Request's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf0RequestSearch(&r, v, at)
+	checkLocationServesPropertyNamesAnyOf0Request(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf1RequestSearch reports whether v passes checkLocationServesPropertyNamesAnyOf1RequestSearch, without messages.
-func matchLocationServesPropertyNamesAnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertyNamesAnyOf1Request reports whether v passes checkLocationServesPropertyNamesAnyOf1Request, without messages.
+func matchLocationServesPropertyNamesAnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf1RequestSearch(&q, v, at)
+	checkLocationServesPropertyNamesAnyOf1Request(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf1RequestSearch is checkLocationServesPropertyNamesAnyOf1RequestSearch's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertyNamesAnyOf1Request is checkLocationServesPropertyNamesAnyOf1Request's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf1RequestSearch(&r, v, at)
+	checkLocationServesPropertyNamesAnyOf1Request(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf2RequestSearch reports whether v passes checkLocationServesPropertyNamesAnyOf2RequestSearch, without messages.
-func matchLocationServesPropertyNamesAnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertyNamesAnyOf2Request reports whether v passes checkLocationServesPropertyNamesAnyOf2Request, without messages.
+func matchLocationServesPropertyNamesAnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf2RequestSearch(&q, v, at)
+	checkLocationServesPropertyNamesAnyOf2Request(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf2RequestSearch is checkLocationServesPropertyNamesAnyOf2RequestSearch's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertyNamesAnyOf2Request is checkLocationServesPropertyNamesAnyOf2Request's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf2RequestSearch(&r, v, at)
+	checkLocationServesPropertyNamesAnyOf2Request(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesRequestSearch reports whether v passes checkLocationServesPropertyNamesRequestSearch, without messages.
-func matchLocationServesPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertyNamesRequest reports whether v passes checkLocationServesPropertyNamesRequest, without messages.
+func matchLocationServesPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesRequestSearch(&q, v, at)
+	checkLocationServesPropertyNamesRequest(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesRequestSearch is checkLocationServesPropertyNamesRequestSearch's first violation, for branch messages.
-func explainLocationServesPropertyNamesRequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertyNamesRequest is checkLocationServesPropertyNamesRequest's first violation, for branch messages.
+func explainLocationServesPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesRequestSearch(&r, v, at)
+	checkLocationServesPropertyNamesRequest(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertiesAddressAllOf1AnyOf0Request reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0Request, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(&q, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf0Request(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch is checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertiesAddressAllOf1AnyOf0Request is checkLocationServesPropertiesAddressAllOf1AnyOf0Request's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestSearch(&r, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf0Request(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertiesAddressAllOf1AnyOf1Request reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1Request, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(&q, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf1Request(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch is checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertiesAddressAllOf1AnyOf1Request is checkLocationServesPropertiesAddressAllOf1AnyOf1Request's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestSearch(&r, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf1Request(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertiesAddressAllOf1AnyOf2Request reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2Request, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(&q, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf2Request(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch is checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertiesAddressAllOf1AnyOf2Request is checkLocationServesPropertiesAddressAllOf1AnyOf2Request's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestSearch(&r, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf2Request(&r, v, at)
 	return r.First()
 }
 
-// matchUcpDefsBasePropertiesServicesPropertyNamesResponseSearch reports whether v passes checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch, without messages.
-func matchUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchUcpDefsBasePropertiesServicesPropertyNamesResponse reports whether v passes checkUcpDefsBasePropertiesServicesPropertyNamesResponse, without messages.
+func matchUcpDefsBasePropertiesServicesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&q, v, at)
+	checkUcpDefsBasePropertiesServicesPropertyNamesResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainUcpDefsBasePropertiesServicesPropertyNamesResponseSearch is checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch's first violation, for branch messages.
-func explainUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainUcpDefsBasePropertiesServicesPropertyNamesResponse is checkUcpDefsBasePropertiesServicesPropertyNamesResponse's first violation, for branch messages.
+func explainUcpDefsBasePropertiesServicesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesServicesPropertyNamesResponseSearch(&r, v, at)
+	checkUcpDefsBasePropertiesServicesPropertyNamesResponse(&r, v, at)
 	return r.First()
 }
 
-// matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch reports whether v passes checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch, without messages.
-func matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse reports whether v passes checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse, without messages.
+func matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&q, v, at)
+	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch is checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch's first violation, for branch messages.
-func explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse is checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse's first violation, for branch messages.
+func explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseSearch(&r, v, at)
+	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&r, v, at)
 	return r.First()
 }
 
-// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch, without messages.
-func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response, without messages.
+func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(&q, v, at)
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch's first violation, for branch messages.
-func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response's first violation, for branch messages.
+func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseSearch(&r, v, at)
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(&r, v, at)
 	return r.First()
 }
 
-// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch, without messages.
-func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response, without messages.
+func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(&q, v, at)
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch's first violation, for branch messages.
-func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response's first violation, for branch messages.
+func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseSearch(&r, v, at)
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(&r, v, at)
 	return r.First()
 }
 
-// matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch reports whether v passes checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch, without messages.
-func matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse reports whether v passes checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse, without messages.
+func matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&q, v, at)
+	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch is checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch's first violation, for branch messages.
-func explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse is checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse's first violation, for branch messages.
+func explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseSearch(&r, v, at)
+	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch, without messages.
-func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response, without messages.
+func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(&q, v, at)
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch's first violation, for branch messages.
-func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response's first violation, for branch messages.
+func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseSearch(&r, v, at)
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionDefsValueConstraintAnyOf0Response reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0Response, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(&q, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf0Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch is checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch's first violation, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionDefsValueConstraintAnyOf0Response is checkConstraintExpressionDefsValueConstraintAnyOf0Response's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseSearch(&r, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf0Response(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionDefsValueConstraintAnyOf1Response reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1Response, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(&q, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf1Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch is checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch's first violation, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionDefsValueConstraintAnyOf1Response is checkConstraintExpressionDefsValueConstraintAnyOf1Response's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseSearch(&r, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf1Response(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch, without messages.
-func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response, without messages.
+func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(&q, v, at)
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch's first violation, for branch messages.
-func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response's first violation, for branch messages.
+func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseSearch(&r, v, at)
+	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(&r, v, at)
 	return r.First()
 }
 
-// matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch reports whether v passes checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch, without messages.
-func matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponse reports whether v passes checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse, without messages.
+func matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&q, v, at)
+	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch is checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch's first violation, for branch messages.
-func explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponse is checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse's first violation, for branch messages.
+func explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseSearch(&r, v, at)
+	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf0ResponseSearch reports whether v passes checkLocationIfAnyOf0ResponseSearch, without messages.
-func matchLocationIfAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationIfAnyOf0Response reports whether v passes checkLocationIfAnyOf0Response, without messages.
+func matchLocationIfAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationIfAnyOf0ResponseSearch(&q, v, at)
+	checkLocationIfAnyOf0Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf0ResponseSearch is checkLocationIfAnyOf0ResponseSearch's first violation, for branch messages.
-func explainLocationIfAnyOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationIfAnyOf0Response is checkLocationIfAnyOf0Response's first violation, for branch messages.
+func explainLocationIfAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationIfAnyOf0ResponseSearch(&r, v, at)
+	checkLocationIfAnyOf0Response(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf1ResponseSearch reports whether v passes checkLocationIfAnyOf1ResponseSearch, without messages.
-func matchLocationIfAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationIfAnyOf1Response reports whether v passes checkLocationIfAnyOf1Response, without messages.
+func matchLocationIfAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationIfAnyOf1ResponseSearch(&q, v, at)
+	checkLocationIfAnyOf1Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf1ResponseSearch is checkLocationIfAnyOf1ResponseSearch's first violation, for branch messages.
-func explainLocationIfAnyOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationIfAnyOf1Response is checkLocationIfAnyOf1Response's first violation, for branch messages.
+func explainLocationIfAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationIfAnyOf1ResponseSearch(&r, v, at)
+	checkLocationIfAnyOf1Response(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfResponseSearch reports whether v passes checkLocationIfResponseSearch, without messages.
-func matchLocationIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationIfResponse reports whether v passes checkLocationIfResponse, without messages.
+func matchLocationIfResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationIfResponseSearch(&q, v, at)
+	checkLocationIfResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfResponseSearch is checkLocationIfResponseSearch's first violation, for branch messages.
-func explainLocationIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationIfResponse is checkLocationIfResponse's first violation, for branch messages.
+func explainLocationIfResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationIfResponseSearch(&r, v, at)
+	checkLocationIfResponse(&r, v, at)
 	return r.First()
 }
 
-// matchPaginationDefsResponseIfResponseSearch reports whether v passes checkPaginationDefsResponseIfResponseSearch, without messages.
-func matchPaginationDefsResponseIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchPaginationDefsResponseIfResponse reports whether v passes checkPaginationDefsResponseIfResponse, without messages.
+func matchPaginationDefsResponseIfResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkPaginationDefsResponseIfResponseSearch(&q, v, at)
+	checkPaginationDefsResponseIfResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainPaginationDefsResponseIfResponseSearch is checkPaginationDefsResponseIfResponseSearch's first violation, for branch messages.
-func explainPaginationDefsResponseIfResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainPaginationDefsResponseIfResponse is checkPaginationDefsResponseIfResponse's first violation, for branch messages.
+func explainPaginationDefsResponseIfResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkPaginationDefsResponseIfResponseSearch(&r, v, at)
+	checkPaginationDefsResponseIfResponse(&r, v, at)
 	return r.First()
 }
 
-// matchMessageOneOf0ResponseSearch reports whether v passes checkMessageOneOf0ResponseSearch, without messages.
-func matchMessageOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchMessageOneOf0Response reports whether v passes checkMessageOneOf0Response, without messages.
+func matchMessageOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkMessageOneOf0ResponseSearch(&q, v, at)
+	checkMessageOneOf0Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainMessageOneOf0ResponseSearch is checkMessageOneOf0ResponseSearch's first violation, for branch messages.
-func explainMessageOneOf0ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainMessageOneOf0Response is checkMessageOneOf0Response's first violation, for branch messages.
+func explainMessageOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkMessageOneOf0ResponseSearch(&r, v, at)
+	checkMessageOneOf0Response(&r, v, at)
 	return r.First()
 }
 
-// matchMessageOneOf1ResponseSearch reports whether v passes checkMessageOneOf1ResponseSearch, without messages.
-func matchMessageOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchMessageOneOf1Response reports whether v passes checkMessageOneOf1Response, without messages.
+func matchMessageOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkMessageOneOf1ResponseSearch(&q, v, at)
+	checkMessageOneOf1Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainMessageOneOf1ResponseSearch is checkMessageOneOf1ResponseSearch's first violation, for branch messages.
-func explainMessageOneOf1ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainMessageOneOf1Response is checkMessageOneOf1Response's first violation, for branch messages.
+func explainMessageOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkMessageOneOf1ResponseSearch(&r, v, at)
+	checkMessageOneOf1Response(&r, v, at)
 	return r.First()
 }
 
-// matchMessageOneOf2ResponseSearch reports whether v passes checkMessageOneOf2ResponseSearch, without messages.
-func matchMessageOneOf2ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchMessageOneOf2Response reports whether v passes checkMessageOneOf2Response, without messages.
+func matchMessageOneOf2Response(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkMessageOneOf2ResponseSearch(&q, v, at)
+	checkMessageOneOf2Response(&q, v, at)
 	return !q.Failed()
 }
 
-// explainMessageOneOf2ResponseSearch is checkMessageOneOf2ResponseSearch's first violation, for branch messages.
-func explainMessageOneOf2ResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainMessageOneOf2Response is checkMessageOneOf2Response's first violation, for branch messages.
+func explainMessageOneOf2Response(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkMessageOneOf2ResponseSearch(&r, v, at)
-	return r.First()
-}
-
-// matchLocationServesPropertyNamesAnyOf0RequestLookup reports whether v passes checkLocationServesPropertyNamesAnyOf0RequestLookup, without messages.
-func matchLocationServesPropertyNamesAnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf0RequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationServesPropertyNamesAnyOf0RequestLookup is checkLocationServesPropertyNamesAnyOf0RequestLookup's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf0RequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchLocationServesPropertyNamesAnyOf1RequestLookup reports whether v passes checkLocationServesPropertyNamesAnyOf1RequestLookup, without messages.
-func matchLocationServesPropertyNamesAnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf1RequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationServesPropertyNamesAnyOf1RequestLookup is checkLocationServesPropertyNamesAnyOf1RequestLookup's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf1RequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchLocationServesPropertyNamesAnyOf2RequestLookup reports whether v passes checkLocationServesPropertyNamesAnyOf2RequestLookup, without messages.
-func matchLocationServesPropertyNamesAnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf2RequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationServesPropertyNamesAnyOf2RequestLookup is checkLocationServesPropertyNamesAnyOf2RequestLookup's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf2RequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchLocationServesPropertyNamesRequestLookup reports whether v passes checkLocationServesPropertyNamesRequestLookup, without messages.
-func matchLocationServesPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesRequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationServesPropertyNamesRequestLookup is checkLocationServesPropertyNamesRequestLookup's first violation, for branch messages.
-func explainLocationServesPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertyNamesRequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup is checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf0RequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup is checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf1RequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup is checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf2RequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchSignalsPropertyNamesRequestLookup reports whether v passes checkSignalsPropertyNamesRequestLookup, without messages.
-func matchSignalsPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkSignalsPropertyNamesRequestLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainSignalsPropertyNamesRequestLookup is checkSignalsPropertyNamesRequestLookup's first violation, for branch messages.
-func explainSignalsPropertyNamesRequestLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkSignalsPropertyNamesRequestLookup(&r, v, at)
-	return r.First()
-}
-
-// matchUcpDefsBasePropertiesServicesPropertyNamesResponseLookup reports whether v passes checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup, without messages.
-func matchUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainUcpDefsBasePropertiesServicesPropertyNamesResponseLookup is checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup's first violation, for branch messages.
-func explainUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesServicesPropertyNamesResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup reports whether v passes checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup, without messages.
-func matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup is checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup's first violation, for branch messages.
-func explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup, without messages.
-func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup's first violation, for branch messages.
-func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0ResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup, without messages.
-func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup's first violation, for branch messages.
-func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup reports whether v passes checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup, without messages.
-func matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup is checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup's first violation, for branch messages.
-func explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponseLookup(&r, v, at)
+	checkMessageOneOf2Response(&r, v, at)
 	return r.First()
 }
 
@@ -11244,227 +8682,87 @@ func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Re
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchTypeReverseDomainNameResponse reports whether v passes checkTypeReverseDomainNameResponse, without messages.
+func matchTypeReverseDomainNameResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(&q, v, at)
+	checkTypeReverseDomainNameResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup is checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup's first violation, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainTypeReverseDomainNameResponse is checkTypeReverseDomainNameResponse's first violation, for branch messages.
+func explainTypeReverseDomainNameResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf0ResponseLookup(&r, v, at)
+	checkTypeReverseDomainNameResponse(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchTypeConstraintExpressionResponse reports whether v passes checkTypeConstraintExpressionResponse, without messages.
+func matchTypeConstraintExpressionResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(&q, v, at)
+	checkTypeConstraintExpressionResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup is checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup's first violation, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainTypeConstraintExpressionResponse is checkTypeConstraintExpressionResponse's first violation, for branch messages.
+func explainTypeConstraintExpressionResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf1ResponseLookup(&r, v, at)
+	checkTypeConstraintExpressionResponse(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup, without messages.
-func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchTypeValueConstraintResponse reports whether v passes checkTypeValueConstraintResponse, without messages.
+func matchTypeValueConstraintResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(&q, v, at)
+	checkTypeValueConstraintResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup's first violation, for branch messages.
-func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainTypeValueConstraintResponse is checkTypeValueConstraintResponse's first violation, for branch messages.
+func explainTypeValueConstraintResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1ResponseLookup(&r, v, at)
+	checkTypeValueConstraintResponse(&r, v, at)
 	return r.First()
 }
 
-// matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup reports whether v passes checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup, without messages.
-func matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchTypeMessageErrorResponse reports whether v passes checkTypeMessageErrorResponse, without messages.
+func matchTypeMessageErrorResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&q, v, at)
+	checkTypeMessageErrorResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup is checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup's first violation, for branch messages.
-func explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainTypeMessageErrorResponse is checkTypeMessageErrorResponse's first violation, for branch messages.
+func explainTypeMessageErrorResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponseLookup(&r, v, at)
+	checkTypeMessageErrorResponse(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf0ResponseLookup reports whether v passes checkLocationIfAnyOf0ResponseLookup, without messages.
-func matchLocationIfAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchTypeMessageWarningResponse reports whether v passes checkTypeMessageWarningResponse, without messages.
+func matchTypeMessageWarningResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationIfAnyOf0ResponseLookup(&q, v, at)
+	checkTypeMessageWarningResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf0ResponseLookup is checkLocationIfAnyOf0ResponseLookup's first violation, for branch messages.
-func explainLocationIfAnyOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainTypeMessageWarningResponse is checkTypeMessageWarningResponse's first violation, for branch messages.
+func explainTypeMessageWarningResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationIfAnyOf0ResponseLookup(&r, v, at)
+	checkTypeMessageWarningResponse(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf1ResponseLookup reports whether v passes checkLocationIfAnyOf1ResponseLookup, without messages.
-func matchLocationIfAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchTypeMessageInfoResponse reports whether v passes checkTypeMessageInfoResponse, without messages.
+func matchTypeMessageInfoResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationIfAnyOf1ResponseLookup(&q, v, at)
+	checkTypeMessageInfoResponse(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf1ResponseLookup is checkLocationIfAnyOf1ResponseLookup's first violation, for branch messages.
-func explainLocationIfAnyOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainTypeMessageInfoResponse is checkTypeMessageInfoResponse's first violation, for branch messages.
+func explainTypeMessageInfoResponse(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationIfAnyOf1ResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchLocationIfResponseLookup reports whether v passes checkLocationIfResponseLookup, without messages.
-func matchLocationIfResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationIfResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationIfResponseLookup is checkLocationIfResponseLookup's first violation, for branch messages.
-func explainLocationIfResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationIfResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchMessageOneOf0ResponseLookup reports whether v passes checkMessageOneOf0ResponseLookup, without messages.
-func matchMessageOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageOneOf0ResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainMessageOneOf0ResponseLookup is checkMessageOneOf0ResponseLookup's first violation, for branch messages.
-func explainMessageOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageOneOf0ResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchMessageOneOf1ResponseLookup reports whether v passes checkMessageOneOf1ResponseLookup, without messages.
-func matchMessageOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageOneOf1ResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainMessageOneOf1ResponseLookup is checkMessageOneOf1ResponseLookup's first violation, for branch messages.
-func explainMessageOneOf1ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageOneOf1ResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchMessageOneOf2ResponseLookup reports whether v passes checkMessageOneOf2ResponseLookup, without messages.
-func matchMessageOneOf2ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageOneOf2ResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainMessageOneOf2ResponseLookup is checkMessageOneOf2ResponseLookup's first violation, for branch messages.
-func explainMessageOneOf2ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageOneOf2ResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchTypeReverseDomainNameResponseSearch reports whether v passes checkTypeReverseDomainNameResponseSearch, without messages.
-func matchTypeReverseDomainNameResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeReverseDomainNameResponseSearch(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeReverseDomainNameResponseSearch is checkTypeReverseDomainNameResponseSearch's first violation, for branch messages.
-func explainTypeReverseDomainNameResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeReverseDomainNameResponseSearch(&r, v, at)
-	return r.First()
-}
-
-// matchTypeConstraintExpressionResponseSearch reports whether v passes checkTypeConstraintExpressionResponseSearch, without messages.
-func matchTypeConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeConstraintExpressionResponseSearch(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeConstraintExpressionResponseSearch is checkTypeConstraintExpressionResponseSearch's first violation, for branch messages.
-func explainTypeConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeConstraintExpressionResponseSearch(&r, v, at)
-	return r.First()
-}
-
-// matchTypeValueConstraintResponseSearch reports whether v passes checkTypeValueConstraintResponseSearch, without messages.
-func matchTypeValueConstraintResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeValueConstraintResponseSearch(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeValueConstraintResponseSearch is checkTypeValueConstraintResponseSearch's first violation, for branch messages.
-func explainTypeValueConstraintResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeValueConstraintResponseSearch(&r, v, at)
-	return r.First()
-}
-
-// matchTypeMessageErrorResponseSearch reports whether v passes checkTypeMessageErrorResponseSearch, without messages.
-func matchTypeMessageErrorResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeMessageErrorResponseSearch(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeMessageErrorResponseSearch is checkTypeMessageErrorResponseSearch's first violation, for branch messages.
-func explainTypeMessageErrorResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeMessageErrorResponseSearch(&r, v, at)
-	return r.First()
-}
-
-// matchTypeMessageWarningResponseSearch reports whether v passes checkTypeMessageWarningResponseSearch, without messages.
-func matchTypeMessageWarningResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeMessageWarningResponseSearch(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeMessageWarningResponseSearch is checkTypeMessageWarningResponseSearch's first violation, for branch messages.
-func explainTypeMessageWarningResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeMessageWarningResponseSearch(&r, v, at)
-	return r.First()
-}
-
-// matchTypeMessageInfoResponseSearch reports whether v passes checkTypeMessageInfoResponseSearch, without messages.
-func matchTypeMessageInfoResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeMessageInfoResponseSearch(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeMessageInfoResponseSearch is checkTypeMessageInfoResponseSearch's first violation, for branch messages.
-func explainTypeMessageInfoResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeMessageInfoResponseSearch(&r, v, at)
+	checkTypeMessageInfoResponse(&r, v, at)
 	return r.First()
 }
 
@@ -11495,63 +8793,7 @@ var (
 		F:    1.0,
 		Text: "1",
 	}
-	pattern9 = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
-	bound12  = schemacheck.Bound{
-		F:    -90.0,
-		Text: "-90",
-	}
-	bound13 = schemacheck.Bound{
-		F:    90.0,
-		Text: "90",
-	}
-	bound14 = schemacheck.Bound{
-		F:    -180.0,
-		Text: "-180",
-	}
-	bound15 = schemacheck.Bound{
-		F:    180.0,
-		Text: "180",
-	}
-	pattern16 = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
-	bound18   = schemacheck.Bound{
-		F:    0.0,
-		Text: "0",
-	}
-	constValue19 = schemacheck.MustValue("true")
-	bound22      = schemacheck.Bound{
-		F:    -90.0,
-		Text: "-90",
-	}
-	bound23 = schemacheck.Bound{
-		F:    90.0,
-		Text: "90",
-	}
-	bound24 = schemacheck.Bound{
-		F:    -180.0,
-		Text: "-180",
-	}
-	bound25 = schemacheck.Bound{
-		F:    180.0,
-		Text: "180",
-	}
-	bound26 = schemacheck.Bound{
-		F:    0.0,
-		Text: "0",
-	}
-	bound27 = schemacheck.Bound{
-		F:    -90.0,
-		Text: "-90",
-	}
-	bound28 = schemacheck.Bound{
-		F:    90.0,
-		Text: "90",
-	}
-	bound29 = schemacheck.Bound{
-		F:    -180.0,
-		Text: "-180",
-	}
-	bound30 = schemacheck.Bound{
-		F:    180.0,
-		Text: "180",
-	}
+	pattern9     = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
+	pattern12    = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
+	constValue14 = schemacheck.MustValue("true")
 )

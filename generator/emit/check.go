@@ -47,26 +47,62 @@ type checkTable struct {
 	nvars    int
 	enumFn   map[string]string
 	patterns map[string]string
+	varNames map[string]string // prefix and value text -> package variable
+	bodies   map[string]string // location, direction and body text -> suffix
+	open     map[string]bool   // suffixes whose body is being compiled
+	cyclic   map[string]bool   // suffixes referenced while being compiled
 }
 
 func newCheckTable() *checkTable {
-	return &checkTable{names: map[schemaKey]string{}, used: map[string]bool{}, branch: map[string]bool{}, enumFn: map[string]string{}, patterns: map[string]string{}}
+	return &checkTable{
+		names: map[schemaKey]string{}, used: map[string]bool{}, branch: map[string]bool{},
+		enumFn: map[string]string{}, patterns: map[string]string{},
+		bodies: map[string]string{}, open: map[string]bool{}, cyclic: map[string]bool{},
+		varNames: map[string]string{},
+	}
 }
 
 // suffixFor returns the name suffix of s compiled for dir and op (checkX,
-// matchX, explainX), compiling it on first use.
+// matchX, explainX), compiling it on first use. A schema whose check comes
+// out the same for every operation (the usual case) is emitted once, under
+// a name without the operation; only builds that differ, or that take part
+// in a reference cycle, keep the operation in their name.
 func (st *checkTable) suffixFor(s *load.Schema, dir ir.Direction, op string) (string, error) {
 	k := schemaKey{loc: s.Loc.String(), dir: dir, op: op}
 	if n, ok := st.names[k]; ok {
+		if st.open[n] {
+			st.cyclic[n] = true
+		}
 		return n, nil
 	}
 	n := st.newName(s.Loc, dir, op)
 	st.names[k] = n
+	st.open[n] = true
 	body, err := st.compile(s, dir, op)
+	delete(st.open, n)
 	if err != nil {
 		return "", err
 	}
-	st.funcs = append(st.funcs, jen.Commentf("check%s checks %s (%s, %s).", n, s.Loc, dir, opLabel(op)).Line().
+	if !st.cyclic[n] {
+		same := s.Loc.String() + "|" + dir.String() + "|" + fmt.Sprintf("%#v", jen.Block(body...))
+		if prev, ok := st.bodies[same]; ok {
+			st.names[k] = prev
+			return prev, nil
+		}
+		if op != "" {
+			if general := st.baseName(s.Loc, dir); !st.used[general] {
+				st.used[general] = true
+				n = general
+				st.names[k] = n
+			}
+		}
+		st.bodies[same] = n
+	}
+	label := dir.String() + ", " + opLabel(op)
+	if op != "" && !strings.HasSuffix(n, strings.Title(op)) {
+		label = dir.String() // shared by the operations that build it alike
+	}
+	st.funcs = append(st.funcs, jen.Commentf("check%s checks %s (%s).", n, s.Loc, label).Line().
 		Func().Id("check"+n).Params(
 		jen.Id("c").Op("*").Qual(checkPkg, "Checker"),
 		jen.Id("v").Op("*").Qual(checkPkg, "Value"),
@@ -137,10 +173,22 @@ func opLabel(op string) string {
 }
 
 func (st *checkTable) newName(loc load.Loc, dir ir.Direction, op string) string {
-	base := strings.TrimSuffix(loc.File[strings.LastIndex(loc.File, "/")+1:], ".json") + loc.Pointer
+	base := st.baseName(loc, dir) + strings.Title(op)
+	n := base
+	for i := 2; st.used[n]; i++ {
+		n = fmt.Sprintf("%s%d", base, i)
+	}
+	st.used[n] = true
+	return n
+}
+
+// baseName is the name suffix for a schema location and direction, without
+// operation or de-duplicating number.
+func (st *checkTable) baseName(loc load.Loc, dir ir.Direction) string {
+	src := strings.TrimSuffix(loc.File[strings.LastIndex(loc.File, "/")+1:], ".json") + loc.Pointer
 	var b strings.Builder
 	up := true
-	for _, r := range base {
+	for _, r := range src {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
 			if up && r >= 'a' && r <= 'z' {
 				r -= 'a' - 'A'
@@ -152,19 +200,19 @@ func (st *checkTable) newName(loc load.Loc, dir ir.Direction, op string) string 
 		}
 	}
 	b.WriteString(strings.Title(dir.String()))
-	b.WriteString(strings.Title(op))
-	n := b.String()
-	for i := 2; st.used[n]; i++ {
-		n = fmt.Sprintf("%s%d", b.String(), i)
-	}
-	st.used[n] = true
-	return n
+	return b.String()
 }
 
-// newVar declares a package variable for a constant operand.
+// newVar declares a package variable for a constant operand, once per
+// distinct value, so identical checks stay textually identical.
 func (st *checkTable) newVar(prefix string, value jen.Code) string {
+	key := prefix + "|" + fmt.Sprintf("%#v", value)
+	if n, ok := st.varNames[key]; ok {
+		return n
+	}
 	st.nvars++
 	n := fmt.Sprintf("%s%d", prefix, st.nvars)
+	st.varNames[key] = n
 	st.vars = append(st.vars, jen.Id(n).Op("=").Add(value))
 	return n
 }
