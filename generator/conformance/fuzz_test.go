@@ -42,7 +42,7 @@ func FuzzDecodeValidate(f *testing.F) {
 	}
 	// The release examples are seeds too when ../shared is beside the
 	// checkout; the target still runs on the built-in seeds without it.
-	if dir, ok := testshared.Optional("ucp-upstream", "2026-08-25", "examples"); ok {
+	if dir, ok := testshared.Optional(f, "ucp-upstream", "2026-08-25", "examples"); ok {
 		for _, c := range exampleCases(f, dir, targets) {
 			f.Add(index[c.target], c.data)
 		}

@@ -88,15 +88,22 @@ func Extract(t testing.TB, payload json.RawMessage, path string) json.RawMessage
 	return cur
 }
 
-// Optional returns the path of a shared file or folder and whether it exists,
-// without skipping or failing: for material a test can use when present and
-// do without otherwise, such as extra fuzz seeds.
-func Optional(elem ...string) (string, bool) {
+// Optional returns the path of a shared file or folder and whether it
+// exists, for material a test can use when present and do without
+// otherwise, such as extra fuzz seeds. It never skips; like Root, it fails
+// the test when the material is missing and the CI environment variable is
+// set, because CI must always run with it.
+func Optional(t testing.TB, elem ...string) (string, bool) {
+	t.Helper()
 	dir, ok := find()
-	if !ok {
-		return "", false
+	if ok {
+		p := filepath.Join(append([]string{dir}, elem...)...)
+		if _, err := os.Stat(p); err == nil {
+			return p, true
+		}
 	}
-	p := filepath.Join(append([]string{dir}, elem...)...)
-	_, err := os.Stat(p)
-	return p, err == nil
+	if os.Getenv("CI") != "" {
+		t.Fatalf("shared reference material %s missing; CI must provide ../shared", filepath.Join(elem...))
+	}
+	return "", false
 }
