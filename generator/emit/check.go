@@ -2,7 +2,6 @@ package emit
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -133,11 +132,17 @@ func (st *checkTable) useBranch(s *load.Schema, dir ir.Direction, op string) (st
 	if err != nil {
 		return "", err
 	}
+	st.markBranch(n)
+	return n, nil
+}
+
+// markBranch records that checkX is used as a branch, so that matchX and
+// explainX are emitted for it (once, in first-use order).
+func (st *checkTable) markBranch(n string) {
 	if !st.branch[n] {
 		st.branch[n] = true
 		st.branches = append(st.branches, n)
 	}
-	return n, nil
 }
 
 // branchFuncs emits matchX and explainX for every schema used as a branch.
@@ -336,11 +341,7 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 func typeCheck(types []string) jen.Code {
 	var bits schemacheck.Types
 	for _, t := range types {
-		for i, n := range []string{"null", "boolean", "object", "array", "number", "integer", "string"} {
-			if n == t {
-				bits |= 1 << i
-			}
-		}
+		bits |= schemacheck.TypeNamed(t)
 	}
 	var cond jen.Code
 	switch {
@@ -384,9 +385,11 @@ func (st *checkTable) enumCheck(values []*load.Node) jen.Code {
 		texts[i] = string(e.JSON())
 		allStrings = allStrings && e.Kind == load.String
 	}
-	sorted := append([]string(nil), texts...)
-	sort.Strings(sorted)
-	list := "[" + strings.Join(sorted, ", ") + "]"
+	parsed := make([]schemacheck.Value, len(texts))
+	for i, t := range texts {
+		parsed[i] = schemacheck.MustValue(t)
+	}
+	list := schemacheck.EnumText(parsed)
 	var ok jen.Code
 	if allStrings {
 		key := strings.Join(texts, "\x00")

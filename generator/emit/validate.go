@@ -85,8 +85,7 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 	for _, t := range types {
 		for _, vr := range t.Variants {
 			if entry[vr.Type] != "" {
-				st.branch[entry[vr.Type]] = true
-				st.branches = appendOnce(st.branches, entry[vr.Type])
+				st.markBranch(entry[vr.Type])
 			}
 		}
 	}
@@ -109,13 +108,6 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 		f.Var().Defs(st.vars...)
 	}
 	return nil
-}
-
-func appendOnce(list []string, s string) []string {
-	if hasString(list, s) {
-		return list
-	}
-	return append(list, s)
 }
 
 // checkCall emits the statements that run checkX over the parsed value v and

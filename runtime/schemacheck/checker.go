@@ -2,6 +2,7 @@ package schemacheck
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -417,5 +418,13 @@ func InEnum(v *Value, values []Value) bool {
 	return false
 }
 
-// EnumText renders enum values the way messages show them: sorted JSON.
-func EnumText(values []Value) string { return enumList(values) }
+// EnumText renders enum values the way messages show them: their JSON,
+// sorted, in brackets; the generator bakes it into each enum check.
+func EnumText(values []Value) string {
+	parts := make([]string, len(values))
+	for i := range values {
+		parts[i] = values[i].Raw
+	}
+	sort.Strings(parts)
+	return "[" + strings.Join(parts, ", ") + "]"
+}

@@ -1,7 +1,6 @@
 package schemacheck
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
@@ -38,6 +37,17 @@ func (t Types) String() string {
 type Bound struct {
 	F    float64
 	Text string
+}
+
+// TypeNamed is the bit of one JSON Schema type name ("integer"), or 0 for a
+// name the keyword does not define.
+func TypeNamed(name string) Types {
+	for i, n := range typeNames {
+		if n == name {
+			return 1 << i
+		}
+	}
+	return 0
 }
 
 func kindTypes(v *Value) Types {
@@ -78,15 +88,6 @@ func short(v *Value) string {
 		r = r[:57] + "..."
 	}
 	return r
-}
-
-func enumList(vs []Value) string {
-	parts := make([]string, len(vs))
-	for i := range vs {
-		parts[i] = vs[i].Raw
-	}
-	sort.Strings(parts)
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // Mismatch reports a JSON value whose type the Go field cannot hold; after

@@ -262,9 +262,7 @@ func (p *parser) count() (values, members int) {
 func closingQuote(s string, i int) int {
 	for {
 		for i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if m := quoteBytes(x); m != 0 {
+			if m := quoteBytes(load8(s, i)); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -282,6 +280,13 @@ func closingQuote(s string, i int) int {
 			i++
 		}
 	}
+}
+
+// load8 reads s[i:i+8] as a little-endian word (the compiler turns it into
+// one load), for the scanners that test eight bytes per step.
+func load8(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 // quoteBytes marks the bytes of x that are '"' or '\\' (lowest mark exact).
@@ -449,9 +454,7 @@ func (p *parser) str() (string, error) {
 		// Skip eight ordinary bytes at a time; stop on the first byte that
 		// is a quote, a backslash, a control character or non-ASCII.
 		for i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if m := specialBytes(x); m != 0 {
+			if m := specialBytes(load8(s, i)); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
