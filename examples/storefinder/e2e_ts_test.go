@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ucpgen/ucpgen/runtime/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 )
 

@@ -27,7 +27,7 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
-	"github.com/ucpgen/ucpgen/runtime/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 )
 
 func main() {

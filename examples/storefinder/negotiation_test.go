@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 )
 
 // TestNegotiationEndToEnd serves Platform profiles from a loopback HTTPS

@@ -5,8 +5,8 @@ package location
 import (
 	"encoding/json"
 	"fmt"
-	hours "github.com/ucpgen/ucpgen/runtime/hours"
-	predicate "github.com/ucpgen/ucpgen/runtime/predicate"
+	hours "github.com/ucpgen/ucpgen/runtime/domain/hours"
+	predicate "github.com/ucpgen/ucpgen/runtime/domain/predicate"
 	rpcerr "github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"maps"
 	"slices"

@@ -17,8 +17,8 @@ import (
 // instead of being dropped.
 
 const (
-	bindPredicatePkg = "github.com/ucpgen/ucpgen/runtime/predicate"
-	bindHoursPkg     = "github.com/ucpgen/ucpgen/runtime/hours"
+	bindPredicatePkg = "github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	bindHoursPkg     = "github.com/ucpgen/ucpgen/runtime/domain/hours"
 	bindRPCErrPkg    = "github.com/ucpgen/ucpgen/runtime/rpcerr"
 	bindFmtPkg       = "fmt"
 	bindSlicesPkg    = "slices"

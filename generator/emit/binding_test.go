@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/hours"
-	"github.com/ucpgen/ucpgen/runtime/predicate"
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
+	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 

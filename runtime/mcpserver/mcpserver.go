@@ -19,7 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ucpgen/ucpgen/runtime/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/envelope"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -27,9 +27,9 @@ import (
 type Options struct {
 	// Negotiator resolves the Platform profile of each request. Nil means
 	// negotiation is disabled: requests are processed at the Business's own
-	// version and capabilities (see negotiation.Disabled), which suits
-	// trusted deployments and tests.
-	Negotiator negotiation.Negotiator
+	// version and capabilities (see envelope.Fixed), which suits trusted
+	// deployments and tests. runtime/domain/negotiation provides the real one.
+	Negotiator envelope.Negotiator
 	// Version is the UCP protocol version the Business implements; used when
 	// Negotiator is nil.
 	Version string
@@ -108,7 +108,7 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 	}
 	neg := opts.Negotiator
 	if neg == nil {
-		neg = negotiation.Disabled{Version: opts.version(), Capabilities: map[string][]negotiation.CapabilityVersion{t.Capability: {{Version: opts.version()}}}}
+		neg = envelope.Fixed(opts.version(), map[string]string{t.Capability: opts.version()})
 	}
 	outcome, err := neg.Negotiate(ctx, profile, t.Capability)
 	if err != nil {
@@ -116,9 +116,9 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 	}
 	if !outcome.Compatible {
 		body, err := json.Marshal(struct {
-			UCP      negotiation.ResponseUCP    `json:"ucp"`
-			Messages []negotiation.ErrorMessage `json:"messages"`
-		}{outcome.UCP(), []negotiation.ErrorMessage{outcome.IncompatibleMessage()}})
+			UCP      envelope.UCP            `json:"ucp"`
+			Messages []envelope.ErrorMessage `json:"messages"`
+		}{outcome.UCP(), []envelope.ErrorMessage{outcome.IncompatibleMessage()}})
 		if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
-	"github.com/ucpgen/ucpgen/runtime/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 )
 
 // bruteForce is the exact answer the index must never undercut.

@@ -24,11 +24,11 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/spatial"
 	"github.com/ucpgen/ucpgen/examples/storefinder/textrank"
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/geodesic"
-	"github.com/ucpgen/ucpgen/runtime/lookup"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/opt"
-	"github.com/ucpgen/ucpgen/runtime/pagination"
-	"github.com/ucpgen/ucpgen/runtime/predicate"
+	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
+	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/geodesic"
-	"github.com/ucpgen/ucpgen/runtime/hours"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ucpgen/ucpgen/runtime/geodesic"
-	"github.com/ucpgen/ucpgen/runtime/hours"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 

@@ -483,7 +483,7 @@ func TestHTTPSourceEndToEndNegotiation(t *testing.T) {
 	if err != nil || !out.Compatible {
 		t.Fatalf("search: %+v %v", out, errString(err))
 	}
-	if got := sortedKeys(out.Capabilities()); strings.Join(got, ",") != capSearch+",net.example.location.wheelchair" {
+	if got := sortedKeys(out.Capabilities); strings.Join(got, ",") != capSearch+",net.example.location.wheelchair" {
 		t.Errorf("capabilities = %v", got)
 	}
 	out, err = n.Negotiate(context.Background(), ps.URL, capLookup)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/ucpgen/ucpgen/runtime/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ucpgen/ucpgen/runtime/envelope"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -18,92 +19,39 @@ type ProfileSource interface {
 	Profile(ctx context.Context, url string) (*Profile, error)
 }
 
-// Negotiator is what an MCP tool handler calls before doing any work: it
-// yields the protocol version and capabilities to echo in ucp, or a -32001
-// *rpcerr.Discovery error to return as the JSON-RPC error.
-type Negotiator interface {
-	// Negotiate resolves profileURL (meta["ucp-agent"].profile) and reports
-	// the outcome for a tool that implements toolCapability.
-	Negotiate(ctx context.Context, profileURL, toolCapability string) (Outcome, error)
-}
+// Negotiator is the interface tool bindings consume; it lives in the engine
+// package envelope so that bindings need not import this package.
+type Negotiator = envelope.Negotiator
 
-// Outcome is the result of a successful discovery: the protocol version the
-// request is processed under and the capabilities active for it.
-type Outcome struct {
-	// Version is the protocol version used to process the request, echoed as
-	// ucp.version.
-	Version string
-	// Active is the whole negotiated intersection.
-	Active map[string]CapabilityVersion
-	// ToolCapability is the capability the calling tool implements.
-	ToolCapability string
-	// Compatible is false when ToolCapability is not in Active; the tool must
-	// then answer with the capabilities_incompatible business outcome.
-	Compatible bool
-}
+// Outcome is the result of a successful discovery (see envelope.Outcome).
+type Outcome = envelope.Outcome
 
-// VersionRef is one entry of a capability array in a response's ucp member,
-// which carries only the version.
-type VersionRef struct {
-	Version string `json:"version"`
-}
+// VersionRef, ResponseUCP and ErrorMessage are the envelope types a response
+// carries, named here for callers that negotiate without a binding.
+type (
+	VersionRef   = envelope.VersionRef
+	ResponseUCP  = envelope.UCP
+	ErrorMessage = envelope.ErrorMessage
+)
 
-// ResponseUCP is the ucp member of a tool response, ready to marshal.
-type ResponseUCP struct {
-	Version      string                  `json:"version"`
-	Status       string                  `json:"status,omitempty"`
-	Capabilities map[string][]VersionRef `json:"capabilities"`
-}
+// StatusError and CodeCapabilitiesIncompatible are the envelope's constants.
+const (
+	StatusError                  = envelope.StatusError
+	CodeCapabilitiesIncompatible = envelope.CodeCapabilitiesIncompatible
+)
 
-// Capabilities returns the response's ucp.capabilities: the tool's capability
-// and the active extensions that reach it, each as [{version}]. It is empty
-// when the outcome is not compatible.
-func (o Outcome) Capabilities() map[string][]VersionRef {
-	rel := Relevant(o.Active, o.ToolCapability)
-	out := make(map[string][]VersionRef, len(rel))
-	for name, cv := range rel {
-		out[name] = []VersionRef{{Version: cv.Version}}
+// outcome renders an intersection as the envelope's plain outcome: every
+// active capability's version, and the ones relevant to the tool.
+func outcome(version string, active map[string]CapabilityVersion, tool string) Outcome {
+	out := Outcome{Version: version, Active: make(map[string]string, len(active)), Capabilities: map[string]string{}, ToolCapability: tool}
+	for name, cv := range active {
+		out.Active[name] = cv.Version
+	}
+	_, out.Compatible = active[tool]
+	for name, cv := range Relevant(active, tool) {
+		out.Capabilities[name] = cv.Version
 	}
 	return out
-}
-
-// UCP builds the response's ucp member: status "error" with no capabilities
-// when the tool's capability was not negotiated, otherwise the version and the
-// relevant capabilities (status omitted, which UCP reads as "success").
-func (o Outcome) UCP() ResponseUCP {
-	if !o.Compatible {
-		return ResponseUCP{Version: o.Version, Status: StatusError, Capabilities: map[string][]VersionRef{}}
-	}
-	return ResponseUCP{Version: o.Version, Capabilities: o.Capabilities()}
-}
-
-// StatusError is the ucp.status value of a response that reports a business
-// outcome error such as capabilities_incompatible.
-const StatusError = "error"
-
-// CodeCapabilitiesIncompatible is the message code UCP defines for an empty or
-// tool-less intersection.
-const CodeCapabilitiesIncompatible = "capabilities_incompatible"
-
-// ErrorMessage holds the fields of a UCP error message (type "error"), so the
-// MCP layer can put it in messages[] without knowing the negotiation details.
-type ErrorMessage struct {
-	Type     string `json:"type"`
-	Code     string `json:"code"`
-	Content  string `json:"content"`
-	Severity string `json:"severity"`
-}
-
-// IncompatibleMessage builds the capabilities_incompatible error message that
-// accompanies ucp.status "error" when the tool's capability was not
-// negotiated; severity is unrecoverable because retrying cannot help until a
-// profile changes.
-func (o Outcome) IncompatibleMessage() ErrorMessage {
-	content := "No compatible capabilities in the intersection."
-	if o.ToolCapability != "" {
-		content = fmt.Sprintf("Capability %s is not supported by both the platform and the business at a common version.", o.ToolCapability)
-	}
-	return ErrorMessage{Type: "error", Code: CodeCapabilitiesIncompatible, Content: content, Severity: "unrecoverable"}
 }
 
 // Business is one Business profile as negotiation needs it: the protocol
@@ -172,9 +120,7 @@ func (n *ProfileNegotiator) Negotiate(ctx context.Context, profileURL, toolCapab
 			Cause:   fmt.Errorf("platform profile %s declares ucp.version %q", profileURL, p.Version),
 		})
 	}
-	active := Intersect(b.Capabilities, p.Capabilities)
-	_, compatible := active[toolCapability]
-	return Outcome{Version: b.Version, Active: active, ToolCapability: toolCapability, Compatible: compatible}, nil
+	return outcome(b.Version, Intersect(b.Capabilities, p.Capabilities), toolCapability), nil
 }
 
 // businessFor picks the Business profile for an exact protocol version.
@@ -228,9 +174,7 @@ type Disabled struct {
 
 // Negotiate ignores profileURL and reports the Business's own capability set.
 func (d Disabled) Negotiate(_ context.Context, _ string, toolCapability string) (Outcome, error) {
-	active := Intersect(d.Capabilities, d.Capabilities)
-	_, compatible := active[toolCapability]
-	return Outcome{Version: d.Version, Active: active, ToolCapability: toolCapability, Compatible: compatible}, nil
+	return outcome(d.Version, Intersect(d.Capabilities, d.Capabilities), toolCapability), nil
 }
 
 var (

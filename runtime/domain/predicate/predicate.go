@@ -29,8 +29,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ucpgen/ucpgen/runtime/geodesic"
-	"github.com/ucpgen/ucpgen/runtime/hours"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 

@@ -171,7 +171,7 @@ func TestNegotiatorWithoutSource(t *testing.T) {
 }
 
 func TestIncompatibleOutcomeJSON(t *testing.T) {
-	out := Outcome{Version: v0825, Active: map[string]CapabilityVersion{capSearch: cv(v0825)}, ToolCapability: capLookup}
+	out := outcome(v0825, map[string]CapabilityVersion{capSearch: cv(v0825)}, capLookup)
 	raw, err := json.Marshal(struct {
 		UCP      ResponseUCP    `json:"ucp"`
 		Messages []ErrorMessage `json:"messages"`
@@ -184,7 +184,7 @@ func TestIncompatibleOutcomeJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", raw, want)
 	}
 
-	ok := Outcome{Version: v0825, Active: map[string]CapabilityVersion{capSearch: cv(v0825), capLookup: cv(v0825)}, ToolCapability: capSearch, Compatible: true}
+	ok := outcome(v0825, map[string]CapabilityVersion{capSearch: cv(v0825), capLookup: cv(v0825)}, capSearch)
 	raw, err = json.Marshal(ok.UCP())
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +209,7 @@ func TestDisabled(t *testing.T) {
 	if !out.Compatible || out.Version != v0825 {
 		t.Fatalf("out = %+v", out)
 	}
-	want := map[string]CapabilityVersion{capSearch: cv(v0825), ext: cv("2026-07-01", capSearch)}
+	want := map[string]string{capSearch: v0825, ext: "2026-07-01"}
 	if !reflect.DeepEqual(out.Active, want) {
 		t.Fatalf("Active = %v, want %v", out.Active, want)
 	}
