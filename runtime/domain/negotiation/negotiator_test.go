@@ -73,7 +73,7 @@ func TestProfileNegotiator(t *testing.T) {
 		{
 			name: "current version, search tool", url: "https://p.example/current", tool: capSearch,
 			wantVer: v0825, wantActive: []string{ext, capSearch}, wantCompat: true,
-			wantCaps: map[string][]VersionRef{capSearch: {{v0825}}, ext: {{"2026-07-01"}}},
+			wantCaps: map[string][]VersionRef{capSearch: {{Version: v0825}}, ext: {{Version: "2026-07-01"}}},
 		},
 		{
 			name: "current version, lookup tool not negotiated", url: "https://p.example/current", tool: capLookup,
@@ -83,7 +83,7 @@ func TestProfileNegotiator(t *testing.T) {
 		{
 			name: "older supported version uses the older business profile", url: "https://p.example/older", tool: capSearch,
 			wantVer: "2026-04-08", wantActive: []string{capSearch}, wantCompat: true,
-			wantCaps: map[string][]VersionRef{capSearch: {{"2026-04-08"}}},
+			wantCaps: map[string][]VersionRef{capSearch: {{Version: "2026-04-08"}}},
 		},
 		{
 			name: "older supported version lacks lookup", url: "https://p.example/older", tool: capLookup,
