@@ -3,6 +3,7 @@ package storegen
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,32 @@ func TestMicroDegrees(t *testing.T) {
 		if got := string(microDegrees(c.in)); got != c.want {
 			t.Errorf("microDegrees(%d) = %s, want %s", c.in, got, c.want)
 		}
+	}
+}
+
+// TestGenerateToScales checks that the scaled generator writes exactly the
+// requested number of valid, uniquely identified stores, deterministically.
+func TestGenerateToScales(t *testing.T) {
+	for _, n := range []int{1, 7, 5000} {
+		var a, b bytes.Buffer
+		if err := GenerateTo(&a, 11, n); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if err := GenerateTo(&b, 11, n); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatalf("n=%d: output differs between runs", n)
+		}
+		recs, err := dataset.Parse(a.Bytes())
+		if err != nil {
+			t.Fatalf("n=%d: generated file does not parse: %v", n, err)
+		}
+		if len(recs) != n {
+			t.Fatalf("n=%d: got %d records", n, len(recs))
+		}
+	}
+	if err := GenerateTo(io.Discard, 1, 0); err == nil {
+		t.Fatal("n=0: want an error")
 	}
 }

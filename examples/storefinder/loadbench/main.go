@@ -1,0 +1,345 @@
+// Command loadbench measures the store finder the way an agent meets it: it
+// generates a dataset of N stores with the example's own generator, starts
+// the storefinder binary on it (in memory, or on PostgreSQL with -postgres),
+// and times a fixed query mix over MCP, one request in flight, from start-up
+// to peak RSS. Beside every server figure it prints a brute-force baseline
+// measured in the same run: every store decoded once, then every query
+// answered by checking every store with the predicate engine and sorting the
+// matches, in this process.
+//
+//	go run ./examples/storefinder/loadbench -n 0,100000
+//	go run ./examples/storefinder/loadbench -n 1000000 -postgres "$DSN"
+//
+// N = 0 means the embedded default dataset. It is a benchmark, not a test:
+// nothing here runs under go test.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/gendata/storegen"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "loadbench:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	sizes    []int
+	reps     int
+	warmup   int
+	postgres string
+	brute    bool
+	startMax time.Duration
+	keep     string
+	extra    []string
+}
+
+func parseFlags(args []string) (config, error) {
+	c := config{}
+	fs := flag.NewFlagSet("loadbench", flag.ContinueOnError)
+	sizes := fs.String("n", "0", "comma-separated store counts (0: the embedded dataset)")
+	fs.IntVar(&c.reps, "reps", 40, "timed requests per query and size")
+	fs.IntVar(&c.warmup, "warmup", 5, "untimed requests per query before timing")
+	fs.StringVar(&c.postgres, "postgres", "", "serve from PostgreSQL at this DSN (the storefinder loads the dataset into it first)")
+	fs.BoolVar(&c.brute, "brute", true, "also time the in-process brute-force baseline")
+	fs.DurationVar(&c.startMax, "start-timeout", 45*time.Minute, "longest start-up to wait for")
+	fs.StringVar(&c.keep, "dir", "", "folder for generated datasets (default: a temporary folder, removed afterwards)")
+	extra := fs.String("server-flags", "", "extra storefinder flags, space-separated")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	for _, f := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("-n: %q is not a store count", f)
+		}
+		c.sizes = append(c.sizes, n)
+	}
+	if c.reps < 1 {
+		return c, fmt.Errorf("-reps: %d: must be at least 1", c.reps)
+	}
+	c.extra = strings.Fields(*extra)
+	return c, nil
+}
+
+func run(args []string, out io.Writer) error {
+	c, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	dir := c.keep
+	if dir == "" {
+		d, err := os.MkdirTemp("", "loadbench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	bin := filepath.Join(dir, "storefinder")
+	build := exec.Command("go", "build", "-o", bin, "github.com/ucpgen/ucpgen/examples/storefinder")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build storefinder: %w", err)
+	}
+	source := "memory"
+	if c.postgres != "" {
+		source = "postgis"
+	}
+	fmt.Fprintf(out, "source: %s; %d timed requests per query after %d warm-up; one request in flight\n\n", source, c.reps, c.warmup)
+	fmt.Fprintln(out, "| N | query | p50 | p99 | brute p50 | p50 / brute |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|")
+	var notes []string
+	for _, n := range c.sizes {
+		data := ""
+		if n > 0 {
+			data = filepath.Join(dir, fmt.Sprintf("stores-%d.json", n))
+			if err := writeDataset(data, n); err != nil {
+				return err
+			}
+		}
+		res, err := measure(c, bin, data)
+		if err != nil {
+			return fmt.Errorf("N=%d: %w", n, err)
+		}
+		var brute map[string]time.Duration
+		if c.brute {
+			brute, err = bruteForce(data, c.reps)
+			if err != nil {
+				return fmt.Errorf("N=%d brute force: %w", n, err)
+			}
+		}
+		label := strconv.Itoa(n)
+		if n == 0 {
+			label = "default"
+		}
+		for _, q := range queryMix {
+			p50, p99 := percentile(res.lat[q.name], 50), percentile(res.lat[q.name], 99)
+			b, ratio := "-", "-"
+			if bp, ok := brute[q.name]; ok && bp > 0 {
+				b = fmtDur(bp)
+				ratio = fmt.Sprintf("%.2f", float64(p50)/float64(bp))
+			}
+			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", label, q.name, fmtDur(p50), fmtDur(p99), b, ratio)
+		}
+		notes = append(notes, fmt.Sprintf("N=%s: start-up %s, peak RSS %d MB", label, res.startup.Round(10*time.Millisecond), res.peakRSSKB/1024))
+	}
+	fmt.Fprintln(out)
+	for _, n := range notes {
+		fmt.Fprintln(out, n)
+	}
+	return nil
+}
+
+func writeDataset(path string, n int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := storegen.GenerateTo(f, storegen.DefaultSeed, n); err != nil {
+		f.Close()
+		return fmt.Errorf("generate %d stores: %w", n, err)
+	}
+	return f.Close()
+}
+
+// result is what one server run measured.
+type result struct {
+	startup   time.Duration
+	peakRSSKB int64
+	lat       map[string][]time.Duration
+}
+
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+func measure(c config, bin, data string) (result, error) {
+	var r result
+	addr, err := freeAddr()
+	if err != nil {
+		return r, err
+	}
+	args := []string{"--addr", addr}
+	if data != "" {
+		args = append(args, "--data", data)
+	}
+	if c.postgres != "" {
+		args = append(args, "--postgres", c.postgres)
+	}
+	args = append(args, c.extra...)
+	cmd := exec.Command(bin, args...)
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = io.Discard, &logs
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return r, err
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	base := "http://" + addr
+	for {
+		resp, err := http.Get(base + "/.well-known/ucp")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Since(start) > c.startMax {
+			return r, fmt.Errorf("storefinder did not start within %s", c.startMax)
+		}
+		if exited(cmd) {
+			return r, fmt.Errorf("storefinder exited during start-up:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r.startup = time.Since(start)
+
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "loadbench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/ucp/mcp"}, nil)
+	if err != nil {
+		return r, fmt.Errorf("connect: %w", err)
+	}
+	defer cs.Close()
+
+	ids, err := browseIDs(ctx, cs, 50)
+	if err != nil {
+		return r, err
+	}
+	r.lat = map[string][]time.Duration{}
+	for _, q := range queryMix {
+		for i := range c.warmup + c.reps {
+			args := q.args(i, ids)
+			t0 := time.Now()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: q.tool, Arguments: json.RawMessage(args)})
+			d := time.Since(t0)
+			if err != nil {
+				return r, fmt.Errorf("%s: %w", q.name, err)
+			}
+			if res.IsError {
+				return r, fmt.Errorf("%s: tool error: %v", q.name, res.Content)
+			}
+			if i >= c.warmup {
+				r.lat[q.name] = append(r.lat[q.name], d)
+			}
+		}
+	}
+	r.peakRSSKB = peakRSS(cmd.Process.Pid)
+	return r, nil
+}
+
+// browseIDs pages through the browse order to collect ids for the lookup.
+func browseIDs(ctx context.Context, cs *mcp.ClientSession, n int) ([]string, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_locations", Arguments: json.RawMessage(`{"meta":` + meta + `,"location":{"pagination":{"limit":` + strconv.Itoa(n) + `}}}`)})
+	if err != nil {
+		return nil, fmt.Errorf("browse for lookup ids: %w", err)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return nil, err
+	}
+	var body struct {
+		Locations []struct {
+			ID string `json:"id"`
+		} `json:"locations"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, fmt.Errorf("browse for lookup ids: %w", err)
+	}
+	var ids []string
+	for _, l := range body.Locations {
+		ids = append(ids, l.ID)
+	}
+	if len(ids) == 0 {
+		return nil, errors.New("browse returned no Locations")
+	}
+	return ids, nil
+}
+
+// peakRSS reads the process's high-water resident set (Linux), in KiB.
+func peakRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			v, _ := strconv.ParseInt(f[1], 10, 64)
+			return v
+		}
+	}
+	return -1
+}
+
+func percentile(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (len(s)*p + 99) / 100
+	return s[max(0, min(i-1, len(s)-1))]
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/1e6)
+	default:
+		return fmt.Sprintf("%.0f µs", float64(d)/1e3)
+	}
+}
+
+// loadRecords reads the dataset the server was given (the embedded one for "").
+func loadRecords(path string) ([]dataset.Record, error) {
+	if path == "" {
+		return dataset.Default()
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return dataset.Parse(b)
+}
+
+// exited reports whether the server process has already ended, without
+// reaping it (Wait runs once, in measure's deferred clean-up).
+func exited(cmd *exec.Cmd) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] == "Z"
+}
