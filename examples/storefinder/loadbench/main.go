@@ -9,6 +9,7 @@
 //
 //	go run ./examples/storefinder/loadbench -n 0,100000
 //	go run ./examples/storefinder/loadbench -n 1000000 -postgres "$DSN"
+//	go run ./examples/storefinder/loadbench -throughput 8,32,64
 //
 // N = 0 means the embedded default dataset. It is a benchmark, not a test:
 // nothing here runs under go test.
@@ -53,6 +54,8 @@ type config struct {
 	startMax time.Duration
 	keep     string
 	extra    []string
+	clients  []int
+	duration time.Duration
 }
 
 func parseFlags(args []string) (config, error) {
@@ -66,6 +69,8 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.startMax, "start-timeout", 45*time.Minute, "longest start-up to wait for")
 	fs.StringVar(&c.keep, "dir", "", "folder for generated datasets (default: a temporary folder, removed afterwards)")
 	extra := fs.String("server-flags", "", "extra storefinder flags, space-separated")
+	tp := fs.String("throughput", "", "instead of the latency table: comma-separated client counts for a throughput run on the default dataset, beside a minimal go-sdk server")
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "length of each throughput measurement")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -80,6 +85,15 @@ func parseFlags(args []string) (config, error) {
 		return c, fmt.Errorf("-reps: %d: must be at least 1", c.reps)
 	}
 	c.extra = strings.Fields(*extra)
+	if *tp != "" {
+		for _, f := range strings.Split(*tp, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return c, fmt.Errorf("-throughput: %q is not a client count", f)
+			}
+			c.clients = append(c.clients, n)
+		}
+	}
 	return c, nil
 }
 
@@ -102,6 +116,9 @@ func run(args []string, out io.Writer) error {
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build storefinder: %w", err)
+	}
+	if len(c.clients) > 0 {
+		return runThroughput(out, bin, c.clients, c.duration)
 	}
 	source := "memory"
 	if c.postgres != "" {
@@ -194,34 +211,13 @@ func measure(c config, bin, data string) (result, error) {
 		args = append(args, "--postgres", c.postgres)
 	}
 	args = append(args, c.extra...)
-	cmd := exec.Command(bin, args...)
-	var logs strings.Builder
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	stop, pid, err := startServer(bin, args, "http://"+addr, c.startMax)
+	if err != nil {
 		return r, err
 	}
-	defer func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
+	defer stop()
 	base := "http://" + addr
-	for {
-		resp, err := http.Get(base + "/.well-known/ucp")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Since(start) > c.startMax {
-			return r, fmt.Errorf("storefinder did not start within %s", c.startMax)
-		}
-		if exited(cmd) {
-			return r, fmt.Errorf("storefinder exited during start-up:\n%s", logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 	r.startup = time.Since(start)
 
 	ctx := context.Background()
@@ -253,7 +249,7 @@ func measure(c config, bin, data string) (result, error) {
 			}
 		}
 	}
-	r.peakRSSKB = peakRSS(cmd.Process.Pid)
+	r.peakRSSKB = peakRSS(pid)
 	return r, nil
 }
 
@@ -342,4 +338,38 @@ func exited(cmd *exec.Cmd) bool {
 	}
 	f := strings.Fields(string(b))
 	return len(f) > 2 && f[2] == "Z"
+}
+
+// startServer starts the storefinder binary and waits until its profile
+// endpoint answers; stop kills it, pid names it for the RSS reading.
+func startServer(bin string, args []string, base string, wait time.Duration) (stop func(), pid int, err error) {
+	cmd := exec.Command(bin, args...)
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = io.Discard, &logs
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, 0, err
+	}
+	stop = func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
+	for {
+		resp, err := http.Get(base + "/.well-known/ucp")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return stop, cmd.Process.Pid, nil
+			}
+		}
+		if time.Since(start) > wait {
+			stop()
+			return nil, 0, fmt.Errorf("storefinder did not start within %s", wait)
+		}
+		if exited(cmd) {
+			stop()
+			return nil, 0, fmt.Errorf("storefinder exited during start-up:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
