@@ -21,6 +21,11 @@ type Data struct {
 	Package string
 	Source  string
 	Title   string
+	// Generator is the ucpgen version: a module version, or "(devel)" for a
+	// build from a checkout so committed output does not churn per commit.
+	Generator string
+	// UCPVersion is the OpenRPC document's info.version; empty if unstated.
+	UCPVersion string
 }
 
 // Render executes the named template (e.g. "header.tmpl") and trims the
