@@ -107,8 +107,8 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 		for _, s := range stale {
 			fmt.Fprint(stdout, unidiff.Truncate(s.Diff, diffLines))
 		}
-		return exitError{code: exitStale, err: fmt.Errorf("%d of %d generated files in %s are stale (%s); run `ucpgen generate` and commit the result",
-			len(stale), len(files), f.out, staleNames(stale))}
+		return exitError{code: exitStale, err: fmt.Errorf("%s: %d stale generated file(s) (%s); run `ucpgen generate` and commit the result",
+			f.out, len(stale), staleNames(stale))}
 	}
 	res, err := generator.Update(f.out, files)
 	if err != nil {

@@ -20,9 +20,9 @@ import (
 // Exit codes, distinct so CI can tell "regenerate and commit" from "fix
 // the input or the command line".
 const (
-	exitOK    = 0
-	exitStale = 1
-	exitUsage = 2
+	exitOK       = 0
+	exitStale    = 1
+	exitBadInput = 2
 )
 
 func main() {
@@ -41,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return ee.code
 		}
 		fmt.Fprintln(stderr, "ucpgen:", err)
-		return exitUsage
+		return exitBadInput
 	}
 	return exitOK
 }
