@@ -83,6 +83,9 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
 	}
 
+	if got, want := goOutput(t, goBin, shop, env, "tool", "ucpgen", "version"), "ucpgen "+proxyVersion+", "; !strings.HasPrefix(got, want) {
+		t.Errorf("go tool ucpgen version = %q, want prefix %q", got, want)
+	}
 	gomod, _ := os.ReadFile(filepath.Join(shop, "go.mod"))
 	if !strings.Contains(string(gomod), "tool github.com/ucpgen/ucpgen/cmd/ucpgen") {
 		t.Errorf("go.mod records no tool directive:\n%s", gomod)
