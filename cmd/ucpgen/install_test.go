@@ -23,8 +23,12 @@ import (
 // test's file:// module proxy; generated headers must name it.
 const proxyVersion = "v0.0.1-proxytest"
 
-// readmeSection is the README heading whose commands the test runs.
-const readmeSection = "## Use ucpgen in your own service"
+// readmeSection is the README heading whose commands the test runs, and
+// testNote the text that follows the last tested step.
+const (
+	readmeSection = "## Use ucpgen in your own service"
+	testNote      = "`cmd/ucpgen/install_test.go` runs"
+)
 
 // TestREADMEInstallThroughModuleProxy publishes this checkout as a module
 // version on a file:// GOPROXY, the way a release is fetched, and runs the
@@ -127,9 +131,9 @@ func repoRoot(t *testing.T) string {
 	}
 }
 
-// readmeSteps extracts, from the README section on using ucpgen, every line
-// of its ```sh blocks (each a go command, in order) and the one
-// //go:generate line of its ```go blocks.
+// readmeSteps extracts, from the README section on using ucpgen up to the
+// note naming this test, every line of its ```sh blocks (each a go command,
+// in order) and the one //go:generate line of its ```go blocks.
 func readmeSteps(t *testing.T, readme string) (steps [][]string, genLine string) {
 	t.Helper()
 	b, err := os.ReadFile(readme)
@@ -145,6 +149,13 @@ func readmeSteps(t *testing.T, readme string) (steps [][]string, genLine string)
 	if j := strings.Index(section[len(readmeSection):], "\n## "); j >= 0 {
 		section = section[:len(readmeSection)+j]
 	}
+	// The steps end at the note naming this test, so later code and shell
+	// blocks of the section (serving, deploying) are not run here.
+	j := strings.Index(section, testNote)
+	if j < 0 {
+		t.Fatalf("README section %q lacks the note %q that ends the tested steps", readmeSection, testNote)
+	}
+	section = section[:j]
 	fence := ""
 	sc := bufio.NewScanner(strings.NewReader(section))
 	for sc.Scan() {
