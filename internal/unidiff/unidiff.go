@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// maxCells bounds the LCS table (lines after trimming the common prefix and
-// suffix, old times new); beyond it the changed middle is shown as one
-// replacement, which is still a correct diff, only a coarser one.
-const maxCells = 4 << 20
+// maxEdits bounds the edit distance (in lines) the diff searches for; the
+// search keeps about maxEdits² integers. Beyond it the changed middle is
+// shown as one replacement, which is still a correct diff, only a coarser one.
+const maxEdits = 2048
 
 // context is the number of unchanged lines shown around each change.
 const context = 3
@@ -112,7 +112,8 @@ func lines(s string) []string {
 }
 
 // edits computes an edit script from a to b: common prefix and suffix, and
-// a longest-common-subsequence alignment of the middle when it is small.
+// a shortest edit script of the middle (Myers' algorithm), so a file whose
+// first and last lines both changed still gets a small diff.
 func edits(a, b []string) []op {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
@@ -127,15 +128,15 @@ func edits(a, b []string) []op {
 		ops = append(ops, op{' ', s})
 	}
 	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	if len(ma)*len(mb) > maxCells {
+	if mid, ok := myers(ma, mb); ok {
+		ops = append(ops, mid...)
+	} else {
 		for _, s := range ma {
 			ops = append(ops, op{'-', s})
 		}
 		for _, s := range mb {
 			ops = append(ops, op{'+', s})
 		}
-	} else {
-		ops = append(ops, lcs(ma, mb)...)
 	}
 	for _, s := range a[len(a)-suf:] {
 		ops = append(ops, op{' ', s})
@@ -143,43 +144,76 @@ func edits(a, b []string) []op {
 	return ops
 }
 
-// lcs aligns a and b by dynamic programming over suffixes.
-func lcs(a, b []string) []op {
+// myers returns a shortest edit script from a to b, or false when it needs
+// more than maxEdits insertions and deletions.
+func myers(a, b []string) ([]op, bool) {
 	n, m := len(a), len(b)
-	w := m + 1
-	t := make([]int32, (n+1)*w)
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				t[i*w+j] = t[(i+1)*w+j+1] + 1
+	limit := min(n+m, maxEdits)
+	off := limit + 1
+	v := make([]int, 2*limit+3) // v[off+k]: furthest x on diagonal k
+	// trace[d] is v for diagonals -d-1..d+1 before round d, for backtracking.
+	var trace [][]int
+	found := false
+	for d := 0; d <= limit && !found; d++ {
+		trace = append(trace, append([]int(nil), v[off-d-1:off+d+2]...))
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+				x = v[off+k+1] // step down: insert b[y]
 			} else {
-				t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
+				x = v[off+k-1] + 1 // step right: delete a[x]
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				found = true
+				break
 			}
 		}
 	}
-	var ops []op
-	i, j := 0, 0
-	for i < n && j < m {
-		switch {
-		case a[i] == b[j]:
-			ops = append(ops, op{' ', a[i]})
-			i++
-			j++
-		case t[(i+1)*w+j] >= t[i*w+j+1]:
-			ops = append(ops, op{'-', a[i]})
-			i++
-		default:
-			ops = append(ops, op{'+', b[j]})
-			j++
+	if !found {
+		return nil, false
+	}
+	// Walk back from (n, m), collecting the script in reverse.
+	var rev []op
+	x, y := n, m
+	for d := len(trace) - 1; d >= 0; d-- {
+		tv := trace[d]
+		at := func(k int) int { return tv[k+d+1] }
+		k := x - y
+		var prevK int
+		if k == -d || k != d && at(k-1) < at(k+1) {
+			prevK = k + 1
+		} else {
+			prevK = k - 1
 		}
+		prevX := at(prevK)
+		prevY := prevX - prevK
+		if d == 0 {
+			prevX, prevY = 0, 0
+		}
+		for x > prevX && y > prevY {
+			x--
+			y--
+			rev = append(rev, op{' ', a[x]})
+		}
+		if d > 0 {
+			if x == prevX {
+				rev = append(rev, op{'+', b[prevY]})
+			} else {
+				rev = append(rev, op{'-', a[prevX]})
+			}
+		}
+		x, y = prevX, prevY
 	}
-	for ; i < n; i++ {
-		ops = append(ops, op{'-', a[i]})
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
 	}
-	for ; j < m; j++ {
-		ops = append(ops, op{'+', b[j]})
-	}
-	return ops
+	return rev, true
 }
 
 // Truncate keeps the first n lines of a diff and replaces the rest with one

@@ -151,3 +151,28 @@ func TestDiffLargeMiddleStaysCorrect(t *testing.T) {
 		t.Fatal("coarse diff of a large middle does not apply")
 	}
 }
+
+// TestDiffFirstAndLastLineOfLargeFile is the common stale case (a new
+// version in the header and a change far below it): prefix and suffix
+// trimming alone would leave the whole file as the middle.
+func TestDiffFirstAndLastLineOfLargeFile(t *testing.T) {
+	var a []string
+	for i := 0; i < 20000; i++ {
+		a = append(a, fmt.Sprint("line ", i))
+	}
+	b := append([]string(nil), a...)
+	b[0] = "header v2"
+	b[len(b)-1] = "last changed"
+	b = append(b[:10000], append([]string{"inserted"}, b[10000:]...)...)
+	old, new := join(a), join(b)
+	d := Diff("a", "b", []byte(old), []byte(new))
+	if got := strings.Count(d, "\n@@ -"); got != 3 {
+		t.Errorf("want 3 hunks, got %d:\n%s", got, d)
+	}
+	if n := strings.Count(d, "\n"); n > 40 {
+		t.Errorf("diff of three one-line edits is %d lines:\n%s", n, d)
+	}
+	if got := apply(t, old, d); got != new {
+		t.Fatal("diff does not apply")
+	}
+}
