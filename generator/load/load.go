@@ -56,14 +56,15 @@ type Param struct {
 
 // Set is every JSON document of an input tree, indexed by file and by $id.
 type Set struct {
+	// warnings collects lint findings while schemas are parsed.
+	warnings []Warning
+
 	fsys  fs.FS
 	docs  map[string]*Node  // file path -> root node
 	ids   map[string]string // $id (no fragment) -> file path
 	bases map[string]string // file path -> base URI
 	byLoc map[Loc]*Schema
 	refs  []*Schema // schemas with unresolved $ref
-	// warnings collects lint findings while schemas are parsed.
-	warnings []Warning
 }
 
 // Doc returns the parsed document at file, loading it on demand.
