@@ -5,6 +5,7 @@ package generator
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"github.com/ucpgen/ucpgen/generator/emit"
 	"github.com/ucpgen/ucpgen/generator/ir"
 	"github.com/ucpgen/ucpgen/generator/load"
+	"github.com/ucpgen/ucpgen/internal/unidiff"
+	"github.com/ucpgen/ucpgen/internal/version"
 )
 
 // Config says what to generate.
@@ -25,6 +28,13 @@ type Config struct {
 	OpenRPC string
 	// Package is the Go package name of the output.
 	Package string
+	// Generator is the ucpgen version written into headers; empty means
+	// "(devel)". The CLI passes version.Read().Header().
+	Generator string
+	// Warn receives each lint warning (file#/pointer: message); nil drops
+	// them. Strict makes any warning an error instead.
+	Warn   func(load.Warning)
+	Strict bool
 }
 
 // Model loads the input and builds the intermediate model, for emitters and
@@ -46,64 +56,119 @@ func Generate(cfg Config) (map[string][]byte, error) {
 	if cfg.Package == "" {
 		return nil, fmt.Errorf("package name is empty")
 	}
-	m, _, err := Model(cfg)
+	m, spec, err := Model(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return emit.Files(m, emit.Options{Package: cfg.Package, Source: cfg.OpenRPC})
+	if cfg.Strict && len(spec.Warnings) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%d lint warning(s), refused by --strict:", len(spec.Warnings))
+		for _, w := range spec.Warnings {
+			b.WriteString("\n  " + w.String())
+		}
+		return nil, errors.New(b.String())
+	}
+	if cfg.Warn != nil {
+		for _, w := range spec.Warnings {
+			cfg.Warn(w)
+		}
+	}
+	gen := cfg.Generator
+	if gen == "" {
+		gen = version.Devel
+	}
+	return emit.Files(m, emit.Options{Package: cfg.Package, Source: cfg.OpenRPC, Generator: gen, UCPVersion: spec.Version})
 }
 
-// Write stores files into dir, creating it if needed, and removes generated
-// files of an earlier run that this run no longer produces.
+// Result says what Write did to each file, so the CLI can list them.
+type Result struct {
+	Written, Unchanged, Removed []string
+}
+
+// Write is Update for callers that need no report of what changed.
 func Write(dir string, files map[string][]byte) error {
+	_, err := Update(dir, files)
+	return err
+}
+
+// Update stores files into dir, creating it if needed, and removes generated
+// files of an earlier run that this run no longer produces. A file whose
+// bytes already match is not rewritten, so its modification time stays and
+// build tools that watch it see no change.
+func Update(dir string, files map[string][]byte) (Result, error) {
+	var res Result
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+		return res, fmt.Errorf("create %s: %w", dir, err)
 	}
 	stale, err := generatedFiles(dir)
 	if err != nil {
-		return err
+		return res, err
 	}
 	for _, name := range stale {
 		if _, keep := files[name]; !keep {
 			if err := os.Remove(filepath.Join(dir, name)); err != nil {
-				return fmt.Errorf("remove stale %s: %w", name, err)
+				return res, fmt.Errorf("remove stale %s: %w", name, err)
 			}
+			res.Removed = append(res.Removed, name)
 		}
 	}
 	for _, name := range sortedNames(files) {
-		if err := os.WriteFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", name, err)
+		path := filepath.Join(dir, name)
+		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, files[name]) {
+			res.Unchanged = append(res.Unchanged, name)
+			continue
 		}
+		if err := os.WriteFile(path, files[name], 0o644); err != nil {
+			return res, fmt.Errorf("write %s: %w", path, err)
+		}
+		res.Written = append(res.Written, name)
 	}
-	return nil
+	return res, nil
 }
 
-// Check compares files with dir and describes every difference, so CI can
-// fail when committed generated code is stale.
-func Check(dir string, files map[string][]byte) error {
-	var problems []string
+// Stale is one file of the output directory that differs from what the
+// generator produces.
+type Stale struct {
+	Name string
+	// Reason is "differs", "missing" or "no longer generated".
+	Reason string
+	// Diff is a unified diff from the file on disk to the generator's
+	// output (from or to /dev/null for a missing or extra file).
+	Diff string
+}
+
+// Check compares files with dir and returns every stale file with a diff,
+// so CI can fail when committed generated code is out of date and show why.
+func Check(dir string, files map[string][]byte) ([]Stale, error) {
+	var out []Stale
 	for _, name := range sortedNames(files) {
-		have, err := os.ReadFile(filepath.Join(dir, name))
+		path := filepath.Join(dir, name)
+		have, err := os.ReadFile(path)
 		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, Stale{Name: name, Reason: "missing", Diff: unidiff.Diff("/dev/null", path, nil, files[name])})
 		case err != nil:
-			problems = append(problems, fmt.Sprintf("%s: missing (%v)", filepath.Join(dir, name), err))
+			return nil, fmt.Errorf("read %s: %w", path, err)
 		case !bytes.Equal(have, files[name]):
-			problems = append(problems, fmt.Sprintf("%s: differs from generator output", filepath.Join(dir, name)))
+			out = append(out, Stale{Name: name, Reason: "differs", Diff: unidiff.Diff(path, path+" (generated)", have, files[name])})
 		}
 	}
 	existing, err := generatedFiles(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, name := range existing {
 		if _, ok := files[name]; !ok {
-			problems = append(problems, fmt.Sprintf("%s: generated file the generator no longer produces", filepath.Join(dir, name)))
+			path := filepath.Join(dir, name)
+			have, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", path, err)
+			}
+			out = append(out, Stale{Name: name, Reason: "no longer generated", Diff: unidiff.Diff(path, "/dev/null", have, nil)})
 		}
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("generated code is stale; run `ucpgen generate`:\n  %s", strings.Join(problems, "\n  "))
-	}
-	return nil
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
 }
 
 // generatedFiles lists the .go files in dir that carry ucpgen's header.

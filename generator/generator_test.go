@@ -47,8 +47,12 @@ func TestCommittedOutputFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := generator.Check(filepath.Join("..", "generated", "location"), files); err != nil {
+	stale, err := generator.Check(filepath.Join("..", "generated", "location"), files)
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, s := range stale {
+		t.Errorf("%s is stale (%s); run `go run ./cmd/ucpgen generate`:\n%s", s.Name, s.Reason, s.Diff)
 	}
 }
 

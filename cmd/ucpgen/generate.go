@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,8 +11,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ucpgen/ucpgen/generator"
+	"github.com/ucpgen/ucpgen/generator/load"
+	"github.com/ucpgen/ucpgen/internal/unidiff"
+	"github.com/ucpgen/ucpgen/internal/version"
 	"github.com/ucpgen/ucpgen/schemas"
 )
+
+// diffLines bounds the diff printed per stale file, so one badly stale file
+// cannot bury the summary in a CI log.
+const diffLines = 40
 
 type generateFlags struct {
 	schemaRoot string
@@ -19,47 +27,51 @@ type generateFlags struct {
 	out        string
 	pkg        string
 	check      bool
+	strict     bool
 }
 
-func newGenerate(stdout io.Writer) *cobra.Command {
+func newGenerate(stdout, stderr io.Writer, v version.Info) *cobra.Command {
 	var f generateFlags
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Generate the Go package from an OpenRPC file and its schemas",
 		Long: `Generate reads the OpenRPC file (--openrpc, a path inside --schemas) and every
 JSON Schema it references, checks them with a JSON Schema 2020-12 compiler,
-and writes the generated Go files into --out.
+and writes the generated Go files into --out. It lists the files it wrote
+and leaves files whose content is already right untouched.
 
 With no flags it regenerates generated/location from the UCP 2026-08-25
 schema set bundled with ucpgen (run it from the ucpgen repository root).
-With --check it writes nothing and exits 1 if the files in --out differ from
-what it would write, naming each stale file.`,
+
+A schema keyword one edit away from a known one ("minItem") is almost
+certainly a typo that would drop a constraint: ucpgen warns and names the
+keyword it probably means. --strict turns such warnings into errors.
+
+With --check it writes nothing; for each stale file it prints a unified diff
+(first 40 lines) and ends with a one-line summary.
+
+Exit codes: 0 success or up to date; 1 --check found stale files; 2 bad
+input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 		Example: `  ucpgen generate
   ucpgen generate --schemas ./ucp-2026-08-25 --out ./internal/ucploc --package ucploc
-  ucpgen generate --check`,
+  ucpgen generate --check --strict`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runGenerate(f, stdout) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runGenerate(f, v, stdout, stderr) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.schemaRoot, "schemas", "", "schema tree root holding services/ and schemas/ (default: the UCP 2026-08-25 set bundled with ucpgen)")
 	fl.StringVar(&f.openrpc, "openrpc", schemas.OpenRPCPath, "OpenRPC file, relative to --schemas")
 	fl.StringVar(&f.out, "out", filepath.Join("generated", "location"), "output directory")
 	fl.StringVar(&f.pkg, "package", "", "Go package name of the output (default: the output directory's name)")
-	fl.BoolVar(&f.check, "check", false, "do not write; exit 1 if the output directory is stale")
+	fl.BoolVar(&f.check, "check", false, "do not write; print a diff and exit 1 if the output directory is stale")
+	fl.BoolVar(&f.strict, "strict", false, "treat lint warnings (e.g. a misspelled schema keyword) as errors")
 	return cmd
 }
 
-func runGenerate(f generateFlags, stdout io.Writer) error {
-	var fsys fs.FS = schemas.FS
-	if f.schemaRoot != "" {
-		st, err := os.Stat(f.schemaRoot)
-		if err != nil {
-			return fmt.Errorf("--schemas: %w", err)
-		}
-		if !st.IsDir() {
-			return fmt.Errorf("--schemas: %s is not a directory", f.schemaRoot)
-		}
-		fsys = os.DirFS(f.schemaRoot)
+func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) error {
+	fsys, err := schemaFS(f.schemaRoot, f.openrpc)
+	if err != nil {
+		return err
 	}
 	pkg := f.pkg
 	if pkg == "" {
@@ -72,22 +84,87 @@ func runGenerate(f generateFlags, stdout io.Writer) error {
 	if !token(pkg) {
 		return fmt.Errorf("--package: %q is not a valid Go package name", pkg)
 	}
-	files, err := generator.Generate(generator.Config{FS: fsys, OpenRPC: filepath.ToSlash(f.openrpc), Package: pkg})
+	files, err := generator.Generate(generator.Config{
+		FS:        fsys,
+		OpenRPC:   filepath.ToSlash(f.openrpc),
+		Package:   pkg,
+		Generator: v.Header(),
+		Strict:    f.strict,
+		Warn:      func(w load.Warning) { fmt.Fprintf(stderr, "ucpgen: warning: %s\n", w) },
+	})
 	if err != nil {
 		return err
 	}
 	if f.check {
-		if err := generator.Check(f.out, files); err != nil {
-			return exitError{code: 1, err: err}
+		stale, err := generator.Check(f.out, files)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(stdout, "%s is up to date (%d files)\n", f.out, len(files))
-		return nil
+		if len(stale) == 0 {
+			fmt.Fprintf(stdout, "%s is up to date (%d files)\n", f.out, len(files))
+			return nil
+		}
+		for _, s := range stale {
+			fmt.Fprint(stdout, unidiff.Truncate(s.Diff, diffLines))
+		}
+		return exitError{code: exitStale, err: fmt.Errorf("%s: %d stale generated file(s) (%s); run `ucpgen generate` and commit the result",
+			f.out, len(stale), staleNames(stale))}
 	}
-	if err := generator.Write(f.out, files); err != nil {
+	res, err := generator.Update(f.out, files)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %d files to %s\n", len(files), f.out)
+	for _, n := range res.Written {
+		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(f.out, n))
+	}
+	for _, n := range res.Removed {
+		fmt.Fprintf(stdout, "removed %s (no longer generated)\n", filepath.Join(f.out, n))
+	}
+	fmt.Fprintf(stdout, "%s: %d written, %d unchanged, %d removed\n", f.out, len(res.Written), len(res.Unchanged), len(res.Removed))
 	return nil
+}
+
+// schemaFS returns the input tree: the bundled one, or the --schemas folder
+// after checking that it holds the OpenRPC file, naming the absolute path
+// looked in and what belongs there when it does not.
+func schemaFS(root, openrpc string) (fs.FS, error) {
+	if root == "" {
+		return schemas.FS, nil
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("--schemas %s: %w", root, err)
+	}
+	const want = "a UCP schema tree root: the folder holding services/ and schemas/ (the source/ folder of a UCP release)"
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("--schemas: %s does not exist; expected %s", abs, want)
+	case err != nil:
+		return nil, fmt.Errorf("--schemas: %w", err)
+	case !st.IsDir():
+		return nil, fmt.Errorf("--schemas: %s is a file, not a directory; expected %s", abs, want)
+	}
+	rpc := filepath.Join(abs, filepath.FromSlash(openrpc))
+	if _, err := os.Stat(rpc); err != nil {
+		msg := fmt.Sprintf("--schemas: no OpenRPC file at %s; expected %s, with --openrpc (%s) inside it", rpc, want, openrpc)
+		if _, err := os.Stat(filepath.Join(abs, "source", filepath.FromSlash(openrpc))); err == nil {
+			msg += fmt.Sprintf("; did you mean --schemas %s?", filepath.Join(root, "source"))
+		}
+		return nil, errors.New(msg)
+	}
+	return os.DirFS(abs), nil
+}
+
+func staleNames(stale []generator.Stale) string {
+	s := ""
+	for i, x := range stale {
+		if i > 0 {
+			s += ", "
+		}
+		s += x.Name + " " + x.Reason
+	}
+	return s
 }
 
 func token(s string) bool {

@@ -10,21 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 )
 
 // TestTypeScriptClient drives the server with the official TypeScript MCP
 // SDK (installed by .ci/run into e2e/ts/node_modules), an implementation
-// independent of the Go SDK. It skips on machines without node unless CI is
-// set, where it must run.
+// independent of the Go SDK. It skips on machines without node unless
+// UCPGEN_CI is set (by .ci/run), where it must run.
 func TestTypeScriptClient(t *testing.T) {
 	need := func(format string, args ...any) {
 		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf(format, args...)
-		}
-		t.Skipf("skipping: "+format, args...)
+		testshared.Missing(t, format, args...)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -16,6 +16,8 @@ type Options struct {
 	Package string
 	// Source is the input path written into headers (slash form, relative).
 	Source string
+	// Generator and UCPVersion are the ucpgen and UCP versions named in headers.
+	Generator, UCPVersion string
 }
 
 // errSkipFile tells Files that an emitter has nothing to write for this
@@ -79,7 +81,7 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 }
 
 func newFile(opts Options, m *ir.Model, withDoc bool) (*jen.File, error) {
-	d := templates.Data{Package: opts.Package, Source: opts.Source, Title: m.Title}
+	d := templates.Data{Package: opts.Package, Source: opts.Source, Title: m.Title, Generator: opts.Generator, UCPVersion: opts.UCPVersion}
 	header, err := templates.Render("header.tmpl", d)
 	if err != nil {
 		return nil, err

@@ -18,8 +18,11 @@ import (
 
 // Spec is a loaded OpenRPC service description.
 type Spec struct {
-	OpenRPC     string
-	Title       string
+	OpenRPC string
+	Title   string
+	// Version is info.version, the UCP release the document describes
+	// (e.g. 2026-08-25); empty when the document does not state it.
+	Version     string
 	Description string
 	// Endpoint is the default of the first server's endpoint variable, if any.
 	Endpoint   string
@@ -28,6 +31,9 @@ type Spec struct {
 	// File is the OpenRPC file's path inside the input FS.
 	File string
 	Set  *Set
+	// Warnings are lint findings (e.g. a keyword one edit from a known
+	// one), sorted by location; the CLI prints them, --strict refuses them.
+	Warnings []Warning
 }
 
 // Method is one OpenRPC method (an MCP tool).
@@ -50,6 +56,9 @@ type Param struct {
 
 // Set is every JSON document of an input tree, indexed by file and by $id.
 type Set struct {
+	// warnings collects lint findings while schemas are parsed.
+	warnings []Warning
+
 	fsys  fs.FS
 	docs  map[string]*Node  // file path -> root node
 	ids   map[string]string // $id (no fragment) -> file path
@@ -95,6 +104,11 @@ func OpenRPC(fsys fs.FS, file string) (*Spec, error) {
 	if err := set.compile(spec); err != nil {
 		return nil, err
 	}
+	if spec.Version == "" {
+		set.warnings = append(set.warnings, Warning{Loc: root.Loc.Child("info"), Msg: "info.version is missing (OpenRPC requires it); generated headers cannot name the UCP version"})
+	}
+	spec.Warnings = append([]Warning(nil), set.warnings...)
+	sort.SliceStable(spec.Warnings, func(i, j int) bool { return spec.Warnings[i].Loc.String() < spec.Warnings[j].Loc.String() })
 	return spec, nil
 }
 
@@ -269,6 +283,12 @@ func (spec *Spec) parse(set *Set, root *Node) error {
 	if info := root.Get("info"); info != nil {
 		if t := info.Get("title"); t != nil && t.Kind == String {
 			spec.Title = t.Str
+		}
+		if v := info.Get("version"); v != nil {
+			if v.Kind != String {
+				return keywordError(v.Loc, "info.version must be a string, got %s", v.Kind)
+			}
+			spec.Version = v.Str
 		}
 		if d := info.Get("description"); d != nil && d.Kind == String {
 			spec.Description = d.Str

@@ -310,6 +310,7 @@ func (set *Set) keyword(s *Schema, key string, v *Node) error {
 		if unsupportedKeywords[key] {
 			return keywordError(v.Loc, "keyword %q is not supported by ucpgen; refusing to generate code that would ignore it", key)
 		}
+		set.lintKeyword(v.Loc, key)
 		s.Extra = append(s.Extra, Member{Key: key, Value: v})
 	}
 	return err

@@ -35,7 +35,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
-	"github.com/ucpgen/ucpgen/examples/storefinder/gendata/storegen"
+	"github.com/ucpgen/ucpgen/internal/storegen"
 )
 
 func main() {

@@ -1,7 +1,7 @@
 // Command gendata writes the store-finder example's default dataset, so the
 // committed dataset/stores.json can be regenerated after a table change:
 //
-//	go run ./examples/storefinder/gendata -o examples/storefinder/dataset/stores.json
+//	go run ./internal/storegen/gendata -o examples/storefinder/dataset/stores.json
 package main
 
 import (
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/gendata/storegen"
+	"github.com/ucpgen/ucpgen/internal/storegen"
 )
 
 func main() {

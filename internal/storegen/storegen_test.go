@@ -13,7 +13,7 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 )
 
-var update = flag.Bool("update", false, "rewrite ../../dataset/stores.json from the generator")
+var update = flag.Bool("update", false, "rewrite examples/storefinder/dataset/stores.json from the generator")
 
 // TestGenerateReproducesEmbeddedDataset is the golden test of the committed
 // dataset: regenerating with the default seed must give the embedded file
@@ -24,7 +24,7 @@ func TestGenerateReproducesEmbeddedDataset(t *testing.T) {
 		t.Fatalf("Generate: %v", err)
 	}
 	if *update {
-		path := filepath.Join("..", "..", "dataset", "stores.json")
+		path := filepath.Join("..", "..", "examples", "storefinder", "dataset", "stores.json")
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatalf("update %s: %v", path, err)
 		}
@@ -39,7 +39,7 @@ func TestGenerateReproducesEmbeddedDataset(t *testing.T) {
 	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
 	for i := 0; i < len(gl) && i < len(wl); i++ {
 		if gl[i] != wl[i] {
-			t.Fatalf("generator output differs from embedded stores.json at line %d:\n got: %.300s\nwant: %.300s\n(regenerate with go run ./examples/storefinder/gendata -o examples/storefinder/dataset/stores.json)", i+1, gl[i], wl[i])
+			t.Fatalf("generator output differs from embedded stores.json at line %d:\n got: %.300s\nwant: %.300s\n(regenerate with go run ./internal/storegen/gendata -o examples/storefinder/dataset/stores.json)", i+1, gl[i], wl[i])
 		}
 	}
 	t.Fatalf("generator output has %d lines, embedded stores.json has %d", len(gl), len(wl))
