@@ -76,6 +76,11 @@ type Candidate[L any] struct {
 	// Ref is the source's own handle (an index, a row id), passed back to
 	// Serves and Items untouched.
 	Ref any
+	// Predicate, when non-nil, is the Location as the predicate engine sees
+	// it (id, geo, amenity keys, schedule), prepared once by the source (at
+	// load, say) so the engine need not convert the Location again on every
+	// request. nil means the engine converts it; the engine never modifies it.
+	Predicate *predicate.Candidate
 }
 
 // Source is what a Business implements. Every method may be called
