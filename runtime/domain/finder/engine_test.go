@@ -509,3 +509,34 @@ func TestSelectiveSearchBatchesGrow(t *testing.T) {
 		}
 	}
 }
+
+// countingCounter is a source that can count its matches cheaply.
+type countingCounter struct {
+	*countingSource
+	total int
+}
+
+func (c *countingCounter) Count(context.Context, predicate.Query) (int, error) {
+	c.counts++
+	return c.total, nil
+}
+
+func TestTotalCountFromCounter(t *testing.T) {
+	s := &countingCounter{countingSource: newSource(100), total: 100}
+	s.caps.Counts = true
+	e, err := New[place](s, placeBinding, Options{Batch: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := 3
+	page, err := e.Search(context.Background(), SearchRequest{Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.TotalCount == nil || *page.TotalCount != 100 || s.counts != 1 {
+		t.Errorf("total_count %v after %d Count calls, want 100 after 1", page.TotalCount, s.counts)
+	}
+	if !page.HasNextPage {
+		t.Error("no next page")
+	}
+}
