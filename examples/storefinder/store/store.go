@@ -5,9 +5,12 @@
 // lookup bookkeeping, response shapes) on top of it.
 //
 // Its pushdown is what an in-memory Business can do cheaply: the spatial
-// index narrows a distance relation to a superset, textrank scores a
-// free-text query, and candidates come in keyset order (by id, or by score
-// then id) so a page reads O(page) records.
+// index narrows a distance relation to a superset, the amenity filter is
+// applied exactly, and candidates come in keyset order, by id (a page reads
+// the records up to its last match, from a binary-searched start) or, for a
+// free-text query, by textrank score then id (every candidate is scored once
+// per text, circle and amenity set, and the ranking is cached for the next
+// batches and pages).
 //
 // Every record is validated at load with the generated Location decoder plus
 // the schedule and IANA zone rules, so a server never starts on broken data.
@@ -227,9 +230,6 @@ func textFields(l *location.Location) textrank.Fields {
 	}
 	return f
 }
-
-// Len reports how many records are served (public ones).
-func (s *Source) Len() int { return len(s.public) }
 
 // Capabilities reports point and address targets and the countries public
 // records serve; private records never widen it.
