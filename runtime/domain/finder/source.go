@@ -101,7 +101,10 @@ type Source[L any] interface {
 	// available service or fulfilment method can serve t. It is called only
 	// for requests with serves, once per batch, for candidates that passed
 	// every other predicate. An error wrapping predicate.ErrUnevaluable
-	// rejects the request with -32602.
+	// rejects the request with -32602. For an address target,
+	// t.Address.Country is already the upper-case ISO 3166-1 alpha-2 code
+	// of a country in Capabilities.Countries (the engine reads alpha-3 codes
+	// and English names too); t.Raw is as supplied.
 	Serves(ctx context.Context, t predicate.Target, cands []Candidate[L]) ([]bool, error)
 	// Items reports, for each candidate, whether every item can currently be
 	// provided there. It is called only for requests with filters.items,
