@@ -36,6 +36,7 @@ var outputs = []output{
 	{"types.go", emitTypes},
 	{"validate.go", emitValidators},
 	{"binding.go", emitBinding},
+	{"encode.go", emitEncoders},
 }
 
 // emitTypes writes every named type with its JSON methods.

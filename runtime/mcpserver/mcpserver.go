@@ -128,13 +128,9 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(resp)
+	body, err := encodeResponse(resp, outcome)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s response: %w", t.Name, err)
-	}
-	body, err = SetMember(body, "ucp", outcome.UCP())
-	if err != nil {
-		return nil, fmt.Errorf("fill ucp of %s response: %w", t.Name, err)
 	}
 	if opts.ValidateOutput && t.CheckOutput != nil {
 		if err := t.CheckOutput(body); err != nil {
@@ -256,6 +252,29 @@ func RPCError(err error, logger *slog.Logger) *jsonrpc.Error {
 	}
 	logger.Error("ucp tool failed", "err", err)
 	return &jsonrpc.Error{Code: rpcerr.CodeInternal, Message: "internal error"}
+}
+
+// envelopeAppender is implemented by generated tool results: they encode
+// themselves in one pass with the negotiated ucp member written in place.
+type envelopeAppender interface {
+	AppendJSONWithUCP(b, ucp []byte) ([]byte, error)
+}
+
+// encodeResponse writes a hook's response with the outcome's ucp member,
+// in one pass for generated results and through SetMember otherwise.
+func encodeResponse(resp any, outcome envelope.Outcome) ([]byte, error) {
+	ucp, err := json.Marshal(outcome.UCP())
+	if err != nil {
+		return nil, err
+	}
+	if a, ok := resp.(envelopeAppender); ok {
+		return a.AppendJSONWithUCP(make([]byte, 0, 4096), ucp)
+	}
+	body, err := json.Marshal(resp)
+	if err != nil {
+		return nil, err
+	}
+	return SetMember(body, "ucp", json.RawMessage(ucp))
 }
 
 // SetMember replaces (or adds) the top-level member name of the JSON object

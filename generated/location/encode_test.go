@@ -1,0 +1,207 @@
+package location_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/testshared"
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/opt"
+)
+
+// appender is what every generated struct and union has.
+type appender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// sameAsMarshal requires AppendJSON to write exactly the bytes json.Marshal
+// writes for v, or to fail exactly when json.Marshal fails.
+func sameAsMarshal(t *testing.T, name string, v appender) {
+	t.Helper()
+	want, werr := json.Marshal(v)
+	got, gerr := v.AppendJSON(nil)
+	if (werr == nil) != (gerr == nil) {
+		t.Fatalf("%s: json.Marshal error %v, AppendJSON error %v", name, werr, gerr)
+	}
+	if werr == nil && !bytes.Equal(got, want) {
+		t.Fatalf("%s: AppendJSON differs from json.Marshal\n got: %s\nwant: %s", name, got, want)
+	}
+}
+
+// TestAppendJSONOnDataset encodes every store of the example dataset as a
+// Location, a LookupLocation and inside search and lookup responses.
+func TestAppendJSONOnDataset(t *testing.T) {
+	recs, err := dataset.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var locs []location.Location
+	var lookups []location.LookupLocation
+	for i, r := range recs {
+		var l location.Location
+		if err := json.Unmarshal(r.Location, &l); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		sameAsMarshal(t, fmt.Sprintf("record %d Location", i), &l)
+		locs = append(locs, l)
+		withInputs := bytes.TrimSuffix(bytes.TrimSpace(r.Location), []byte("}"))
+		withInputs = append(withInputs, []byte(`,"inputs":[{"id":"`+l.ID+`"}]}`)...)
+		var ll location.LookupLocation
+		if err := json.Unmarshal(withInputs, &ll); err != nil {
+			t.Fatalf("record %d as LookupLocation: %v", i, err)
+		}
+		sameAsMarshal(t, fmt.Sprintf("record %d LookupLocation", i), &ll)
+		lookups = append(lookups, ll)
+	}
+	for start := 0; start < len(locs); start += 50 {
+		end := min(start+50, len(locs))
+		sr := location.SearchResponse{
+			UCP:        location.UCPLocationResponseSchema{Version: "2026-08-25"},
+			Locations:  locs[start:end],
+			Pagination: opt.Some(location.PaginationResponse{HasNextPage: end < len(locs), Cursor: opt.Some("c<&>"), TotalCount: opt.Some(int64(len(locs)))}),
+		}
+		sameAsMarshal(t, "search page", &sr)
+		lr := location.LookupResponse{
+			UCP:       location.UCPLocationResponseSchema{Version: "2026-08-25"},
+			Locations: lookups[start:end],
+			Messages: opt.Some([]location.Message{{Info: &location.MessageInfo{
+				Type: "info", Code: opt.Some(location.InfoCode("not_found")), Content: "Identifier \"x\" <not> found \u2028",
+			}}}),
+		}
+		sameAsMarshal(t, "lookup page", &lr)
+	}
+}
+
+// TestAppendJSONEdgeCases covers what the dataset never holds: empty and nil
+// lists, unknown members with awkward names and values, and invalid unions.
+func TestAppendJSONEdgeCases(t *testing.T) {
+	cases := map[string]appender{
+		"zero search response": &location.SearchResponse{},
+		"nil optional list":    &location.SearchResponse{Messages: opt.Some[[]location.Message](nil)},
+		"unknown members": &location.SearchResponse{Unknown: map[string]json.RawMessage{
+			"z<": json.RawMessage(` { "b" : [ 1 , 2.50 ] } `), "a\u2028": json.RawMessage(`"&"`), "m": nil,
+		}},
+		"unknown duplicates a member":    &location.SearchResponse{Unknown: map[string]json.RawMessage{"locations": json.RawMessage(`[]`)}},
+		"unknown not JSON":               &location.SearchResponse{Unknown: map[string]json.RawMessage{"x": json.RawMessage(`{`)}},
+		"union with no variant":          &location.Message{},
+		"union with two variants":        &location.Message{Info: &location.MessageInfo{Type: "info"}, Warning: &location.MessageWarning{Type: "warning"}},
+		"geo with tiny and huge numbers": &location.Location{ID: "a", Name: "b", Geo: opt.Some(location.Geo{Latitude: 1e-7, Longitude: -1e21})},
+	}
+	for name, v := range cases {
+		sameAsMarshal(t, name, v)
+	}
+}
+
+// TestAppendJSONOnReleaseExamples encodes every release example payload.
+func TestAppendJSONOnReleaseExamples(t *testing.T) {
+	dir := testshared.Path(t, "ucp-upstream", "2026-08-25", "examples")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	n := 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ex struct {
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := json.Unmarshal(raw, &ex); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, v := range []appender{new(location.SearchResponse), new(location.LookupResponse), new(location.Location), new(location.SearchRequest)} {
+			if json.Unmarshal(ex.Payload, v) == nil {
+				sameAsMarshal(t, filepath.Base(f), v)
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no example decoded into any response type")
+	}
+}
+
+// FuzzAppendJSON decodes arbitrary input into the response types and
+// requires AppendJSON and json.Marshal to agree on every value that decodes.
+func FuzzAppendJSON(f *testing.F) {
+	f.Add([]byte(`{"ucp":{"version":"v"},"locations":[{"id":"a","name":"<b>","geo":{"latitude":1e-7,"longitude":2}}]}`))
+	f.Add([]byte(`{"id":"a","name":"n","amenities":{"x.y":{"description":"\u2028"}},"extra":[1,{"a":null}]}`))
+	f.Add([]byte(`{"ucp":{"version":"v"},"locations":[],"messages":[{"type":"info","content":"c"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, v := range []appender{new(location.SearchResponse), new(location.LookupResponse), new(location.Location)} {
+			if json.Unmarshal(data, v) == nil {
+				sameAsMarshal(t, "fuzz", v)
+			}
+		}
+	})
+}
+
+// benchResponses are a search page of 10 and a lookup page of 50 from the
+// example dataset, with the ucp member the runtime fills in.
+func benchResponses(b *testing.B) (*location.SearchResponse, *location.LookupResponse, []byte) {
+	recs, err := dataset.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr := &location.SearchResponse{Pagination: opt.Some(location.PaginationResponse{HasNextPage: true, Cursor: opt.Some("abc")})}
+	lr := &location.LookupResponse{}
+	for i, r := range recs[:50] {
+		var l location.Location
+		if err := json.Unmarshal(r.Location, &l); err != nil {
+			b.Fatal(err)
+		}
+		if i < 10 {
+			sr.Locations = append(sr.Locations, l)
+		}
+		withInputs := append(bytes.TrimSuffix(bytes.TrimSpace(r.Location), []byte("}")), []byte(`,"inputs":[{"id":"`+l.ID+`"}]}`)...)
+		var ll location.LookupLocation
+		if err := json.Unmarshal(withInputs, &ll); err != nil {
+			b.Fatal(err)
+		}
+		lr.Locations = append(lr.Locations, ll)
+	}
+	ucp := []byte(`{"version":"2026-08-25","capabilities":{"dev.ucp.common.location.search":[{"version":"2026-08-25"}]}}`)
+	return sr, lr, ucp
+}
+
+// BenchmarkEncodeResponse compares the one-pass encoder with the previous
+// path (json.Marshal through every nested MarshalJSON, then SetMember
+// re-reading the body to put ucp in), on the same values in the same run.
+func BenchmarkEncodeResponse(b *testing.B) {
+	sr, lr, ucp := benchResponses(b)
+	for _, c := range []struct {
+		name string
+		v    interface {
+			AppendJSONWithUCP(b, ucp []byte) ([]byte, error)
+		}
+	}{{"search10", sr}, {"lookup50", lr}} {
+		b.Run(c.name+"/marshal+setmember", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				body, err := json.Marshal(c.v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := mcpserver.SetMember(body, "ucp", json.RawMessage(ucp)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/appendjson", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.v.AppendJSONWithUCP(make([]byte, 0, 4096), ucp); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
