@@ -15,7 +15,7 @@ import (
 )
 
 // TestTypeScriptClient drives the server with the official TypeScript MCP
-// SDK (installed by .ci/run into e2e/ts/node_modules), an implementation
+// SDK (installed by .ci/run into testdata/e2e-ts/node_modules), an implementation
 // independent of the Go SDK. It skips on machines without node unless CI is
 // set, where it must run.
 func TestTypeScriptClient(t *testing.T) {
@@ -30,7 +30,7 @@ func TestTypeScriptClient(t *testing.T) {
 	if err != nil {
 		need("node is not installed")
 	}
-	dir := filepath.Join("e2e", "ts")
+	dir := filepath.Join("testdata", "e2e-ts")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		need("TypeScript MCP SDK not installed; run `npm ci` in %s", dir)
 	}
