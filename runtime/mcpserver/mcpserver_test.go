@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -240,5 +241,36 @@ func TestContextReachesHook(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("hook context was never cancelled after the client went away")
+	}
+}
+
+// countingNegotiator records how often negotiation was asked for.
+type countingNegotiator struct{ n atomic.Int64 }
+
+func (c *countingNegotiator) Negotiate(ctx context.Context, profile, tool string) (envelope.Outcome, error) {
+	c.n.Add(1)
+	return envelope.Fixed("2026-08-25", map[string]string{tool: "2026-08-25"}).Negotiate(ctx, profile, tool)
+}
+
+// TestInvalidCallNeverNegotiates checks that a call failing validation is
+// refused before negotiation, so it cannot make the server fetch the
+// caller-supplied profile URL.
+func TestInvalidCallNeverNegotiates(t *testing.T) {
+	neg := &countingNegotiator{}
+	url := serveHTTP(t, newServer(&mcpserver.Options{Negotiator: neg}, echoTool("search", emptyResult)), nil)
+	for i, args := range []string{
+		`{"meta":{"ucp-agent":{"profile":"http://169.254.169.254/latest"}},"location":"not an object"}`,
+		`{"meta":{"ucp-agent":{"profile":"http://10.0.0.1/p"}},"location":{},"location":{}}`,
+		`{"meta":{"ucp-agent":{}},"location":{}}`,
+	} {
+		if _, r, raw := post(t, url, callBody(i, "search", args)); r.Error == nil || r.Error.Code != -32602 {
+			t.Fatalf("%s: want -32602, got %s", args, raw)
+		}
+	}
+	if n := neg.n.Load(); n != 0 {
+		t.Fatalf("negotiated %d times for invalid calls", n)
+	}
+	if _, r, raw := post(t, url, callBody(9, "search", `{"meta":`+meta+`,"location":{}}`)); r.Result == nil || neg.n.Load() != 1 {
+		t.Fatalf("valid call: %s, %d negotiations", raw, neg.n.Load())
 	}
 }
