@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -358,5 +359,52 @@ func TestStdioMalformedLine(t *testing.T) {
 	in.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("process exit after end of input: %v", err)
+	}
+}
+
+// TestSIGTERMStopsCleanly runs the example binary over HTTP, serves a call,
+// sends SIGTERM and checks that the process takes the graceful path
+// (serveUntil, tested with a call in flight by TestGracefulShutdown) and
+// exits with status 0.
+func TestSIGTERMStopsCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: builds and runs the example binary (not in -short mode)")
+	}
+	bin := filepath.Join(t.TempDir(), "storefinder")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "--addr", "127.0.0.1:0")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	logs := bufio.NewScanner(stderr)
+	var endpoint string
+	for endpoint == "" && logs.Scan() {
+		if _, rest, ok := strings.Cut(logs.Text(), "endpoint="); ok {
+			endpoint, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	if endpoint == "" {
+		t.Fatal("the server never logged its endpoint")
+	}
+	status, _, r := rpc(t, http.DefaultClient, endpoint, toolCall(1, "search_locations", "https://a.example/p", nearNewYork))
+	if status != 200 || r.Result == nil {
+		t.Fatalf("call before SIGTERM: %d %s", status, r.raw)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var rest strings.Builder
+	for logs.Scan() {
+		rest.WriteString(logs.Text() + "\n")
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, rest.String())
+	}
+	if !strings.Contains(rest.String(), "storefinder stopped") {
+		t.Errorf("no clean stop logged:\n%s", rest.String())
 	}
 }
