@@ -66,6 +66,11 @@ type Tool struct {
 	Bind func(meta, location json.RawMessage) (Run, error)
 	// CheckOutput validates an encoded response (used with ValidateOutput).
 	CheckOutput func(data []byte) error
+
+	// empty and emptyErr are requiredEmpty(OutputSchema), worked out once
+	// when the tool is added.
+	empty    []emptyMember
+	emptyErr error
 }
 
 // Add registers t on server.
@@ -83,6 +88,7 @@ func Add(server *mcp.Server, t Tool, opts *Options) {
 }
 
 func handler(t Tool, opts *Options) mcp.ToolHandler {
+	t.empty, t.emptyErr = requiredEmpty(t.OutputSchema)
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		// The SDK runs each request in its own goroutine without a recover,
 		// so a panic in a hook would end the process and every call in it.
@@ -188,11 +194,10 @@ func incompatible(t Tool, outcome envelope.Outcome) (*mcp.CallToolResult, error)
 	if err != nil {
 		return nil, err
 	}
-	fill, err := requiredEmpty(t.OutputSchema)
-	if err != nil {
-		return nil, fmt.Errorf("%s outputSchema: %w", t.Name, err)
+	if t.emptyErr != nil {
+		return nil, fmt.Errorf("%s outputSchema: %w", t.Name, t.emptyErr)
 	}
-	for _, m := range fill {
+	for _, m := range t.empty {
 		if m.name == "ucp" || m.name == "messages" {
 			continue
 		}
