@@ -103,15 +103,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.inner.ServeHTTP(w, r)
 		return
 	}
-	if h.inflight != nil {
-		select {
-		case h.inflight <- struct{}{}:
-			defer func() { <-h.inflight }()
-		default:
-			writeRPCError(w, jsonrpc.ID{}, RPCError(rpcerr.Overloaded("server busy: too many requests in flight", time.Second), h.opts.Logger))
-			return
-		}
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -121,6 +112,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.CodeParseError, "could not read the request body")
 		return
+	}
+	// The slot is taken once the body is in: a client that sends its body
+	// slowly holds a connection (bounded by the read timeout), not a slot.
+	if h.inflight != nil {
+		select {
+		case h.inflight <- struct{}{}:
+			defer func() { <-h.inflight }()
+		default:
+			writeRPCError(w, jsonrpc.ID{}, RPCError(rpcerr.Overloaded("server busy: too many requests in flight", time.Second), h.opts.Logger))
+			return
+		}
 	}
 	req, perr := preparse(body)
 	if perr != nil {

@@ -3,6 +3,8 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -199,5 +201,32 @@ func TestHTTPRateLimit(t *testing.T) {
 		if limited && (r.Error == nil || r.Error.Code != -32000 || resp.Header.Get("Retry-After") != st.retryHdr) {
 			t.Fatalf("%s: Retry-After %q want %q: %s", st.name, resp.Header.Get("Retry-After"), st.retryHdr, raw)
 		}
+	}
+}
+
+// TestHTTPSlowBodyHoldsNoSlot checks that a client still sending its body
+// does not count against MaxInFlight, so slow senders cannot fill the cap.
+func TestHTTPSlowBodyHoldsNoSlot(t *testing.T) {
+	s := newServer(nil, echoTool("search", emptyResult))
+	url := serveHTTP(t, s, &mcpserver.HTTPOptions{MaxInFlight: 1})
+	host := strings.TrimPrefix(url, "http://")
+	var conns []net.Conn
+	for i := 0; i < 3; i++ {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":", host)
+	}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	// Give the server every chance to have started on the slow requests.
+	time.Sleep(100 * time.Millisecond)
+	if resp, r, raw := post(t, url, callBody(1, "search", `{"meta":`+meta+`,"location":{}}`)); resp.StatusCode != 200 || r.Result == nil {
+		t.Fatalf("with slow senders connected: %d %s", resp.StatusCode, raw)
 	}
 }
