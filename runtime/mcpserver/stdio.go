@@ -30,6 +30,10 @@ type StdioTransport struct {
 	Out io.Writer
 	// MaxLineBytes bounds one message; default DefaultMaxLineBytes.
 	MaxLineBytes int
+	// Drain, when closed, makes the transport stop reading and end the
+	// session as at end of input, once the calls already read are
+	// answered: a graceful shutdown on a signal. Nil: never.
+	Drain <-chan struct{}
 }
 
 // Connect implements mcp.Transport.
@@ -52,6 +56,7 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		closed:   make(chan struct{}),
 		answered: make(chan struct{}, 1),
 		pending:  map[jsonrpc.ID]bool{},
+		drainReq: t.Drain,
 	}
 	go c.readLoop(bufio.NewReaderSize(in, 64<<10))
 	return c, nil
@@ -68,6 +73,7 @@ type lineConn struct {
 	max      int
 	incoming chan lineRead
 	closed   chan struct{}
+	drainReq <-chan struct{} // StdioTransport.Drain; read by readLoop only
 	once     sync.Once
 
 	writeMu sync.Mutex
@@ -77,13 +83,44 @@ type lineConn struct {
 	answered chan struct{}       // signalled whenever a call is answered
 }
 
+// rawLine is one line as read, before any parsing.
+type rawLine struct {
+	line    []byte
+	tooLong bool
+	err     error
+}
+
 func (c *lineConn) readLoop(r *bufio.Reader) {
+	// Reading blocks in the OS, so it has a goroutine of its own; this loop
+	// can then also watch for Drain.
+	lines := make(chan rawLine)
+	go func() {
+		for {
+			line, tooLong, err := readLine(r, c.max)
+			select {
+			case lines <- rawLine{line, tooLong, err}:
+			case <-c.closed:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	for {
-		line, tooLong, err := readLine(r, c.max)
-		if tooLong {
+		var rl rawLine
+		select {
+		case rl = <-lines:
+		case <-c.drainReq:
+			c.drainReq = nil
+			rl = rawLine{err: io.EOF}
+		case <-c.closed:
+			return
+		}
+		if rl.tooLong {
 			c.refuse(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: message exceeds %d bytes", c.max))
-		} else if len(bytes.TrimSpace(line)) > 0 {
-			if msg, perr := preparseLine(line); perr != nil {
+		} else if len(bytes.TrimSpace(rl.line)) > 0 {
+			if msg, perr := preparseLine(rl.line); perr != nil {
 				c.refuse(perr.Code, perr.Message)
 			} else {
 				if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
@@ -98,12 +135,12 @@ func (c *lineConn) readLoop(r *bufio.Reader) {
 				}
 			}
 		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
+		if rl.err != nil {
+			if errors.Is(rl.err, io.EOF) {
 				c.drain()
 			}
 			select {
-			case c.incoming <- lineRead{err: err}:
+			case c.incoming <- lineRead{err: rl.err}:
 			case <-c.closed:
 			}
 			return

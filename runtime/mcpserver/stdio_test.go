@@ -105,3 +105,50 @@ func TestStdioKeepsServing(t *testing.T) {
 		t.Fatal("Run did not return after EOF")
 	}
 }
+
+// TestStdioDrain checks the graceful stop over stdio: once Drain is closed
+// the session ends, but only after the call in flight has been answered.
+func TestStdioDrain(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+		close(entered)
+		<-release
+		return emptyResult(ctx, loc)
+	}))
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	outR, outW := io.Pipe()
+	drain := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(context.Background(), &mcpserver.StdioTransport{In: inR, Out: outW, Drain: drain})
+		outW.Close()
+	}()
+	replies := bufio.NewScanner(outR)
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	if !replies.Scan() {
+		t.Fatal("no initialize reply")
+	}
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(inW, callBody(2, "search", `{"meta":`+meta+`,"location":{}}`)+"\n")
+	<-entered
+	close(drain)
+	select {
+	case err := <-done:
+		t.Fatalf("Run returned (%v) with a call in flight", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if !replies.Scan() {
+		t.Fatal("the call in flight was dropped")
+	}
+	var r rpcReply
+	if err := json.Unmarshal(replies.Bytes(), &r); err != nil || string(r.ID) != "2" || r.Result == nil {
+		t.Fatalf("reply %s", replies.Bytes())
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return after draining")
+	}
+}
