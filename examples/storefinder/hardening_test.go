@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 )
 
 // defaultLimits are the limits parseFlags gives with no flags.
@@ -406,5 +407,45 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	}
 	if !strings.Contains(rest.String(), "storefinder stopped") {
 		t.Errorf("no clean stop logged:\n%s", rest.String())
+	}
+}
+
+// TestStdioShutdownDrains checks the stdio side of a shutdown signal: the
+// call in flight is answered before serveStdio returns without error.
+func TestStdioShutdownDrains(t *testing.T) {
+	h := &holdHooks{entered: make(chan struct{}), release: make(chan struct{})}
+	server, _, err := newServer(config{wrap: h}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	outR, outW := io.Pipe()
+	ctx, signal := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serveStdio(ctx, server, &mcpserver.StdioTransport{In: inR, Out: outW}, time.Minute, slog.New(slog.DiscardHandler))
+		outW.Close()
+	}()
+	replies := bufio.NewScanner(outR)
+	replies.Buffer(nil, 4<<20)
+	fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if !replies.Scan() {
+		t.Fatal("no initialize reply")
+	}
+	fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	fmt.Fprintln(inW, toolCall(2, "search_locations", "https://a.example/p", nearNewYork))
+	<-h.entered
+	signal() // what SIGTERM does to run's context
+	close(h.release)
+	if !replies.Scan() {
+		t.Fatal("the call in flight was dropped")
+	}
+	var r rpcResult
+	if err := json.Unmarshal(replies.Bytes(), &r); err != nil || string(r.ID) != "2" || r.Result == nil {
+		t.Fatalf("reply %s", replies.Bytes())
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("serveStdio: %v", err)
 	}
 }

@@ -225,7 +225,7 @@ func run(args []string) error {
 
 	if c.stdio {
 		logger.Info("storefinder serving MCP over stdio", "records", n)
-		return server.Run(ctx, &mcpserver.StdioTransport{})
+		return serveStdio(ctx, server, &mcpserver.StdioTransport{}, c.limits.shutdownGrace, logger)
 	}
 
 	ln, err := net.Listen("tcp", c.addr)
@@ -239,6 +239,26 @@ func run(args []string) error {
 	}
 	logger.Info("storefinder serving MCP", "endpoint", "http://"+ln.Addr().String()+"/ucp/mcp", "records", n)
 	return serveUntil(ctx, srv, ln, c.limits.shutdownGrace, logger)
+}
+
+// serveStdio serves t until end of input, or until ctx is done: then it
+// stops reading and lets the calls already read finish within grace.
+func serveStdio(ctx context.Context, server *mcp.Server, t *mcpserver.StdioTransport, grace time.Duration, logger *slog.Logger) error {
+	drain := make(chan struct{})
+	t.Drain = drain
+	runCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopped := context.AfterFunc(ctx, func() {
+		logger.Info("storefinder draining stdio", "grace", grace)
+		close(drain)
+		time.AfterFunc(grace, cancel)
+	})
+	defer stopped()
+	err := server.Run(runCtx, t)
+	if runCtx.Err() != nil {
+		return fmt.Errorf("shutdown: calls still in flight after %s were cut off", grace)
+	}
+	return err
 }
 
 // httpServer builds the HTTP server with its timeouts and limits; base is
