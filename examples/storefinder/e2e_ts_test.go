@@ -10,15 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/envelope"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 )
 
 // TestTypeScriptClient drives the server with the official TypeScript MCP
-// SDK (installed by .ci/run into e2e/ts/node_modules), an implementation
+// SDK (installed by .ci/run into testdata/e2e-ts/node_modules), an implementation
 // independent of the Go SDK. It skips on machines without node unless
-// UCPGEN_CI is set (by .ci/run), where it must run.
+// UCPGEN_CI is set, where it must run. A second server, whose negotiation
+// finds no common capability, checks that the capabilities_incompatible
+// outcome passes the SDK's validation of structuredContent against the
+// advertised outputSchema.
 func TestTypeScriptClient(t *testing.T) {
 	need := func(format string, args ...any) {
 		t.Helper()
@@ -28,7 +33,7 @@ func TestTypeScriptClient(t *testing.T) {
 	if err != nil {
 		need("node is not installed")
 	}
-	dir := filepath.Join("e2e", "ts")
+	dir := filepath.Join("testdata", "e2e-ts")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		need("TypeScript MCP SDK not installed; run `npm ci` in %s", dir)
 	}
@@ -38,9 +43,16 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	ts := httptest.NewServer(mcpserver.Handler(server, nil))
 	defer ts.Close()
+	lookupOnly := envelope.Fixed(location.ProtocolVersion, map[string]string{"dev.ucp.common.location.lookup": location.ProtocolVersion})
+	other, _, err := newServer(config{negotiator: lookupOnly}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts2 := httptest.NewServer(mcpserver.Handler(other, nil))
+	defer ts2.Close()
 
 	const id = "loc_a72bfe596943"
-	cmd := exec.Command(node, "client.mjs", ts.URL, id)
+	cmd := exec.Command(node, "client.mjs", ts.URL, id, ts2.URL)
 	cmd.Dir = dir
 	done := make(chan struct{})
 	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill(); close(done) })
@@ -82,6 +94,20 @@ func TestTypeScriptClient(t *testing.T) {
 			Code    int
 			Message string
 		}
+		Incompatible *struct {
+			Result *struct {
+				UCP struct {
+					Status string
+				}
+				Locations []json.RawMessage
+				Messages  []struct{ Type, Code, Content string }
+			}
+			IsError bool
+			Thrown  *struct {
+				Code    *int
+				Message string
+			}
+		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("client output: %v\n%s", err, out)
@@ -121,6 +147,15 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	if got.Invalid == nil || got.Invalid.Code != -32602 {
 		t.Errorf("distance without center: %+v, want -32602", got.Invalid)
+	}
+	switch inc := got.Incompatible; {
+	case inc == nil:
+		t.Error("the client did not run the capabilities_incompatible call")
+	case inc.Thrown != nil:
+		t.Errorf("the TypeScript SDK rejected the capabilities_incompatible outcome: %+v", *inc.Thrown)
+	case inc.Result == nil || inc.IsError || inc.Result.UCP.Status != "error" || inc.Result.Locations == nil || len(inc.Result.Locations) != 0 ||
+		len(inc.Result.Messages) != 1 || inc.Result.Messages[0].Code != "capabilities_incompatible" || inc.Result.Messages[0].Content == "":
+		t.Errorf("capabilities_incompatible outcome = %+v", inc)
 	}
 	_ = done
 }

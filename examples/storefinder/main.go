@@ -6,15 +6,19 @@
 //	go run ./examples/storefinder --stdio         # MCP over stdin/stdout
 //
 // Over HTTP the MCP endpoint is /ucp/mcp and the Business profile is
-// /.well-known/ucp.
+// /.well-known/ucp. The server has read, write and idle timeouts, a cap on
+// requests in flight and per-caller rate limits (see --help and
+// docs/security.md), and on SIGTERM or SIGINT it stops accepting
+// connections and lets requests in flight finish within --shutdown-grace.
 package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -52,6 +56,32 @@ type config struct {
 	// negotiator overrides the discovery source; tests use it with a
 	// loopback HTTPS server.
 	negotiator negotiation.Negotiator
+	// limits are the HTTP server's timeouts and request limits.
+	limits limits
+	// wrap, when set, wraps the store's hooks; tests use it to hold or
+	// fail a call.
+	wrap hooksWrapper
+}
+
+// limits bound what one client or the whole load can cost the server.
+type limits struct {
+	readHeaderTimeout time.Duration
+	readTimeout       time.Duration
+	writeTimeout      time.Duration
+	idleTimeout       time.Duration
+	shutdownGrace     time.Duration
+	maxHeaderBytes    int
+	maxInFlight       int
+	rate              float64
+	rateBurst         int
+	itemsRate         float64
+	itemsBurst        int
+}
+
+// hooksWrapper decorates the generated hooks (an interface, so config stays
+// comparable).
+type hooksWrapper interface {
+	wrap(location.Hooks) location.Hooks
 }
 
 func parseFlags(args []string) (config, error) {
@@ -63,11 +93,43 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.batchMax, "batch-max", 0, "distinct ids processed per lookup (0: runtime default; at least 10)")
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
 	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
+	l := &c.limits
+	fs.DurationVar(&l.readHeaderTimeout, "read-header-timeout", 10*time.Second, "time allowed to read a request's headers")
+	fs.DurationVar(&l.readTimeout, "read-timeout", 30*time.Second, "time allowed to read a whole request, body included")
+	fs.DurationVar(&l.writeTimeout, "write-timeout", 60*time.Second, "time allowed from the end of the request headers to the end of the response")
+	fs.DurationVar(&l.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection is kept")
+	fs.DurationVar(&l.shutdownGrace, "shutdown-grace", 20*time.Second, "on SIGTERM or SIGINT, how long requests in flight may take to finish")
+	fs.IntVar(&l.maxHeaderBytes, "max-header-bytes", 64<<10, "largest request header block")
+	fs.IntVar(&l.maxInFlight, "max-inflight", 256, "requests served at once; more get -32000 with HTTP 503 and Retry-After (0: no cap)")
+	fs.Float64Var(&l.rate, "rate", 200, "tool calls per second per caller (agent profile, else remote address); more get -32000 with HTTP 429 (0: no limit)")
+	fs.IntVar(&l.rateBurst, "rate-burst", 400, "tool calls a caller may make at once before --rate applies")
+	fs.Float64Var(&l.itemsRate, "items-rate", 20, "searches with filters.items per second per caller, on top of --rate, against inventory probing (0: no extra limit)")
+	fs.IntVar(&l.itemsBurst, "items-burst", 40, "searches with filters.items a caller may make at once before --items-rate applies")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	for _, check := range []struct {
+		name string
+		bad  bool
+	}{
+		{"--read-header-timeout", l.readHeaderTimeout <= 0},
+		{"--read-timeout", l.readTimeout <= 0},
+		{"--write-timeout", l.writeTimeout <= 0},
+		{"--idle-timeout", l.idleTimeout <= 0},
+		{"--shutdown-grace", l.shutdownGrace < 0},
+		{"--max-header-bytes", l.maxHeaderBytes <= 0},
+		{"--max-inflight", l.maxInFlight < 0},
+		{"--rate", l.rate < 0},
+		{"--rate-burst", l.rateBurst < 1},
+		{"--items-rate", l.itemsRate < 0},
+		{"--items-burst", l.itemsBurst < 1},
+	} {
+		if check.bad {
+			return c, fmt.Errorf("%s: out of range", check.name)
+		}
 	}
 	return c, nil
 }
@@ -108,8 +170,12 @@ func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	var h location.Hooks = svc
+	if c.wrap != nil {
+		h = c.wrap.wrap(h)
+	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "ucpgen-storefinder", Version: location.ProtocolVersion}, nil)
-	if err := location.Register(server, svc, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger, Negotiator: neg}); err != nil {
+	if err := location.Register(server, h, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger, Negotiator: neg}); err != nil {
 		return nil, 0, err
 	}
 	return server, len(recs), nil
@@ -157,27 +223,108 @@ func run(args []string) error {
 
 	if c.stdio {
 		logger.Info("storefinder serving MCP over stdio", "records", n)
-		return server.Run(ctx, &mcp.StdioTransport{})
+		return serveStdio(ctx, server, &mcpserver.StdioTransport{}, c.limits.shutdownGrace, logger)
 	}
 
-	base := "http://" + c.addr
-	profile, err := location.BusinessProfile(base + "/ucp/mcp")
+	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
-		return fmt.Errorf("business profile: %w", err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/ucp/mcp", mcpserver.Handler(server, nil))
-	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
-	srv := &http.Server{Addr: c.addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shut)
-	}()
-	logger.Info("storefinder serving MCP", "endpoint", base+"/ucp/mcp", "profile", base+"/.well-known/ucp", "records", n)
-	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("listen %s: %w", c.addr, err)
 	}
+	srv, err := httpServer(c, server, "http://"+ln.Addr().String(), logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	logger.Info("storefinder serving MCP", "endpoint", "http://"+ln.Addr().String()+"/ucp/mcp", "records", n)
+	return serveUntil(ctx, srv, ln, c.limits.shutdownGrace, logger)
+}
+
+// serveStdio serves t until end of input, or until ctx is done: then it
+// stops reading and lets the calls already read finish within grace.
+func serveStdio(ctx context.Context, server *mcp.Server, t *mcpserver.StdioTransport, grace time.Duration, logger *slog.Logger) error {
+	drain := make(chan struct{})
+	t.Drain = drain
+	runCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopped := context.AfterFunc(ctx, func() {
+		logger.Info("storefinder draining stdio", "grace", grace)
+		close(drain)
+		time.AfterFunc(grace, cancel)
+	})
+	defer stopped()
+	err := server.Run(runCtx, t)
+	if runCtx.Err() != nil {
+		return fmt.Errorf("shutdown: calls still in flight after %s were cut off", grace)
+	}
+	return err
+}
+
+// httpServer builds the HTTP server with its timeouts and limits; base is
+// the URL the Business profile advertises.
+func httpServer(c config, server *mcp.Server, base string, logger *slog.Logger) (*http.Server, error) {
+	profile, err := location.BusinessProfile(base + "/ucp/mcp")
+	if err != nil {
+		return nil, fmt.Errorf("business profile: %w", err)
+	}
+	l := c.limits
+	opts := &mcpserver.HTTPOptions{MaxInFlight: l.maxInFlight, Logger: logger}
+	if l.rate > 0 || l.itemsRate > 0 {
+		opts.RateLimit = &mcpserver.RateLimit{
+			PerSecond:       l.rate,
+			Burst:           l.rateBurst,
+			Strict:          searchesItems,
+			StrictPerSecond: l.itemsRate,
+			StrictBurst:     l.itemsBurst,
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/ucp/mcp", mcpserver.Handler(server, opts))
+	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
+	return &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: l.readHeaderTimeout,
+		ReadTimeout:       l.readTimeout,
+		WriteTimeout:      l.writeTimeout,
+		IdleTimeout:       l.idleTimeout,
+		MaxHeaderBytes:    l.maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}, nil
+}
+
+// searchesItems selects the calls --items-rate applies to: searches that
+// filter by item availability, which can probe a Business's inventory.
+func searchesItems(tool string, loc json.RawMessage) bool {
+	if tool != "search_locations" {
+		return false
+	}
+	var l struct {
+		Filters struct {
+			Items json.RawMessage `json:"items"`
+		} `json:"filters"`
+	}
+	return json.Unmarshal(loc, &l) == nil && len(l.Filters.Items) > 0 && string(l.Filters.Items) != "null"
+}
+
+// serveUntil serves on ln until ctx is done, then stops accepting
+// connections and waits up to grace for requests in flight to be answered;
+// only if grace runs out are the remaining connections closed.
+func serveUntil(ctx context.Context, srv *http.Server, ln net.Listener, grace time.Duration, logger *slog.Logger) error {
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	logger.Info("storefinder shutting down", "grace", grace)
+	shut, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	err := srv.Shutdown(shut)
+	<-served // http.ErrServerClosed, once Shutdown has closed the listener
+	if err != nil {
+		srv.Close()
+		return fmt.Errorf("shutdown: requests still in flight after %s were cut off: %w", grace, err)
+	}
+	logger.Info("storefinder stopped")
 	return nil
 }

@@ -26,6 +26,7 @@ func TestParseFlags(t *testing.T) {
 			}
 			continue
 		}
+		got.limits = limits{} // TestLimitFlags checks these
 		if err != nil || got != tc.want {
 			t.Errorf("%v: got %+v, %v; want %+v", tc.args, got, err, tc.want)
 		}

@@ -423,9 +423,10 @@ func TestUnknownToolAndMalformedJSON(t *testing.T) {
 	location.Register(server, h, nil)
 	ts := httptest.NewServer(mcpserver.Handler(server, nil))
 	defer ts.Close()
-	// The SDK rejects a body that is not JSON before any tool runs: HTTP 400.
+	// A body that is not JSON is refused before any tool runs: HTTP 400
+	// with a JSON-RPC -32700 error object.
 	status, _, body := post(t, ts.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_locations","arguments":{"meta":`)
-	if status != 400 || !strings.Contains(body, "malformed") {
+	if status != 400 || !strings.Contains(body, `"code":-32700`) {
 		t.Fatalf("malformed JSON answered with %d %q", status, body)
 	}
 	if h.calls != 0 {

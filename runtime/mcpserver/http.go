@@ -2,66 +2,320 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
-// HTTPOptions configure the streamable HTTP endpoint.
+// HTTPOptions configure the streamable HTTP endpoint. The zero value keeps
+// the body and response bounds but sets no in-flight cap and no rate limit.
 type HTTPOptions struct {
 	// MaxBodyBytes bounds a request body; default 1 MiB.
 	MaxBodyBytes int64
+	// MaxResponseBytes bounds what one response may buffer before it is
+	// sent; default 8 MiB. A larger response becomes -32603 and HTTP 500,
+	// so no request can make the server hold an unbounded answer.
+	MaxResponseBytes int64
+	// MaxInFlight caps the POST requests being served at once; 0 means no
+	// cap. Requests above it get -32000 with HTTP 503 and Retry-After.
+	MaxInFlight int
+	// RateLimit limits tools/call per caller (nil: no limit); refused calls
+	// get -32000 with HTTP 429 and Retry-After.
+	RateLimit *RateLimit
 	// Stateful keeps MCP sessions across requests; the default is stateless,
 	// which suits UCP's read-only tools and horizontal scaling.
 	Stateful bool
+	// Logger receives responses that exceeded MaxResponseBytes.
+	Logger *slog.Logger
 }
 
-// Handler serves server over MCP streamable HTTP with JSON responses, a
-// request body limit, and the HTTP status the UCP binding asks for when a
-// tool fails with a -32000 transport error (401, 403, 409, 429, 503, with a
-// Retry-After header when the error carries retry_after).
+// Default bounds of HTTPOptions.
+const (
+	DefaultMaxBodyBytes     = 1 << 20
+	DefaultMaxResponseBytes = 8 << 20
+)
+
+// errResponseTooLarge stops the SDK writing a response past the bound.
+var errResponseTooLarge = errors.New("response exceeds the configured bound")
+
+// Handler serves server over MCP streamable HTTP with JSON responses and
+// hardens the POST path in front of the SDK:
+//
+//   - a request that is not JSON gets -32700, a JSON-RPC batch array (MCP
+//     2025-06-18 removed batching) or a non-request gets -32600, and the
+//     SDK's own plain-text refusals (unknown method -32601, bad headers) are
+//     rewritten as JSON-RPC error objects, each keeping its HTTP status;
+//   - request bodies and buffered responses are bounded;
+//   - MaxInFlight and RateLimit refuse excess calls with -32000 and
+//     503 or 429 plus Retry-After;
+//   - a tool failing with a -32000 transport error gets the HTTP status it
+//     names (401, 403, 409, 429, 503), with Retry-After when it carries
+//     retry_after.
 func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 	if opts == nil {
 		opts = &HTTPOptions{}
 	}
-	limit := opts.MaxBodyBytes
-	if limit <= 0 {
-		limit = 1 << 20
+	h := &httpHandler{opts: *opts, limiter: newRateLimiter(opts.RateLimit)}
+	if h.opts.MaxBodyBytes <= 0 {
+		h.opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+	if h.opts.MaxResponseBytes <= 0 {
+		h.opts.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if h.opts.Logger == nil {
+		h.opts.Logger = slog.Default()
+	}
+	if opts.MaxInFlight > 0 {
+		h.inflight = make(chan struct{}, opts.MaxInFlight)
+	}
+	h.inner = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless:           !opts.Stateful,
 		JSONResponse:        true,
-		MaxRequestBodyBytes: limit,
+		MaxRequestBodyBytes: h.opts.MaxBodyBytes,
 	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			inner.ServeHTTP(w, r)
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		rec := &statusRecorder{header: http.Header{}}
-		inner.ServeHTTP(rec, r)
-		rec.flush(w)
-	})
+	return h
 }
 
-// statusRecorder buffers a JSON response so its HTTP status can follow the
-// JSON-RPC error inside it.
+type httpHandler struct {
+	opts     HTTPOptions
+	inner    http.Handler
+	inflight chan struct{}
+	limiter  *rateLimiter
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		h.inner.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeProtocolError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit))
+			return
+		}
+		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.CodeParseError, "could not read the request body")
+		return
+	}
+	// The slot is taken once the body is in: a client that sends its body
+	// slowly holds a connection (bounded by the read timeout), not a slot.
+	if h.inflight != nil {
+		select {
+		case h.inflight <- struct{}{}:
+			defer func() { <-h.inflight }()
+		default:
+			writeRPCError(w, jsonrpc.ID{}, RPCError(rpcerr.Overloaded("server busy: too many requests in flight", time.Second), h.opts.Logger))
+			return
+		}
+	}
+	req, perr := preparse(body)
+	if perr != nil {
+		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, perr.Code, perr.Message)
+		return
+	}
+	var id jsonrpc.ID
+	if req != nil {
+		id = req.ID
+		if req.Method == "tools/call" && h.limiter != nil {
+			call := callOf(req.Params)
+			caller := call.profile
+			if caller == "" {
+				caller = remoteHost(r.RemoteAddr)
+			}
+			if ok, wait := h.limiter.allow(caller, call.tool, call.location); !ok {
+				writeRPCError(w, id, RPCError(rpcerr.RateLimited("rate limit exceeded for this caller", wait), h.opts.Logger))
+				return
+			}
+		}
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	// The SDK does not hand the request's context to tool handlers, so work
+	// would go on after the caller left; pass it by a key only we set.
+	key := rand.Text()
+	r.Header.Set(requestKeyHeader, key)
+	requestContexts.Store(key, r.Context())
+	defer requestContexts.Delete(key)
+	rec := &statusRecorder{header: http.Header{}, limit: h.opts.MaxResponseBytes}
+	h.inner.ServeHTTP(rec, r)
+	if rec.overflow {
+		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
+		writeProtocolError(w, http.StatusInternalServerError, id, rpcerr.CodeInternal, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
+		return
+	}
+	rec.flush(w, id)
+}
+
+// requestKeyHeader carries, from Handler to the tool handler, the key of
+// the HTTP request's context in requestContexts. Handler overwrites any
+// value a client sent, and keys are random, so a caller cannot reach another
+// request's context.
+const requestKeyHeader = "X-Ucpgen-Request-Key"
+
+// requestContexts maps request keys to the contexts of requests in flight.
+var requestContexts sync.Map
+
+// callerContext returns ctx, cancelled as well when the HTTP request that
+// carried the call ends (the client went away or the server shut down).
+func callerContext(ctx context.Context, header http.Header) (context.Context, context.CancelFunc) {
+	if header == nil {
+		return ctx, func() {}
+	}
+	v, ok := requestContexts.Load(header.Get(requestKeyHeader))
+	if !ok {
+		return ctx, func() {}
+	}
+	caller := v.(context.Context)
+	merged, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })
+	return merged, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+// preparse classifies a POST body before the SDK sees it: nil request and
+// nil error for a JSON-RPC response or notification, the request for a
+// call, or the protocol error to answer.
+func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: empty body"}
+	}
+	if !json.Valid(trimmed) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the body is not valid JSON"}
+	}
+	if trimmed[0] == '[' {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: JSON-RPC batch arrays are not supported (MCP 2025-06-18 removed batching); send one request per message"}
+	}
+	if trimmed[0] != '{' {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a JSON-RPC message must be an object"}
+	}
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error == nil && len(resp.Result) == 0 {
+		// A response must carry a result or an error; without either it is
+		// neither a request nor a response (a request missing its method).
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a request needs a method, a response a result or an error"}
+	}
+	req, _ := msg.(*jsonrpc.Request)
+	return req, nil
+}
+
+// call is what rate limiting needs of a tools/call request.
+type call struct {
+	tool     string
+	profile  string
+	location json.RawMessage
+}
+
+// callOf reads the tool name, the agent profile and the location argument
+// of tools/call params; anything malformed is left empty for the tool
+// handler to refuse with its precise error.
+func callOf(params json.RawMessage) call {
+	var p struct {
+		Name      string `json:"name"`
+		Arguments struct {
+			Meta struct {
+				Agent struct {
+					Profile string `json:"profile"`
+				} `json:"ucp-agent"`
+			} `json:"meta"`
+			Location json.RawMessage `json:"location"`
+		} `json:"arguments"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		// Partly decoded fields are still the best key available.
+		var name struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(params, &name)
+		return call{tool: name.Name}
+	}
+	return call{tool: p.Name, profile: p.Arguments.Meta.Agent.Profile, location: p.Arguments.Location}
+}
+
+// remoteHost is the IP of a RemoteAddr, without the port, so one client's
+// connections share one bucket.
+func remoteHost(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
+}
+
+// writeProtocolError answers with a JSON-RPC error object and status.
+func writeProtocolError(w http.ResponseWriter, status int, id jsonrpc.ID, code int64, msg string) {
+	writeResponse(w, status, id, &jsonrpc.Error{Code: code, Message: msg})
+}
+
+// writeRPCError answers with err, using the HTTP status and Retry-After a
+// -32000 error names.
+func writeRPCError(w http.ResponseWriter, id jsonrpc.ID, err *jsonrpc.Error) {
+	status := http.StatusInternalServerError
+	if err.Code == rpcerr.CodeTransport {
+		var d struct {
+			Status     int   `json:"status"`
+			RetryAfter int64 `json:"retry_after"`
+		}
+		if json.Unmarshal(err.Data, &d) == nil && d.Status >= 400 && d.Status <= 599 {
+			status = d.Status
+			if d.RetryAfter > 0 {
+				w.Header().Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
+			}
+		}
+	}
+	writeResponse(w, status, id, err)
+}
+
+func writeResponse(w http.ResponseWriter, status int, id jsonrpc.ID, err *jsonrpc.Error) {
+	data, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: err})
+	if encErr != nil {
+		http.Error(w, err.Message, status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
+	w.Write(data)
+}
+
+// statusRecorder buffers a JSON response, up to limit bytes, so its HTTP
+// status can follow the JSON-RPC error inside it.
 type statusRecorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
+	header   http.Header
+	status   int
+	body     bytes.Buffer
+	limit    int64
+	overflow bool
 }
 
 func (s *statusRecorder) Header() http.Header { return s.header }
 func (s *statusRecorder) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
+	}
+	if s.overflow || int64(s.body.Len()+len(b)) > s.limit {
+		s.overflow = true
+		s.body = bytes.Buffer{}
+		return 0, errResponseTooLarge
 	}
 	return s.body.Write(b)
 }
@@ -71,15 +325,35 @@ func (s *statusRecorder) WriteHeader(code int) {
 	}
 }
 
-func (s *statusRecorder) flush(w http.ResponseWriter) {
-	for k, v := range s.header {
-		w.Header()[k] = v
-	}
+func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID) {
 	status := s.status
 	if status == 0 {
 		status = http.StatusOK
 	}
-	if status == http.StatusOK && strings.HasPrefix(s.header.Get("Content-Type"), "application/json") {
+	isJSON := strings.HasPrefix(s.header.Get("Content-Type"), "application/json")
+	if status >= 400 && !isJSON {
+		// The SDK refused the request in plain text; say it in JSON-RPC.
+		msg := strings.TrimSpace(s.body.String())
+		code := int64(jsonrpc.CodeInvalidRequest)
+		if strings.HasPrefix(msg, "JSON RPC not handled") {
+			code = jsonrpc.CodeMethodNotFound
+			msg = "method not found" + strings.TrimPrefix(msg, "JSON RPC not handled")
+		}
+		if status >= 500 {
+			code = rpcerr.CodeInternal
+		}
+		for _, k := range []string{"Allow", "Mcp-Session-Id"} {
+			if v := s.header.Get(k); v != "" {
+				w.Header().Set(k, v)
+			}
+		}
+		writeProtocolError(w, status, id, code, msg)
+		return
+	}
+	for k, v := range s.header {
+		w.Header()[k] = v
+	}
+	if status == http.StatusOK && isJSON {
 		if st, retry := transportStatus(s.body.Bytes()); st != 0 {
 			status = st
 			if retry > 0 {

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,6 +66,11 @@ type Tool struct {
 	Bind func(meta, location json.RawMessage) (Run, error)
 	// CheckOutput validates an encoded response (used with ValidateOutput).
 	CheckOutput func(data []byte) error
+
+	// empty and emptyErr are requiredEmpty(OutputSchema), worked out once
+	// when the tool is added.
+	empty    []emptyMember
+	emptyErr error
 }
 
 // Add registers t on server.
@@ -81,13 +88,34 @@ func Add(server *mcp.Server, t Tool, opts *Options) {
 }
 
 func handler(t Tool, opts *Options) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := serve(ctx, t, opts, req.Params.Arguments)
+	t.empty, t.emptyErr = requiredEmpty(t.OutputSchema)
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		// The SDK runs each request in its own goroutine without a recover,
+		// so a panic in a hook would end the process and every call in it.
+		defer func() {
+			if p := recover(); p != nil {
+				opts.logger().Error("ucp tool panicked", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				res, err = nil, &jsonrpc.Error{Code: rpcerr.CodeInternal, Message: "internal error"}
+			}
+		}()
+		if req.Extra != nil {
+			var cancel context.CancelFunc
+			ctx, cancel = callerContext(ctx, req.Extra.Header)
+			defer cancel()
+		}
+		res, err = serve(ctx, t, opts, req.Params.Arguments)
 		if err != nil {
 			return toolError(err, opts)
 		}
 		return res, nil
 	}
+}
+
+func (o *Options) logger() *slog.Logger {
+	if o.Logger != nil {
+		return o.Logger
+	}
+	return slog.Default()
 }
 
 // serve runs one call and returns a result or a typed error.
@@ -115,14 +143,7 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 		return nil, err
 	}
 	if !outcome.Compatible {
-		body, err := json.Marshal(struct {
-			UCP      envelope.UCP            `json:"ucp"`
-			Messages []envelope.ErrorMessage `json:"messages"`
-		}{outcome.UCP(), []envelope.ErrorMessage{outcome.IncompatibleMessage()}})
-		if err != nil {
-			return nil, err
-		}
-		return result(body), nil
+		return incompatible(t, outcome)
 	}
 	resp, err := run(ctx)
 	if err != nil {
@@ -156,19 +177,159 @@ func (o *Options) version() string {
 	return "2026-08-25"
 }
 
+// incompatible builds the capabilities_incompatible outcome: a tool result,
+// not a JSON-RPC error, carrying ucp.status "error" and the message. It also
+// carries an empty value for every other member the tool's outputSchema
+// requires (locations: []), because MCP clients validate structuredContent
+// against the advertised outputSchema and would throw the outcome away.
+func incompatible(t Tool, outcome envelope.Outcome) (*mcp.CallToolResult, error) {
+	body, err := json.Marshal(struct {
+		UCP      envelope.UCP            `json:"ucp"`
+		Messages []envelope.ErrorMessage `json:"messages"`
+	}{outcome.UCP(), []envelope.ErrorMessage{outcome.IncompatibleMessage()}})
+	if err != nil {
+		return nil, err
+	}
+	if t.emptyErr != nil {
+		return nil, fmt.Errorf("%s outputSchema: %w", t.Name, t.emptyErr)
+	}
+	for _, m := range t.empty {
+		if m.name == "ucp" || m.name == "messages" {
+			continue
+		}
+		if body, err = SetMember(body, m.name, m.empty); err != nil {
+			return nil, err
+		}
+		// SetMember puts the member first; move ucp back in front.
+		if body, err = SetMember(body, "ucp", outcome.UCP()); err != nil {
+			return nil, err
+		}
+	}
+	return result(body), nil
+}
+
+// emptyMember is a required member and the empty value of its type.
+type emptyMember struct {
+	name  string
+	empty any
+}
+
+// requiredEmpty lists the members a tool's output schema requires, each
+// with the empty value of its declared type (array or object). A required
+// member of another type has no honest empty value, so it is an error: the
+// generator would have to learn how that tool reports an error outcome.
+func requiredEmpty(schema json.RawMessage) ([]emptyMember, error) {
+	if len(schema) == 0 {
+		return nil, nil
+	}
+	type node struct {
+		Ref        string                     `json:"$ref"`
+		Type       any                        `json:"type"`
+		Required   []string                   `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		Defs       map[string]json.RawMessage `json:"$defs"`
+	}
+	var root node
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return nil, err
+	}
+	resolve := func(n node) (node, error) {
+		for i := 0; n.Ref != "" && i < 16; i++ {
+			name, ok := strings.CutPrefix(n.Ref, "#/$defs/")
+			def, found := root.Defs[name]
+			if !ok || !found {
+				return n, fmt.Errorf("unresolvable $ref %q", n.Ref)
+			}
+			var next node
+			if err := json.Unmarshal(def, &next); err != nil {
+				return n, fmt.Errorf("$defs/%s: %w", name, err)
+			}
+			n = next
+		}
+		return n, nil
+	}
+	top, err := resolve(root)
+	if err != nil {
+		return nil, err
+	}
+	required := append(append([]string(nil), root.Required...), top.Required...)
+	var out []emptyMember
+	seen := map[string]bool{}
+	for _, name := range required {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if name == "ucp" || name == "messages" {
+			out = append(out, emptyMember{name: name})
+			continue
+		}
+		var prop node
+		if raw, ok := top.Properties[name]; ok {
+			if err := json.Unmarshal(raw, &prop); err != nil {
+				return nil, fmt.Errorf("properties/%s: %w", name, err)
+			}
+		}
+		if prop, err = resolve(prop); err != nil {
+			return nil, fmt.Errorf("properties/%s: %w", name, err)
+		}
+		switch prop.Type {
+		case "array":
+			out = append(out, emptyMember{name, []any{}})
+		case "object":
+			out = append(out, emptyMember{name, map[string]any{}})
+		default:
+			return nil, fmt.Errorf("required member %q has type %v, which has no empty value for an error outcome", name, prop.Type)
+		}
+	}
+	return out, nil
+}
+
 // splitArguments requires an object with the two members of the binding.
-// Unknown top-level members are rejected: the binding defines exactly two.
+// Unknown top-level members are rejected, since the binding defines exactly
+// two, and so are repeated ones (as everywhere in a request): a call that
+// says two things about meta or location must not be read as the last one.
 func splitArguments(raw json.RawMessage) (meta, location json.RawMessage, err error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, nil, rpcerr.Invalid("", "type", "arguments must be an object with meta and location")
 	}
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &args); err != nil {
-		return nil, nil, rpcerr.Invalid("", "type", "arguments are not valid JSON: %v", err)
-	}
 	var v rpcerr.InvalidParams
-	meta, location = args["meta"], args["location"]
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	seen := map[string]bool{}
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
+		}
+		name, _ := tok.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, nil, rpcerr.Invalid("/"+rpcerr.EscapeToken(name), "json", "arguments are not valid JSON: %v", err)
+		}
+		at := "/" + rpcerr.EscapeToken(name)
+		switch {
+		case seen[name]:
+			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "json", Message: fmt.Sprintf("duplicate member name %q", name)})
+		case name == "meta":
+			meta = value
+		case name == "location":
+			location = value
+		default:
+			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "additionalProperties", Message: "is not allowed: the arguments have exactly two members, meta and location"})
+		}
+		seen[name] = true
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
+	}
+	if len(v.Violations) > 0 {
+		return nil, nil, &v
+	}
 	if meta == nil {
 		v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/meta", Keyword: "required", Message: "is required (it carries ucp-agent.profile)"})
 	}

@@ -1,7 +1,9 @@
 package schemacheck
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"sort"
 	"strconv"
 	"strings"
@@ -256,20 +258,111 @@ func (c *Checker) MaxItems(at *Path, v *Value, max int) bool {
 	return c.Stop()
 }
 
-// Unique checks uniqueItems and reports the first repeated item.
+// Unique checks uniqueItems and reports the first repeated item. It hashes
+// each item's canonical value (numbers by their exact decimal value, so 1
+// and 1.0 collide as JSON Schema requires; objects independent of member
+// order) and compares with Equal only within a hash bucket, so an array of n
+// items costs O(n) instead of the O(n²) of pairwise comparison. The hash is
+// seeded per process, so a caller cannot precompute colliding items.
 func (c *Checker) Unique(at *Path, v *Value) bool {
-	for i := 1; i < len(v.Items); i++ {
-		for j := 0; j < i; j++ {
-			if Equal(&v.Items[i], &v.Items[j]) {
-				if c.fail() {
-					ip := at.Item(i)
-					c.add(&ip, "uniqueItems", fmt.Sprintf("items must be unique, item %d equals item %d", i, j))
+	if len(v.Items) < 2 {
+		return false
+	}
+	// first[h] is the lowest index with hash h; more holds later indexes
+	// whose hash collided with an unequal earlier item (rare).
+	first := make(map[uint64]int, len(v.Items))
+	var more map[uint64][]int
+	for i := range v.Items {
+		h := hashValue(&v.Items[i])
+		j, seen := first[h]
+		if !seen {
+			first[h] = i
+			continue
+		}
+		dup := -1
+		if uniqueEqual(&v.Items[i], &v.Items[j]) {
+			dup = j
+		} else {
+			for _, k := range more[h] {
+				if uniqueEqual(&v.Items[i], &v.Items[k]) {
+					dup = k
+					break
 				}
-				return c.Stop()
 			}
 		}
+		if dup < 0 {
+			if more == nil {
+				more = map[uint64][]int{}
+			}
+			more[h] = append(more[h], i)
+			continue
+		}
+		if c.fail() {
+			ip := at.Item(i)
+			c.add(&ip, "uniqueItems", fmt.Sprintf("items must be unique, item %d equals item %d", i, dup))
+		}
+		return c.Stop()
 	}
 	return false
+}
+
+// uniqueEqual is Equal; a test counts the comparisons Unique makes through
+// it to pin the algorithm's complexity without timing anything.
+var uniqueEqual = Equal
+
+// uniqueSeed keys hashValue; random per process so collisions cannot be
+// planned from outside.
+var uniqueSeed = maphash.MakeSeed()
+
+// hashValue hashes v so that Equal values hash alike: numbers by their
+// canonical decimal, objects by an order-independent sum over members.
+func hashValue(v *Value) uint64 {
+	var h maphash.Hash
+	h.SetSeed(uniqueSeed)
+	h.WriteByte(byte(v.Kind))
+	switch v.Kind {
+	case Bool:
+		if v.Bool {
+			h.WriteByte(1)
+		}
+	case String:
+		h.WriteString(v.Str)
+	case Number:
+		d := canonical(v.Str)
+		if d.neg {
+			h.WriteByte('-')
+		}
+		h.WriteString(d.digits)
+		h.WriteByte('e')
+		if d.bigExp != "" {
+			h.WriteString(d.bigExp)
+		} else {
+			var b [20]byte
+			h.Write(strconv.AppendInt(b[:0], d.exp, 10))
+		}
+	case Array:
+		var b [8]byte
+		for i := range v.Items {
+			binary.LittleEndian.PutUint64(b[:], hashValue(&v.Items[i]))
+			h.Write(b[:])
+		}
+	case Object:
+		// Member names are unique (Parse refuses duplicates), so a sum of
+		// per-member hashes identifies the set whatever the order.
+		var sum uint64
+		var b [8]byte
+		for i := range v.Members {
+			var m maphash.Hash
+			m.SetSeed(uniqueSeed)
+			m.WriteString(v.Members[i].Name)
+			binary.LittleEndian.PutUint64(b[:], hashValue(&v.Members[i].Value))
+			m.Write(b[:])
+			sum += m.Sum64()
+		}
+		binary.LittleEndian.PutUint64(b[:], sum)
+		h.Write(b[:])
+	}
+	return h.Sum64()
 }
 
 // Length checks minLength and maxLength (max < 0: none), counting code

@@ -41,17 +41,20 @@ var blockedPrefixes = func() []netip.Prefix {
 		"224.0.0.0/4",     // multicast
 		"240.0.0.0/4",     // reserved, incl. limited broadcast
 		// IPv6
-		"::/96",          // unspecified, loopback, deprecated IPv4-compatible
-		"64:ff9b:1::/48", // local-use NAT64
-		"100::/64",       // discard-only
-		"2001::/23",      // IETF protocol assignments (incl. Teredo)
-		"2001:db8::/32",  // documentation
-		"3fff::/20",      // documentation
-		"5f00::/16",      // SRv6 segment identifiers
-		"fc00::/7",       // unique local (private)
-		"fe80::/10",      // link-local
-		"fec0::/10",      // deprecated site-local
-		"ff00::/8",       // multicast
+		"::/96",           // unspecified, loopback, deprecated IPv4-compatible
+		"::ffff:0:0/96",   // IPv4-mapped: refused as a literal, see IsPublicAddress
+		"::ffff:0:0:0/96", // IPv4-translated (RFC 2765 SIIT), not global
+		"64:ff9b:1::/48",  // local-use NAT64
+		"100::/64",        // discard-only
+		"100:0:0:1::/64",  // dummy IPv6 prefix (RFC 9780)
+		"2001::/23",       // IETF protocol assignments (incl. Teredo)
+		"2001:db8::/32",   // documentation
+		"3fff::/20",       // documentation
+		"5f00::/16",       // SRv6 segment identifiers
+		"fc00::/7",        // unique local (private)
+		"fe80::/10",       // link-local
+		"fec0::/10",       // deprecated site-local
+		"ff00::/8",        // multicast
 	}
 	out := make([]netip.Prefix, len(cidrs))
 	for i, c := range cidrs {
@@ -67,13 +70,17 @@ var (
 
 // IsPublicAddress reports whether addr is an ordinary globally routable
 // address, the only kind a Platform profile fetch may connect to by default.
-// Addresses that embed an IPv4 address (IPv4-mapped, NAT64, 6to4) are judged
-// by the embedded address so they cannot smuggle a private target.
+// Addresses that embed an IPv4 address and are globally reachable (NAT64,
+// 6to4) are judged by the embedded address so they cannot smuggle a private
+// target. IPv4-mapped (::ffff:0:0/96) and IPv4-translated (::ffff:0:0:0/96)
+// addresses are refused outright, as the IANA registry marks them not
+// globally reachable; the resolver's IPv4 answers are unmapped before they
+// get here, so only a literal written in that form is affected.
 func IsPublicAddress(addr netip.Addr) bool {
 	if !addr.IsValid() {
 		return false
 	}
-	addr = addr.Unmap().WithZone("")
+	addr = addr.WithZone("")
 	if addr.Is6() {
 		b := addr.As16()
 		switch {

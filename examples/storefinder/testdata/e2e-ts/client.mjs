@@ -2,6 +2,10 @@
 // the URL given as the first argument with the official TypeScript SDK over
 // streamable HTTP, lists the tools, calls both, and prints one JSON summary
 // line that the Go test checks. Exits non-zero on any failure.
+//
+// The optional third argument is a server whose negotiation finds no common
+// capability: its capabilities_incompatible outcome must pass the SDK's own
+// check of structuredContent against the tool's outputSchema.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -31,6 +35,23 @@ try {
   invalid = { code: e.code, message: String(e.message) };
 }
 
+let incompatible = null;
+if (process.argv[4]) {
+  const other = new Client({ name: "ucpgen-ts-e2e-incompatible", version: "1.0.0" });
+  await other.connect(new StreamableHTTPClientTransport(new URL(process.argv[4])));
+  await other.listTools(); // the SDK validates later results against these outputSchemas
+  try {
+    const r = await other.callTool({
+      name: "search_locations",
+      arguments: { meta, location: { query: "coffee" } },
+    });
+    incompatible = { result: r.structuredContent, isError: r.isError ?? false };
+  } catch (e) {
+    incompatible = { thrown: { code: e.code ?? null, message: String(e.message) } };
+  }
+  await other.close();
+}
+
 console.log(JSON.stringify({
   tools: tools.tools.map((t) => t.name).sort(),
   inputSchemaTypes: tools.tools.map((t) => t.inputSchema.type),
@@ -38,5 +59,6 @@ console.log(JSON.stringify({
   searchText: search.content?.[0]?.text,
   lookup: lookup.structuredContent,
   invalid,
+  incompatible,
 }));
 await client.close();

@@ -1,0 +1,146 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+)
+
+// outputSchema is a response shape like the generated Location tools': it
+// requires ucp and a locations array.
+const outputSchema = `{"$ref":"#/$defs/resp","$defs":{"resp":{"type":"object","required":["ucp","locations"],"properties":{"ucp":{"type":"object"},"locations":{"$ref":"#/$defs/list"},"messages":{"type":"array"}}},"list":{"type":"array","items":{"type":"object"}}}}`
+
+// echoTool is a tool whose hook is run: it receives the decoded location
+// object and returns whatever run returns.
+func echoTool(name string, run func(ctx context.Context, loc map[string]any) (any, error)) mcpserver.Tool {
+	return mcpserver.Tool{
+		Name:         name,
+		Capability:   "dev.ucp.common.location.search",
+		InputSchema:  json.RawMessage(`{"type":"object","required":["meta","location"],"properties":{"meta":{"type":"object"},"location":{"type":"object"}}}`),
+		OutputSchema: json.RawMessage(outputSchema),
+		Bind: func(meta, location json.RawMessage) (mcpserver.Run, error) {
+			var loc map[string]any
+			if err := json.Unmarshal(location, &loc); err != nil || loc == nil {
+				return nil, rpcerr.Invalid("/location", "type", "must be an object")
+			}
+			return func(ctx context.Context) (any, error) { return run(ctx, loc) }, nil
+		},
+	}
+}
+
+// logBuffer collects log output safely across goroutines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// newServer registers tools on a fresh MCP server.
+func newServer(opts *mcpserver.Options, tools ...mcpserver.Tool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	for _, t := range tools {
+		mcpserver.Add(s, t, opts)
+	}
+	return s
+}
+
+// rpcReply is a JSON-RPC response as the wire carries it.
+type rpcReply struct {
+	ID     json.RawMessage `json:"id"`
+	Result *struct {
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+	} `json:"result"`
+	Error *struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+// post sends body to url as an MCP client would and decodes the reply.
+func post(t *testing.T, url, body string, header ...string) (*http.Response, rpcReply, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var r rpcReply
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatalf("reply is not JSON-RPC: %v\n%s", err, raw)
+		}
+	}
+	return resp, r, string(raw)
+}
+
+// callBody is a tools/call request with the given id and arguments.
+func callBody(id int, tool, arguments string) string {
+	return `{"jsonrpc":"2.0","id":` + itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + arguments + `}}`
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+const meta = `{"ucp-agent":{"profile":"https://platform.example/agent.json"}}`
+
+// serveHTTP starts a loopback server for s with opts.
+func serveHTTP(t *testing.T, s *mcp.Server, opts *mcpserver.HTTPOptions) string {
+	t.Helper()
+	ts := httptest.NewServer(mcpserver.Handler(s, opts))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func quietLogger() (*slog.Logger, *logBuffer) {
+	var b logBuffer
+	return slog.New(slog.NewTextHandler(&b, nil)), &b
+}
+
+var httpClient = &http.Client{}
+
+// newPost builds an MCP POST bound to ctx.
+func newPost(t *testing.T, ctx context.Context, url, body string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	return req
+}

@@ -1,0 +1,151 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"math"
+	"sync"
+	"time"
+)
+
+// RateLimit limits how often one caller may call tools, so a single agent
+// cannot monopolise the server or probe inventory item by item (UCP asks
+// Businesses to rate-limit searches that carry item filters). A caller is
+// the agent profile URL of the call (meta["ucp-agent"].profile) when it has
+// one, else the remote address.
+type RateLimit struct {
+	// PerSecond and Burst are every caller's token bucket for tools/call;
+	// PerSecond <= 0 turns the general limit off.
+	PerSecond float64
+	Burst     int
+	// Strict selects calls that also draw from a second, smaller bucket
+	// (StrictPerSecond, StrictBurst), e.g. searches with item filters; it
+	// sees the tool name and the raw location argument.
+	Strict          func(tool string, location json.RawMessage) bool
+	StrictPerSecond float64
+	StrictBurst     int
+	// MaxCallers bounds how many callers are tracked at once (default
+	// 10,000), so rotating identities cannot grow memory without end; when
+	// full, untracked callers share one bucket.
+	MaxCallers int
+	// Now is the clock; nil means time.Now (tests step it by hand).
+	Now func() time.Time
+}
+
+// buckets is a set of per-caller token buckets with a bounded key count.
+type buckets struct {
+	mu        sync.Mutex
+	rate      float64
+	burst     float64
+	max       int
+	m         map[string]*bucket
+	lastSweep time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// overflowKey is the bucket callers share when the table is full.
+const overflowKey = "\x00overflow"
+
+func newBuckets(perSecond float64, burst, max int) *buckets {
+	if perSecond <= 0 {
+		return nil
+	}
+	if burst < 1 {
+		burst = int(math.Ceil(perSecond))
+	}
+	if max <= 0 {
+		max = 10_000
+	}
+	return &buckets{rate: perSecond, burst: float64(burst), max: max, m: map[string]*bucket{}}
+}
+
+// take removes one token from key's bucket. When the bucket is empty it
+// reports false and how long until a token is back.
+func (b *buckets) take(key string, now time.Time) (bool, time.Duration) {
+	if b == nil {
+		return true, 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, ok := b.m[key]
+	if !ok {
+		if len(b.m) >= b.max {
+			b.sweep(now)
+		}
+		if len(b.m) >= b.max {
+			key = overflowKey
+			bk = b.m[key]
+		}
+		if bk == nil {
+			bk = &bucket{tokens: b.burst, last: now}
+			b.m[key] = bk
+		}
+	}
+	bk.refill(now, b.rate, b.burst)
+	if bk.tokens >= 1 {
+		bk.tokens--
+		return true, 0
+	}
+	wait := time.Duration((1 - bk.tokens) / b.rate * float64(time.Second))
+	return false, wait
+}
+
+func (bk *bucket) refill(now time.Time, rate, burst float64) {
+	if el := now.Sub(bk.last).Seconds(); el > 0 {
+		bk.tokens = math.Min(burst, bk.tokens+el*rate)
+		bk.last = now
+	}
+}
+
+// sweep forgets callers whose bucket is full again (they are
+// indistinguishable from new ones), at most once a second.
+func (b *buckets) sweep(now time.Time) {
+	if now.Sub(b.lastSweep) < time.Second {
+		return
+	}
+	b.lastSweep = now
+	for k, bk := range b.m {
+		bk.refill(now, b.rate, b.burst)
+		if bk.tokens >= b.burst {
+			delete(b.m, k)
+		}
+	}
+}
+
+// rateLimiter applies a RateLimit.
+type rateLimiter struct {
+	cfg     RateLimit
+	general *buckets
+	strict  *buckets
+}
+
+func newRateLimiter(cfg *RateLimit) *rateLimiter {
+	if cfg == nil {
+		return nil
+	}
+	r := &rateLimiter{cfg: *cfg, general: newBuckets(cfg.PerSecond, cfg.Burst, cfg.MaxCallers)}
+	if cfg.Strict != nil {
+		r.strict = newBuckets(cfg.StrictPerSecond, cfg.StrictBurst, cfg.MaxCallers)
+	}
+	if r.cfg.Now == nil {
+		r.cfg.Now = time.Now
+	}
+	return r
+}
+
+// allow charges one call by caller; strict calls draw from both buckets.
+func (r *rateLimiter) allow(caller, tool string, location json.RawMessage) (bool, time.Duration) {
+	if r == nil {
+		return true, 0
+	}
+	now := r.cfg.Now()
+	if r.strict != nil && r.cfg.Strict(tool, location) {
+		if ok, wait := r.strict.take(caller, now); !ok {
+			return false, wait
+		}
+	}
+	return r.general.take(caller, now)
+}

@@ -1,0 +1,257 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxLineBytes bounds one newline-delimited message over stdio.
+const DefaultMaxLineBytes = 1 << 20
+
+// StdioTransport serves MCP over newline-delimited JSON-RPC, like the SDK's
+// StdioTransport, but a bad line costs only its own answer: the SDK ends the
+// session (and the process) on the first malformed line, dropping every call
+// in flight. Here a line that is not JSON gets -32700, a batch array, a
+// non-request or an over-long line gets -32600, and serving goes on. At end
+// of input it waits for the calls already read to be answered before it
+// reports EOF, so a client that closes stdin still gets its answers.
+type StdioTransport struct {
+	// In and Out default to os.Stdin and os.Stdout.
+	In  io.Reader
+	Out io.Writer
+	// MaxLineBytes bounds one message; default DefaultMaxLineBytes.
+	MaxLineBytes int
+	// Drain, when closed, makes the transport stop reading and end the
+	// session as at end of input, once the calls already read are
+	// answered: a graceful shutdown on a signal. Nil: never.
+	Drain <-chan struct{}
+}
+
+// Connect implements mcp.Transport.
+func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	in, out := t.In, t.Out
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	max := t.MaxLineBytes
+	if max <= 0 {
+		max = DefaultMaxLineBytes
+	}
+	c := &lineConn{
+		out:      out,
+		max:      max,
+		incoming: make(chan lineRead),
+		closed:   make(chan struct{}),
+		answered: make(chan struct{}, 1),
+		pending:  map[jsonrpc.ID]bool{},
+		drainReq: t.Drain,
+	}
+	go c.readLoop(bufio.NewReaderSize(in, 64<<10))
+	return c, nil
+}
+
+type lineRead struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// lineConn is the mcp.Connection of StdioTransport.
+type lineConn struct {
+	out      io.Writer
+	max      int
+	incoming chan lineRead
+	closed   chan struct{}
+	drainReq <-chan struct{} // StdioTransport.Drain; read by readLoop only
+	once     sync.Once
+
+	writeMu sync.Mutex
+
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]bool // calls read and not yet answered
+	answered chan struct{}       // signalled whenever a call is answered
+}
+
+// rawLine is one line as read, before any parsing.
+type rawLine struct {
+	line    []byte
+	tooLong bool
+	err     error
+}
+
+func (c *lineConn) readLoop(r *bufio.Reader) {
+	// Reading blocks in the OS, so it has a goroutine of its own; this loop
+	// can then also watch for Drain.
+	lines := make(chan rawLine)
+	go func() {
+		for {
+			line, tooLong, err := readLine(r, c.max)
+			select {
+			case lines <- rawLine{line, tooLong, err}:
+			case <-c.closed:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	for {
+		var rl rawLine
+		select {
+		case rl = <-lines:
+		case <-c.drainReq:
+			c.drainReq = nil
+			rl = rawLine{err: io.EOF}
+		case <-c.closed:
+			return
+		}
+		if rl.tooLong {
+			c.refuse(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: message exceeds %d bytes", c.max))
+		} else if len(bytes.TrimSpace(rl.line)) > 0 {
+			if msg, perr := preparseLine(rl.line); perr != nil {
+				c.refuse(perr.Code, perr.Message)
+			} else {
+				if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+					c.mu.Lock()
+					c.pending[req.ID] = true
+					c.mu.Unlock()
+				}
+				select {
+				case c.incoming <- lineRead{msg: msg}:
+				case <-c.closed:
+					return
+				}
+			}
+		}
+		if rl.err != nil {
+			if errors.Is(rl.err, io.EOF) {
+				c.drain()
+			}
+			select {
+			case c.incoming <- lineRead{err: rl.err}:
+			case <-c.closed:
+			}
+			return
+		}
+	}
+}
+
+// readLine reads one line without its newline, discarding the rest of a
+// line longer than max (tooLong reports that).
+func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > max {
+				tooLong, line = true, nil
+			}
+		}
+		if err != nil || !isPrefix {
+			return line, tooLong, err
+		}
+	}
+}
+
+// preparseLine applies the HTTP endpoint's protocol checks to one line.
+func preparseLine(line []byte) (jsonrpc.Message, *jsonrpc.Error) {
+	if _, perr := preparse(line); perr != nil {
+		return nil, perr
+	}
+	msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(line))
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+	}
+	return msg, nil
+}
+
+// drain waits until every call read so far is answered, or the connection
+// closes.
+func (c *lineConn) drain() {
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return
+		}
+	}
+}
+
+// refuse answers a line that never became a request (id null).
+func (c *lineConn) refuse(code int64, msg string) {
+	_ = c.write(&jsonrpc.Response{Error: &jsonrpc.Error{Code: code, Message: msg}})
+}
+
+// Read implements mcp.Connection.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case r := <-c.incoming:
+		return r.msg, r.err
+	}
+}
+
+// Write implements mcp.Connection; it is safe for concurrent use.
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := c.write(msg)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+func (c *lineConn) write(msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	data = append(data, '\n')
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	select {
+	case <-c.closed:
+		return io.ErrClosedPipe
+	default:
+	}
+	_, err = c.out.Write(data)
+	return err
+}
+
+// Close implements mcp.Connection.
+func (c *lineConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID implements mcp.Connection; stdio has no session id.
+func (c *lineConn) SessionID() string { return "" }
