@@ -188,7 +188,7 @@ func (x CapabilityResponseSchema) MarshalJSON() ([]byte, error) {
 type CapabilityResponseSchemaExtends struct {
 	// ReverseDomainName is set when the value is a ReverseDomainName.
 	ReverseDomainName *ReverseDomainName
-	// List is set when the value is a array.
+	// List is set when the value is an array.
 	List *[]ReverseDomainName
 }
 

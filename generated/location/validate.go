@@ -7,7 +7,69 @@ import (
 	rpcerr "github.com/ucpgen/ucpgen/runtime/rpcerr"
 	schemacheck "github.com/ucpgen/ucpgen/runtime/schemacheck"
 	"strconv"
+	"sync"
 )
+
+// decoder is a generated type that fills itself from a parsed JSON value.
+type decoder[T any] interface {
+	*T
+	decodeValue(*schemacheck.Value) error
+}
+
+// checkers recycles Checkers: check functions are called through a function
+// value here, which would otherwise move every Checker to the heap.
+var checkers = sync.Pool{New: func() any {
+	return new(schemacheck.Checker)
+}}
+
+// runCheck runs check over v and returns its violations as one error.
+func runCheck(v *schemacheck.Value, check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path)) error {
+	c := checkers.Get().(*schemacheck.Checker)
+	check(c, v, nil)
+	err := c.Err()
+	*c = schemacheck.Checker{}
+	checkers.Put(c)
+	return err
+}
+
+// decodeChecked parses data, runs check over it and only then decodes it into a
+// new T, so that no caller sees a value the schema rejects; violations are a
+// *rpcerr.InvalidParams with pointers relative to the value.
+func decodeChecked[T any, P decoder[T]](data []byte, check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path)) (*T, error) {
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
+	if err != nil {
+		return nil, schemacheck.SyntaxError(err)
+	}
+	if err := runCheck(v, check); err != nil {
+		return nil, err
+	}
+	x := new(T)
+	if err := P(x).decodeValue(v); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// validateChecked encodes x, a value built in code, and runs check over the
+// result, so that a hook's response is held to the schema its decoder enforces.
+func validateChecked[T any](x *T, name string, check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path)) error {
+	if x == nil {
+		return rpcerr.Invalid("", "type", "must be %s, got nothing", name)
+	}
+	data, err := json.Marshal(x)
+	if err != nil {
+		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
+	}
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
+	if err != nil {
+		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
+	}
+	return runCheck(v, check)
+}
 
 // decodeValue fills Amenity from a parsed JSON value, matching member names exactly.
 func (x *Amenity) decodeValue(v *schemacheck.Value) error {
@@ -19,10 +81,10 @@ func (x *Amenity) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "description":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "description")
 			}
-			x.Description = (&m.Value).Str
+			x.Description = m.Value.Str
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -33,101 +95,41 @@ func (x *Amenity) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeAmenity parses data as Amenity and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeAmenity parses data as an Amenity and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeAmenity(data []byte) (*Amenity, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeAmenityResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x Amenity
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[Amenity](data, checkLocationDefsAmenity)
 }
 
-// Validate checks a Amenity built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks an Amenity built in code (for example a hook's response) against the same schema
+// DecodeAmenity enforces, so nothing invalid is sent.
 func (x *Amenity) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a Amenity, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeAmenityResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "an Amenity", checkLocationDefsAmenity)
 }
 
 // decodeValue fills AmenityType from a parsed JSON value, matching member names exactly.
 func (x *AmenityType) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = AmenityType(out)
 	return nil
 }
 
-// DecodeAmenityType parses data as AmenityType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeAmenityType parses data as an AmenityType and checks it against the schema in one call, so
+// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodeAmenityType(data []byte) (*AmenityType, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeAmenityTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x AmenityType
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[AmenityType](data, checkTypeAmenityType)
 }
 
-// Validate checks a AmenityType built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks an AmenityType built in code (for example a hook's response) against the same
+// schema DecodeAmenityType enforces, so nothing invalid is sent.
 func (x *AmenityType) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a AmenityType, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeAmenityTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "an AmenityType", checkTypeAmenityType)
 }
 
 // decodeValue fills AvailablePaymentInstrument from a parsed JSON value, matching member names exactly.
@@ -140,12 +142,12 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "type":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
 			}
-			x.Type = (&m.Value).Str
+			x.Type = m.Value.Str
 		case "constraints":
-			if err := (&x.Constraints.V).decodeValue(&m.Value); err != nil {
+			if err := x.Constraints.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "constraints")
 			}
 			x.Constraints.Set = true
@@ -159,47 +161,17 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeAvailablePaymentInstrument parses data as AvailablePaymentInstrument and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeAvailablePaymentInstrument parses data as an AvailablePaymentInstrument and checks it
+// against the schema in one call, so a handler never sees a value the schema rejects; failures are
+// a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeAvailablePaymentInstrument(data []byte) (*AvailablePaymentInstrument, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeAvailablePaymentInstrumentResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x AvailablePaymentInstrument
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[AvailablePaymentInstrument](data, checkAvailablePaymentInstrumentResponseSearch)
 }
 
-// Validate checks a AvailablePaymentInstrument built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks an AvailablePaymentInstrument built in code (for example a hook's response)
+// against the same schema DecodeAvailablePaymentInstrument enforces, so nothing invalid is sent.
 func (x *AvailablePaymentInstrument) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a AvailablePaymentInstrument, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeAvailablePaymentInstrumentResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "an AvailablePaymentInstrument", checkAvailablePaymentInstrumentResponseSearch)
 }
 
 // decodeValue fills CapabilityResponseSchema from a parsed JSON value, matching member names exactly.
@@ -212,45 +184,45 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "version":
-			if err := (&x.Version).decodeValue(&m.Value); err != nil {
+			if err := x.Version.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "version")
 			}
 		case "spec":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "spec")
 			}
-			x.Spec.V = (&m.Value).Str
+			x.Spec.V = m.Value.Str
 			x.Spec.Set = true
 		case "schema":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "schema")
 			}
-			x.Schema.V = (&m.Value).Str
+			x.Schema.V = m.Value.Str
 			x.Schema.Set = true
 		case "id":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
 			}
-			x.ID.V = (&m.Value).Str
+			x.ID.V = m.Value.Str
 			x.ID.Set = true
 		case "config":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "config")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[string]json.RawMessage, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 json.RawMessage
-					ei0 = json.RawMessage((&memi0.Value).Raw)
+					ei0 = json.RawMessage(memi0.Value.Raw)
 					outi0[memi0.Name] = ei0
 				}
 				x.Config.V = outi0
 			}
 			x.Config.Set = true
 		case "extends":
-			if err := (&x.Extends.V).decodeValue(&m.Value); err != nil {
+			if err := x.Extends.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "extends")
 			}
 			x.Extends.Set = true
@@ -264,55 +236,25 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeCapabilityResponseSchema parses data as CapabilityResponseSchema and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeCapabilityResponseSchema parses data as a CapabilityResponseSchema and checks it against
+// the schema in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x CapabilityResponseSchema
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[CapabilityResponseSchema](data, checkTypeCapabilityResponseSchema)
 }
 
-// Validate checks a CapabilityResponseSchema built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a CapabilityResponseSchema built in code (for example a hook's response) against
+// the same schema DecodeCapabilityResponseSchema enforces, so nothing invalid is sent.
 func (x *CapabilityResponseSchema) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a CapabilityResponseSchema, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a CapabilityResponseSchema", checkTypeCapabilityResponseSchema)
 }
 
 // decodeValue fills CapabilityResponseSchemaExtends from a parsed JSON value, matching member names exactly.
 func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) error {
 	*x = CapabilityResponseSchemaExtends{}
-	if matchTypeReverseDomainNameResponse(v, nil) {
+	if matchReverseDomainName(v, nil) {
 		x.ReverseDomainName = new(ReverseDomainName)
-		if err := (&*x.ReverseDomainName).decodeValue(v); err != nil {
+		if err := x.ReverseDomainName.decodeValue(v); err != nil {
 			return err
 		}
 		return nil
@@ -329,14 +271,14 @@ func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) erro
 
 // decodeCapabilityResponseSchemaExtendsList tries v as the List variant of CapabilityResponseSchemaExtends.
 func decodeCapabilityResponseSchemaExtendsList(v *schemacheck.Value, out *[]ReverseDomainName) error {
-	if (v).Kind != schemacheck.Array {
+	if v.Kind != schemacheck.Array {
 		return schemacheck.Mismatch(v, "array")
 	}
 	{
-		src0 := (v).Items
+		src0 := v.Items
 		itemsi0 := make([]ReverseDomainName, len(src0))
 		for i0 := range src0 {
-			if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+			if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 				return schemacheck.At(err, strconv.Itoa(i0))
 			}
 		}
@@ -345,47 +287,18 @@ func decodeCapabilityResponseSchemaExtendsList(v *schemacheck.Value, out *[]Reve
 	return nil
 }
 
-// DecodeCapabilityResponseSchemaExtends parses data as CapabilityResponseSchemaExtends and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeCapabilityResponseSchemaExtends parses data as a CapabilityResponseSchemaExtends and checks
+// it against the schema in one call, so a handler never sees a value the schema rejects; failures
+// are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeCapabilityResponseSchemaExtends(data []byte) (*CapabilityResponseSchemaExtends, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaExtendsResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x CapabilityResponseSchemaExtends
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[CapabilityResponseSchemaExtends](data, checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
-// Validate checks a CapabilityResponseSchemaExtends built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a CapabilityResponseSchemaExtends built in code (for example a hook's response)
+// against the same schema DecodeCapabilityResponseSchemaExtends enforces, so nothing invalid is
+// sent.
 func (x *CapabilityResponseSchemaExtends) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a CapabilityResponseSchemaExtends, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeCapabilityResponseSchemaExtendsResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a CapabilityResponseSchemaExtends", checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
 // decodeValue fills ConstraintExpression from a parsed JSON value, matching member names exactly.
@@ -398,32 +311,32 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "required":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "required")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]string, len(src0))
 				for i0 := range src0 {
-					if (&src0[i0]).Kind != schemacheck.String {
+					if src0[i0].Kind != schemacheck.String {
 						return schemacheck.At(schemacheck.Mismatch(&src0[i0], "string"), "required", strconv.Itoa(i0))
 					}
-					itemsi0[i0] = (&src0[i0]).Str
+					itemsi0[i0] = src0[i0].Str
 				}
 				x.Required.V = itemsi0
 			}
 			x.Required.Set = true
 		case "properties":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "properties")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[string]ConstraintExpressionPropertyValue, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 ConstraintExpressionPropertyValue
-					if err := (&ei0).decodeValue(&memi0.Value); err != nil {
+					if err := ei0.decodeValue(&memi0.Value); err != nil {
 						return schemacheck.At(err, "properties", memi0.Name)
 					}
 					outi0[memi0.Name] = ei0
@@ -432,14 +345,14 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Properties.Set = true
 		case "anyOf":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "anyOf")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]ConstraintExpression, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "anyOf", strconv.Itoa(i0))
 					}
 				}
@@ -453,62 +366,32 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeConstraintExpression parses data as ConstraintExpression and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeConstraintExpression parses data as a ConstraintExpression and checks it against the schema
+// in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeConstraintExpression(data []byte) (*ConstraintExpression, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeConstraintExpressionResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ConstraintExpression
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ConstraintExpression](data, checkConstraintExpressionResponseSearch)
 }
 
-// Validate checks a ConstraintExpression built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a ConstraintExpression built in code (for example a hook's response) against the
+// same schema DecodeConstraintExpression enforces, so nothing invalid is sent.
 func (x *ConstraintExpression) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ConstraintExpression, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeConstraintExpressionResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a ConstraintExpression", checkConstraintExpressionResponseSearch)
 }
 
 // decodeValue fills ConstraintExpressionPropertyValue from a parsed JSON value, matching member names exactly.
 func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) error {
 	*x = ConstraintExpressionPropertyValue{}
-	if matchTypeConstraintExpressionResponse(v, nil) {
+	if matchConstraintExpressionResponseSearch(v, nil) {
 		x.Object = new(ConstraintExpression)
-		if err := (&*x.Object).decodeValue(v); err != nil {
+		if err := x.Object.decodeValue(v); err != nil {
 			return err
 		}
 		return nil
 	}
-	if matchTypeValueConstraintResponse(v, nil) {
+	if matchConstraintExpressionDefsValueConstraint(v, nil) {
 		x.ValueConstraint = new(ValueConstraint)
-		if err := (&*x.ValueConstraint).decodeValue(v); err != nil {
+		if err := x.ValueConstraint.decodeValue(v); err != nil {
 			return err
 		}
 		return nil
@@ -516,47 +399,18 @@ func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) er
 	return schemacheck.NoVariant("ConstraintExpressionPropertyValue")
 }
 
-// DecodeConstraintExpressionPropertyValue parses data as ConstraintExpressionPropertyValue and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeConstraintExpressionPropertyValue parses data as a ConstraintExpressionPropertyValue and
+// checks it against the schema in one call, so a handler never sees a value the schema rejects;
+// failures are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeConstraintExpressionPropertyValue(data []byte) (*ConstraintExpressionPropertyValue, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeConstraintExpressionPropertyValueResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ConstraintExpressionPropertyValue
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ConstraintExpressionPropertyValue](data, checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch)
 }
 
-// Validate checks a ConstraintExpressionPropertyValue built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a ConstraintExpressionPropertyValue built in code (for example a hook's response)
+// against the same schema DecodeConstraintExpressionPropertyValue enforces, so nothing invalid is
+// sent.
 func (x *ConstraintExpressionPropertyValue) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ConstraintExpressionPropertyValue, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeConstraintExpressionPropertyValueResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a ConstraintExpressionPropertyValue", checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch)
 }
 
 // decodeValue fills Context from a parsed JSON value, matching member names exactly.
@@ -569,56 +423,56 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "address_country":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_country")
 			}
-			x.AddressCountry.V = (&m.Value).Str
+			x.AddressCountry.V = m.Value.Str
 			x.AddressCountry.Set = true
 		case "address_region":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_region")
 			}
-			x.AddressRegion.V = (&m.Value).Str
+			x.AddressRegion.V = m.Value.Str
 			x.AddressRegion.Set = true
 		case "postal_code":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "postal_code")
 			}
-			x.PostalCode.V = (&m.Value).Str
+			x.PostalCode.V = m.Value.Str
 			x.PostalCode.Set = true
 		case "location":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "location")
 			}
-			x.Location.V = (&m.Value).Str
+			x.Location.V = m.Value.Str
 			x.Location.Set = true
 		case "intent":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "intent")
 			}
-			x.Intent.V = (&m.Value).Str
+			x.Intent.V = m.Value.Str
 			x.Intent.Set = true
 		case "language":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "language")
 			}
-			x.Language.V = (&m.Value).Str
+			x.Language.V = m.Value.Str
 			x.Language.Set = true
 		case "currency":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "currency")
 			}
-			x.Currency.V = (&m.Value).Str
+			x.Currency.V = m.Value.Str
 			x.Currency.Set = true
 		case "eligibility":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "eligibility")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]ReverseDomainName, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "eligibility", strconv.Itoa(i0))
 					}
 				}
@@ -626,14 +480,14 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Eligibility.Set = true
 		case "payment":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "payment")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]ContextPaymentItem, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "payment", strconv.Itoa(i0))
 					}
 				}
@@ -650,47 +504,17 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeContext parses data as Context and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeContext parses data as a Context and checks it against the schema in one call, so a handler
+// never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeContext(data []byte) (*Context, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeContextRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x Context
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[Context](data, checkTypeContext)
 }
 
-// Validate checks a Context built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a Context built in code (for example a hook's response) against the same schema
+// DecodeContext enforces, so nothing invalid is sent.
 func (x *Context) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a Context, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeContextRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a Context", checkTypeContext)
 }
 
 // decodeValue fills ContextPaymentItem from a parsed JSON value, matching member names exactly.
@@ -703,21 +527,21 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "handler":
-			if err := (&x.Handler).decodeValue(&m.Value); err != nil {
+			if err := x.Handler.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "handler")
 			}
 		case "types":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "types")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]string, len(src0))
 				for i0 := range src0 {
-					if (&src0[i0]).Kind != schemacheck.String {
+					if src0[i0].Kind != schemacheck.String {
 						return schemacheck.At(schemacheck.Mismatch(&src0[i0], "string"), "types", strconv.Itoa(i0))
 					}
-					itemsi0[i0] = (&src0[i0]).Str
+					itemsi0[i0] = src0[i0].Str
 				}
 				x.Types.V = itemsi0
 			}
@@ -732,47 +556,17 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeContextPaymentItem parses data as ContextPaymentItem and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeContextPaymentItem parses data as a ContextPaymentItem and checks it against the schema in
+// one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeContextPaymentItem(data []byte) (*ContextPaymentItem, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeContextPaymentItemRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ContextPaymentItem
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ContextPaymentItem](data, checkContextAllOf1PropertiesPaymentItems)
 }
 
-// Validate checks a ContextPaymentItem built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a ContextPaymentItem built in code (for example a hook's response) against the
+// same schema DecodeContextPaymentItem enforces, so nothing invalid is sent.
 func (x *ContextPaymentItem) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ContextPaymentItem, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeContextPaymentItemRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a ContextPaymentItem", checkContextAllOf1PropertiesPaymentItems)
 }
 
 // decodeValue fills DailyHour from a parsed JSON value, matching member names exactly.
@@ -785,17 +579,17 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "opens":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "opens")
 			}
-			x.Opens = (&m.Value).Str
+			x.Opens = m.Value.Str
 		case "closes":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "closes")
 			}
-			x.Closes = (&m.Value).Str
+			x.Closes = m.Value.Str
 		case "day":
-			if err := (&x.Day).decodeValue(&m.Value); err != nil {
+			if err := x.Day.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "day")
 			}
 		default:
@@ -808,155 +602,65 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeDailyHour parses data as DailyHour and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeDailyHour parses data as a DailyHour and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeDailyHour(data []byte) (*DailyHour, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeDailyHourResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x DailyHour
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[DailyHour](data, checkTypeDailyHour)
 }
 
-// Validate checks a DailyHour built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a DailyHour built in code (for example a hook's response) against the same schema
+// DecodeDailyHour enforces, so nothing invalid is sent.
 func (x *DailyHour) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a DailyHour, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeDailyHourResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a DailyHour", checkTypeDailyHour)
 }
 
 // decodeValue fills DailyHourDay from a parsed JSON value, matching member names exactly.
 func (x *DailyHourDay) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = DailyHourDay(out)
 	return nil
 }
 
-// DecodeDailyHourDay parses data as DailyHourDay and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeDailyHourDay parses data as a DailyHourDay and checks it against the schema in one call, so
+// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodeDailyHourDay(data []byte) (*DailyHourDay, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeDailyHourDayResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x DailyHourDay
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[DailyHourDay](data, checkDailyHourAllOf1PropertiesDay)
 }
 
-// Validate checks a DailyHourDay built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a DailyHourDay built in code (for example a hook's response) against the same
+// schema DecodeDailyHourDay enforces, so nothing invalid is sent.
 func (x *DailyHourDay) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a DailyHourDay, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeDailyHourDayResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a DailyHourDay", checkDailyHourAllOf1PropertiesDay)
 }
 
 // decodeValue fills ErrorCode from a parsed JSON value, matching member names exactly.
 func (x *ErrorCode) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = ErrorCode(out)
 	return nil
 }
 
-// DecodeErrorCode parses data as ErrorCode and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeErrorCode parses data as an ErrorCode and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeErrorCode(data []byte) (*ErrorCode, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeErrorCodeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ErrorCode
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ErrorCode](data, checkErrorCode)
 }
 
-// Validate checks a ErrorCode built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks an ErrorCode built in code (for example a hook's response) against the same
+// schema DecodeErrorCode enforces, so nothing invalid is sent.
 func (x *ErrorCode) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ErrorCode, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeErrorCodeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "an ErrorCode", checkErrorCode)
 }
 
 // decodeValue fills ExceptionHour from a parsed JSON value, matching member names exactly.
@@ -969,33 +673,33 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "opens":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "opens")
 			}
-			x.Opens.V = (&m.Value).Str
+			x.Opens.V = m.Value.Str
 			x.Opens.Set = true
 		case "closes":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "closes")
 			}
-			x.Closes.V = (&m.Value).Str
+			x.Closes.V = m.Value.Str
 			x.Closes.Set = true
 		case "title":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "title")
 			}
-			x.Title.V = (&m.Value).Str
+			x.Title.V = m.Value.Str
 			x.Title.Set = true
 		case "valid_from":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "valid_from")
 			}
-			x.ValidFrom = (&m.Value).Str
+			x.ValidFrom = m.Value.Str
 		case "valid_through":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "valid_through")
 			}
-			x.ValidThrough = (&m.Value).Str
+			x.ValidThrough = m.Value.Str
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -1006,47 +710,17 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeExceptionHour parses data as ExceptionHour and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeExceptionHour parses data as an ExceptionHour and checks it against the schema in one call,
+// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodeExceptionHour(data []byte) (*ExceptionHour, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeExceptionHourResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ExceptionHour
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ExceptionHour](data, checkTypeExceptionHour)
 }
 
-// Validate checks a ExceptionHour built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks an ExceptionHour built in code (for example a hook's response) against the same
+// schema DecodeExceptionHour enforces, so nothing invalid is sent.
 func (x *ExceptionHour) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ExceptionHour, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeExceptionHourResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "an ExceptionHour", checkTypeExceptionHour)
 }
 
 // decodeValue fills Geo from a parsed JSON value, matching member names exactly.
@@ -1059,15 +733,15 @@ func (x *Geo) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "latitude":
-			if (&m.Value).Kind != schemacheck.Number {
+			if m.Value.Kind != schemacheck.Number {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "number"), "latitude")
 			}
-			x.Latitude = (&m.Value).Num
+			x.Latitude = m.Value.Num
 		case "longitude":
-			if (&m.Value).Kind != schemacheck.Number {
+			if m.Value.Kind != schemacheck.Number {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "number"), "longitude")
 			}
-			x.Longitude = (&m.Value).Num
+			x.Longitude = m.Value.Num
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -1078,101 +752,41 @@ func (x *Geo) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeGeo parses data as Geo and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeGeo parses data as a Geo and checks it against the schema in one call, so a handler never
+// sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to
+// the value.
 func DecodeGeo(data []byte) (*Geo, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeGeoResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x Geo
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[Geo](data, checkGeo)
 }
 
-// Validate checks a Geo built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a Geo built in code (for example a hook's response) against the same schema
+// DecodeGeo enforces, so nothing invalid is sent.
 func (x *Geo) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a Geo, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeGeoResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a Geo", checkGeo)
 }
 
 // decodeValue fills InfoCode from a parsed JSON value, matching member names exactly.
 func (x *InfoCode) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = InfoCode(out)
 	return nil
 }
 
-// DecodeInfoCode parses data as InfoCode and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeInfoCode parses data as an InfoCode and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeInfoCode(data []byte) (*InfoCode, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeInfoCodeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x InfoCode
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[InfoCode](data, checkInfoCode)
 }
 
-// Validate checks a InfoCode built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks an InfoCode built in code (for example a hook's response) against the same schema
+// DecodeInfoCode enforces, so nothing invalid is sent.
 func (x *InfoCode) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a InfoCode, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeInfoCodeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "an InfoCode", checkInfoCode)
 }
 
 // decodeValue fills Location from a parsed JSON value, matching member names exactly.
@@ -1185,36 +799,36 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "id":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
 			}
-			x.ID = (&m.Value).Str
+			x.ID = m.Value.Str
 		case "name":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "name")
 			}
-			x.Name = (&m.Value).Str
+			x.Name = m.Value.Str
 		case "address":
-			if err := (&x.Address.V).decodeValue(&m.Value); err != nil {
+			if err := x.Address.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "address")
 			}
 			x.Address.Set = true
 		case "geo":
-			if err := (&x.Geo.V).decodeValue(&m.Value); err != nil {
+			if err := x.Geo.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "geo")
 			}
 			x.Geo.Set = true
 		case "amenities":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "amenities")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[AmenityType]Amenity, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 Amenity
-					if err := (&ei0).decodeValue(&memi0.Value); err != nil {
+					if err := ei0.decodeValue(&memi0.Value); err != nil {
 						return schemacheck.At(err, "amenities", memi0.Name)
 					}
 					outi0[AmenityType(memi0.Name)] = ei0
@@ -1223,14 +837,14 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Amenities.Set = true
 		case "hours":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "hours")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]DailyHour, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "hours", strconv.Itoa(i0))
 					}
 				}
@@ -1238,14 +852,14 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Hours.Set = true
 		case "exception_hours":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "exception_hours")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]ExceptionHour, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "exception_hours", strconv.Itoa(i0))
 					}
 				}
@@ -1253,10 +867,10 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 			}
 			x.ExceptionHours.Set = true
 		case "timezone":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "timezone")
 			}
-			x.Timezone.V = (&m.Value).Str
+			x.Timezone.V = m.Value.Str
 			x.Timezone.Set = true
 		default:
 			if x.Unknown == nil {
@@ -1268,47 +882,17 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocation parses data as Location and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocation parses data as a Location and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeLocation(data []byte) (*Location, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x Location
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[Location](data, checkTypeLocation)
 }
 
-// Validate checks a Location built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a Location built in code (for example a hook's response) against the same schema
+// DecodeLocation enforces, so nothing invalid is sent.
 func (x *Location) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a Location, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a Location", checkTypeLocation)
 }
 
 // decodeValue fills LocationDistance from a parsed JSON value, matching member names exactly.
@@ -1321,14 +905,14 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "center":
-			if err := (&x.Center).decodeValue(&m.Value); err != nil {
+			if err := x.Center.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "center")
 			}
 		case "max":
-			if (&m.Value).Kind != schemacheck.Number {
+			if m.Value.Kind != schemacheck.Number {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "number"), "max")
 			}
-			x.Max = (&m.Value).Num
+			x.Max = m.Value.Num
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -1339,47 +923,17 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationDistance parses data as LocationDistance and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocationDistance parses data as a LocationDistance and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeLocationDistance(data []byte) (*LocationDistance, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationDistanceRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LocationDistance
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LocationDistance](data, checkLocationDistance)
 }
 
-// Validate checks a LocationDistance built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LocationDistance built in code (for example a hook's response) against the same
+// schema DecodeLocationDistance enforces, so nothing invalid is sent.
 func (x *LocationDistance) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LocationDistance, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationDistanceRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LocationDistance", checkLocationDistance)
 }
 
 // decodeValue fills LocationFilter from a parsed JSON value, matching member names exactly.
@@ -1392,19 +946,19 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "hours":
-			if err := (&x.Hours.V).decodeValue(&m.Value); err != nil {
+			if err := x.Hours.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "hours")
 			}
 			x.Hours.Set = true
 		case "amenities":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "amenities")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]AmenityType, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "amenities", strconv.Itoa(i0))
 					}
 				}
@@ -1412,17 +966,17 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Amenities.Set = true
 		case "items":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "items")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]string, len(src0))
 				for i0 := range src0 {
-					if (&src0[i0]).Kind != schemacheck.String {
+					if src0[i0].Kind != schemacheck.String {
 						return schemacheck.At(schemacheck.Mismatch(&src0[i0], "string"), "items", strconv.Itoa(i0))
 					}
-					itemsi0[i0] = (&src0[i0]).Str
+					itemsi0[i0] = src0[i0].Str
 				}
 				x.Items.V = itemsi0
 			}
@@ -1437,47 +991,17 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationFilter parses data as LocationFilter and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocationFilter parses data as a LocationFilter and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeLocationFilter(data []byte) (*LocationFilter, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationFilterRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LocationFilter
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LocationFilter](data, checkLocationFilter)
 }
 
-// Validate checks a LocationFilter built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LocationFilter built in code (for example a hook's response) against the same
+// schema DecodeLocationFilter enforces, so nothing invalid is sent.
 func (x *LocationFilter) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LocationFilter, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationFilterRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LocationFilter", checkLocationFilter)
 }
 
 // decodeValue fills LocationFilterHours from a parsed JSON value, matching member names exactly.
@@ -1490,10 +1014,10 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "open_at":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "open_at")
 			}
-			x.OpenAt = (&m.Value).Str
+			x.OpenAt = m.Value.Str
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -1504,47 +1028,17 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationFilterHours parses data as LocationFilterHours and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocationFilterHours parses data as a LocationFilterHours and checks it against the schema
+// in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocationFilterHours(data []byte) (*LocationFilterHours, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationFilterHoursRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LocationFilterHours
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LocationFilterHours](data, checkLocationFilterPropertiesHours)
 }
 
-// Validate checks a LocationFilterHours built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LocationFilterHours built in code (for example a hook's response) against the
+// same schema DecodeLocationFilterHours enforces, so nothing invalid is sent.
 func (x *LocationFilterHours) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LocationFilterHours, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationFilterHoursRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LocationFilterHours", checkLocationFilterPropertiesHours)
 }
 
 // decodeValue fills LocationServes from a parsed JSON value, matching member names exactly.
@@ -1557,12 +1051,12 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "point":
-			if err := (&x.Point.V).decodeValue(&m.Value); err != nil {
+			if err := x.Point.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "point")
 			}
 			x.Point.Set = true
 		case "address":
-			if err := (&x.Address.V).decodeValue(&m.Value); err != nil {
+			if err := x.Address.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "address")
 			}
 			x.Address.Set = true
@@ -1576,47 +1070,17 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationServes parses data as LocationServes and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocationServes parses data as a LocationServes and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeLocationServes(data []byte) (*LocationServes, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationServesRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LocationServes
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LocationServes](data, checkLocationServes)
 }
 
-// Validate checks a LocationServes built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LocationServes built in code (for example a hook's response) against the same
+// schema DecodeLocationServes enforces, so nothing invalid is sent.
 func (x *LocationServes) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LocationServes, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationServesRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LocationServes", checkLocationServes)
 }
 
 // decodeValue fills LocationServesAddress from a parsed JSON value, matching member names exactly.
@@ -1629,22 +1093,22 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "address_country":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_country")
 			}
-			x.AddressCountry.V = (&m.Value).Str
+			x.AddressCountry.V = m.Value.Str
 			x.AddressCountry.Set = true
 		case "address_region":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_region")
 			}
-			x.AddressRegion.V = (&m.Value).Str
+			x.AddressRegion.V = m.Value.Str
 			x.AddressRegion.Set = true
 		case "postal_code":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "postal_code")
 			}
-			x.PostalCode.V = (&m.Value).Str
+			x.PostalCode.V = m.Value.Str
 			x.PostalCode.Set = true
 		default:
 			if x.Unknown == nil {
@@ -1656,47 +1120,17 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationServesAddress parses data as LocationServesAddress and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocationServesAddress parses data as a LocationServesAddress and checks it against the
+// schema in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLocationServesAddress(data []byte) (*LocationServesAddress, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationServesAddressRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LocationServesAddress
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LocationServesAddress](data, checkTypeLocationServesAddress)
 }
 
-// Validate checks a LocationServesAddress built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LocationServesAddress built in code (for example a hook's response) against the
+// same schema DecodeLocationServesAddress enforces, so nothing invalid is sent.
 func (x *LocationServesAddress) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LocationServesAddress, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLocationServesAddressRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LocationServesAddress", checkTypeLocationServesAddress)
 }
 
 // decodeValue fills LookupLocation from a parsed JSON value, matching member names exactly.
@@ -1709,36 +1143,36 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "id":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
 			}
-			x.ID = (&m.Value).Str
+			x.ID = m.Value.Str
 		case "name":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "name")
 			}
-			x.Name = (&m.Value).Str
+			x.Name = m.Value.Str
 		case "address":
-			if err := (&x.Address.V).decodeValue(&m.Value); err != nil {
+			if err := x.Address.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "address")
 			}
 			x.Address.Set = true
 		case "geo":
-			if err := (&x.Geo.V).decodeValue(&m.Value); err != nil {
+			if err := x.Geo.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "geo")
 			}
 			x.Geo.Set = true
 		case "amenities":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "amenities")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[AmenityType]Amenity, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 Amenity
-					if err := (&ei0).decodeValue(&memi0.Value); err != nil {
+					if err := ei0.decodeValue(&memi0.Value); err != nil {
 						return schemacheck.At(err, "amenities", memi0.Name)
 					}
 					outi0[AmenityType(memi0.Name)] = ei0
@@ -1747,14 +1181,14 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Amenities.Set = true
 		case "hours":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "hours")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]DailyHour, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "hours", strconv.Itoa(i0))
 					}
 				}
@@ -1762,14 +1196,14 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Hours.Set = true
 		case "exception_hours":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "exception_hours")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]ExceptionHour, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "exception_hours", strconv.Itoa(i0))
 					}
 				}
@@ -1777,20 +1211,20 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 			}
 			x.ExceptionHours.Set = true
 		case "timezone":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "timezone")
 			}
-			x.Timezone.V = (&m.Value).Str
+			x.Timezone.V = m.Value.Str
 			x.Timezone.Set = true
 		case "inputs":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "inputs")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]LookupLocationInput, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "inputs", strconv.Itoa(i0))
 					}
 				}
@@ -1806,47 +1240,17 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupLocation parses data as LookupLocation and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLookupLocation parses data as a LookupLocation and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLookupLocationResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LookupLocation
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LookupLocation](data, checkTypeLookupLocation)
 }
 
-// Validate checks a LookupLocation built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LookupLocation built in code (for example a hook's response) against the same
+// schema DecodeLookupLocation enforces, so nothing invalid is sent.
 func (x *LookupLocation) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LookupLocation, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLookupLocationResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LookupLocation", checkTypeLookupLocation)
 }
 
 // decodeValue fills LookupLocationInput from a parsed JSON value, matching member names exactly.
@@ -1859,10 +1263,10 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "id":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
 			}
-			x.ID = (&m.Value).Str
+			x.ID = m.Value.Str
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -1873,47 +1277,17 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupLocationInput parses data as LookupLocationInput and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLookupLocationInput parses data as a LookupLocationInput and checks it against the schema
+// in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeLookupLocationInput(data []byte) (*LookupLocationInput, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeLookupLocationInputResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LookupLocationInput
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LookupLocationInput](data, checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
 }
 
-// Validate checks a LookupLocationInput built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LookupLocationInput built in code (for example a hook's response) against the
+// same schema DecodeLookupLocationInput enforces, so nothing invalid is sent.
 func (x *LookupLocationInput) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LookupLocationInput, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeLookupLocationInputResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LookupLocationInput", checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
 }
 
 // decodeValue fills LookupRequest from a parsed JSON value, matching member names exactly.
@@ -1926,42 +1300,42 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "ids":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "ids")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]string, len(src0))
 				for i0 := range src0 {
-					if (&src0[i0]).Kind != schemacheck.String {
+					if src0[i0].Kind != schemacheck.String {
 						return schemacheck.At(schemacheck.Mismatch(&src0[i0], "string"), "ids", strconv.Itoa(i0))
 					}
-					itemsi0[i0] = (&src0[i0]).Str
+					itemsi0[i0] = src0[i0].Str
 				}
 				x.IDs = itemsi0
 			}
 		case "distance":
-			if err := (&x.Distance.V).decodeValue(&m.Value); err != nil {
+			if err := x.Distance.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "distance")
 			}
 			x.Distance.Set = true
 		case "serves":
-			if err := (&x.Serves.V).decodeValue(&m.Value); err != nil {
+			if err := x.Serves.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "serves")
 			}
 			x.Serves.Set = true
 		case "filters":
-			if err := (&x.Filters.V).decodeValue(&m.Value); err != nil {
+			if err := x.Filters.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "filters")
 			}
 			x.Filters.Set = true
 		case "context":
-			if err := (&x.Context.V).decodeValue(&m.Value); err != nil {
+			if err := x.Context.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "context")
 			}
 			x.Context.Set = true
 		case "signals":
-			if err := (&x.Signals.V).decodeValue(&m.Value); err != nil {
+			if err := x.Signals.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "signals")
 			}
 			x.Signals.Set = true
@@ -1975,47 +1349,17 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupRequest parses data as LookupRequest and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLookupRequest parses data as a LookupRequest and checks it against the schema in one call,
+// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodeLookupRequest(data []byte) (*LookupRequest, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1Params1SchemaRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LookupRequest
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LookupRequest](data, checkLocationLookupDefsLookupRequest)
 }
 
-// Validate checks a LookupRequest built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LookupRequest built in code (for example a hook's response) against the same
+// schema DecodeLookupRequest enforces, so nothing invalid is sent.
 func (x *LookupRequest) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LookupRequest, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1Params1SchemaRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LookupRequest", checkLocationLookupDefsLookupRequest)
 }
 
 // decodeValue fills LookupResponse from a parsed JSON value, matching member names exactly.
@@ -2028,32 +1372,32 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "ucp":
-			if err := (&x.UCP).decodeValue(&m.Value); err != nil {
+			if err := x.UCP.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "ucp")
 			}
 		case "locations":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "locations")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]LookupLocation, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "locations", strconv.Itoa(i0))
 					}
 				}
 				x.Locations = itemsi0
 			}
 		case "messages":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "messages")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]Message, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "messages", strconv.Itoa(i0))
 					}
 				}
@@ -2070,47 +1414,17 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupResponse parses data as LookupResponse and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLookupResponse parses data as a LookupResponse and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeLookupResponse(data []byte) (*LookupResponse, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1ResultSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x LookupResponse
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[LookupResponse](data, checkLocationLookupDefsLookupResponse)
 }
 
-// Validate checks a LookupResponse built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a LookupResponse built in code (for example a hook's response) against the same
+// schema DecodeLookupResponse enforces, so nothing invalid is sent.
 func (x *LookupResponse) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a LookupResponse, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods1ResultSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a LookupResponse", checkLocationLookupDefsLookupResponse)
 }
 
 // decodeValue fills Message from a parsed JSON value, matching member names exactly.
@@ -2126,19 +1440,19 @@ func (x *Message) decodeValue(v *schemacheck.Value) error {
 	switch tag.Str {
 	case "error":
 		x.Error = new(MessageError)
-		if err := (&*x.Error).decodeValue(v); err != nil {
+		if err := x.Error.decodeValue(v); err != nil {
 			return err
 		}
 		return nil
 	case "warning":
 		x.Warning = new(MessageWarning)
-		if err := (&*x.Warning).decodeValue(v); err != nil {
+		if err := x.Warning.decodeValue(v); err != nil {
 			return err
 		}
 		return nil
 	case "info":
 		x.Info = new(MessageInfo)
-		if err := (&*x.Info).decodeValue(v); err != nil {
+		if err := x.Info.decodeValue(v); err != nil {
 			return err
 		}
 		return nil
@@ -2147,47 +1461,17 @@ func (x *Message) decodeValue(v *schemacheck.Value) error {
 	}
 }
 
-// DecodeMessage parses data as Message and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessage parses data as a Message and checks it against the schema in one call, so a handler
+// never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeMessage(data []byte) (*Message, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x Message
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[Message](data, checkMessage)
 }
 
-// Validate checks a Message built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a Message built in code (for example a hook's response) against the same schema
+// DecodeMessage enforces, so nothing invalid is sent.
 func (x *Message) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a Message, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a Message", checkMessage)
 }
 
 // decodeValue fills MessageError from a parsed JSON value, matching member names exactly.
@@ -2200,32 +1484,32 @@ func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "type":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
 			}
-			x.Type = (&m.Value).Str
+			x.Type = m.Value.Str
 		case "code":
-			if err := (&x.Code).decodeValue(&m.Value); err != nil {
+			if err := x.Code.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "code")
 			}
 		case "path":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "path")
 			}
-			x.Path.V = (&m.Value).Str
+			x.Path.V = m.Value.Str
 			x.Path.Set = true
 		case "content_type":
-			if err := (&x.ContentType.V).decodeValue(&m.Value); err != nil {
+			if err := x.ContentType.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "content_type")
 			}
 			x.ContentType.Set = true
 		case "content":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "content")
 			}
-			x.Content = (&m.Value).Str
+			x.Content = m.Value.Str
 		case "severity":
-			if err := (&x.Severity).decodeValue(&m.Value); err != nil {
+			if err := x.Severity.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "severity")
 			}
 		default:
@@ -2238,155 +1522,65 @@ func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageError parses data as MessageError and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageError parses data as a MessageError and checks it against the schema in one call, so
+// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodeMessageError(data []byte) (*MessageError, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageErrorResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MessageError
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MessageError](data, checkMessageError)
 }
 
-// Validate checks a MessageError built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MessageError built in code (for example a hook's response) against the same
+// schema DecodeMessageError enforces, so nothing invalid is sent.
 func (x *MessageError) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MessageError, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageErrorResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MessageError", checkMessageError)
 }
 
 // decodeValue fills MessageErrorContentType from a parsed JSON value, matching member names exactly.
 func (x *MessageErrorContentType) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = MessageErrorContentType(out)
 	return nil
 }
 
-// DecodeMessageErrorContentType parses data as MessageErrorContentType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageErrorContentType parses data as a MessageErrorContentType and checks it against the
+// schema in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageErrorContentType(data []byte) (*MessageErrorContentType, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageErrorContentTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MessageErrorContentType
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MessageErrorContentType](data, checkMessageErrorPropertiesContentType)
 }
 
-// Validate checks a MessageErrorContentType built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MessageErrorContentType built in code (for example a hook's response) against
+// the same schema DecodeMessageErrorContentType enforces, so nothing invalid is sent.
 func (x *MessageErrorContentType) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MessageErrorContentType, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageErrorContentTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MessageErrorContentType", checkMessageErrorPropertiesContentType)
 }
 
 // decodeValue fills MessageErrorSeverity from a parsed JSON value, matching member names exactly.
 func (x *MessageErrorSeverity) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = MessageErrorSeverity(out)
 	return nil
 }
 
-// DecodeMessageErrorSeverity parses data as MessageErrorSeverity and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageErrorSeverity parses data as a MessageErrorSeverity and checks it against the schema
+// in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageErrorSeverity(data []byte) (*MessageErrorSeverity, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageErrorSeverityResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MessageErrorSeverity
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MessageErrorSeverity](data, checkMessageErrorPropertiesSeverity)
 }
 
-// Validate checks a MessageErrorSeverity built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MessageErrorSeverity built in code (for example a hook's response) against the
+// same schema DecodeMessageErrorSeverity enforces, so nothing invalid is sent.
 func (x *MessageErrorSeverity) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MessageErrorSeverity, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageErrorSeverityResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MessageErrorSeverity", checkMessageErrorPropertiesSeverity)
 }
 
 // decodeValue fills MessageInfo from a parsed JSON value, matching member names exactly.
@@ -2399,31 +1593,31 @@ func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "type":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
 			}
-			x.Type = (&m.Value).Str
+			x.Type = m.Value.Str
 		case "path":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "path")
 			}
-			x.Path.V = (&m.Value).Str
+			x.Path.V = m.Value.Str
 			x.Path.Set = true
 		case "code":
-			if err := (&x.Code.V).decodeValue(&m.Value); err != nil {
+			if err := x.Code.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "code")
 			}
 			x.Code.Set = true
 		case "content_type":
-			if err := (&x.ContentType.V).decodeValue(&m.Value); err != nil {
+			if err := x.ContentType.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "content_type")
 			}
 			x.ContentType.Set = true
 		case "content":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "content")
 			}
-			x.Content = (&m.Value).Str
+			x.Content = m.Value.Str
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -2434,101 +1628,41 @@ func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageInfo parses data as MessageInfo and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageInfo parses data as a MessageInfo and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeMessageInfo(data []byte) (*MessageInfo, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageInfoResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MessageInfo
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MessageInfo](data, checkMessageInfo)
 }
 
-// Validate checks a MessageInfo built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MessageInfo built in code (for example a hook's response) against the same
+// schema DecodeMessageInfo enforces, so nothing invalid is sent.
 func (x *MessageInfo) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MessageInfo, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageInfoResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MessageInfo", checkMessageInfo)
 }
 
 // decodeValue fills MessageInfoContentType from a parsed JSON value, matching member names exactly.
 func (x *MessageInfoContentType) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = MessageInfoContentType(out)
 	return nil
 }
 
-// DecodeMessageInfoContentType parses data as MessageInfoContentType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageInfoContentType parses data as a MessageInfoContentType and checks it against the
+// schema in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageInfoContentType(data []byte) (*MessageInfoContentType, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageInfoContentTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MessageInfoContentType
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MessageInfoContentType](data, checkMessageInfoPropertiesContentType)
 }
 
-// Validate checks a MessageInfoContentType built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MessageInfoContentType built in code (for example a hook's response) against
+// the same schema DecodeMessageInfoContentType enforces, so nothing invalid is sent.
 func (x *MessageInfoContentType) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MessageInfoContentType, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageInfoContentTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MessageInfoContentType", checkMessageInfoPropertiesContentType)
 }
 
 // decodeValue fills MessageWarning from a parsed JSON value, matching member names exactly.
@@ -2541,47 +1675,47 @@ func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "type":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
 			}
-			x.Type = (&m.Value).Str
+			x.Type = m.Value.Str
 		case "path":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "path")
 			}
-			x.Path.V = (&m.Value).Str
+			x.Path.V = m.Value.Str
 			x.Path.Set = true
 		case "code":
-			if err := (&x.Code).decodeValue(&m.Value); err != nil {
+			if err := x.Code.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "code")
 			}
 		case "content":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "content")
 			}
-			x.Content = (&m.Value).Str
+			x.Content = m.Value.Str
 		case "content_type":
-			if err := (&x.ContentType.V).decodeValue(&m.Value); err != nil {
+			if err := x.ContentType.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "content_type")
 			}
 			x.ContentType.Set = true
 		case "presentation":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "presentation")
 			}
-			x.Presentation.V = (&m.Value).Str
+			x.Presentation.V = m.Value.Str
 			x.Presentation.Set = true
 		case "image_url":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "image_url")
 			}
-			x.ImageURL.V = (&m.Value).Str
+			x.ImageURL.V = m.Value.Str
 			x.ImageURL.Set = true
 		case "url":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "url")
 			}
-			x.URL.V = (&m.Value).Str
+			x.URL.V = m.Value.Str
 			x.URL.Set = true
 		default:
 			if x.Unknown == nil {
@@ -2593,101 +1727,41 @@ func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageWarning parses data as MessageWarning and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageWarning parses data as a MessageWarning and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeMessageWarning(data []byte) (*MessageWarning, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageWarningResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MessageWarning
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MessageWarning](data, checkMessageWarning)
 }
 
-// Validate checks a MessageWarning built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MessageWarning built in code (for example a hook's response) against the same
+// schema DecodeMessageWarning enforces, so nothing invalid is sent.
 func (x *MessageWarning) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MessageWarning, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageWarningResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MessageWarning", checkMessageWarning)
 }
 
 // decodeValue fills MessageWarningContentType from a parsed JSON value, matching member names exactly.
 func (x *MessageWarningContentType) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = MessageWarningContentType(out)
 	return nil
 }
 
-// DecodeMessageWarningContentType parses data as MessageWarningContentType and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageWarningContentType parses data as a MessageWarningContentType and checks it against
+// the schema in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeMessageWarningContentType(data []byte) (*MessageWarningContentType, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageWarningContentTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MessageWarningContentType
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MessageWarningContentType](data, checkMessageWarningPropertiesContentType)
 }
 
-// Validate checks a MessageWarningContentType built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MessageWarningContentType built in code (for example a hook's response) against
+// the same schema DecodeMessageWarningContentType enforces, so nothing invalid is sent.
 func (x *MessageWarningContentType) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MessageWarningContentType, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMessageWarningContentTypeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MessageWarningContentType", checkMessageWarningPropertiesContentType)
 }
 
 // decodeValue fills Meta from a parsed JSON value, matching member names exactly.
@@ -2700,7 +1774,7 @@ func (x *Meta) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "ucp-agent":
-			if err := (&x.UCPAgent).decodeValue(&m.Value); err != nil {
+			if err := x.UCPAgent.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "ucp-agent")
 			}
 		default:
@@ -2713,47 +1787,17 @@ func (x *Meta) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMeta parses data as Meta and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMeta parses data as a Meta and checks it against the schema in one call, so a handler never
+// sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to
+// the value.
 func DecodeMeta(data []byte) (*Meta, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params0SchemaRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x Meta
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[Meta](data, checkMCPOpenrpcComponentsSchemasMeta)
 }
 
-// Validate checks a Meta built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a Meta built in code (for example a hook's response) against the same schema
+// DecodeMeta enforces, so nothing invalid is sent.
 func (x *Meta) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a Meta, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params0SchemaRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a Meta", checkMCPOpenrpcComponentsSchemasMeta)
 }
 
 // decodeValue fills MetaUCPAgent from a parsed JSON value, matching member names exactly.
@@ -2766,10 +1810,10 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "profile":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "profile")
 			}
-			x.Profile = (&m.Value).Str
+			x.Profile = m.Value.Str
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
@@ -2780,47 +1824,17 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMetaUCPAgent parses data as MetaUCPAgent and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMetaUCPAgent parses data as a MetaUCPAgent and checks it against the schema in one call, so
+// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodeMetaUCPAgent(data []byte) (*MetaUCPAgent, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeMetaUCPAgentRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x MetaUCPAgent
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[MetaUCPAgent](data, checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
 }
 
-// Validate checks a MetaUCPAgent built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a MetaUCPAgent built in code (for example a hook's response) against the same
+// schema DecodeMetaUCPAgent enforces, so nothing invalid is sent.
 func (x *MetaUCPAgent) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a MetaUCPAgent, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeMetaUCPAgentRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a MetaUCPAgent", checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
 }
 
 // decodeValue fills PaginationRequest from a parsed JSON value, matching member names exactly.
@@ -2833,10 +1847,10 @@ func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "cursor":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "cursor")
 			}
-			x.Cursor.V = (&m.Value).Str
+			x.Cursor.V = m.Value.Str
 			x.Cursor.Set = true
 		case "limit":
 			{
@@ -2857,47 +1871,17 @@ func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaginationRequest parses data as PaginationRequest and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodePaginationRequest parses data as a PaginationRequest and checks it against the schema in
+// one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodePaginationRequest(data []byte) (*PaginationRequest, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypePaginationRequestRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x PaginationRequest
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[PaginationRequest](data, checkPaginationDefsRequest)
 }
 
-// Validate checks a PaginationRequest built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a PaginationRequest built in code (for example a hook's response) against the
+// same schema DecodePaginationRequest enforces, so nothing invalid is sent.
 func (x *PaginationRequest) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a PaginationRequest, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypePaginationRequestRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a PaginationRequest", checkPaginationDefsRequest)
 }
 
 // decodeValue fills PaginationResponse from a parsed JSON value, matching member names exactly.
@@ -2910,16 +1894,16 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "cursor":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "cursor")
 			}
-			x.Cursor.V = (&m.Value).Str
+			x.Cursor.V = m.Value.Str
 			x.Cursor.Set = true
 		case "has_next_page":
-			if (&m.Value).Kind != schemacheck.Bool {
+			if m.Value.Kind != schemacheck.Bool {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "boolean"), "has_next_page")
 			}
-			x.HasNextPage = (&m.Value).Bool
+			x.HasNextPage = m.Value.Bool
 		case "total_count":
 			{
 				n, err := schemacheck.Int64(&m.Value)
@@ -2939,47 +1923,17 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaginationResponse parses data as PaginationResponse and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodePaginationResponse parses data as a PaginationResponse and checks it against the schema in
+// one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodePaginationResponse(data []byte) (*PaginationResponse, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypePaginationResponseResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x PaginationResponse
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[PaginationResponse](data, checkPaginationDefsResponse)
 }
 
-// Validate checks a PaginationResponse built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a PaginationResponse built in code (for example a hook's response) against the
+// same schema DecodePaginationResponse enforces, so nothing invalid is sent.
 func (x *PaginationResponse) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a PaginationResponse, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypePaginationResponseResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a PaginationResponse", checkPaginationDefsResponse)
 }
 
 // decodeValue fills PaymentHandlerBase from a parsed JSON value, matching member names exactly.
@@ -2992,51 +1946,51 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "version":
-			if err := (&x.Version).decodeValue(&m.Value); err != nil {
+			if err := x.Version.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "version")
 			}
 		case "spec":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "spec")
 			}
-			x.Spec.V = (&m.Value).Str
+			x.Spec.V = m.Value.Str
 			x.Spec.Set = true
 		case "schema":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "schema")
 			}
-			x.Schema.V = (&m.Value).Str
+			x.Schema.V = m.Value.Str
 			x.Schema.Set = true
 		case "id":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
 			}
-			x.ID = (&m.Value).Str
+			x.ID = m.Value.Str
 		case "config":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "config")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[string]json.RawMessage, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 json.RawMessage
-					ei0 = json.RawMessage((&memi0.Value).Raw)
+					ei0 = json.RawMessage(memi0.Value.Raw)
 					outi0[memi0.Name] = ei0
 				}
 				x.Config.V = outi0
 			}
 			x.Config.Set = true
 		case "available_instruments":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "available_instruments")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]AvailablePaymentInstrument, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "available_instruments", strconv.Itoa(i0))
 					}
 				}
@@ -3053,47 +2007,17 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaymentHandlerBase parses data as PaymentHandlerBase and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodePaymentHandlerBase parses data as a PaymentHandlerBase and checks it against the schema in
+// one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypePaymentHandlerBaseResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x PaymentHandlerBase
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[PaymentHandlerBase](data, checkTypePaymentHandlerBase)
 }
 
-// Validate checks a PaymentHandlerBase built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a PaymentHandlerBase built in code (for example a hook's response) against the
+// same schema DecodePaymentHandlerBase enforces, so nothing invalid is sent.
 func (x *PaymentHandlerBase) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a PaymentHandlerBase, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypePaymentHandlerBaseResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a PaymentHandlerBase", checkTypePaymentHandlerBase)
 }
 
 // decodeValue fills PostalAddress from a parsed JSON value, matching member names exactly.
@@ -3106,58 +2030,58 @@ func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "extended_address":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "extended_address")
 			}
-			x.ExtendedAddress.V = (&m.Value).Str
+			x.ExtendedAddress.V = m.Value.Str
 			x.ExtendedAddress.Set = true
 		case "street_address":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "street_address")
 			}
-			x.StreetAddress.V = (&m.Value).Str
+			x.StreetAddress.V = m.Value.Str
 			x.StreetAddress.Set = true
 		case "address_locality":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_locality")
 			}
-			x.AddressLocality.V = (&m.Value).Str
+			x.AddressLocality.V = m.Value.Str
 			x.AddressLocality.Set = true
 		case "address_region":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_region")
 			}
-			x.AddressRegion.V = (&m.Value).Str
+			x.AddressRegion.V = m.Value.Str
 			x.AddressRegion.Set = true
 		case "address_country":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_country")
 			}
-			x.AddressCountry.V = (&m.Value).Str
+			x.AddressCountry.V = m.Value.Str
 			x.AddressCountry.Set = true
 		case "postal_code":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "postal_code")
 			}
-			x.PostalCode.V = (&m.Value).Str
+			x.PostalCode.V = m.Value.Str
 			x.PostalCode.Set = true
 		case "first_name":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "first_name")
 			}
-			x.FirstName.V = (&m.Value).Str
+			x.FirstName.V = m.Value.Str
 			x.FirstName.Set = true
 		case "last_name":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "last_name")
 			}
-			x.LastName.V = (&m.Value).Str
+			x.LastName.V = m.Value.Str
 			x.LastName.Set = true
 		case "phone_number":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "phone_number")
 			}
-			x.PhoneNumber.V = (&m.Value).Str
+			x.PhoneNumber.V = m.Value.Str
 			x.PhoneNumber.Set = true
 		default:
 			if x.Unknown == nil {
@@ -3169,101 +2093,41 @@ func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePostalAddress parses data as PostalAddress and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodePostalAddress parses data as a PostalAddress and checks it against the schema in one call,
+// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodePostalAddress(data []byte) (*PostalAddress, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypePostalAddressResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x PostalAddress
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[PostalAddress](data, checkPostalAddress)
 }
 
-// Validate checks a PostalAddress built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a PostalAddress built in code (for example a hook's response) against the same
+// schema DecodePostalAddress enforces, so nothing invalid is sent.
 func (x *PostalAddress) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a PostalAddress, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypePostalAddressResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a PostalAddress", checkPostalAddress)
 }
 
 // decodeValue fills ReverseDomainName from a parsed JSON value, matching member names exactly.
 func (x *ReverseDomainName) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = ReverseDomainName(out)
 	return nil
 }
 
-// DecodeReverseDomainName parses data as ReverseDomainName and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeReverseDomainName parses data as a ReverseDomainName and checks it against the schema in
+// one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeReverseDomainName(data []byte) (*ReverseDomainName, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeReverseDomainNameResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ReverseDomainName
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ReverseDomainName](data, checkReverseDomainName)
 }
 
-// Validate checks a ReverseDomainName built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a ReverseDomainName built in code (for example a hook's response) against the
+// same schema DecodeReverseDomainName enforces, so nothing invalid is sent.
 func (x *ReverseDomainName) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ReverseDomainName, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeReverseDomainNameResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a ReverseDomainName", checkReverseDomainName)
 }
 
 // decodeValue fills SearchRequest from a parsed JSON value, matching member names exactly.
@@ -3276,38 +2140,38 @@ func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "query":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "query")
 			}
-			x.Query.V = (&m.Value).Str
+			x.Query.V = m.Value.Str
 			x.Query.Set = true
 		case "context":
-			if err := (&x.Context.V).decodeValue(&m.Value); err != nil {
+			if err := x.Context.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "context")
 			}
 			x.Context.Set = true
 		case "signals":
-			if err := (&x.Signals.V).decodeValue(&m.Value); err != nil {
+			if err := x.Signals.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "signals")
 			}
 			x.Signals.Set = true
 		case "distance":
-			if err := (&x.Distance.V).decodeValue(&m.Value); err != nil {
+			if err := x.Distance.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "distance")
 			}
 			x.Distance.Set = true
 		case "serves":
-			if err := (&x.Serves.V).decodeValue(&m.Value); err != nil {
+			if err := x.Serves.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "serves")
 			}
 			x.Serves.Set = true
 		case "filters":
-			if err := (&x.Filters.V).decodeValue(&m.Value); err != nil {
+			if err := x.Filters.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "filters")
 			}
 			x.Filters.Set = true
 		case "pagination":
-			if err := (&x.Pagination.V).decodeValue(&m.Value); err != nil {
+			if err := x.Pagination.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "pagination")
 			}
 			x.Pagination.Set = true
@@ -3321,47 +2185,17 @@ func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSearchRequest parses data as SearchRequest and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeSearchRequest parses data as a SearchRequest and checks it against the schema in one call,
+// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
+// pointers relative to the value.
 func DecodeSearchRequest(data []byte) (*SearchRequest, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params1SchemaRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x SearchRequest
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[SearchRequest](data, checkLocationSearchDefsSearchRequest)
 }
 
-// Validate checks a SearchRequest built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a SearchRequest built in code (for example a hook's response) against the same
+// schema DecodeSearchRequest enforces, so nothing invalid is sent.
 func (x *SearchRequest) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a SearchRequest, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0Params1SchemaRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a SearchRequest", checkLocationSearchDefsSearchRequest)
 }
 
 // decodeValue fills SearchResponse from a parsed JSON value, matching member names exactly.
@@ -3374,37 +2208,37 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "ucp":
-			if err := (&x.UCP).decodeValue(&m.Value); err != nil {
+			if err := x.UCP.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "ucp")
 			}
 		case "locations":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "locations")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]Location, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "locations", strconv.Itoa(i0))
 					}
 				}
 				x.Locations = itemsi0
 			}
 		case "pagination":
-			if err := (&x.Pagination.V).decodeValue(&m.Value); err != nil {
+			if err := x.Pagination.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "pagination")
 			}
 			x.Pagination.Set = true
 		case "messages":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "messages")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]Message, len(src0))
 				for i0 := range src0 {
-					if err := (&itemsi0[i0]).decodeValue(&src0[i0]); err != nil {
+					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
 						return schemacheck.At(err, "messages", strconv.Itoa(i0))
 					}
 				}
@@ -3421,47 +2255,17 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSearchResponse parses data as SearchResponse and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeSearchResponse parses data as a SearchResponse and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeSearchResponse(data []byte) (*SearchResponse, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0ResultSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x SearchResponse
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[SearchResponse](data, checkLocationSearchDefsSearchResponse)
 }
 
-// Validate checks a SearchResponse built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a SearchResponse built in code (for example a hook's response) against the same
+// schema DecodeSearchResponse enforces, so nothing invalid is sent.
 func (x *SearchResponse) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a SearchResponse, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkMcpOpenrpcMethods0ResultSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a SearchResponse", checkLocationSearchDefsSearchResponse)
 }
 
 // decodeValue fills ServiceBase from a parsed JSON value, matching member names exactly.
@@ -3474,52 +2278,52 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "version":
-			if err := (&x.Version).decodeValue(&m.Value); err != nil {
+			if err := x.Version.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "version")
 			}
 		case "spec":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "spec")
 			}
-			x.Spec.V = (&m.Value).Str
+			x.Spec.V = m.Value.Str
 			x.Spec.Set = true
 		case "schema":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "schema")
 			}
-			x.Schema.V = (&m.Value).Str
+			x.Schema.V = m.Value.Str
 			x.Schema.Set = true
 		case "id":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
 			}
-			x.ID.V = (&m.Value).Str
+			x.ID.V = m.Value.Str
 			x.ID.Set = true
 		case "config":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "config")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[string]json.RawMessage, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 json.RawMessage
-					ei0 = json.RawMessage((&memi0.Value).Raw)
+					ei0 = json.RawMessage(memi0.Value.Raw)
 					outi0[memi0.Name] = ei0
 				}
 				x.Config.V = outi0
 			}
 			x.Config.Set = true
 		case "transport":
-			if err := (&x.Transport).decodeValue(&m.Value); err != nil {
+			if err := x.Transport.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "transport")
 			}
 		case "endpoint":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "endpoint")
 			}
-			x.Endpoint.V = (&m.Value).Str
+			x.Endpoint.V = m.Value.Str
 			x.Endpoint.Set = true
 		default:
 			if x.Unknown == nil {
@@ -3531,101 +2335,41 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeServiceBase parses data as ServiceBase and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeServiceBase parses data as a ServiceBase and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeServiceBase(data []byte) (*ServiceBase, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeServiceBaseResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ServiceBase
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ServiceBase](data, checkTypeServiceBase)
 }
 
-// Validate checks a ServiceBase built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a ServiceBase built in code (for example a hook's response) against the same
+// schema DecodeServiceBase enforces, so nothing invalid is sent.
 func (x *ServiceBase) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ServiceBase, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeServiceBaseResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a ServiceBase", checkTypeServiceBase)
 }
 
 // decodeValue fills ServiceBaseTransport from a parsed JSON value, matching member names exactly.
 func (x *ServiceBaseTransport) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = ServiceBaseTransport(out)
 	return nil
 }
 
-// DecodeServiceBaseTransport parses data as ServiceBaseTransport and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeServiceBaseTransport parses data as a ServiceBaseTransport and checks it against the schema
+// in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeServiceBaseTransport(data []byte) (*ServiceBaseTransport, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeServiceBaseTransportResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ServiceBaseTransport
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ServiceBaseTransport](data, checkServiceDefsBaseAllOf1PropertiesTransport)
 }
 
-// Validate checks a ServiceBaseTransport built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a ServiceBaseTransport built in code (for example a hook's response) against the
+// same schema DecodeServiceBaseTransport enforces, so nothing invalid is sent.
 func (x *ServiceBaseTransport) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ServiceBaseTransport, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeServiceBaseTransportResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a ServiceBaseTransport", checkServiceDefsBaseAllOf1PropertiesTransport)
 }
 
 // decodeValue fills Signals from a parsed JSON value, matching member names exactly.
@@ -3638,16 +2382,16 @@ func (x *Signals) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "dev.ucp.buyer_ip":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "dev.ucp.buyer_ip")
 			}
-			x.DevUCPBuyerIP.V = (&m.Value).Str
+			x.DevUCPBuyerIP.V = m.Value.Str
 			x.DevUCPBuyerIP.Set = true
 		case "dev.ucp.user_agent":
-			if (&m.Value).Kind != schemacheck.String {
+			if m.Value.Kind != schemacheck.String {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "dev.ucp.user_agent")
 			}
-			x.DevUCPUserAgent.V = (&m.Value).Str
+			x.DevUCPUserAgent.V = m.Value.Str
 			x.DevUCPUserAgent.Set = true
 		default:
 			if x.Unknown == nil {
@@ -3659,47 +2403,17 @@ func (x *Signals) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSignals parses data as Signals and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeSignals parses data as a Signals and checks it against the schema in one call, so a handler
+// never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeSignals(data []byte) (*Signals, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeSignalsRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x Signals
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[Signals](data, checkSignals)
 }
 
-// Validate checks a Signals built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a Signals built in code (for example a hook's response) against the same schema
+// DecodeSignals enforces, so nothing invalid is sent.
 func (x *Signals) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a Signals, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeSignalsRequest(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a Signals", checkSignals)
 }
 
 // decodeValue fills UCPLocationResponseSchema from a parsed JSON value, matching member names exactly.
@@ -3712,30 +2426,30 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "version":
-			if err := (&x.Version).decodeValue(&m.Value); err != nil {
+			if err := x.Version.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "version")
 			}
 		case "map_order":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "map_order")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[string][]string, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 []string
-					if (&memi0.Value).Kind != schemacheck.Array {
+					if memi0.Value.Kind != schemacheck.Array {
 						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "map_order", memi0.Name)
 					}
 					{
-						src1 := (&memi0.Value).Items
+						src1 := memi0.Value.Items
 						itemsi1 := make([]string, len(src1))
 						for i1 := range src1 {
-							if (&src1[i1]).Kind != schemacheck.String {
+							if src1[i1].Kind != schemacheck.String {
 								return schemacheck.At(schemacheck.Mismatch(&src1[i1], "string"), "map_order", memi0.Name, strconv.Itoa(i1))
 							}
-							itemsi1[i1] = (&src1[i1]).Str
+							itemsi1[i1] = src1[i1].Str
 						}
 						ei0 = itemsi1
 					}
@@ -3745,28 +2459,28 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			x.MapOrder.Set = true
 		case "status":
-			if err := (&x.Status.V).decodeValue(&m.Value); err != nil {
+			if err := x.Status.V.decodeValue(&m.Value); err != nil {
 				return schemacheck.At(err, "status")
 			}
 			x.Status.Set = true
 		case "services":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "services")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[ReverseDomainName][]ServiceBase, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 []ServiceBase
-					if (&memi0.Value).Kind != schemacheck.Array {
+					if memi0.Value.Kind != schemacheck.Array {
 						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "services", memi0.Name)
 					}
 					{
-						src1 := (&memi0.Value).Items
+						src1 := memi0.Value.Items
 						itemsi1 := make([]ServiceBase, len(src1))
 						for i1 := range src1 {
-							if err := (&itemsi1[i1]).decodeValue(&src1[i1]); err != nil {
+							if err := itemsi1[i1].decodeValue(&src1[i1]); err != nil {
 								return schemacheck.At(err, "services", memi0.Name, strconv.Itoa(i1))
 							}
 						}
@@ -3778,23 +2492,23 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Services.Set = true
 		case "capabilities":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "capabilities")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[ReverseDomainName][]CapabilityResponseSchema, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 []CapabilityResponseSchema
-					if (&memi0.Value).Kind != schemacheck.Array {
+					if memi0.Value.Kind != schemacheck.Array {
 						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "capabilities", memi0.Name)
 					}
 					{
-						src1 := (&memi0.Value).Items
+						src1 := memi0.Value.Items
 						itemsi1 := make([]CapabilityResponseSchema, len(src1))
 						for i1 := range src1 {
-							if err := (&itemsi1[i1]).decodeValue(&src1[i1]); err != nil {
+							if err := itemsi1[i1].decodeValue(&src1[i1]); err != nil {
 								return schemacheck.At(err, "capabilities", memi0.Name, strconv.Itoa(i1))
 							}
 						}
@@ -3806,23 +2520,23 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Capabilities.Set = true
 		case "payment_handlers":
-			if (&m.Value).Kind != schemacheck.Object {
+			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "payment_handlers")
 			}
 			{
-				src0 := (&m.Value).Members
+				src0 := m.Value.Members
 				outi0 := make(map[ReverseDomainName][]PaymentHandlerBase, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 []PaymentHandlerBase
-					if (&memi0.Value).Kind != schemacheck.Array {
+					if memi0.Value.Kind != schemacheck.Array {
 						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "payment_handlers", memi0.Name)
 					}
 					{
-						src1 := (&memi0.Value).Items
+						src1 := memi0.Value.Items
 						itemsi1 := make([]PaymentHandlerBase, len(src1))
 						for i1 := range src1 {
-							if err := (&itemsi1[i1]).decodeValue(&src1[i1]); err != nil {
+							if err := itemsi1[i1].decodeValue(&src1[i1]); err != nil {
 								return schemacheck.At(err, "payment_handlers", memi0.Name, strconv.Itoa(i1))
 							}
 						}
@@ -3843,155 +2557,66 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeUCPLocationResponseSchema parses data as UCPLocationResponseSchema and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeUCPLocationResponseSchema parses data as a UCPLocationResponseSchema and checks it against
+// the schema in one call, so a handler never sees a value the schema rejects; failures are a
+// *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x UCPLocationResponseSchema
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[UCPLocationResponseSchema](data, checkTypeUCPLocationResponseSchema)
 }
 
-// Validate checks a UCPLocationResponseSchema built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a UCPLocationResponseSchema built in code (for example a hook's response) against
+// the same schema DecodeUCPLocationResponseSchema enforces, so nothing invalid is sent.
 func (x *UCPLocationResponseSchema) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a UCPLocationResponseSchema, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a UCPLocationResponseSchema", checkTypeUCPLocationResponseSchema)
 }
 
 // decodeValue fills UCPLocationResponseSchemaStatus from a parsed JSON value, matching member names exactly.
 func (x *UCPLocationResponseSchemaStatus) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = UCPLocationResponseSchemaStatus(out)
 	return nil
 }
 
-// DecodeUCPLocationResponseSchemaStatus parses data as UCPLocationResponseSchemaStatus and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeUCPLocationResponseSchemaStatus parses data as a UCPLocationResponseSchemaStatus and checks
+// it against the schema in one call, so a handler never sees a value the schema rejects; failures
+// are a *rpcerr.InvalidParams with pointers relative to the value.
 func DecodeUCPLocationResponseSchemaStatus(data []byte) (*UCPLocationResponseSchemaStatus, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaStatusResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x UCPLocationResponseSchemaStatus
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[UCPLocationResponseSchemaStatus](data, checkUCPDefsBasePropertiesStatus)
 }
 
-// Validate checks a UCPLocationResponseSchemaStatus built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a UCPLocationResponseSchemaStatus built in code (for example a hook's response)
+// against the same schema DecodeUCPLocationResponseSchemaStatus enforces, so nothing invalid is
+// sent.
 func (x *UCPLocationResponseSchemaStatus) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a UCPLocationResponseSchemaStatus, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeUCPLocationResponseSchemaStatusResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a UCPLocationResponseSchemaStatus", checkUCPDefsBasePropertiesStatus)
 }
 
 // decodeValue fills UCPVersion from a parsed JSON value, matching member names exactly.
 func (x *UCPVersion) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = UCPVersion(out)
 	return nil
 }
 
-// DecodeUCPVersion parses data as UCPVersion and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeUCPVersion parses data as a UCPVersion and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeUCPVersion(data []byte) (*UCPVersion, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeUCPVersionResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x UCPVersion
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[UCPVersion](data, checkUCPDefsVersion)
 }
 
-// Validate checks a UCPVersion built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a UCPVersion built in code (for example a hook's response) against the same
+// schema DecodeUCPVersion enforces, so nothing invalid is sent.
 func (x *UCPVersion) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a UCPVersion, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeUCPVersionResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a UCPVersion", checkUCPDefsVersion)
 }
 
 // decodeValue fills ValueConstraint from a parsed JSON value, matching member names exactly.
@@ -4004,20 +2629,20 @@ func (x *ValueConstraint) decodeValue(v *schemacheck.Value) error {
 		m := &v.Members[i]
 		switch m.Name {
 		case "enum":
-			if (&m.Value).Kind != schemacheck.Array {
+			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "enum")
 			}
 			{
-				src0 := (&m.Value).Items
+				src0 := m.Value.Items
 				itemsi0 := make([]json.RawMessage, len(src0))
 				for i0 := range src0 {
-					itemsi0[i0] = json.RawMessage((&src0[i0]).Raw)
+					itemsi0[i0] = json.RawMessage(src0[i0].Raw)
 				}
 				x.Enum.V = itemsi0
 			}
 			x.Enum.Set = true
 		case "const":
-			x.Const.V = json.RawMessage((&m.Value).Raw)
+			x.Const.V = json.RawMessage(m.Value.Raw)
 			x.Const.Set = true
 		default:
 			return schemacheck.Unexpected(m.Name)
@@ -4026,116 +2651,54 @@ func (x *ValueConstraint) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeValueConstraint parses data as ValueConstraint and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeValueConstraint parses data as a ValueConstraint and checks it against the schema in one
+// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
+// with pointers relative to the value.
 func DecodeValueConstraint(data []byte) (*ValueConstraint, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeValueConstraintResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x ValueConstraint
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[ValueConstraint](data, checkConstraintExpressionDefsValueConstraint)
 }
 
-// Validate checks a ValueConstraint built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a ValueConstraint built in code (for example a hook's response) against the same
+// schema DecodeValueConstraint enforces, so nothing invalid is sent.
 func (x *ValueConstraint) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a ValueConstraint, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeValueConstraintResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a ValueConstraint", checkConstraintExpressionDefsValueConstraint)
 }
 
 // decodeValue fills WarningCode from a parsed JSON value, matching member names exactly.
 func (x *WarningCode) decodeValue(v *schemacheck.Value) error {
 	var out string
-	if (v).Kind != schemacheck.String {
+	if v.Kind != schemacheck.String {
 		return schemacheck.Mismatch(v, "string")
 	}
-	out = (v).Str
+	out = v.Str
 	*x = WarningCode(out)
 	return nil
 }
 
-// DecodeWarningCode parses data as WarningCode and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeWarningCode parses data as a WarningCode and checks it against the schema in one call, so a
+// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
+// relative to the value.
 func DecodeWarningCode(data []byte) (*WarningCode, error) {
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return nil, schemacheck.SyntaxError(err)
-	}
-	var c schemacheck.Checker
-	checkTypeWarningCodeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return nil, err
-	}
-	var x WarningCode
-	if err := x.decodeValue(v); err != nil {
-		return nil, err
-	}
-	return &x, nil
+	return decodeChecked[WarningCode](data, checkWarningCode)
 }
 
-// Validate checks a WarningCode built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.
+// Validate checks a WarningCode built in code (for example a hook's response) against the same
+// schema DecodeWarningCode enforces, so nothing invalid is sent.
 func (x *WarningCode) Validate() error {
-	if x == nil {
-		return rpcerr.Invalid("", "type", "must be a WarningCode, got nothing")
-	}
-	data, err := json.Marshal(x)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "cannot be encoded: %v", err)
-	}
-	doc := schemacheck.NewDocument()
-	defer doc.Release()
-	v, err := doc.Parse(data)
-	if err != nil {
-		return rpcerr.Invalid("", "encode", "encodes to invalid JSON: %v", err)
-	}
-	var c schemacheck.Checker
-	checkTypeWarningCodeResponse(&c, v, nil)
-	if err := c.Err(); err != nil {
-		return err
-	}
-	return nil
+	return validateChecked(x, "a WarningCode", checkWarningCode)
 }
 
-// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequest checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile (request).
-func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile (request, search).
+func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Format(at, v, "uri") {
-		return
-	}
+	c.Format(at, v, "uri")
 }
 
-// checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request).
-func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request, search).
+func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4148,7 +2711,7 @@ func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c *schemachec
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "profile":
-			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentPropertiesProfileRequest(c, &m.Value, &mp)
+			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4156,8 +2719,8 @@ func checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c *schemachec
 	}
 }
 
-// checkMcpOpenrpcComponentsSchemasMetaRequest checks services/common/mcp.openrpc.json#/components/schemas/meta (request).
-func checkMcpOpenrpcComponentsSchemasMetaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMCPOpenrpcComponentsSchemasMeta checks services/common/mcp.openrpc.json#/components/schemas/meta (request, search).
+func checkMCPOpenrpcComponentsSchemasMeta(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4170,7 +2733,7 @@ func checkMcpOpenrpcComponentsSchemasMetaRequest(c *schemacheck.Checker, v *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ucp-agent":
-			checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c, &m.Value, &mp)
+			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4178,48 +2741,36 @@ func checkMcpOpenrpcComponentsSchemasMetaRequest(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkMcpOpenrpcMethods0Params0SchemaRequest checks services/common/mcp.openrpc.json#/methods/0/params/0/schema (request).
-func checkMcpOpenrpcMethods0Params0SchemaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMcpOpenrpcComponentsSchemasMetaRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSearchDefsSearchRequestPropertiesQueryRequest checks schemas/common/location_search.json#/$defs/search_request/properties/query (request).
-func checkLocationSearchDefsSearchRequestPropertiesQueryRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchRequestPropertiesQuery checks schemas/common/location_search.json#/$defs/search_request/properties/query (request, search).
+func checkLocationSearchDefsSearchRequestPropertiesQuery(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocalityPropertiesAddressCountryRequest checks schemas/common/types/locality.json#/properties/address_country (request).
-func checkLocalityPropertiesAddressCountryRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocalityPropertiesAddressCountry checks schemas/common/types/locality.json#/properties/address_country (request, lookup and search).
+func checkLocalityPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocalityPropertiesAddressRegionRequest checks schemas/common/types/locality.json#/properties/address_region (request).
-func checkLocalityPropertiesAddressRegionRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocalityPropertiesAddressRegion checks schemas/common/types/locality.json#/properties/address_region (request, lookup and search).
+func checkLocalityPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocalityPropertiesPostalCodeRequest checks schemas/common/types/locality.json#/properties/postal_code (request).
-func checkLocalityPropertiesPostalCodeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocalityPropertiesPostalCode checks schemas/common/types/locality.json#/properties/postal_code (request, lookup and search).
+func checkLocalityPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocalityRequest checks schemas/common/types/locality.json# (request).
-func checkLocalityRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocality checks schemas/common/types/locality.json# (request, lookup and search).
+func checkLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4229,11 +2780,11 @@ func checkLocalityRequest(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "address_country":
-			checkLocalityPropertiesAddressCountryRequest(c, &m.Value, &mp)
+			checkLocalityPropertiesAddressCountry(c, &m.Value, &mp)
 		case "address_region":
-			checkLocalityPropertiesAddressRegionRequest(c, &m.Value, &mp)
+			checkLocalityPropertiesAddressRegion(c, &m.Value, &mp)
 		case "postal_code":
-			checkLocalityPropertiesPostalCodeRequest(c, &m.Value, &mp)
+			checkLocalityPropertiesPostalCode(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4241,67 +2792,47 @@ func checkLocalityRequest(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	}
 }
 
-// checkContextAllOf0Request checks schemas/common/types/context.json#/allOf/0 (request).
-func checkContextAllOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocalityRequest(c, v, at)
-	if c.Stop() {
-		return
+// checkContextAllOf1PropertiesLocation checks schemas/common/types/context.json#/allOf/1/properties/location (request, lookup and search).
+func checkContextAllOf1PropertiesLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
 	}
 }
 
-// checkContextAllOf1PropertiesLocationRequest checks schemas/common/types/context.json#/allOf/1/properties/location (request).
-func checkContextAllOf1PropertiesLocationRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesIntent checks schemas/common/types/context.json#/allOf/1/properties/intent (request, lookup and search).
+func checkContextAllOf1PropertiesIntent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkContextAllOf1PropertiesLanguage checks schemas/common/types/context.json#/allOf/1/properties/language (request, lookup and search).
+func checkContextAllOf1PropertiesLanguage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkContextAllOf1PropertiesCurrency checks schemas/common/types/context.json#/allOf/1/properties/currency (request, lookup and search).
+func checkContextAllOf1PropertiesCurrency(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkReverseDomainName checks schemas/common/types/reverse_domain_name.json# (request and response, lookup and search).
+func checkReverseDomainName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-}
-
-// checkContextAllOf1PropertiesIntentRequest checks schemas/common/types/context.json#/allOf/1/properties/intent (request).
-func checkContextAllOf1PropertiesIntentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
+	if !pattern1.MatchString(v.Str) {
+		c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$")
 	}
 }
 
-// checkContextAllOf1PropertiesLanguageRequest checks schemas/common/types/context.json#/allOf/1/properties/language (request).
-func checkContextAllOf1PropertiesLanguageRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesCurrencyRequest checks schemas/common/types/context.json#/allOf/1/properties/currency (request).
-func checkContextAllOf1PropertiesCurrencyRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkReverseDomainNameRequest checks schemas/common/types/reverse_domain_name.json# (request).
-func checkReverseDomainNameRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesEligibilityItemsRequest checks schemas/common/types/context.json#/allOf/1/properties/eligibility/items (request).
-func checkContextAllOf1PropertiesEligibilityItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesEligibilityRequest checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request).
-func checkContextAllOf1PropertiesEligibilityRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesEligibility checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request, lookup and search).
+func checkContextAllOf1PropertiesEligibility(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -4311,46 +2842,37 @@ func checkContextAllOf1PropertiesEligibilityRequest(c *schemacheck.Checker, v *s
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkContextAllOf1PropertiesEligibilityItemsRequest(c, &v.Items[i], &ip)
+		checkReverseDomainName(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/handler (request).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request, lookup and search).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPaymentItemsPropertiesTypes checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request, lookup and search).
+func checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItemsRequest(c, &v.Items[i], &ip)
+		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsRequest checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request).
-func checkContextAllOf1PropertiesPaymentItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPaymentItems checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request, lookup and search).
+func checkContextAllOf1PropertiesPaymentItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4363,9 +2885,9 @@ func checkContextAllOf1PropertiesPaymentItemsRequest(c *schemacheck.Checker, v *
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "handler":
-			checkContextAllOf1PropertiesPaymentItemsPropertiesHandlerRequest(c, &m.Value, &mp)
+			checkReverseDomainName(c, &m.Value, &mp)
 		case "types":
-			checkContextAllOf1PropertiesPaymentItemsPropertiesTypesRequest(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4373,23 +2895,23 @@ func checkContextAllOf1PropertiesPaymentItemsRequest(c *schemacheck.Checker, v *
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentRequest checks schemas/common/types/context.json#/allOf/1/properties/payment (request).
-func checkContextAllOf1PropertiesPaymentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1PropertiesPayment checks schemas/common/types/context.json#/allOf/1/properties/payment (request, lookup and search).
+func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItemsRequest(c, &v.Items[i], &ip)
+		checkContextAllOf1PropertiesPaymentItems(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkContextAllOf1Request checks schemas/common/types/context.json#/allOf/1 (request).
-func checkContextAllOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContextAllOf1 checks schemas/common/types/context.json#/allOf/1 (request, lookup and search).
+func checkContextAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4399,17 +2921,17 @@ func checkContextAllOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "location":
-			checkContextAllOf1PropertiesLocationRequest(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesLocation(c, &m.Value, &mp)
 		case "intent":
-			checkContextAllOf1PropertiesIntentRequest(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesIntent(c, &m.Value, &mp)
 		case "language":
-			checkContextAllOf1PropertiesLanguageRequest(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesLanguage(c, &m.Value, &mp)
 		case "currency":
-			checkContextAllOf1PropertiesCurrencyRequest(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesCurrency(c, &m.Value, &mp)
 		case "eligibility":
-			checkContextAllOf1PropertiesEligibilityRequest(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesEligibility(c, &m.Value, &mp)
 		case "payment":
-			checkContextAllOf1PropertiesPaymentRequest(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesPayment(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4417,56 +2939,35 @@ func checkContextAllOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at 
 	}
 }
 
-// checkContextRequest checks schemas/common/types/context.json# (request).
-func checkContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkContext checks schemas/common/types/context.json# (request, lookup and search).
+func checkContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	checkContextAllOf0Request(c, v, at)
+	checkLocality(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkContextAllOf1Request(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkContextAllOf1(c, v, at)
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesContextRequest checks schemas/common/location_search.json#/$defs/search_request/properties/context (request).
-func checkLocationSearchDefsSearchRequestPropertiesContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkSignalsPropertyNamesRequest checks schemas/common/types/signals.json#/propertyNames (request).
-func checkSignalsPropertyNamesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkSignalsPropertiesDevUcpBuyerIpRequest checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request).
-func checkSignalsPropertiesDevUcpBuyerIpRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkSignalsPropertiesDevUCPBuyerIP checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request, lookup and search).
+func checkSignalsPropertiesDevUCPBuyerIP(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkSignalsPropertiesDevUcpUserAgentRequest checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request).
-func checkSignalsPropertiesDevUcpUserAgentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkSignalsPropertiesDevUCPUserAgent checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request, lookup and search).
+func checkSignalsPropertiesDevUCPUserAgent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkSignalsRequest checks schemas/common/types/signals.json# (request).
-func checkSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkSignals checks schemas/common/types/signals.json# (request, lookup and search).
+func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4474,9 +2975,9 @@ func checkSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchSignalsPropertyNamesRequest(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainSignalsPropertyNamesRequest(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -4484,9 +2985,9 @@ func checkSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 		}
 		switch m.Name {
 		case "dev.ucp.buyer_ip":
-			checkSignalsPropertiesDevUcpBuyerIpRequest(c, &m.Value, &mp)
+			checkSignalsPropertiesDevUCPBuyerIP(c, &m.Value, &mp)
 		case "dev.ucp.user_agent":
-			checkSignalsPropertiesDevUcpUserAgentRequest(c, &m.Value, &mp)
+			checkSignalsPropertiesDevUCPUserAgent(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4494,16 +2995,8 @@ func checkSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesSignalsRequest checks schemas/common/location_search.json#/$defs/search_request/properties/signals (request).
-func checkLocationSearchDefsSearchRequestPropertiesSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkSignalsRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkGeoPropertiesLatitudeRequest checks schemas/common/types/geo.json#/properties/latitude (request).
-func checkGeoPropertiesLatitudeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoPropertiesLatitude checks schemas/common/types/geo.json#/properties/latitude (request and response, lookup and search).
+func checkGeoPropertiesLatitude(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
@@ -4511,13 +3004,11 @@ func checkGeoPropertiesLatitudeRequest(c *schemacheck.Checker, v *schemacheck.Va
 	if c.Bound(at, v, "minimum", &bound2) {
 		return
 	}
-	if c.Bound(at, v, "maximum", &bound3) {
-		return
-	}
+	c.Bound(at, v, "maximum", &bound3)
 }
 
-// checkGeoPropertiesLongitudeRequest checks schemas/common/types/geo.json#/properties/longitude (request).
-func checkGeoPropertiesLongitudeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeoPropertiesLongitude checks schemas/common/types/geo.json#/properties/longitude (request and response, lookup and search).
+func checkGeoPropertiesLongitude(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
@@ -4525,13 +3016,11 @@ func checkGeoPropertiesLongitudeRequest(c *schemacheck.Checker, v *schemacheck.V
 	if c.Bound(at, v, "minimum", &bound4) {
 		return
 	}
-	if c.Bound(at, v, "maximum", &bound5) {
-		return
-	}
+	c.Bound(at, v, "maximum", &bound5)
 }
 
-// checkGeoRequest checks schemas/common/types/geo.json# (request).
-func checkGeoRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkGeo checks schemas/common/types/geo.json# (request and response, lookup and search).
+func checkGeo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4547,9 +3036,9 @@ func checkGeoRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemache
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "latitude":
-			checkGeoPropertiesLatitudeRequest(c, &m.Value, &mp)
+			checkGeoPropertiesLatitude(c, &m.Value, &mp)
 		case "longitude":
-			checkGeoPropertiesLongitudeRequest(c, &m.Value, &mp)
+			checkGeoPropertiesLongitude(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4557,27 +3046,17 @@ func checkGeoRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemache
 	}
 }
 
-// checkLocationDistancePropertiesCenterRequest checks schemas/common/types/location_distance.json#/properties/center (request).
-func checkLocationDistancePropertiesCenterRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationDistancePropertiesMaxRequest checks schemas/common/types/location_distance.json#/properties/max (request).
-func checkLocationDistancePropertiesMaxRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDistancePropertiesMax checks schemas/common/types/location_distance.json#/properties/max (request, lookup and search).
+func checkLocationDistancePropertiesMax(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
 		return
 	}
-	if c.Bound(at, v, "minimum", &bound6) {
-		return
-	}
+	c.Bound(at, v, "minimum", &bound6)
 }
 
-// checkLocationDistanceRequest checks schemas/common/types/location_distance.json# (request).
-func checkLocationDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDistance checks schemas/common/types/location_distance.json# (request, lookup and search).
+func checkLocationDistance(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4593,9 +3072,9 @@ func checkLocationDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "center":
-			checkLocationDistancePropertiesCenterRequest(c, &m.Value, &mp)
+			checkGeo(c, &m.Value, &mp)
 		case "max":
-			checkLocationDistancePropertiesMaxRequest(c, &m.Value, &mp)
+			checkLocationDistancePropertiesMax(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4603,41 +3082,25 @@ func checkLocationDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, 
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesDistanceRequest checks schemas/common/location_search.json#/$defs/search_request/properties/distance (request).
-func checkLocationSearchDefsSearchRequestPropertiesDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDistanceRequest(c, v, at)
-	if c.Stop() {
-		return
+// checkLocationServesPropertyNamesAnyOf0 checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request, lookup and search).
+func checkLocationServesPropertyNamesAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(v.Kind == schemacheck.String && v.Str == "point") {
+		c.Const(at, v, "\"point\"")
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf0Request checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request).
-func checkLocationServesPropertyNamesAnyOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(v.Kind == schemacheck.String && v.Str == "point") && c.Const(at, v, "\"point\"") {
-		return
+// checkLocationServesPropertyNamesAnyOf1 checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request, lookup and search).
+func checkLocationServesPropertyNamesAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(v.Kind == schemacheck.String && v.Str == "address") {
+		c.Const(at, v, "\"address\"")
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf1Request checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request).
-func checkLocationServesPropertyNamesAnyOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(v.Kind == schemacheck.String && v.Str == "address") && c.Const(at, v, "\"address\"") {
-		return
-	}
-}
-
-// checkLocationServesPropertyNamesAnyOf2Request checks schemas/common/types/location_serves.json#/propertyNames/anyOf/2 (request).
-func checkLocationServesPropertyNamesAnyOf2Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationServesPropertyNamesRequest checks schemas/common/types/location_serves.json#/propertyNames (request).
-func checkLocationServesPropertyNamesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationServesPropertyNamesAnyOf0Request(v, at) || matchLocationServesPropertyNamesAnyOf1Request(v, at) || matchLocationServesPropertyNamesAnyOf2Request(v, at)) {
+// checkLocationServesPropertyNames checks schemas/common/types/location_serves.json#/propertyNames (request, lookup and search).
+func checkLocationServesPropertyNames(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationServesPropertyNamesAnyOf0(v, at) || matchLocationServesPropertyNamesAnyOf1(v, at) || matchReverseDomainName(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0Request(v, at), explainLocationServesPropertyNamesAnyOf1Request(v, at), explainLocationServesPropertyNamesAnyOf2Request(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0(v, at), explainLocationServesPropertyNamesAnyOf1(v, at), explainReverseDomainName(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -4645,35 +3108,17 @@ func checkLocationServesPropertyNamesRequest(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkLocationServesPropertiesPointRequest checks schemas/common/types/location_serves.json#/properties/point (request).
-func checkLocationServesPropertiesPointRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf0Request checks schemas/common/types/location_serves.json#/properties/address/allOf/0 (request).
-func checkLocationServesPropertiesAddressAllOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocalityRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequest checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request, lookup and search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
+	c.Length(at, v, 1, -1)
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf0Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf0Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf0 checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request, lookup and search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_country") == nil && c.Required(at, "address_country") {
 			return
@@ -4683,7 +3128,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0Request(c *schemacheck.Chec
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "address_country":
-				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountryRequest(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -4692,19 +3137,17 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0Request(c *schemacheck.Chec
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequest checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request, lookup and search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
+	c.Length(at, v, 1, -1)
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf1Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf1 checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request, lookup and search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_region") == nil && c.Required(at, "address_region") {
 			return
@@ -4714,7 +3157,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1Request(c *schemacheck.Chec
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "address_region":
-				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegionRequest(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -4723,19 +3166,17 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1Request(c *schemacheck.Chec
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequest checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request, lookup and search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
+	c.Length(at, v, 1, -1)
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf2Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf2Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1AnyOf2 checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request, lookup and search).
+func checkLocationServesPropertiesAddressAllOf1AnyOf2(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
 			return
@@ -4745,7 +3186,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2Request(c *schemacheck.Chec
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "postal_code":
-				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCodeRequest(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -4754,15 +3195,15 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2Request(c *schemacheck.Chec
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1Request checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request).
-func checkLocationServesPropertiesAddressAllOf1Request(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServesPropertiesAddressAllOf1 checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request, lookup and search).
+func checkLocationServesPropertiesAddressAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0Request(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1Request(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2Request(v, at)) {
+	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0Request(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1Request(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2Request(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -4770,20 +3211,17 @@ func checkLocationServesPropertiesAddressAllOf1Request(c *schemacheck.Checker, v
 	}
 }
 
-// checkLocationServesPropertiesAddressRequest checks schemas/common/types/location_serves.json#/properties/address (request).
-func checkLocationServesPropertiesAddressRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesPropertiesAddressAllOf0Request(c, v, at)
+// checkLocationServesPropertiesAddress checks schemas/common/types/location_serves.json#/properties/address (request, lookup and search).
+func checkLocationServesPropertiesAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocality(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationServesPropertiesAddressAllOf1Request(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkLocationServesPropertiesAddressAllOf1(c, v, at)
 }
 
-// checkLocationServesRequest checks schemas/common/types/location_serves.json# (request).
-func checkLocationServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationServes checks schemas/common/types/location_serves.json# (request, lookup and search).
+func checkLocationServes(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4797,9 +3235,9 @@ func checkLocationServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNamesRequest(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNames(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNamesRequest(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNames(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -4807,9 +3245,9 @@ func checkLocationServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 		}
 		switch m.Name {
 		case "point":
-			checkLocationServesPropertiesPointRequest(c, &m.Value, &mp)
+			checkGeo(c, &m.Value, &mp)
 		case "address":
-			checkLocationServesPropertiesAddressRequest(c, &m.Value, &mp)
+			checkLocationServesPropertiesAddress(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4817,16 +3255,8 @@ func checkLocationServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesServesRequest checks schemas/common/location_search.json#/$defs/search_request/properties/serves (request).
-func checkLocationSearchDefsSearchRequestPropertiesServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesHoursPropertiesOpenAtRequest checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request).
-func checkLocationFilterPropertiesHoursPropertiesOpenAtRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesHoursPropertiesOpenAt checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request, lookup and search).
+func checkLocationFilterPropertiesHoursPropertiesOpenAt(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4834,13 +3264,11 @@ func checkLocationFilterPropertiesHoursPropertiesOpenAtRequest(c *schemacheck.Ch
 	if !pattern7.MatchString(v.Str) && c.Pattern(at, v, "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$") {
 		return
 	}
-	if c.Format(at, v, "date-time") {
-		return
-	}
+	c.Format(at, v, "date-time")
 }
 
-// checkLocationFilterPropertiesHoursRequest checks schemas/common/types/location_filter.json#/properties/hours (request).
-func checkLocationFilterPropertiesHoursRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesHours checks schemas/common/types/location_filter.json#/properties/hours (request, lookup and search).
+func checkLocationFilterPropertiesHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4853,7 +3281,7 @@ func checkLocationFilterPropertiesHoursRequest(c *schemacheck.Checker, v *schema
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "open_at":
-			checkLocationFilterPropertiesHoursPropertiesOpenAtRequest(c, &m.Value, &mp)
+			checkLocationFilterPropertiesHoursPropertiesOpenAt(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4861,50 +3289,32 @@ func checkLocationFilterPropertiesHoursRequest(c *schemacheck.Checker, v *schema
 	}
 }
 
-// checkAmenityTypeRequest checks schemas/common/types/amenity_type.json# (request).
-func checkAmenityTypeRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesAmenitiesItemsRequest checks schemas/common/types/location_filter.json#/properties/amenities/items (request).
-func checkLocationFilterPropertiesAmenitiesItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationFilterPropertiesAmenitiesRequest checks schemas/common/types/location_filter.json#/properties/amenities (request).
-func checkLocationFilterPropertiesAmenitiesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesAmenities checks schemas/common/types/location_filter.json#/properties/amenities (request, lookup and search).
+func checkLocationFilterPropertiesAmenities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationFilterPropertiesAmenitiesItemsRequest(c, &v.Items[i], &ip)
+		checkReverseDomainName(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationFilterPropertiesItemsItemsRequest checks schemas/common/types/location_filter.json#/properties/items/items (request).
-func checkLocationFilterPropertiesItemsItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesItemsItems checks schemas/common/types/location_filter.json#/properties/items/items (request, lookup and search).
+func checkLocationFilterPropertiesItemsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
+	c.Length(at, v, 1, -1)
 }
 
-// checkLocationFilterPropertiesItemsRequest checks schemas/common/types/location_filter.json#/properties/items (request).
-func checkLocationFilterPropertiesItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilterPropertiesItems checks schemas/common/types/location_filter.json#/properties/items (request, lookup and search).
+func checkLocationFilterPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -4917,15 +3327,15 @@ func checkLocationFilterPropertiesItemsRequest(c *schemacheck.Checker, v *schema
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationFilterPropertiesItemsItemsRequest(c, &v.Items[i], &ip)
+		checkLocationFilterPropertiesItemsItems(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationFilterRequest checks schemas/common/types/location_filter.json# (request).
-func checkLocationFilterRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationFilter checks schemas/common/types/location_filter.json# (request, lookup and search).
+func checkLocationFilter(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4935,11 +3345,11 @@ func checkLocationFilterRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "hours":
-			checkLocationFilterPropertiesHoursRequest(c, &m.Value, &mp)
+			checkLocationFilterPropertiesHours(c, &m.Value, &mp)
 		case "amenities":
-			checkLocationFilterPropertiesAmenitiesRequest(c, &m.Value, &mp)
+			checkLocationFilterPropertiesAmenities(c, &m.Value, &mp)
 		case "items":
-			checkLocationFilterPropertiesItemsRequest(c, &m.Value, &mp)
+			checkLocationFilterPropertiesItems(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4947,35 +3357,24 @@ func checkLocationFilterRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesFiltersRequest checks schemas/common/location_search.json#/$defs/search_request/properties/filters (request).
-func checkLocationSearchDefsSearchRequestPropertiesFiltersRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkPaginationDefsRequestPropertiesCursorRequest checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request).
-func checkPaginationDefsRequestPropertiesCursorRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsRequestPropertiesCursor checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request, search).
+func checkPaginationDefsRequestPropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPaginationDefsRequestPropertiesLimitRequest checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request).
-func checkPaginationDefsRequestPropertiesLimitRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsRequestPropertiesLimit checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request, search).
+func checkPaginationDefsRequestPropertiesLimit(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
 		return
 	}
-	if c.Bound(at, v, "minimum", &bound8) {
-		return
-	}
+	c.Bound(at, v, "minimum", &bound8)
 }
 
-// checkPaginationDefsRequestRequest checks schemas/common/types/pagination.json#/$defs/request (request).
-func checkPaginationDefsRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsRequest checks schemas/common/types/pagination.json#/$defs/request (request, search).
+func checkPaginationDefsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -4985,9 +3384,9 @@ func checkPaginationDefsRequestRequest(c *schemacheck.Checker, v *schemacheck.Va
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "cursor":
-			checkPaginationDefsRequestPropertiesCursorRequest(c, &m.Value, &mp)
+			checkPaginationDefsRequestPropertiesCursor(c, &m.Value, &mp)
 		case "limit":
-			checkPaginationDefsRequestPropertiesLimitRequest(c, &m.Value, &mp)
+			checkPaginationDefsRequestPropertiesLimit(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4995,16 +3394,8 @@ func checkPaginationDefsRequestRequest(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesPaginationRequest checks schemas/common/location_search.json#/$defs/search_request/properties/pagination (request).
-func checkLocationSearchDefsSearchRequestPropertiesPaginationRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsRequestRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSearchDefsSearchRequestRequest checks schemas/common/location_search.json#/$defs/search_request (request).
-func checkLocationSearchDefsSearchRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchRequest checks schemas/common/location_search.json#/$defs/search_request (request, search).
+func checkLocationSearchDefsSearchRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5014,19 +3405,19 @@ func checkLocationSearchDefsSearchRequestRequest(c *schemacheck.Checker, v *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "query":
-			checkLocationSearchDefsSearchRequestPropertiesQueryRequest(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchRequestPropertiesQuery(c, &m.Value, &mp)
 		case "context":
-			checkLocationSearchDefsSearchRequestPropertiesContextRequest(c, &m.Value, &mp)
+			checkContext(c, &m.Value, &mp)
 		case "signals":
-			checkLocationSearchDefsSearchRequestPropertiesSignalsRequest(c, &m.Value, &mp)
+			checkSignals(c, &m.Value, &mp)
 		case "distance":
-			checkLocationSearchDefsSearchRequestPropertiesDistanceRequest(c, &m.Value, &mp)
+			checkLocationDistance(c, &m.Value, &mp)
 		case "serves":
-			checkLocationSearchDefsSearchRequestPropertiesServesRequest(c, &m.Value, &mp)
+			checkLocationServes(c, &m.Value, &mp)
 		case "filters":
-			checkLocationSearchDefsSearchRequestPropertiesFiltersRequest(c, &m.Value, &mp)
+			checkLocationFilter(c, &m.Value, &mp)
 		case "pagination":
-			checkLocationSearchDefsSearchRequestPropertiesPaginationRequest(c, &m.Value, &mp)
+			checkPaginationDefsRequest(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5034,58 +3425,41 @@ func checkLocationSearchDefsSearchRequestRequest(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkMcpOpenrpcMethods0Params1SchemaRequest checks services/common/mcp.openrpc.json#/methods/0/params/1/schema (request).
-func checkMcpOpenrpcMethods0Params1SchemaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationSearchDefsSearchRequestRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsVersionResponse checks schemas/ucp.json#/$defs/version (response).
-func checkUcpDefsVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsVersion checks schemas/ucp.json#/$defs/version (response, lookup and search).
+func checkUCPDefsVersion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern9.MatchString(v.Str) && c.Pattern(at, v, "^\\d{4}-\\d{2}-\\d{2}$") {
-		return
+	if !pattern9.MatchString(v.Str) {
+		c.Pattern(at, v, "^\\d{4}-\\d{2}-\\d{2}$")
 	}
 }
 
-// checkUcpDefsBasePropertiesVersionResponse checks schemas/ucp.json#/$defs/base/properties/version (response).
-func checkUcpDefsBasePropertiesVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsMapOrderAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response).
-func checkUcpDefsMapOrderAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsMapOrderAdditionalPropertiesItems checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response, lookup and search).
+func checkUCPDefsMapOrderAdditionalPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkUcpDefsMapOrderAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/map_order/additionalProperties (response).
-func checkUcpDefsMapOrderAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsMapOrderAdditionalProperties checks schemas/ucp.json#/$defs/map_order/additionalProperties (response, lookup and search).
+func checkUCPDefsMapOrderAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsMapOrderAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
+		checkUCPDefsMapOrderAdditionalPropertiesItems(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsMapOrderResponse checks schemas/ucp.json#/$defs/map_order (response).
-func checkUcpDefsMapOrderResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsMapOrder checks schemas/ucp.json#/$defs/map_order (response, lookup and search).
+func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5095,19 +3469,11 @@ func checkUcpDefsMapOrderResponse(c *schemacheck.Checker, v *schemacheck.Value, 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		default:
-			checkUcpDefsMapOrderAdditionalPropertiesResponse(c, &m.Value, &mp)
+			checkUCPDefsMapOrderAdditionalProperties(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
 		}
-	}
-}
-
-// checkUcpDefsBasePropertiesMapOrderResponse checks schemas/ucp.json#/$defs/base/properties/map_order (response).
-func checkUcpDefsBasePropertiesMapOrderResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsMapOrderResponse(c, v, at)
-	if c.Stop() {
-		return
 	}
 }
 
@@ -5119,84 +3485,51 @@ func inEnum10(s string) bool {
 	return false
 }
 
-// checkUcpDefsBasePropertiesStatusResponse checks schemas/ucp.json#/$defs/base/properties/status (response).
-func checkUcpDefsBasePropertiesStatusResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesStatus checks schemas/ucp.json#/$defs/base/properties/status (response, lookup and search).
+func checkUCPDefsBasePropertiesStatus(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum10(v.Str)) && c.Enum(at, v, "[\"error\", \"success\"]") {
-		return
+	if !(v.Kind == schemacheck.String && inEnum10(v.Str)) {
+		c.Enum(at, v, "[\"error\", \"success\"]")
 	}
 }
 
-// checkReverseDomainNameResponse checks schemas/common/types/reverse_domain_name.json# (response).
-func checkReverseDomainNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsEntityPropertiesSpec checks schemas/ucp.json#/$defs/entity/properties/spec (response, lookup and search).
+func checkUCPDefsEntityPropertiesSpec(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern1.MatchString(v.Str) && c.Pattern(at, v, "^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$") {
-		return
-	}
+	c.Format(at, v, "uri")
 }
 
-// checkUcpDefsBasePropertiesServicesPropertyNamesResponse checks schemas/ucp.json#/$defs/base/properties/services/propertyNames (response).
-func checkUcpDefsBasePropertiesServicesPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesVersionResponse checks schemas/ucp.json#/$defs/entity/properties/version (response).
-func checkUcpDefsEntityPropertiesVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesSpecResponse checks schemas/ucp.json#/$defs/entity/properties/spec (response).
-func checkUcpDefsEntityPropertiesSpecResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsEntityPropertiesSchema checks schemas/ucp.json#/$defs/entity/properties/schema (response, lookup and search).
+func checkUCPDefsEntityPropertiesSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Format(at, v, "uri") {
-		return
-	}
+	c.Format(at, v, "uri")
 }
 
-// checkUcpDefsEntityPropertiesSchemaResponse checks schemas/ucp.json#/$defs/entity/properties/schema (response).
-func checkUcpDefsEntityPropertiesSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsEntityPropertiesID checks schemas/ucp.json#/$defs/entity/properties/id (response, lookup and search).
+func checkUCPDefsEntityPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
 	}
 }
 
-// checkUcpDefsEntityPropertiesIdResponse checks schemas/ucp.json#/$defs/entity/properties/id (response).
-func checkUcpDefsEntityPropertiesIdResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkUcpDefsEntityPropertiesConfigResponse checks schemas/ucp.json#/$defs/entity/properties/config (response).
-func checkUcpDefsEntityPropertiesConfigResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsEntityPropertiesConfig checks schemas/ucp.json#/$defs/entity/properties/config (response, lookup and search).
+func checkUCPDefsEntityPropertiesConfig(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
-		return
 	}
 }
 
-// checkUcpDefsEntityResponse checks schemas/ucp.json#/$defs/entity (response).
-func checkUcpDefsEntityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsEntity checks schemas/ucp.json#/$defs/entity (response, lookup and search).
+func checkUCPDefsEntity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5209,27 +3542,19 @@ func checkUcpDefsEntityResponse(c *schemacheck.Checker, v *schemacheck.Value, at
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "version":
-			checkUcpDefsEntityPropertiesVersionResponse(c, &m.Value, &mp)
+			checkUCPDefsVersion(c, &m.Value, &mp)
 		case "spec":
-			checkUcpDefsEntityPropertiesSpecResponse(c, &m.Value, &mp)
+			checkUCPDefsEntityPropertiesSpec(c, &m.Value, &mp)
 		case "schema":
-			checkUcpDefsEntityPropertiesSchemaResponse(c, &m.Value, &mp)
+			checkUCPDefsEntityPropertiesSchema(c, &m.Value, &mp)
 		case "id":
-			checkUcpDefsEntityPropertiesIdResponse(c, &m.Value, &mp)
+			checkUCPDefsEntityPropertiesID(c, &m.Value, &mp)
 		case "config":
-			checkUcpDefsEntityPropertiesConfigResponse(c, &m.Value, &mp)
+			checkUCPDefsEntityPropertiesConfig(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
 		}
-	}
-}
-
-// checkServiceDefsBaseAllOf0Response checks schemas/service.json#/$defs/base/allOf/0 (response).
-func checkServiceDefsBaseAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponse(c, v, at)
-	if c.Stop() {
-		return
 	}
 }
 
@@ -5241,30 +3566,28 @@ func inEnum11(s string) bool {
 	return false
 }
 
-// checkServiceDefsBaseAllOf1PropertiesTransportResponse checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response).
-func checkServiceDefsBaseAllOf1PropertiesTransportResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkServiceDefsBaseAllOf1PropertiesTransport checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response, lookup and search).
+func checkServiceDefsBaseAllOf1PropertiesTransport(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum11(v.Str)) && c.Enum(at, v, "[\"a2a\", \"embedded\", \"mcp\", \"rest\"]") {
-		return
+	if !(v.Kind == schemacheck.String && inEnum11(v.Str)) {
+		c.Enum(at, v, "[\"a2a\", \"embedded\", \"mcp\", \"rest\"]")
 	}
 }
 
-// checkServiceDefsBaseAllOf1PropertiesEndpointResponse checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response).
-func checkServiceDefsBaseAllOf1PropertiesEndpointResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkServiceDefsBaseAllOf1PropertiesEndpoint checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response, lookup and search).
+func checkServiceDefsBaseAllOf1PropertiesEndpoint(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Format(at, v, "uri") {
-		return
-	}
+	c.Format(at, v, "uri")
 }
 
-// checkServiceDefsBaseAllOf1Response checks schemas/service.json#/$defs/base/allOf/1 (response).
-func checkServiceDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkServiceDefsBaseAllOf1 checks schemas/service.json#/$defs/base/allOf/1 (response, lookup and search).
+func checkServiceDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5277,9 +3600,9 @@ func checkServiceDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.V
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "transport":
-			checkServiceDefsBaseAllOf1PropertiesTransportResponse(c, &m.Value, &mp)
+			checkServiceDefsBaseAllOf1PropertiesTransport(c, &m.Value, &mp)
 		case "endpoint":
-			checkServiceDefsBaseAllOf1PropertiesEndpointResponse(c, &m.Value, &mp)
+			checkServiceDefsBaseAllOf1PropertiesEndpoint(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5287,43 +3610,32 @@ func checkServiceDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkServiceDefsBaseResponse checks schemas/service.json#/$defs/base (response).
-func checkServiceDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseAllOf0Response(c, v, at)
+// checkServiceDefsBase checks schemas/service.json#/$defs/base (response, lookup and search).
+func checkServiceDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkServiceDefsBaseAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkServiceDefsBaseAllOf1(c, v, at)
 }
 
-// checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties/items (response).
-func checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response).
-func checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesServicesAdditionalProperties checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response, lookup and search).
+func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsBasePropertiesServicesAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
+		checkServiceDefsBase(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsBasePropertiesServicesResponse checks schemas/ucp.json#/$defs/base/properties/services (response).
-func checkUcpDefsBasePropertiesServicesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesServices checks schemas/ucp.json#/$defs/base/properties/services (response, lookup and search).
+func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5331,9 +3643,9 @@ func checkUcpDefsBasePropertiesServicesResponse(c *schemacheck.Checker, v *schem
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesServicesPropertyNamesResponse(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesServicesPropertyNamesResponse(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -5341,7 +3653,7 @@ func checkUcpDefsBasePropertiesServicesResponse(c *schemacheck.Checker, v *schem
 		}
 		switch m.Name {
 		default:
-			checkUcpDefsBasePropertiesServicesAdditionalPropertiesResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesServicesAdditionalProperties(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5349,40 +3661,8 @@ func checkUcpDefsBasePropertiesServicesResponse(c *schemacheck.Checker, v *schem
 	}
 }
 
-// checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse checks schemas/ucp.json#/$defs/base/properties/capabilities/propertyNames (response).
-func checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf0Response checks schemas/capability.json#/$defs/base/allOf/0 (response).
-func checkCapabilityDefsBaseAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/0 (response).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponse checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1/items (response).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1 checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response, lookup and search).
+func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5392,18 +3672,18 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(c *schemacheck
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1ItemsResponse(c, &v.Items[i], &ip)
+		checkReverseDomainName(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response).
-func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+// checkCapabilityDefsBaseAllOf1PropertiesExtends checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response, lookup and search).
+func checkCapabilityDefsBaseAllOf1PropertiesExtends(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchReverseDomainName(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainReverseDomainName(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -5411,8 +3691,8 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse(c *schemacheck.Check
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1Response checks schemas/capability.json#/$defs/base/allOf/1 (response).
-func checkCapabilityDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkCapabilityDefsBaseAllOf1 checks schemas/capability.json#/$defs/base/allOf/1 (response, lookup and search).
+func checkCapabilityDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5422,7 +3702,7 @@ func checkCapabilityDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemachec
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "extends":
-			checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse(c, &m.Value, &mp)
+			checkCapabilityDefsBaseAllOf1PropertiesExtends(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5430,43 +3710,32 @@ func checkCapabilityDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// checkCapabilityDefsBaseResponse checks schemas/capability.json#/$defs/base (response).
-func checkCapabilityDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseAllOf0Response(c, v, at)
+// checkCapabilityDefsBase checks schemas/capability.json#/$defs/base (response, lookup and search).
+func checkCapabilityDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkCapabilityDefsBaseAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkCapabilityDefsBaseAllOf1(c, v, at)
 }
 
-// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties/items (response).
-func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response).
-func checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response, lookup and search).
+func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
+		checkCapabilityDefsBase(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsBasePropertiesCapabilitiesResponse checks schemas/ucp.json#/$defs/base/properties/capabilities (response).
-func checkUcpDefsBasePropertiesCapabilitiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesCapabilities checks schemas/ucp.json#/$defs/base/properties/capabilities (response, lookup and search).
+func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5474,9 +3743,9 @@ func checkUcpDefsBasePropertiesCapabilitiesResponse(c *schemacheck.Checker, v *s
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -5484,7 +3753,7 @@ func checkUcpDefsBasePropertiesCapabilitiesResponse(c *schemacheck.Checker, v *s
 		}
 		switch m.Name {
 		default:
-			checkUcpDefsBasePropertiesCapabilitiesAdditionalPropertiesResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5492,51 +3761,33 @@ func checkUcpDefsBasePropertiesCapabilitiesResponse(c *schemacheck.Checker, v *s
 	}
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers/propertyNames (response).
-func checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkPaymentHandlerDefsBaseAllOf0Response checks schemas/payment_handler.json#/$defs/base/allOf/0 (response).
-func checkPaymentHandlerDefsBaseAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsEntityResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkPaymentHandlerDefsBaseAllOf1Response checks schemas/payment_handler.json#/$defs/base/allOf/1 (response).
-func checkPaymentHandlerDefsBaseAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaymentHandlerDefsBaseAllOf1 checks schemas/payment_handler.json#/$defs/base/allOf/1 (response, lookup and search).
+func checkPaymentHandlerDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("id") == nil && c.Required(at, "id") {
-		return
+	if v.Get("id") == nil {
+		c.Required(at, "id")
 	}
 }
 
-// checkAvailablePaymentInstrumentPropertiesTypeResponse checks schemas/common/types/available_payment_instrument.json#/properties/type (response).
-func checkAvailablePaymentInstrumentPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkAvailablePaymentInstrumentPropertiesType checks schemas/common/types/available_payment_instrument.json#/properties/type (response, lookup and search).
+func checkAvailablePaymentInstrumentPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkConstraintExpressionPropertiesRequiredItemsResponse checks schemas/common/types/constraint_expression.json#/properties/required/items (response).
-func checkConstraintExpressionPropertiesRequiredItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesRequiredItems checks schemas/common/types/constraint_expression.json#/properties/required/items (response, lookup and search).
+func checkConstraintExpressionPropertiesRequiredItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkConstraintExpressionPropertiesRequiredResponse checks schemas/common/types/constraint_expression.json#/properties/required (response).
-func checkConstraintExpressionPropertiesRequiredResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesRequired checks schemas/common/types/constraint_expression.json#/properties/required (response, lookup and search).
+func checkConstraintExpressionPropertiesRequired(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5549,23 +3800,15 @@ func checkConstraintExpressionPropertiesRequiredResponse(c *schemacheck.Checker,
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkConstraintExpressionPropertiesRequiredItemsResponse(c, &v.Items[i], &ip)
+		checkConstraintExpressionPropertiesRequiredItems(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkConstraintExpressionDefsValueConstraintPropertiesEnumResponse checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response).
-func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintPropertiesEnum checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response, lookup and search).
+func checkConstraintExpressionDefsValueConstraintPropertiesEnum(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5573,17 +3816,15 @@ func checkConstraintExpressionDefsValueConstraintPropertiesEnumResponse(c *schem
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if c.Unique(at, v) {
-		return
-	}
+	c.Unique(at, v)
 }
 
-// checkConstraintExpressionDefsValueConstraintPropertiesConstResponse checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response).
-func checkConstraintExpressionDefsValueConstraintPropertiesConstResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintPropertiesConst checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response, lookup and search).
+func checkConstraintExpressionDefsValueConstraintPropertiesConst(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 }
 
-// checkConstraintExpressionDefsValueConstraintAnyOf0Response checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response).
-func checkConstraintExpressionDefsValueConstraintAnyOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintAnyOf0 checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response, lookup and search).
+func checkConstraintExpressionDefsValueConstraintAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("enum") == nil && c.Required(at, "enum") {
 			return
@@ -5591,8 +3832,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf0Response(c *schemacheck.C
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintAnyOf1Response checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response).
-func checkConstraintExpressionDefsValueConstraintAnyOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraintAnyOf1 checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response, lookup and search).
+func checkConstraintExpressionDefsValueConstraintAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("const") == nil && c.Required(at, "const") {
 			return
@@ -5600,8 +3841,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf1Response(c *schemacheck.C
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintResponse checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response).
-func checkConstraintExpressionDefsValueConstraintResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionDefsValueConstraint checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response, lookup and search).
+func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5611,9 +3852,9 @@ func checkConstraintExpressionDefsValueConstraintResponse(c *schemacheck.Checker
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "enum":
-			checkConstraintExpressionDefsValueConstraintPropertiesEnumResponse(c, &m.Value, &mp)
+			checkConstraintExpressionDefsValueConstraintPropertiesEnum(c, &m.Value, &mp)
 		case "const":
-			checkConstraintExpressionDefsValueConstraintPropertiesConstResponse(c, &m.Value, &mp)
+			checkConstraintExpressionDefsValueConstraintPropertiesConst(c, &m.Value, &mp)
 		default:
 			c.Additional(&mp, m.Name)
 		}
@@ -5621,9 +3862,9 @@ func checkConstraintExpressionDefsValueConstraintResponse(c *schemacheck.Checker
 			return
 		}
 	}
-	if !(matchConstraintExpressionDefsValueConstraintAnyOf0Response(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1Response(v, at)) {
+	if !(matchConstraintExpressionDefsValueConstraintAnyOf0(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0Response(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1Response(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -5631,19 +3872,11 @@ func checkConstraintExpressionDefsValueConstraintResponse(c *schemacheck.Checker
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/1 (response).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionDefsValueConstraintResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, search).
+func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if matched := [2]bool{matchConstraintExpressionResponseSearch(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionResponseSearch(v, at), explainConstraintExpressionDefsValueConstraint(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -5651,8 +3884,8 @@ func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse(c
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesResponse checks schemas/common/types/constraint_expression.json#/properties/properties (response).
-func checkConstraintExpressionPropertiesPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties (response, search).
+func checkConstraintExpressionPropertiesPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5665,7 +3898,7 @@ func checkConstraintExpressionPropertiesPropertiesResponse(c *schemacheck.Checke
 		mp := at.Member(m.Name)
 		switch m.Name {
 		default:
-			checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5673,8 +3906,8 @@ func checkConstraintExpressionPropertiesPropertiesResponse(c *schemacheck.Checke
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfItemsResponse checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response).
-func checkConstraintExpressionPropertiesAnyOfItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesAnyOfItemsResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response, search).
+func checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkConstraintExpressionResponseSearch(c, v, at)
 	if c.Stop() {
 		return
@@ -5686,8 +3919,8 @@ func checkConstraintExpressionPropertiesAnyOfItemsResponse(c *schemacheck.Checke
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfResponse checks schemas/common/types/constraint_expression.json#/properties/anyOf (response).
-func checkConstraintExpressionPropertiesAnyOfResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkConstraintExpressionPropertiesAnyOfResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf (response, search).
+func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5697,7 +3930,7 @@ func checkConstraintExpressionPropertiesAnyOfResponse(c *schemacheck.Checker, v 
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkConstraintExpressionPropertiesAnyOfItemsResponse(c, &v.Items[i], &ip)
+		checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
@@ -5715,11 +3948,11 @@ func checkConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemach
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "required":
-			checkConstraintExpressionPropertiesRequiredResponse(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesRequired(c, &m.Value, &mp)
 		case "properties":
-			checkConstraintExpressionPropertiesPropertiesResponse(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesPropertiesResponseSearch(c, &m.Value, &mp)
 		case "anyOf":
-			checkConstraintExpressionPropertiesAnyOfResponse(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesAnyOfResponseSearch(c, &m.Value, &mp)
 		default:
 			c.Additional(&mp, m.Name)
 		}
@@ -5729,16 +3962,8 @@ func checkConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkAvailablePaymentInstrumentPropertiesConstraintsResponse checks schemas/common/types/available_payment_instrument.json#/properties/constraints (response).
-func checkAvailablePaymentInstrumentPropertiesConstraintsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkAvailablePaymentInstrumentResponse checks schemas/common/types/available_payment_instrument.json# (response).
-func checkAvailablePaymentInstrumentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkAvailablePaymentInstrumentResponseSearch checks schemas/common/types/available_payment_instrument.json# (response, search).
+func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5751,9 +3976,9 @@ func checkAvailablePaymentInstrumentResponse(c *schemacheck.Checker, v *schemach
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkAvailablePaymentInstrumentPropertiesTypeResponse(c, &m.Value, &mp)
+			checkAvailablePaymentInstrumentPropertiesType(c, &m.Value, &mp)
 		case "constraints":
-			checkAvailablePaymentInstrumentPropertiesConstraintsResponse(c, &m.Value, &mp)
+			checkConstraintExpressionResponseSearch(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5761,16 +3986,8 @@ func checkAvailablePaymentInstrumentResponse(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponse checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response).
-func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAvailablePaymentInstrumentResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponse checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response).
-func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response, search).
+func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -5780,15 +3997,15 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponse(c *
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponse(c, &v.Items[i], &ip)
+		checkAvailablePaymentInstrumentResponseSearch(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2Response checks schemas/payment_handler.json#/$defs/base/allOf/2 (response).
-func checkPaymentHandlerDefsBaseAllOf2Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaymentHandlerDefsBaseAllOf2ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2 (response, search).
+func checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5798,7 +4015,7 @@ func checkPaymentHandlerDefsBaseAllOf2Response(c *schemacheck.Checker, v *schema
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "available_instruments":
-			checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponse(c, &m.Value, &mp)
+			checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5806,47 +4023,36 @@ func checkPaymentHandlerDefsBaseAllOf2Response(c *schemacheck.Checker, v *schema
 	}
 }
 
-// checkPaymentHandlerDefsBaseResponse checks schemas/payment_handler.json#/$defs/base (response).
-func checkPaymentHandlerDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseAllOf0Response(c, v, at)
+// checkPaymentHandlerDefsBaseResponseSearch checks schemas/payment_handler.json#/$defs/base (response, search).
+func checkPaymentHandlerDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkPaymentHandlerDefsBaseAllOf1Response(c, v, at)
+	checkPaymentHandlerDefsBaseAllOf1(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkPaymentHandlerDefsBaseAllOf2Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response).
-func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response).
-func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, search).
+func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
+		checkPaymentHandlerDefsBaseResponseSearch(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersResponse checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response).
-func checkUcpDefsBasePropertiesPaymentHandlersResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesPaymentHandlersResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, search).
+func checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5854,9 +4060,9 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponse(c *schemacheck.Checker, v
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -5864,7 +4070,7 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponse(c *schemacheck.Checker, v
 		}
 		switch m.Name {
 		default:
-			checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5872,8 +4078,8 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponse(c *schemacheck.Checker, v
 	}
 }
 
-// checkUcpDefsBaseResponse checks schemas/ucp.json#/$defs/base (response).
-func checkUcpDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBaseResponseSearch checks schemas/ucp.json#/$defs/base (response, search).
+func checkUCPDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -5886,17 +4092,17 @@ func checkUcpDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "version":
-			checkUcpDefsBasePropertiesVersionResponse(c, &m.Value, &mp)
+			checkUCPDefsVersion(c, &m.Value, &mp)
 		case "map_order":
-			checkUcpDefsBasePropertiesMapOrderResponse(c, &m.Value, &mp)
+			checkUCPDefsMapOrder(c, &m.Value, &mp)
 		case "status":
-			checkUcpDefsBasePropertiesStatusResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesStatus(c, &m.Value, &mp)
 		case "services":
-			checkUcpDefsBasePropertiesServicesResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesServices(c, &m.Value, &mp)
 		case "capabilities":
-			checkUcpDefsBasePropertiesCapabilitiesResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesCapabilities(c, &m.Value, &mp)
 		case "payment_handlers":
-			checkUcpDefsBasePropertiesPaymentHandlersResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5904,44 +4110,12 @@ func checkUcpDefsBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf0Response checks schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response).
-func checkUcpDefsResponseLocationSchemaAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsResponseSchemaAllOf0Response checks schemas/capability.json#/$defs/response_schema/allOf/0 (response).
-func checkCapabilityDefsResponseSchemaAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkCapabilityDefsResponseSchemaResponse checks schemas/capability.json#/$defs/response_schema (response).
-func checkCapabilityDefsResponseSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponse checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties/items (response).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponse checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response, lookup and search).
+func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
 		for i := range v.Items {
 			ip := at.Item(i)
-			checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesItemsResponse(c, &v.Items[i], &ip)
+			checkCapabilityDefsBase(c, &v.Items[i], &ip)
 			if c.Stop() {
 				return
 			}
@@ -5949,15 +4123,15 @@ func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPro
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponse checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response).
-func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response, lookup and search).
+func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
 			m := &v.Members[i]
 			mp := at.Member(m.Name)
 			switch m.Name {
 			default:
-				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPropertiesResponse(c, &m.Value, &mp)
+				checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -5966,15 +4140,15 @@ func checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponse(c *s
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf1Response checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response).
-func checkUcpDefsResponseLocationSchemaAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsResponseLocationSchemaAllOf1 checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response, lookup and search).
+func checkUCPDefsResponseLocationSchemaAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
 			m := &v.Members[i]
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "capabilities":
-				checkUcpDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesResponse(c, &m.Value, &mp)
+				checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -5983,116 +4157,94 @@ func checkUcpDefsResponseLocationSchemaAllOf1Response(c *schemacheck.Checker, v 
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaResponse checks schemas/ucp.json#/$defs/response_location_schema (response).
-func checkUcpDefsResponseLocationSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaAllOf0Response(c, v, at)
+// checkUCPDefsResponseLocationSchemaResponseSearch checks schemas/ucp.json#/$defs/response_location_schema (response, search).
+func checkUCPDefsResponseLocationSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUCPDefsBaseResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkUcpDefsResponseLocationSchemaAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesUcpResponse checks schemas/common/location_search.json#/$defs/search_response/properties/ucp (response).
-func checkLocationSearchDefsSearchResponsePropertiesUcpResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSummaryPropertiesIdResponse checks schemas/common/types/location_summary.json#/properties/id (response).
-func checkLocationSummaryPropertiesIdResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSummaryPropertiesID checks schemas/common/types/location_summary.json#/properties/id (response, lookup and search).
+func checkLocationSummaryPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocationSummaryPropertiesNameResponse checks schemas/common/types/location_summary.json#/properties/name (response).
-func checkLocationSummaryPropertiesNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSummaryPropertiesName checks schemas/common/types/location_summary.json#/properties/name (response, lookup and search).
+func checkLocationSummaryPropertiesName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesExtendedAddressResponse checks schemas/common/types/postal_address.json#/properties/extended_address (response).
-func checkPostalAddressPropertiesExtendedAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesExtendedAddress checks schemas/common/types/postal_address.json#/properties/extended_address (response, lookup and search).
+func checkPostalAddressPropertiesExtendedAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesStreetAddressResponse checks schemas/common/types/postal_address.json#/properties/street_address (response).
-func checkPostalAddressPropertiesStreetAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesStreetAddress checks schemas/common/types/postal_address.json#/properties/street_address (response, lookup and search).
+func checkPostalAddressPropertiesStreetAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesAddressLocalityResponse checks schemas/common/types/postal_address.json#/properties/address_locality (response).
-func checkPostalAddressPropertiesAddressLocalityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesAddressLocality checks schemas/common/types/postal_address.json#/properties/address_locality (response, lookup and search).
+func checkPostalAddressPropertiesAddressLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesAddressRegionResponse checks schemas/common/types/postal_address.json#/properties/address_region (response).
-func checkPostalAddressPropertiesAddressRegionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesAddressRegion checks schemas/common/types/postal_address.json#/properties/address_region (response, lookup and search).
+func checkPostalAddressPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesAddressCountryResponse checks schemas/common/types/postal_address.json#/properties/address_country (response).
-func checkPostalAddressPropertiesAddressCountryResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesAddressCountry checks schemas/common/types/postal_address.json#/properties/address_country (response, lookup and search).
+func checkPostalAddressPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesPostalCodeResponse checks schemas/common/types/postal_address.json#/properties/postal_code (response).
-func checkPostalAddressPropertiesPostalCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesPostalCode checks schemas/common/types/postal_address.json#/properties/postal_code (response, lookup and search).
+func checkPostalAddressPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesFirstNameResponse checks schemas/common/types/postal_address.json#/properties/first_name (response).
-func checkPostalAddressPropertiesFirstNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesFirstName checks schemas/common/types/postal_address.json#/properties/first_name (response, lookup and search).
+func checkPostalAddressPropertiesFirstName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesLastNameResponse checks schemas/common/types/postal_address.json#/properties/last_name (response).
-func checkPostalAddressPropertiesLastNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesLastName checks schemas/common/types/postal_address.json#/properties/last_name (response, lookup and search).
+func checkPostalAddressPropertiesLastName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressPropertiesPhoneNumberResponse checks schemas/common/types/postal_address.json#/properties/phone_number (response).
-func checkPostalAddressPropertiesPhoneNumberResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddressPropertiesPhoneNumber checks schemas/common/types/postal_address.json#/properties/phone_number (response, lookup and search).
+func checkPostalAddressPropertiesPhoneNumber(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPostalAddressResponse checks schemas/common/types/postal_address.json# (response).
-func checkPostalAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPostalAddress checks schemas/common/types/postal_address.json# (response, lookup and search).
+func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6102,23 +4254,23 @@ func checkPostalAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "extended_address":
-			checkPostalAddressPropertiesExtendedAddressResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesExtendedAddress(c, &m.Value, &mp)
 		case "street_address":
-			checkPostalAddressPropertiesStreetAddressResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesStreetAddress(c, &m.Value, &mp)
 		case "address_locality":
-			checkPostalAddressPropertiesAddressLocalityResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesAddressLocality(c, &m.Value, &mp)
 		case "address_region":
-			checkPostalAddressPropertiesAddressRegionResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesAddressRegion(c, &m.Value, &mp)
 		case "address_country":
-			checkPostalAddressPropertiesAddressCountryResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesAddressCountry(c, &m.Value, &mp)
 		case "postal_code":
-			checkPostalAddressPropertiesPostalCodeResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesPostalCode(c, &m.Value, &mp)
 		case "first_name":
-			checkPostalAddressPropertiesFirstNameResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesFirstName(c, &m.Value, &mp)
 		case "last_name":
-			checkPostalAddressPropertiesLastNameResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesLastName(c, &m.Value, &mp)
 		case "phone_number":
-			checkPostalAddressPropertiesPhoneNumberResponse(c, &m.Value, &mp)
+			checkPostalAddressPropertiesPhoneNumber(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6126,16 +4278,8 @@ func checkPostalAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// checkLocationSummaryPropertiesAddressResponse checks schemas/common/types/location_summary.json#/properties/address (response).
-func checkLocationSummaryPropertiesAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPostalAddressResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSummaryResponse checks schemas/common/types/location_summary.json# (response).
-func checkLocationSummaryResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSummary checks schemas/common/types/location_summary.json# (response, lookup and search).
+func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6151,11 +4295,11 @@ func checkLocationSummaryResponse(c *schemacheck.Checker, v *schemacheck.Value, 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "id":
-			checkLocationSummaryPropertiesIdResponse(c, &m.Value, &mp)
+			checkLocationSummaryPropertiesID(c, &m.Value, &mp)
 		case "name":
-			checkLocationSummaryPropertiesNameResponse(c, &m.Value, &mp)
+			checkLocationSummaryPropertiesName(c, &m.Value, &mp)
 		case "address":
-			checkLocationSummaryPropertiesAddressResponse(c, &m.Value, &mp)
+			checkPostalAddress(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6163,106 +4307,17 @@ func checkLocationSummaryResponse(c *schemacheck.Checker, v *schemacheck.Value, 
 	}
 }
 
-// checkLocationAllOf0Response checks schemas/common/types/location.json#/allOf/0 (response).
-func checkLocationAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationSummaryResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkGeoPropertiesLatitudeResponse checks schemas/common/types/geo.json#/properties/latitude (response).
-func checkGeoPropertiesLatitudeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Number {
-		c.Type(at, v, "number")
-		return
-	}
-	if c.Bound(at, v, "minimum", &bound2) {
-		return
-	}
-	if c.Bound(at, v, "maximum", &bound3) {
-		return
-	}
-}
-
-// checkGeoPropertiesLongitudeResponse checks schemas/common/types/geo.json#/properties/longitude (response).
-func checkGeoPropertiesLongitudeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Number {
-		c.Type(at, v, "number")
-		return
-	}
-	if c.Bound(at, v, "minimum", &bound4) {
-		return
-	}
-	if c.Bound(at, v, "maximum", &bound5) {
-		return
-	}
-}
-
-// checkGeoResponse checks schemas/common/types/geo.json# (response).
-func checkGeoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Object {
-		c.Type(at, v, "object")
-		return
-	}
-	if v.Get("latitude") == nil && c.Required(at, "latitude") {
-		return
-	}
-	if v.Get("longitude") == nil && c.Required(at, "longitude") {
-		return
-	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		case "latitude":
-			checkGeoPropertiesLatitudeResponse(c, &m.Value, &mp)
-		case "longitude":
-			checkGeoPropertiesLongitudeResponse(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
-		}
-	}
-}
-
-// checkLocationAllOf1PropertiesGeoResponse checks schemas/common/types/location.json#/allOf/1/properties/geo (response).
-func checkLocationAllOf1PropertiesGeoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkAmenityTypeResponse checks schemas/common/types/amenity_type.json# (response).
-func checkAmenityTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse checks schemas/common/types/location.json#/allOf/1/properties/amenities/propertyNames (response).
-func checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationDefsAmenityPropertiesDescriptionResponse checks schemas/common/types/location.json#/$defs/amenity/properties/description (response).
-func checkLocationDefsAmenityPropertiesDescriptionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDefsAmenityPropertiesDescription checks schemas/common/types/location.json#/$defs/amenity/properties/description (response, lookup and search).
+func checkLocationDefsAmenityPropertiesDescription(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Length(at, v, 1, -1) {
-		return
-	}
+	c.Length(at, v, 1, -1)
 }
 
-// checkLocationDefsAmenityResponse checks schemas/common/types/location.json#/$defs/amenity (response).
-func checkLocationDefsAmenityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationDefsAmenity checks schemas/common/types/location.json#/$defs/amenity (response, lookup and search).
+func checkLocationDefsAmenity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6275,7 +4330,7 @@ func checkLocationDefsAmenityResponse(c *schemacheck.Checker, v *schemacheck.Val
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "description":
-			checkLocationDefsAmenityPropertiesDescriptionResponse(c, &m.Value, &mp)
+			checkLocationDefsAmenityPropertiesDescription(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6283,16 +4338,8 @@ func checkLocationDefsAmenityResponse(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponse checks schemas/common/types/location.json#/allOf/1/properties/amenities/additionalProperties (response).
-func checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDefsAmenityResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesAmenitiesResponse checks schemas/common/types/location.json#/allOf/1/properties/amenities (response).
-func checkLocationAllOf1PropertiesAmenitiesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesAmenities checks schemas/common/types/location.json#/allOf/1/properties/amenities (response, lookup and search).
+func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6300,9 +4347,9 @@ func checkLocationAllOf1PropertiesAmenitiesResponse(c *schemacheck.Checker, v *s
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -6310,7 +4357,7 @@ func checkLocationAllOf1PropertiesAmenitiesResponse(c *schemacheck.Checker, v *s
 		}
 		switch m.Name {
 		default:
-			checkLocationAllOf1PropertiesAmenitiesAdditionalPropertiesResponse(c, &m.Value, &mp)
+			checkLocationDefsAmenity(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6318,30 +4365,30 @@ func checkLocationAllOf1PropertiesAmenitiesResponse(c *schemacheck.Checker, v *s
 	}
 }
 
-// checkTimeIntervalPropertiesOpensResponse checks schemas/common/types/time_interval.json#/properties/opens (response).
-func checkTimeIntervalPropertiesOpensResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkTimeIntervalPropertiesOpens checks schemas/common/types/time_interval.json#/properties/opens (response, lookup and search).
+func checkTimeIntervalPropertiesOpens(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern12.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
-		return
+	if !pattern12.MatchString(v.Str) {
+		c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$")
 	}
 }
 
-// checkTimeIntervalPropertiesClosesResponse checks schemas/common/types/time_interval.json#/properties/closes (response).
-func checkTimeIntervalPropertiesClosesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkTimeIntervalPropertiesCloses checks schemas/common/types/time_interval.json#/properties/closes (response, lookup and search).
+func checkTimeIntervalPropertiesCloses(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern12.MatchString(v.Str) && c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$") {
-		return
+	if !pattern12.MatchString(v.Str) {
+		c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$")
 	}
 }
 
-// checkTimeIntervalResponse checks schemas/common/types/time_interval.json# (response).
-func checkTimeIntervalResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkTimeInterval checks schemas/common/types/time_interval.json# (response, lookup and search).
+func checkTimeInterval(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6361,21 +4408,13 @@ func checkTimeIntervalResponse(c *schemacheck.Checker, v *schemacheck.Value, at 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "opens":
-			checkTimeIntervalPropertiesOpensResponse(c, &m.Value, &mp)
+			checkTimeIntervalPropertiesOpens(c, &m.Value, &mp)
 		case "closes":
-			checkTimeIntervalPropertiesClosesResponse(c, &m.Value, &mp)
+			checkTimeIntervalPropertiesCloses(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
 		}
-	}
-}
-
-// checkDailyHourAllOf0Response checks schemas/common/types/daily_hour.json#/allOf/0 (response).
-func checkDailyHourAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkTimeIntervalResponse(c, v, at)
-	if c.Stop() {
-		return
 	}
 }
 
@@ -6387,19 +4426,19 @@ func inEnum13(s string) bool {
 	return false
 }
 
-// checkDailyHourAllOf1PropertiesDayResponse checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response).
-func checkDailyHourAllOf1PropertiesDayResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkDailyHourAllOf1PropertiesDay checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response, lookup and search).
+func checkDailyHourAllOf1PropertiesDay(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum13(v.Str)) && c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]") {
-		return
+	if !(v.Kind == schemacheck.String && inEnum13(v.Str)) {
+		c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]")
 	}
 }
 
-// checkDailyHourAllOf1Response checks schemas/common/types/daily_hour.json#/allOf/1 (response).
-func checkDailyHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkDailyHourAllOf1 checks schemas/common/types/daily_hour.json#/allOf/1 (response, lookup and search).
+func checkDailyHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6409,7 +4448,7 @@ func checkDailyHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "day":
-			checkDailyHourAllOf1PropertiesDayResponse(c, &m.Value, &mp)
+			checkDailyHourAllOf1PropertiesDay(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6417,8 +4456,8 @@ func checkDailyHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, 
 	}
 }
 
-// checkDailyHourResponse checks schemas/common/types/daily_hour.json# (response).
-func checkDailyHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkDailyHour checks schemas/common/types/daily_hour.json# (response, lookup and search).
+func checkDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6432,79 +4471,55 @@ func checkDailyHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 	if v.Get("closes") == nil && c.Required(at, "closes") {
 		return
 	}
-	checkDailyHourAllOf0Response(c, v, at)
+	checkTimeInterval(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkDailyHourAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkDailyHourAllOf1(c, v, at)
 }
 
-// checkLocationAllOf1PropertiesHoursItemsResponse checks schemas/common/types/location.json#/allOf/1/properties/hours/items (response).
-func checkLocationAllOf1PropertiesHoursItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHourResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesHoursResponse checks schemas/common/types/location.json#/allOf/1/properties/hours (response).
-func checkLocationAllOf1PropertiesHoursResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesHours checks schemas/common/types/location.json#/allOf/1/properties/hours (response, lookup and search).
+func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationAllOf1PropertiesHoursItemsResponse(c, &v.Items[i], &ip)
+		checkDailyHour(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkExceptionHourAllOf0Response checks schemas/common/types/exception_hour.json#/allOf/0 (response).
-func checkExceptionHourAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkTimeIntervalResponse(c, v, at)
-	if c.Stop() {
-		return
+// checkExceptionHourAllOf1PropertiesTitle checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response, lookup and search).
+func checkExceptionHourAllOf1PropertiesTitle(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
 	}
 }
 
-// checkExceptionHourAllOf1PropertiesTitleResponse checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response).
-func checkExceptionHourAllOf1PropertiesTitleResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHourAllOf1PropertiesValidFrom checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response, lookup and search).
+func checkExceptionHourAllOf1PropertiesValidFrom(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
+	c.Format(at, v, "date")
 }
 
-// checkExceptionHourAllOf1PropertiesValidFromResponse checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response).
-func checkExceptionHourAllOf1PropertiesValidFromResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHourAllOf1PropertiesValidThrough checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response, lookup and search).
+func checkExceptionHourAllOf1PropertiesValidThrough(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if c.Format(at, v, "date") {
-		return
-	}
+	c.Format(at, v, "date")
 }
 
-// checkExceptionHourAllOf1PropertiesValidThroughResponse checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response).
-func checkExceptionHourAllOf1PropertiesValidThroughResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "date") {
-		return
-	}
-}
-
-// checkExceptionHourAllOf1Response checks schemas/common/types/exception_hour.json#/allOf/1 (response).
-func checkExceptionHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHourAllOf1 checks schemas/common/types/exception_hour.json#/allOf/1 (response, lookup and search).
+func checkExceptionHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6514,11 +4529,11 @@ func checkExceptionHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Val
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "title":
-			checkExceptionHourAllOf1PropertiesTitleResponse(c, &m.Value, &mp)
+			checkExceptionHourAllOf1PropertiesTitle(c, &m.Value, &mp)
 		case "valid_from":
-			checkExceptionHourAllOf1PropertiesValidFromResponse(c, &m.Value, &mp)
+			checkExceptionHourAllOf1PropertiesValidFrom(c, &m.Value, &mp)
 		case "valid_through":
-			checkExceptionHourAllOf1PropertiesValidThroughResponse(c, &m.Value, &mp)
+			checkExceptionHourAllOf1PropertiesValidThrough(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6526,8 +4541,8 @@ func checkExceptionHourAllOf1Response(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// checkExceptionHourResponse checks schemas/common/types/exception_hour.json# (response).
-func checkExceptionHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkExceptionHour checks schemas/common/types/exception_hour.json# (response, lookup and search).
+func checkExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6538,49 +4553,37 @@ func checkExceptionHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at
 	if v.Get("valid_through") == nil && c.Required(at, "valid_through") {
 		return
 	}
-	checkExceptionHourAllOf0Response(c, v, at)
+	checkTimeInterval(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkExceptionHourAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkExceptionHourAllOf1(c, v, at)
 }
 
-// checkLocationAllOf1PropertiesExceptionHoursItemsResponse checks schemas/common/types/location.json#/allOf/1/properties/exception_hours/items (response).
-func checkLocationAllOf1PropertiesExceptionHoursItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkExceptionHourResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationAllOf1PropertiesExceptionHoursResponse checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response).
-func checkLocationAllOf1PropertiesExceptionHoursResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesExceptionHours checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response, lookup and search).
+func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationAllOf1PropertiesExceptionHoursItemsResponse(c, &v.Items[i], &ip)
+		checkExceptionHour(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationAllOf1PropertiesTimezoneResponse checks schemas/common/types/location.json#/allOf/1/properties/timezone (response).
-func checkLocationAllOf1PropertiesTimezoneResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1PropertiesTimezone checks schemas/common/types/location.json#/allOf/1/properties/timezone (response, lookup and search).
+func checkLocationAllOf1PropertiesTimezone(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocationAllOf1Response checks schemas/common/types/location.json#/allOf/1 (response).
-func checkLocationAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationAllOf1 checks schemas/common/types/location.json#/allOf/1 (response, lookup and search).
+func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6590,15 +4593,15 @@ func checkLocationAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, a
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "geo":
-			checkLocationAllOf1PropertiesGeoResponse(c, &m.Value, &mp)
+			checkGeo(c, &m.Value, &mp)
 		case "amenities":
-			checkLocationAllOf1PropertiesAmenitiesResponse(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesAmenities(c, &m.Value, &mp)
 		case "hours":
-			checkLocationAllOf1PropertiesHoursResponse(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesHours(c, &m.Value, &mp)
 		case "exception_hours":
-			checkLocationAllOf1PropertiesExceptionHoursResponse(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesExceptionHours(c, &m.Value, &mp)
 		case "timezone":
-			checkLocationAllOf1PropertiesTimezoneResponse(c, &m.Value, &mp)
+			checkLocationAllOf1PropertiesTimezone(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6606,8 +4609,8 @@ func checkLocationAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, a
 	}
 }
 
-// checkLocationIfAnyOf0Response checks schemas/common/types/location.json#/if/anyOf/0 (response).
-func checkLocationIfAnyOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationIfAnyOf0 checks schemas/common/types/location.json#/if/anyOf/0 (response, lookup and search).
+func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("hours") == nil && c.Required(at, "hours") {
 			return
@@ -6615,8 +4618,8 @@ func checkLocationIfAnyOf0Response(c *schemacheck.Checker, v *schemacheck.Value,
 	}
 }
 
-// checkLocationIfAnyOf1Response checks schemas/common/types/location.json#/if/anyOf/1 (response).
-func checkLocationIfAnyOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationIfAnyOf1 checks schemas/common/types/location.json#/if/anyOf/1 (response, lookup and search).
+func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("exception_hours") == nil && c.Required(at, "exception_hours") {
 			return
@@ -6624,11 +4627,11 @@ func checkLocationIfAnyOf1Response(c *schemacheck.Checker, v *schemacheck.Value,
 	}
 }
 
-// checkLocationIfResponse checks schemas/common/types/location.json#/if (response).
-func checkLocationIfResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationIfAnyOf0Response(v, at) || matchLocationIfAnyOf1Response(v, at)) {
+// checkLocationIf checks schemas/common/types/location.json#/if (response, lookup and search).
+func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(matchLocationIfAnyOf0(v, at) || matchLocationIfAnyOf1(v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0Response(v, at), explainLocationIfAnyOf1Response(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0(v, at), explainLocationIfAnyOf1(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -6636,8 +4639,8 @@ func checkLocationIfResponse(c *schemacheck.Checker, v *schemacheck.Value, at *s
 	}
 }
 
-// checkLocationThenResponse checks schemas/common/types/location.json#/then (response).
-func checkLocationThenResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationThen checks schemas/common/types/location.json#/then (response, lookup and search).
+func checkLocationThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("timezone") == nil && c.Required(at, "timezone") {
 			return
@@ -6645,87 +4648,75 @@ func checkLocationThenResponse(c *schemacheck.Checker, v *schemacheck.Value, at 
 	}
 }
 
-// checkLocationResponse checks schemas/common/types/location.json# (response).
-func checkLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocation checks schemas/common/types/location.json# (response, lookup and search).
+func checkLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	checkLocationAllOf0Response(c, v, at)
+	checkLocationSummary(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationAllOf1Response(c, v, at)
+	checkLocationAllOf1(c, v, at)
 	if c.Stop() {
 		return
 	}
-	if matchLocationIfResponse(v, at) {
-		checkLocationThenResponse(c, v, at)
+	if matchLocationIf(v, at) {
+		checkLocationThen(c, v, at)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponse checks schemas/common/location_search.json#/$defs/search_response/properties/locations/items (response).
-func checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSearchDefsSearchResponsePropertiesLocationsResponse checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response).
-func checkLocationSearchDefsSearchResponsePropertiesLocationsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchResponsePropertiesLocations checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationSearchDefsSearchResponsePropertiesLocationsItemsResponse(c, &v.Items[i], &ip)
+		checkLocation(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkPaginationDefsResponsePropertiesCursorResponse checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response).
-func checkPaginationDefsResponsePropertiesCursorResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponsePropertiesCursor checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response, search).
+func checkPaginationDefsResponsePropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkPaginationDefsResponsePropertiesHasNextPageResponse checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response).
-func checkPaginationDefsResponsePropertiesHasNextPageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponsePropertiesHasNextPage checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response, search).
+func checkPaginationDefsResponsePropertiesHasNextPage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Bool {
 		c.Type(at, v, "boolean")
-		return
 	}
 }
 
-// checkPaginationDefsResponsePropertiesTotalCountResponse checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response).
-func checkPaginationDefsResponsePropertiesTotalCountResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponsePropertiesTotalCount checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response, search).
+func checkPaginationDefsResponsePropertiesTotalCount(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
 		return
 	}
-	if c.Bound(at, v, "minimum", &bound6) {
-		return
+	c.Bound(at, v, "minimum", &bound6)
+}
+
+// checkPaginationDefsResponseIfPropertiesHasNextPage checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page (response, search).
+func checkPaginationDefsResponseIfPropertiesHasNextPage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if !(schemacheck.Equal(&constValue14, v)) {
+		c.Const(at, v, "true")
 	}
 }
 
-// checkPaginationDefsResponseIfPropertiesHasNextPageResponse checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page (response).
-func checkPaginationDefsResponseIfPropertiesHasNextPageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(schemacheck.Equal(&constValue14, v)) && c.Const(at, v, "true") {
-		return
-	}
-}
-
-// checkPaginationDefsResponseIfResponse checks schemas/common/types/pagination.json#/$defs/response/if (response).
-func checkPaginationDefsResponseIfResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponseIf checks schemas/common/types/pagination.json#/$defs/response/if (response, search).
+func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
 			return
@@ -6735,7 +4726,7 @@ func checkPaginationDefsResponseIfResponse(c *schemacheck.Checker, v *schemachec
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "has_next_page":
-				checkPaginationDefsResponseIfPropertiesHasNextPageResponse(c, &m.Value, &mp)
+				checkPaginationDefsResponseIfPropertiesHasNextPage(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -6744,8 +4735,8 @@ func checkPaginationDefsResponseIfResponse(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// checkPaginationDefsResponseThenResponse checks schemas/common/types/pagination.json#/$defs/response/then (response).
-func checkPaginationDefsResponseThenResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponseThen checks schemas/common/types/pagination.json#/$defs/response/then (response, search).
+func checkPaginationDefsResponseThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("cursor") == nil && c.Required(at, "cursor") {
 			return
@@ -6753,8 +4744,8 @@ func checkPaginationDefsResponseThenResponse(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkPaginationDefsResponseResponse checks schemas/common/types/pagination.json#/$defs/response (response).
-func checkPaginationDefsResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkPaginationDefsResponse checks schemas/common/types/pagination.json#/$defs/response (response, search).
+func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6767,64 +4758,46 @@ func checkPaginationDefsResponseResponse(c *schemacheck.Checker, v *schemacheck.
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "cursor":
-			checkPaginationDefsResponsePropertiesCursorResponse(c, &m.Value, &mp)
+			checkPaginationDefsResponsePropertiesCursor(c, &m.Value, &mp)
 		case "has_next_page":
-			checkPaginationDefsResponsePropertiesHasNextPageResponse(c, &m.Value, &mp)
+			checkPaginationDefsResponsePropertiesHasNextPage(c, &m.Value, &mp)
 		case "total_count":
-			checkPaginationDefsResponsePropertiesTotalCountResponse(c, &m.Value, &mp)
+			checkPaginationDefsResponsePropertiesTotalCount(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
 		}
 	}
-	if matchPaginationDefsResponseIfResponse(v, at) {
-		checkPaginationDefsResponseThenResponse(c, v, at)
+	if matchPaginationDefsResponseIf(v, at) {
+		checkPaginationDefsResponseThen(c, v, at)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesPaginationResponse checks schemas/common/location_search.json#/$defs/search_response/properties/pagination (response).
-func checkLocationSearchDefsSearchResponsePropertiesPaginationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsResponseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageErrorPropertiesTypeResponse checks schemas/common/types/message_error.json#/properties/type (response).
-func checkMessageErrorPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesType checks schemas/common/types/message_error.json#/properties/type (response, lookup and search).
+func checkMessageErrorPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && v.Str == "error") && c.Const(at, v, "\"error\"") {
-		return
+	if !(v.Kind == schemacheck.String && v.Str == "error") {
+		c.Const(at, v, "\"error\"")
 	}
 }
 
-// checkErrorCodeResponse checks schemas/common/types/error_code.json# (response).
-func checkErrorCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkErrorCode checks schemas/common/types/error_code.json# (response, lookup and search).
+func checkErrorCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkMessageErrorPropertiesCodeResponse checks schemas/common/types/message_error.json#/properties/code (response).
-func checkMessageErrorPropertiesCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkErrorCodeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageErrorPropertiesPathResponse checks schemas/common/types/message_error.json#/properties/path (response).
-func checkMessageErrorPropertiesPathResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesPath checks schemas/common/types/message_error.json#/properties/path (response, lookup and search).
+func checkMessageErrorPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
@@ -6836,22 +4809,21 @@ func inEnum15(s string) bool {
 	return false
 }
 
-// checkMessageErrorPropertiesContentTypeResponse checks schemas/common/types/message_error.json#/properties/content_type (response).
-func checkMessageErrorPropertiesContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesContentType checks schemas/common/types/message_error.json#/properties/content_type (response, lookup and search).
+func checkMessageErrorPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
-		return
+	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) {
+		c.Enum(at, v, "[\"markdown\", \"plain\"]")
 	}
 }
 
-// checkMessageErrorPropertiesContentResponse checks schemas/common/types/message_error.json#/properties/content (response).
-func checkMessageErrorPropertiesContentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesContent checks schemas/common/types/message_error.json#/properties/content (response, lookup and search).
+func checkMessageErrorPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
@@ -6863,19 +4835,19 @@ func inEnum16(s string) bool {
 	return false
 }
 
-// checkMessageErrorPropertiesSeverityResponse checks schemas/common/types/message_error.json#/properties/severity (response).
-func checkMessageErrorPropertiesSeverityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageErrorPropertiesSeverity checks schemas/common/types/message_error.json#/properties/severity (response, lookup and search).
+func checkMessageErrorPropertiesSeverity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum16(v.Str)) && c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]") {
-		return
+	if !(v.Kind == schemacheck.String && inEnum16(v.Str)) {
+		c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]")
 	}
 }
 
-// checkMessageErrorResponse checks schemas/common/types/message_error.json# (response).
-func checkMessageErrorResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageError checks schemas/common/types/message_error.json# (response, lookup and search).
+func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -6897,17 +4869,17 @@ func checkMessageErrorResponse(c *schemacheck.Checker, v *schemacheck.Value, at 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkMessageErrorPropertiesTypeResponse(c, &m.Value, &mp)
+			checkMessageErrorPropertiesType(c, &m.Value, &mp)
 		case "code":
-			checkMessageErrorPropertiesCodeResponse(c, &m.Value, &mp)
+			checkErrorCode(c, &m.Value, &mp)
 		case "path":
-			checkMessageErrorPropertiesPathResponse(c, &m.Value, &mp)
+			checkMessageErrorPropertiesPath(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageErrorPropertiesContentTypeResponse(c, &m.Value, &mp)
+			checkMessageErrorPropertiesContentType(c, &m.Value, &mp)
 		case "content":
-			checkMessageErrorPropertiesContentResponse(c, &m.Value, &mp)
+			checkMessageErrorPropertiesContent(c, &m.Value, &mp)
 		case "severity":
-			checkMessageErrorPropertiesSeverityResponse(c, &m.Value, &mp)
+			checkMessageErrorPropertiesSeverity(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -6915,100 +4887,76 @@ func checkMessageErrorResponse(c *schemacheck.Checker, v *schemacheck.Value, at 
 	}
 }
 
-// checkMessageOneOf0Response checks schemas/common/types/message.json#/oneOf/0 (response).
-func checkMessageOneOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesTypeResponse checks schemas/common/types/message_warning.json#/properties/type (response).
-func checkMessageWarningPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesType checks schemas/common/types/message_warning.json#/properties/type (response, lookup and search).
+func checkMessageWarningPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && v.Str == "warning") && c.Const(at, v, "\"warning\"") {
-		return
+	if !(v.Kind == schemacheck.String && v.Str == "warning") {
+		c.Const(at, v, "\"warning\"")
 	}
 }
 
-// checkMessageWarningPropertiesPathResponse checks schemas/common/types/message_warning.json#/properties/path (response).
-func checkMessageWarningPropertiesPathResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesPath checks schemas/common/types/message_warning.json#/properties/path (response, lookup and search).
+func checkMessageWarningPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkWarningCode checks schemas/common/types/warning_code.json# (response, lookup and search).
+func checkWarningCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkMessageWarningPropertiesContent checks schemas/common/types/message_warning.json#/properties/content (response, lookup and search).
+func checkMessageWarningPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkMessageWarningPropertiesContentType checks schemas/common/types/message_warning.json#/properties/content_type (response, lookup and search).
+func checkMessageWarningPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
+	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) {
+		c.Enum(at, v, "[\"markdown\", \"plain\"]")
+	}
 }
 
-// checkWarningCodeResponse checks schemas/common/types/warning_code.json# (response).
-func checkWarningCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesPresentation checks schemas/common/types/message_warning.json#/properties/presentation (response, lookup and search).
+func checkMessageWarningPropertiesPresentation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkMessageWarningPropertiesImageURL checks schemas/common/types/message_warning.json#/properties/image_url (response, lookup and search).
+func checkMessageWarningPropertiesImageURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
+	c.Format(at, v, "uri")
 }
 
-// checkMessageWarningPropertiesCodeResponse checks schemas/common/types/message_warning.json#/properties/code (response).
-func checkMessageWarningPropertiesCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkWarningCodeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesContentResponse checks schemas/common/types/message_warning.json#/properties/content (response).
-func checkMessageWarningPropertiesContentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarningPropertiesURL checks schemas/common/types/message_warning.json#/properties/url (response, lookup and search).
+func checkMessageWarningPropertiesURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
+	c.Format(at, v, "uri")
 }
 
-// checkMessageWarningPropertiesContentTypeResponse checks schemas/common/types/message_warning.json#/properties/content_type (response).
-func checkMessageWarningPropertiesContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesPresentationResponse checks schemas/common/types/message_warning.json#/properties/presentation (response).
-func checkMessageWarningPropertiesPresentationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageWarningPropertiesImageUrlResponse checks schemas/common/types/message_warning.json#/properties/image_url (response).
-func checkMessageWarningPropertiesImageUrlResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkMessageWarningPropertiesUrlResponse checks schemas/common/types/message_warning.json#/properties/url (response).
-func checkMessageWarningPropertiesUrlResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if c.Format(at, v, "uri") {
-		return
-	}
-}
-
-// checkMessageWarningResponse checks schemas/common/types/message_warning.json# (response).
-func checkMessageWarningResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageWarning checks schemas/common/types/message_warning.json# (response, lookup and search).
+func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7027,21 +4975,21 @@ func checkMessageWarningResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkMessageWarningPropertiesTypeResponse(c, &m.Value, &mp)
+			checkMessageWarningPropertiesType(c, &m.Value, &mp)
 		case "path":
-			checkMessageWarningPropertiesPathResponse(c, &m.Value, &mp)
+			checkMessageWarningPropertiesPath(c, &m.Value, &mp)
 		case "code":
-			checkMessageWarningPropertiesCodeResponse(c, &m.Value, &mp)
+			checkWarningCode(c, &m.Value, &mp)
 		case "content":
-			checkMessageWarningPropertiesContentResponse(c, &m.Value, &mp)
+			checkMessageWarningPropertiesContent(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageWarningPropertiesContentTypeResponse(c, &m.Value, &mp)
+			checkMessageWarningPropertiesContentType(c, &m.Value, &mp)
 		case "presentation":
-			checkMessageWarningPropertiesPresentationResponse(c, &m.Value, &mp)
+			checkMessageWarningPropertiesPresentation(c, &m.Value, &mp)
 		case "image_url":
-			checkMessageWarningPropertiesImageUrlResponse(c, &m.Value, &mp)
+			checkMessageWarningPropertiesImageURL(c, &m.Value, &mp)
 		case "url":
-			checkMessageWarningPropertiesUrlResponse(c, &m.Value, &mp)
+			checkMessageWarningPropertiesURL(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7049,70 +4997,51 @@ func checkMessageWarningResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 	}
 }
 
-// checkMessageOneOf1Response checks schemas/common/types/message.json#/oneOf/1 (response).
-func checkMessageOneOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageWarningResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageInfoPropertiesTypeResponse checks schemas/common/types/message_info.json#/properties/type (response).
-func checkMessageInfoPropertiesTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoPropertiesType checks schemas/common/types/message_info.json#/properties/type (response, lookup and search).
+func checkMessageInfoPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && v.Str == "info") && c.Const(at, v, "\"info\"") {
-		return
+	if !(v.Kind == schemacheck.String && v.Str == "info") {
+		c.Const(at, v, "\"info\"")
 	}
 }
 
-// checkMessageInfoPropertiesPathResponse checks schemas/common/types/message_info.json#/properties/path (response).
-func checkMessageInfoPropertiesPathResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoPropertiesPath checks schemas/common/types/message_info.json#/properties/path (response, lookup and search).
+func checkMessageInfoPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkInfoCode checks schemas/common/types/info_code.json# (response, lookup and search).
+func checkInfoCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	if v.Kind != schemacheck.String {
+		c.Type(at, v, "string")
+	}
+}
+
+// checkMessageInfoPropertiesContentType checks schemas/common/types/message_info.json#/properties/content_type (response, lookup and search).
+func checkMessageInfoPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
+	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) {
+		c.Enum(at, v, "[\"markdown\", \"plain\"]")
+	}
 }
 
-// checkInfoCodeResponse checks schemas/common/types/info_code.json# (response).
-func checkInfoCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfoPropertiesContent checks schemas/common/types/message_info.json#/properties/content (response, lookup and search).
+func checkMessageInfoPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkMessageInfoPropertiesCodeResponse checks schemas/common/types/message_info.json#/properties/code (response).
-func checkMessageInfoPropertiesCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkInfoCodeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageInfoPropertiesContentTypeResponse checks schemas/common/types/message_info.json#/properties/content_type (response).
-func checkMessageInfoPropertiesContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) && c.Enum(at, v, "[\"markdown\", \"plain\"]") {
-		return
-	}
-}
-
-// checkMessageInfoPropertiesContentResponse checks schemas/common/types/message_info.json#/properties/content (response).
-func checkMessageInfoPropertiesContentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-}
-
-// checkMessageInfoResponse checks schemas/common/types/message_info.json# (response).
-func checkMessageInfoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessageInfo checks schemas/common/types/message_info.json# (response, lookup and search).
+func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7128,15 +5057,15 @@ func checkMessageInfoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkMessageInfoPropertiesTypeResponse(c, &m.Value, &mp)
+			checkMessageInfoPropertiesType(c, &m.Value, &mp)
 		case "path":
-			checkMessageInfoPropertiesPathResponse(c, &m.Value, &mp)
+			checkMessageInfoPropertiesPath(c, &m.Value, &mp)
 		case "code":
-			checkMessageInfoPropertiesCodeResponse(c, &m.Value, &mp)
+			checkInfoCode(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageInfoPropertiesContentTypeResponse(c, &m.Value, &mp)
+			checkMessageInfoPropertiesContentType(c, &m.Value, &mp)
 		case "content":
-			checkMessageInfoPropertiesContentResponse(c, &m.Value, &mp)
+			checkMessageInfoPropertiesContent(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7144,23 +5073,15 @@ func checkMessageInfoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *
 	}
 }
 
-// checkMessageOneOf2Response checks schemas/common/types/message.json#/oneOf/2 (response).
-func checkMessageOneOf2Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageInfoResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkMessageResponse checks schemas/common/types/message.json# (response).
-func checkMessageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkMessage checks schemas/common/types/message.json# (response, lookup and search).
+func checkMessage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
 	}
-	if matched := [3]bool{matchMessageOneOf0Response(v, at), matchMessageOneOf1Response(v, at), matchMessageOneOf2Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [3]bool{matchMessageError(v, at), matchMessageWarning(v, at), matchMessageInfo(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageOneOf0Response(v, at), explainMessageOneOf1Response(v, at), explainMessageOneOf2Response(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageError(v, at), explainMessageWarning(v, at), explainMessageInfo(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -7168,31 +5089,23 @@ func checkMessageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponse checks schemas/common/location_search.json#/$defs/search_response/properties/messages/items (response).
-func checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationSearchDefsSearchResponsePropertiesMessagesResponse checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response).
-func checkLocationSearchDefsSearchResponsePropertiesMessagesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchResponsePropertiesMessages checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response, search).
+func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationSearchDefsSearchResponsePropertiesMessagesItemsResponse(c, &v.Items[i], &ip)
+		checkMessage(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationSearchDefsSearchResponseResponse checks schemas/common/location_search.json#/$defs/search_response (response).
-func checkLocationSearchDefsSearchResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationSearchDefsSearchResponse checks schemas/common/location_search.json#/$defs/search_response (response, search).
+func checkLocationSearchDefsSearchResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7208,13 +5121,13 @@ func checkLocationSearchDefsSearchResponseResponse(c *schemacheck.Checker, v *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ucp":
-			checkLocationSearchDefsSearchResponsePropertiesUcpResponse(c, &m.Value, &mp)
+			checkUCPDefsResponseLocationSchemaResponseSearch(c, &m.Value, &mp)
 		case "locations":
-			checkLocationSearchDefsSearchResponsePropertiesLocationsResponse(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchResponsePropertiesLocations(c, &m.Value, &mp)
 		case "pagination":
-			checkLocationSearchDefsSearchResponsePropertiesPaginationResponse(c, &m.Value, &mp)
+			checkPaginationDefsResponse(c, &m.Value, &mp)
 		case "messages":
-			checkLocationSearchDefsSearchResponsePropertiesMessagesResponse(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchResponsePropertiesMessages(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7222,24 +5135,15 @@ func checkLocationSearchDefsSearchResponseResponse(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkMcpOpenrpcMethods0ResultSchemaResponse checks services/common/mcp.openrpc.json#/methods/0/result/schema (response).
-func checkMcpOpenrpcMethods0ResultSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationSearchDefsSearchResponseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request).
-func checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupRequestPropertiesIDsItems checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesIDsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocationLookupDefsLookupRequestPropertiesIdsRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request).
-func checkLocationLookupDefsLookupRequestPropertiesIdsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupRequestPropertiesIDs checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request, lookup).
+func checkLocationLookupDefsLookupRequestPropertiesIDs(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -7249,55 +5153,15 @@ func checkLocationLookupDefsLookupRequestPropertiesIdsRequest(c *schemacheck.Che
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupRequestPropertiesIdsItemsRequest(c, &v.Items[i], &ip)
+		checkLocationLookupDefsLookupRequestPropertiesIDsItems(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationLookupDefsLookupRequestPropertiesDistanceRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/distance (request).
-func checkLocationLookupDefsLookupRequestPropertiesDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDistanceRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesServesRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/serves (request).
-func checkLocationLookupDefsLookupRequestPropertiesServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesFiltersRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/filters (request).
-func checkLocationLookupDefsLookupRequestPropertiesFiltersRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesContextRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/context (request).
-func checkLocationLookupDefsLookupRequestPropertiesContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestPropertiesSignalsRequest checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/signals (request).
-func checkLocationLookupDefsLookupRequestPropertiesSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkSignalsRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupRequestRequest checks schemas/common/location_lookup.json#/$defs/lookup_request (request).
-func checkLocationLookupDefsLookupRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupRequest checks schemas/common/location_lookup.json#/$defs/lookup_request (request, lookup).
+func checkLocationLookupDefsLookupRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7310,17 +5174,17 @@ func checkLocationLookupDefsLookupRequestRequest(c *schemacheck.Checker, v *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ids":
-			checkLocationLookupDefsLookupRequestPropertiesIdsRequest(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupRequestPropertiesIDs(c, &m.Value, &mp)
 		case "distance":
-			checkLocationLookupDefsLookupRequestPropertiesDistanceRequest(c, &m.Value, &mp)
+			checkLocationDistance(c, &m.Value, &mp)
 		case "serves":
-			checkLocationLookupDefsLookupRequestPropertiesServesRequest(c, &m.Value, &mp)
+			checkLocationServes(c, &m.Value, &mp)
 		case "filters":
-			checkLocationLookupDefsLookupRequestPropertiesFiltersRequest(c, &m.Value, &mp)
+			checkLocationFilter(c, &m.Value, &mp)
 		case "context":
-			checkLocationLookupDefsLookupRequestPropertiesContextRequest(c, &m.Value, &mp)
+			checkContext(c, &m.Value, &mp)
 		case "signals":
-			checkLocationLookupDefsLookupRequestPropertiesSignalsRequest(c, &m.Value, &mp)
+			checkSignals(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7328,27 +5192,11 @@ func checkLocationLookupDefsLookupRequestRequest(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkMcpOpenrpcMethods1Params1SchemaRequest checks services/common/mcp.openrpc.json#/methods/1/params/1/schema (request).
-func checkMcpOpenrpcMethods1Params1SchemaRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupRequestRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties/oneOf/0 (response, lookup).
-func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
 // checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, lookup).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [2]bool{matchConstraintExpressionResponseLookup(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v, at), explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionResponseLookup(v, at), explainConstraintExpressionDefsValueConstraint(v, at)))
 		}
 		if c.Stop() {
 			return
@@ -7420,7 +5268,7 @@ func checkConstraintExpressionResponseLookup(c *schemacheck.Checker, v *schemach
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "required":
-			checkConstraintExpressionPropertiesRequiredResponse(c, &m.Value, &mp)
+			checkConstraintExpressionPropertiesRequired(c, &m.Value, &mp)
 		case "properties":
 			checkConstraintExpressionPropertiesPropertiesResponseLookup(c, &m.Value, &mp)
 		case "anyOf":
@@ -7431,14 +5279,6 @@ func checkConstraintExpressionResponseLookup(c *schemacheck.Checker, v *schemach
 		if c.Stop() {
 			return
 		}
-	}
-}
-
-// checkAvailablePaymentInstrumentPropertiesConstraintsResponseLookup checks schemas/common/types/available_payment_instrument.json#/properties/constraints (response, lookup).
-func checkAvailablePaymentInstrumentPropertiesConstraintsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionResponseLookup(c, v, at)
-	if c.Stop() {
-		return
 	}
 }
 
@@ -7456,21 +5296,13 @@ func checkAvailablePaymentInstrumentResponseLookup(c *schemacheck.Checker, v *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkAvailablePaymentInstrumentPropertiesTypeResponse(c, &m.Value, &mp)
+			checkAvailablePaymentInstrumentPropertiesType(c, &m.Value, &mp)
 		case "constraints":
-			checkAvailablePaymentInstrumentPropertiesConstraintsResponseLookup(c, &m.Value, &mp)
+			checkConstraintExpressionResponseLookup(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
 		}
-	}
-}
-
-// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments/items (response, lookup).
-func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAvailablePaymentInstrumentResponseLookup(c, v, at)
-	if c.Stop() {
-		return
 	}
 }
 
@@ -7485,7 +5317,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLook
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsItemsResponseLookup(c, &v.Items[i], &ip)
+		checkAvailablePaymentInstrumentResponseLookup(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
@@ -7513,45 +5345,34 @@ func checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c *schemacheck.Checker, v *
 
 // checkPaymentHandlerDefsBaseResponseLookup checks schemas/payment_handler.json#/$defs/base (response, lookup).
 func checkPaymentHandlerDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseAllOf0Response(c, v, at)
+	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkPaymentHandlerDefsBaseAllOf1Response(c, v, at)
+	checkPaymentHandlerDefsBaseAllOf1(c, v, at)
 	if c.Stop() {
 		return
 	}
 	checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties/items (response, lookup).
-func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, lookup).
-func checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, lookup).
+func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesItemsResponseLookup(c, &v.Items[i], &ip)
+		checkPaymentHandlerDefsBaseResponseLookup(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkUcpDefsBasePropertiesPaymentHandlersResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, lookup).
-func checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBasePropertiesPaymentHandlersResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, lookup).
+func checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7559,9 +5380,9 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -7569,7 +5390,7 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 		}
 		switch m.Name {
 		default:
-			checkUcpDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7577,8 +5398,8 @@ func checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 	}
 }
 
-// checkUcpDefsBaseResponseLookup checks schemas/ucp.json#/$defs/base (response, lookup).
-func checkUcpDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkUCPDefsBaseResponseLookup checks schemas/ucp.json#/$defs/base (response, lookup).
+func checkUCPDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7591,17 +5412,17 @@ func checkUcpDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "version":
-			checkUcpDefsBasePropertiesVersionResponse(c, &m.Value, &mp)
+			checkUCPDefsVersion(c, &m.Value, &mp)
 		case "map_order":
-			checkUcpDefsBasePropertiesMapOrderResponse(c, &m.Value, &mp)
+			checkUCPDefsMapOrder(c, &m.Value, &mp)
 		case "status":
-			checkUcpDefsBasePropertiesStatusResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesStatus(c, &m.Value, &mp)
 		case "services":
-			checkUcpDefsBasePropertiesServicesResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesServices(c, &m.Value, &mp)
 		case "capabilities":
-			checkUcpDefsBasePropertiesCapabilitiesResponse(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesCapabilities(c, &m.Value, &mp)
 		case "payment_handlers":
-			checkUcpDefsBasePropertiesPaymentHandlersResponseLookup(c, &m.Value, &mp)
+			checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7609,52 +5430,24 @@ func checkUcpDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup checks schemas/ucp.json#/$defs/response_location_schema/allOf/0 (response, lookup).
-func checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsBaseResponseLookup(c, v, at)
+// checkUCPDefsResponseLocationSchemaResponseLookup checks schemas/ucp.json#/$defs/response_location_schema (response, lookup).
+func checkUCPDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUCPDefsBaseResponseLookup(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// checkUcpDefsResponseLocationSchemaResponseLookup checks schemas/ucp.json#/$defs/response_location_schema (response, lookup).
-func checkUcpDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaAllOf0ResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsResponseLocationSchemaAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupResponsePropertiesUcpResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/ucp (response).
-func checkLocationLookupDefsLookupResponsePropertiesUcpResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaResponseLookup(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupLocationAllOf0Response checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/0 (response).
-func checkLocationLookupDefsLookupLocationAllOf0Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponse checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id (response).
-func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
-		return
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items (response).
-func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7667,7 +5460,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c 
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "id":
-			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesIdResponse(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7675,8 +5468,8 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c 
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponse checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs (response).
-func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
@@ -7686,15 +5479,15 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponse(c *sche
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c, &v.Items[i], &ip)
+		checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1Response checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response).
-func checkLocationLookupDefsLookupLocationAllOf1Response(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupLocationAllOf1 checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response, lookup).
+func checkLocationLookupDefsLookupLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7707,7 +5500,7 @@ func checkLocationLookupDefsLookupLocationAllOf1Response(c *schemacheck.Checker,
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "inputs":
-			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsResponse(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7715,66 +5508,47 @@ func checkLocationLookupDefsLookupLocationAllOf1Response(c *schemacheck.Checker,
 	}
 }
 
-// checkLocationLookupDefsLookupLocationResponse checks schemas/common/location_lookup.json#/$defs/lookup_location (response).
-func checkLocationLookupDefsLookupLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationAllOf0Response(c, v, at)
+// checkLocationLookupDefsLookupLocation checks schemas/common/location_lookup.json#/$defs/lookup_location (response, lookup).
+func checkLocationLookupDefsLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocation(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocationLookupDefsLookupLocationAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkLocationLookupDefsLookupLocationAllOf1(c, v, at)
 }
 
-// checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations/items (response).
-func checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupResponsePropertiesLocationsResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response).
-func checkLocationLookupDefsLookupResponsePropertiesLocationsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupResponsePropertiesLocations checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response, lookup).
+func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupResponsePropertiesLocationsItemsResponse(c, &v.Items[i], &ip)
+		checkLocationLookupDefsLookupLocation(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages/items (response).
-func checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkLocationLookupDefsLookupResponsePropertiesMessagesResponse checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response).
-func checkLocationLookupDefsLookupResponsePropertiesMessagesResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupResponsePropertiesMessages checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response, lookup).
+func checkLocationLookupDefsLookupResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
 		return
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupResponsePropertiesMessagesItemsResponse(c, &v.Items[i], &ip)
+		checkMessage(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
 	}
 }
 
-// checkLocationLookupDefsLookupResponseResponse checks schemas/common/location_lookup.json#/$defs/lookup_response (response).
-func checkLocationLookupDefsLookupResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkLocationLookupDefsLookupResponse checks schemas/common/location_lookup.json#/$defs/lookup_response (response, lookup).
+func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 		return
@@ -7790,11 +5564,11 @@ func checkLocationLookupDefsLookupResponseResponse(c *schemacheck.Checker, v *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "ucp":
-			checkLocationLookupDefsLookupResponsePropertiesUcpResponse(c, &m.Value, &mp)
+			checkUCPDefsResponseLocationSchemaResponseLookup(c, &m.Value, &mp)
 		case "locations":
-			checkLocationLookupDefsLookupResponsePropertiesLocationsResponse(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupResponsePropertiesLocations(c, &m.Value, &mp)
 		case "messages":
-			checkLocationLookupDefsLookupResponsePropertiesMessagesResponse(c, &m.Value, &mp)
+			checkLocationLookupDefsLookupResponsePropertiesMessages(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -7802,967 +5576,486 @@ func checkLocationLookupDefsLookupResponseResponse(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkMcpOpenrpcMethods1ResultSchemaResponse checks services/common/mcp.openrpc.json#/methods/1/result/schema (response).
-func checkMcpOpenrpcMethods1ResultSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupResponseResponse(c, v, at)
+// checkTypeAmenityType checks type#/AmenityType (response, search).
+func checkTypeAmenityType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkReverseDomainName(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkReverseDomainName(c, v, at)
 }
 
-// checkTypeAmenityResponse checks type#/Amenity (response).
-func checkTypeAmenityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDefsAmenityResponse(c, v, at)
+// checkTypeCapabilityResponseSchema checks type#/CapabilityResponseSchema (response, search).
+func checkTypeCapabilityResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkCapabilityDefsBase(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkCapabilityDefsBase(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBase(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUCPDefsEntity(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUCPDefsEntity(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkCapabilityDefsBaseAllOf1(c, v, at)
 }
 
-// checkTypeAmenityTypeResponse checks type#/AmenityType (response).
-func checkTypeAmenityTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAmenityTypeResponse(c, v, at)
+// checkTypeContext checks type#/Context (request, search).
+func checkTypeContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkContext(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkReverseDomainNameResponse(c, v, at)
+	checkLocality(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkLocality(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkContextAllOf1(c, v, at)
 }
 
-// checkTypeAvailablePaymentInstrumentResponse checks type#/AvailablePaymentInstrument (response).
-func checkTypeAvailablePaymentInstrumentResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkAvailablePaymentInstrumentResponse(c, v, at)
+// checkTypeDailyHour checks type#/DailyHour (response, search).
+func checkTypeDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkDailyHour(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkTimeInterval(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkTimeInterval(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkDailyHourAllOf1(c, v, at)
 }
 
-// checkTypeCapabilityResponseSchemaResponse checks type#/CapabilityResponseSchema (response).
-func checkTypeCapabilityResponseSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsResponseSchemaResponse(c, v, at)
+// checkTypeExceptionHour checks type#/ExceptionHour (response, search).
+func checkTypeExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkExceptionHour(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkCapabilityDefsResponseSchemaAllOf0Response(c, v, at)
+	checkTimeInterval(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkCapabilityDefsBaseResponse(c, v, at)
+	checkTimeInterval(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkCapabilityDefsBaseAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsEntityResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBaseAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkExceptionHourAllOf1(c, v, at)
 }
 
-// checkTypeCapabilityResponseSchemaExtendsResponse checks type#/CapabilityResponseSchemaExtends (response).
-func checkTypeCapabilityResponseSchemaExtendsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsResponse(c, v, at)
+// checkTypeLocation checks type#/Location (response, search).
+func checkTypeLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocation(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkLocationSummary(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationSummary(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1(c, v, at)
 }
 
-// checkTypeConstraintExpressionResponse checks type#/ConstraintExpression (response).
-func checkTypeConstraintExpressionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionResponseSearch(c, v, at)
+// checkTypeLocationServesAddress checks type#/LocationServesAddress (request, search).
+func checkTypeLocationServesAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationServesPropertiesAddress(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkLocality(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocality(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationServesPropertiesAddressAllOf1(c, v, at)
 }
 
-// checkTypeConstraintExpressionPropertyValueResponse checks type#/ConstraintExpressionPropertyValue (response).
-func checkTypeConstraintExpressionPropertyValueResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponse(c, v, at)
+// checkTypeLookupLocation checks type#/LookupLocation (response, lookup).
+func checkTypeLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkLocationLookupDefsLookupLocation(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkLocation(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocation(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationSummary(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationSummary(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationAllOf1(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkLocationLookupDefsLookupLocationAllOf1(c, v, at)
 }
 
-// checkTypeContextRequest checks type#/Context (request).
-func checkTypeContextRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextRequest(c, v, at)
+// checkTypePaymentHandlerBase checks type#/PaymentHandlerBase (response, search).
+func checkTypePaymentHandlerBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkContextAllOf0Request(c, v, at)
+	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkLocalityRequest(c, v, at)
+	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkContextAllOf1Request(c, v, at)
+	checkPaymentHandlerDefsBaseAllOf1(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
 }
 
-// checkTypeContextPaymentItemRequest checks type#/ContextPaymentItem (request).
-func checkTypeContextPaymentItemRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContextAllOf1PropertiesPaymentItemsRequest(c, v, at)
+// checkTypeServiceBase checks type#/ServiceBase (response, search).
+func checkTypeServiceBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkServiceDefsBase(c, v, at)
 	if c.Stop() {
 		return
 	}
+	checkUCPDefsEntity(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkUCPDefsEntity(c, v, at)
+	if c.Stop() {
+		return
+	}
+	checkServiceDefsBaseAllOf1(c, v, at)
 }
 
-// checkTypeDailyHourResponse checks type#/DailyHour (response).
-func checkTypeDailyHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHourResponse(c, v, at)
+// checkTypeUCPLocationResponseSchema checks type#/UCPLocationResponseSchema (response, search).
+func checkTypeUCPLocationResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+	checkUCPDefsResponseLocationSchemaResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkDailyHourAllOf0Response(c, v, at)
+	checkUCPDefsBaseResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkTimeIntervalResponse(c, v, at)
+	checkUCPDefsBaseResponseSearch(c, v, at)
 	if c.Stop() {
 		return
 	}
-	checkDailyHourAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
+	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// checkTypeDailyHourDayResponse checks type#/DailyHourDay (response).
-func checkTypeDailyHourDayResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHourAllOf1PropertiesDayResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeErrorCodeResponse checks type#/ErrorCode (response).
-func checkTypeErrorCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkErrorCodeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeExceptionHourResponse checks type#/ExceptionHour (response).
-func checkTypeExceptionHourResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkExceptionHourResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkExceptionHourAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkTimeIntervalResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkExceptionHourAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeGeoResponse checks type#/Geo (response).
-func checkTypeGeoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkGeoResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeInfoCodeResponse checks type#/InfoCode (response).
-func checkTypeInfoCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkInfoCodeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLocationResponse checks type#/Location (response).
-func checkTypeLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummaryResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLocationDistanceRequest checks type#/LocationDistance (request).
-func checkTypeLocationDistanceRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationDistanceRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLocationFilterRequest checks type#/LocationFilter (request).
-func checkTypeLocationFilterRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLocationFilterHoursRequest checks type#/LocationFilterHours (request).
-func checkTypeLocationFilterHoursRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationFilterPropertiesHoursRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLocationServesRequest checks type#/LocationServes (request).
-func checkTypeLocationServesRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLocationServesAddressRequest checks type#/LocationServesAddress (request).
-func checkTypeLocationServesAddressRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesPropertiesAddressRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationServesPropertiesAddressAllOf0Request(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocalityRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationServesPropertiesAddressAllOf1Request(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLookupLocationResponse checks type#/LookupLocation (response).
-func checkTypeLookupLocationResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationLookupDefsLookupLocationAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummaryResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationLookupDefsLookupLocationAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeLookupLocationInputResponse checks type#/LookupLocationInput (response).
-func checkTypeLookupLocationInputResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageResponse checks type#/Message (response).
-func checkTypeMessageResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageErrorResponse checks type#/MessageError (response).
-func checkTypeMessageErrorResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageErrorContentTypeResponse checks type#/MessageErrorContentType (response).
-func checkTypeMessageErrorContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorPropertiesContentTypeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageErrorSeverityResponse checks type#/MessageErrorSeverity (response).
-func checkTypeMessageErrorSeverityResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageErrorPropertiesSeverityResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageInfoResponse checks type#/MessageInfo (response).
-func checkTypeMessageInfoResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageInfoResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageInfoContentTypeResponse checks type#/MessageInfoContentType (response).
-func checkTypeMessageInfoContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageInfoPropertiesContentTypeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageWarningResponse checks type#/MessageWarning (response).
-func checkTypeMessageWarningResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageWarningResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMessageWarningContentTypeResponse checks type#/MessageWarningContentType (response).
-func checkTypeMessageWarningContentTypeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMessageWarningPropertiesContentTypeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeMetaUCPAgentRequest checks type#/MetaUCPAgent (request).
-func checkTypeMetaUCPAgentRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkMcpOpenrpcComponentsSchemasMetaPropertiesUcpAgentRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypePaginationRequestRequest checks type#/PaginationRequest (request).
-func checkTypePaginationRequestRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsRequestRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypePaginationResponseResponse checks type#/PaginationResponse (response).
-func checkTypePaginationResponseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaginationDefsResponseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypePaymentHandlerBaseResponse checks type#/PaymentHandlerBase (response).
-func checkTypePaymentHandlerBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsEntityResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf2Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypePostalAddressResponse checks type#/PostalAddress (response).
-func checkTypePostalAddressResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPostalAddressResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeReverseDomainNameResponse checks type#/ReverseDomainName (response).
-func checkTypeReverseDomainNameResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainNameResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeServiceBaseResponse checks type#/ServiceBase (response).
-func checkTypeServiceBaseResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkServiceDefsBaseAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsEntityResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkServiceDefsBaseAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeServiceBaseTransportResponse checks type#/ServiceBaseTransport (response).
-func checkTypeServiceBaseTransportResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBaseAllOf1PropertiesTransportResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeSignalsRequest checks type#/Signals (request).
-func checkTypeSignalsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkSignalsRequest(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeUCPLocationResponseSchemaResponse checks type#/UCPLocationResponseSchema (response).
-func checkTypeUCPLocationResponseSchemaResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsResponseLocationSchemaResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsResponseLocationSchemaAllOf0Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsBaseResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUcpDefsResponseLocationSchemaAllOf1Response(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeUCPLocationResponseSchemaStatusResponse checks type#/UCPLocationResponseSchemaStatus (response).
-func checkTypeUCPLocationResponseSchemaStatusResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsBasePropertiesStatusResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeUCPVersionResponse checks type#/UCPVersion (response).
-func checkTypeUCPVersionResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUcpDefsVersionResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeValueConstraintResponse checks type#/ValueConstraint (response).
-func checkTypeValueConstraintResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkConstraintExpressionDefsValueConstraintResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// checkTypeWarningCodeResponse checks type#/WarningCode (response).
-func checkTypeWarningCodeResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkWarningCodeResponse(c, v, at)
-	if c.Stop() {
-		return
-	}
-}
-
-// matchSignalsPropertyNamesRequest reports whether v passes checkSignalsPropertyNamesRequest, without messages.
-func matchSignalsPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchReverseDomainName reports whether v passes checkReverseDomainName, without messages.
+func matchReverseDomainName(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkSignalsPropertyNamesRequest(&q, v, at)
+	checkReverseDomainName(&q, v, at)
 	return !q.Failed()
 }
 
-// explainSignalsPropertyNamesRequest is checkSignalsPropertyNamesRequest's first violation, for branch messages.
-func explainSignalsPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainReverseDomainName is checkReverseDomainName's first violation, for branch messages.
+func explainReverseDomainName(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkSignalsPropertyNamesRequest(&r, v, at)
+	checkReverseDomainName(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf0Request reports whether v passes checkLocationServesPropertyNamesAnyOf0Request, without messages.
-func matchLocationServesPropertyNamesAnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertyNamesAnyOf0 reports whether v passes checkLocationServesPropertyNamesAnyOf0, without messages.
+func matchLocationServesPropertyNamesAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf0Request(&q, v, at)
+	checkLocationServesPropertyNamesAnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf0Request is checkLocationServesPropertyNamesAnyOf0Request's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertyNamesAnyOf0 is checkLocationServesPropertyNamesAnyOf0's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf0Request(&r, v, at)
+	checkLocationServesPropertyNamesAnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf1Request reports whether v passes checkLocationServesPropertyNamesAnyOf1Request, without messages.
-func matchLocationServesPropertyNamesAnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertyNamesAnyOf1 reports whether v passes checkLocationServesPropertyNamesAnyOf1, without messages.
+func matchLocationServesPropertyNamesAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf1Request(&q, v, at)
+	checkLocationServesPropertyNamesAnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf1Request is checkLocationServesPropertyNamesAnyOf1Request's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertyNamesAnyOf1 is checkLocationServesPropertyNamesAnyOf1's first violation, for branch messages.
+func explainLocationServesPropertyNamesAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf1Request(&r, v, at)
+	checkLocationServesPropertyNamesAnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf2Request reports whether v passes checkLocationServesPropertyNamesAnyOf2Request, without messages.
-func matchLocationServesPropertyNamesAnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertyNames reports whether v passes checkLocationServesPropertyNames, without messages.
+func matchLocationServesPropertyNames(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf2Request(&q, v, at)
+	checkLocationServesPropertyNames(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf2Request is checkLocationServesPropertyNamesAnyOf2Request's first violation, for branch messages.
-func explainLocationServesPropertyNamesAnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertyNames is checkLocationServesPropertyNames's first violation, for branch messages.
+func explainLocationServesPropertyNames(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf2Request(&r, v, at)
+	checkLocationServesPropertyNames(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesRequest reports whether v passes checkLocationServesPropertyNamesRequest, without messages.
-func matchLocationServesPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertiesAddressAllOf1AnyOf0 reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesRequest(&q, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesRequest is checkLocationServesPropertyNamesRequest's first violation, for branch messages.
-func explainLocationServesPropertyNamesRequest(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertiesAddressAllOf1AnyOf0 is checkLocationServesPropertiesAddressAllOf1AnyOf0's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertyNamesRequest(&r, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf0Request reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0Request, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertiesAddressAllOf1AnyOf1 reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf0Request(&q, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf0Request is checkLocationServesPropertiesAddressAllOf1AnyOf0Request's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf0Request(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertiesAddressAllOf1AnyOf1 is checkLocationServesPropertiesAddressAllOf1AnyOf1's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf0Request(&r, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf1Request reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1Request, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationServesPropertiesAddressAllOf1AnyOf2 reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2, without messages.
+func matchLocationServesPropertiesAddressAllOf1AnyOf2(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf1Request(&q, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf2(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf1Request is checkLocationServesPropertiesAddressAllOf1AnyOf1Request's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf1Request(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationServesPropertiesAddressAllOf1AnyOf2 is checkLocationServesPropertiesAddressAllOf1AnyOf2's first violation, for branch messages.
+func explainLocationServesPropertiesAddressAllOf1AnyOf2(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf1Request(&r, v, at)
+	checkLocationServesPropertiesAddressAllOf1AnyOf2(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf2Request reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2Request, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1 reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1, without messages.
+func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf2Request(&q, v, at)
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf2Request is checkLocationServesPropertiesAddressAllOf1AnyOf2Request's first violation, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf2Request(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1 is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1's first violation, for branch messages.
+func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf2Request(&r, v, at)
+	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(&r, v, at)
 	return r.First()
 }
 
-// matchUcpDefsBasePropertiesServicesPropertyNamesResponse reports whether v passes checkUcpDefsBasePropertiesServicesPropertyNamesResponse, without messages.
-func matchUcpDefsBasePropertiesServicesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionResponseSearch reports whether v passes checkConstraintExpressionResponseSearch, without messages.
+func matchConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesServicesPropertyNamesResponse(&q, v, at)
+	checkConstraintExpressionResponseSearch(&q, v, at)
 	return !q.Failed()
 }
 
-// explainUcpDefsBasePropertiesServicesPropertyNamesResponse is checkUcpDefsBasePropertiesServicesPropertyNamesResponse's first violation, for branch messages.
-func explainUcpDefsBasePropertiesServicesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionResponseSearch is checkConstraintExpressionResponseSearch's first violation, for branch messages.
+func explainConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesServicesPropertyNamesResponse(&r, v, at)
+	checkConstraintExpressionResponseSearch(&r, v, at)
 	return r.First()
 }
 
-// matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse reports whether v passes checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse, without messages.
-func matchUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionDefsValueConstraintAnyOf0 reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&q, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse is checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse's first violation, for branch messages.
-func explainUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionDefsValueConstraintAnyOf0 is checkConstraintExpressionDefsValueConstraintAnyOf0's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesCapabilitiesPropertyNamesResponse(&r, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response, without messages.
-func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionDefsValueConstraintAnyOf1 reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1, without messages.
+func matchConstraintExpressionDefsValueConstraintAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(&q, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response's first violation, for branch messages.
-func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionDefsValueConstraintAnyOf1 is checkConstraintExpressionDefsValueConstraintAnyOf1's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraintAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf0Response(&r, v, at)
+	checkConstraintExpressionDefsValueConstraintAnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response, without messages.
-func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionDefsValueConstraint reports whether v passes checkConstraintExpressionDefsValueConstraint, without messages.
+func matchConstraintExpressionDefsValueConstraint(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(&q, v, at)
+	checkConstraintExpressionDefsValueConstraint(&q, v, at)
 	return !q.Failed()
 }
 
-// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response's first violation, for branch messages.
-func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionDefsValueConstraint is checkConstraintExpressionDefsValueConstraint's first violation, for branch messages.
+func explainConstraintExpressionDefsValueConstraint(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1Response(&r, v, at)
+	checkConstraintExpressionDefsValueConstraint(&r, v, at)
 	return r.First()
 }
 
-// matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse reports whether v passes checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse, without messages.
-func matchUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationIfAnyOf0 reports whether v passes checkLocationIfAnyOf0, without messages.
+func matchLocationIfAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&q, v, at)
+	checkLocationIfAnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse is checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse's first violation, for branch messages.
-func explainUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationIfAnyOf0 is checkLocationIfAnyOf0's first violation, for branch messages.
+func explainLocationIfAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkUcpDefsBasePropertiesPaymentHandlersPropertyNamesResponse(&r, v, at)
+	checkLocationIfAnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response, without messages.
-func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationIfAnyOf1 reports whether v passes checkLocationIfAnyOf1, without messages.
+func matchLocationIfAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(&q, v, at)
+	checkLocationIfAnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response's first violation, for branch messages.
-func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationIfAnyOf1 is checkLocationIfAnyOf1's first violation, for branch messages.
+func explainLocationIfAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0Response(&r, v, at)
+	checkLocationIfAnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf0Response reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0Response, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchLocationIf reports whether v passes checkLocationIf, without messages.
+func matchLocationIf(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf0Response(&q, v, at)
+	checkLocationIf(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf0Response is checkConstraintExpressionDefsValueConstraintAnyOf0Response's first violation, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainLocationIf is checkLocationIf's first violation, for branch messages.
+func explainLocationIf(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf0Response(&r, v, at)
+	checkLocationIf(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf1Response reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1Response, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchPaginationDefsResponseIf reports whether v passes checkPaginationDefsResponseIf, without messages.
+func matchPaginationDefsResponseIf(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf1Response(&q, v, at)
+	checkPaginationDefsResponseIf(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf1Response is checkConstraintExpressionDefsValueConstraintAnyOf1Response's first violation, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainPaginationDefsResponseIf is checkPaginationDefsResponseIf's first violation, for branch messages.
+func explainPaginationDefsResponseIf(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf1Response(&r, v, at)
+	checkPaginationDefsResponseIf(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response, without messages.
-func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchMessageError reports whether v passes checkMessageError, without messages.
+func matchMessageError(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(&q, v, at)
+	checkMessageError(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response's first violation, for branch messages.
-func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainMessageError is checkMessageError's first violation, for branch messages.
+func explainMessageError(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf1Response(&r, v, at)
+	checkMessageError(&r, v, at)
 	return r.First()
 }
 
-// matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponse reports whether v passes checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse, without messages.
-func matchLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchMessageWarning reports whether v passes checkMessageWarning, without messages.
+func matchMessageWarning(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&q, v, at)
+	checkMessageWarning(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponse is checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse's first violation, for branch messages.
-func explainLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainMessageWarning is checkMessageWarning's first violation, for branch messages.
+func explainMessageWarning(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationAllOf1PropertiesAmenitiesPropertyNamesResponse(&r, v, at)
+	checkMessageWarning(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf0Response reports whether v passes checkLocationIfAnyOf0Response, without messages.
-func matchLocationIfAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchMessageInfo reports whether v passes checkMessageInfo, without messages.
+func matchMessageInfo(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationIfAnyOf0Response(&q, v, at)
+	checkMessageInfo(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf0Response is checkLocationIfAnyOf0Response's first violation, for branch messages.
-func explainLocationIfAnyOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainMessageInfo is checkMessageInfo's first violation, for branch messages.
+func explainMessageInfo(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationIfAnyOf0Response(&r, v, at)
+	checkMessageInfo(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf1Response reports whether v passes checkLocationIfAnyOf1Response, without messages.
-func matchLocationIfAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
+// matchConstraintExpressionResponseLookup reports whether v passes checkConstraintExpressionResponseLookup, without messages.
+func matchConstraintExpressionResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkLocationIfAnyOf1Response(&q, v, at)
+	checkConstraintExpressionResponseLookup(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf1Response is checkLocationIfAnyOf1Response's first violation, for branch messages.
-func explainLocationIfAnyOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
+// explainConstraintExpressionResponseLookup is checkConstraintExpressionResponseLookup's first violation, for branch messages.
+func explainConstraintExpressionResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkLocationIfAnyOf1Response(&r, v, at)
-	return r.First()
-}
-
-// matchLocationIfResponse reports whether v passes checkLocationIfResponse, without messages.
-func matchLocationIfResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationIfResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainLocationIfResponse is checkLocationIfResponse's first violation, for branch messages.
-func explainLocationIfResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationIfResponse(&r, v, at)
-	return r.First()
-}
-
-// matchPaginationDefsResponseIfResponse reports whether v passes checkPaginationDefsResponseIfResponse, without messages.
-func matchPaginationDefsResponseIfResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkPaginationDefsResponseIfResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainPaginationDefsResponseIfResponse is checkPaginationDefsResponseIfResponse's first violation, for branch messages.
-func explainPaginationDefsResponseIfResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkPaginationDefsResponseIfResponse(&r, v, at)
-	return r.First()
-}
-
-// matchMessageOneOf0Response reports whether v passes checkMessageOneOf0Response, without messages.
-func matchMessageOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageOneOf0Response(&q, v, at)
-	return !q.Failed()
-}
-
-// explainMessageOneOf0Response is checkMessageOneOf0Response's first violation, for branch messages.
-func explainMessageOneOf0Response(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageOneOf0Response(&r, v, at)
-	return r.First()
-}
-
-// matchMessageOneOf1Response reports whether v passes checkMessageOneOf1Response, without messages.
-func matchMessageOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageOneOf1Response(&q, v, at)
-	return !q.Failed()
-}
-
-// explainMessageOneOf1Response is checkMessageOneOf1Response's first violation, for branch messages.
-func explainMessageOneOf1Response(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageOneOf1Response(&r, v, at)
-	return r.First()
-}
-
-// matchMessageOneOf2Response reports whether v passes checkMessageOneOf2Response, without messages.
-func matchMessageOneOf2Response(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageOneOf2Response(&q, v, at)
-	return !q.Failed()
-}
-
-// explainMessageOneOf2Response is checkMessageOneOf2Response's first violation, for branch messages.
-func explainMessageOneOf2Response(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageOneOf2Response(&r, v, at)
-	return r.First()
-}
-
-// matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup reports whether v passes checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup, without messages.
-func matchConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup is checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup's first violation, for branch messages.
-func explainConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesOneOf0ResponseLookup(&r, v, at)
-	return r.First()
-}
-
-// matchTypeReverseDomainNameResponse reports whether v passes checkTypeReverseDomainNameResponse, without messages.
-func matchTypeReverseDomainNameResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeReverseDomainNameResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeReverseDomainNameResponse is checkTypeReverseDomainNameResponse's first violation, for branch messages.
-func explainTypeReverseDomainNameResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeReverseDomainNameResponse(&r, v, at)
-	return r.First()
-}
-
-// matchTypeConstraintExpressionResponse reports whether v passes checkTypeConstraintExpressionResponse, without messages.
-func matchTypeConstraintExpressionResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeConstraintExpressionResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeConstraintExpressionResponse is checkTypeConstraintExpressionResponse's first violation, for branch messages.
-func explainTypeConstraintExpressionResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeConstraintExpressionResponse(&r, v, at)
-	return r.First()
-}
-
-// matchTypeValueConstraintResponse reports whether v passes checkTypeValueConstraintResponse, without messages.
-func matchTypeValueConstraintResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeValueConstraintResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeValueConstraintResponse is checkTypeValueConstraintResponse's first violation, for branch messages.
-func explainTypeValueConstraintResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeValueConstraintResponse(&r, v, at)
-	return r.First()
-}
-
-// matchTypeMessageErrorResponse reports whether v passes checkTypeMessageErrorResponse, without messages.
-func matchTypeMessageErrorResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeMessageErrorResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeMessageErrorResponse is checkTypeMessageErrorResponse's first violation, for branch messages.
-func explainTypeMessageErrorResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeMessageErrorResponse(&r, v, at)
-	return r.First()
-}
-
-// matchTypeMessageWarningResponse reports whether v passes checkTypeMessageWarningResponse, without messages.
-func matchTypeMessageWarningResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeMessageWarningResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeMessageWarningResponse is checkTypeMessageWarningResponse's first violation, for branch messages.
-func explainTypeMessageWarningResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeMessageWarningResponse(&r, v, at)
-	return r.First()
-}
-
-// matchTypeMessageInfoResponse reports whether v passes checkTypeMessageInfoResponse, without messages.
-func matchTypeMessageInfoResponse(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkTypeMessageInfoResponse(&q, v, at)
-	return !q.Failed()
-}
-
-// explainTypeMessageInfoResponse is checkTypeMessageInfoResponse's first violation, for branch messages.
-func explainTypeMessageInfoResponse(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkTypeMessageInfoResponse(&r, v, at)
+	checkConstraintExpressionResponseLookup(&r, v, at)
 	return r.First()
 }
 

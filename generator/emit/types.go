@@ -118,7 +118,7 @@ func structFields(t *ir.Type) []jen.Code {
 func unionFields(t *ir.Type) []jen.Code {
 	var out []jen.Code
 	for _, v := range t.Variants {
-		doc := fmt.Sprintf("%s is set when the value is a %s.", v.GoName, typeLabel(v.Type))
+		doc := fmt.Sprintf("%s is set when the value is %s.", v.GoName, withArticle(typeLabel(v.Type)))
 		if v.Tag != "" {
 			doc = fmt.Sprintf("%s is set when %s is %q.", v.GoName, t.Discriminator, v.Tag)
 		}
@@ -131,7 +131,7 @@ func typeLabel(t *ir.Type) string {
 	if t.IsNamed() {
 		return t.Name
 	}
-	return strings.ToLower([]string{"object", "map", "array", "string", "number", "integer", "boolean", "JSON value", "union"}[t.Kind])
+	return []string{"object", "map", "array", "string", "number", "integer", "boolean", "JSON value", "union"}[t.Kind]
 }
 
 func enumConsts(t *ir.Type) jen.Code {
@@ -196,4 +196,28 @@ func sortedTypes(m *ir.Model) []*ir.Type {
 	out := append([]*ir.Type{}, m.Types...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// docWidth is the width, in runes after the "// " marker, that generated doc
+// comments wrap at, so that they read in a 100-column editor.
+const docWidth = 97
+
+// withArticle puts "a" or "an" before a Go type or JSON type name by how it
+// is spoken: an Amenity, an array, a UCPResponse (initialisms starting with
+// U are read "you"), an Unknown.
+func withArticle(name string) string {
+	if name == "" {
+		return name
+	}
+	lower := strings.ToLower(name)
+	an := strings.ContainsRune("aeio", rune(lower[0]))
+	if lower[0] == 'u' && len(name) > 1 {
+		// "Un..." reads as a vowel (an Unknown), "Uni"/"Usu" and initialisms
+		// (UCP, URL) as "you".
+		an = name[1] >= 'a' && name[1] <= 'z' && !strings.HasPrefix(lower, "uni") && !strings.HasPrefix(lower, "us")
+	}
+	if an {
+		return "an " + name
+	}
+	return "a " + name
 }
