@@ -6,12 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
-// ProtocolVersion is the UCP version these tools implement; responses carry it in ucp.version.
+// ProtocolVersion is the UCP release these tools implement, read from the OpenRPC
+// info.version; responses carry it in ucp.version.
 const ProtocolVersion = "2026-08-25"
 
 // Hooks is what a Business implements: one method per tool, called with
@@ -20,11 +22,9 @@ const ProtocolVersion = "2026-08-25"
 // becomes -32603 without its text reaching the client. The ucp member of
 // the response is filled by the runtime.
 type Hooks interface {
-	// SearchLocations serves the search_locations tool: Search for physical
-	// locations
+	// SearchLocations serves the search_locations tool: Search for physical locations
 	SearchLocations(ctx context.Context, meta *Meta, req *SearchRequest) (*SearchResponse, error)
-	// LookupLocations serves the lookup_locations tool: Batch lookup locations
-	// by identifier
+	// LookupLocations serves the lookup_locations tool: Batch lookup locations by identifier
 	LookupLocations(ctx context.Context, meta *Meta, req *LookupRequest) (*LookupResponse, error)
 }
 
@@ -96,29 +96,43 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 	}}
 }
 
-// Register adds every tool to server, wired to hooks through the ucpgen
-// runtime (decode, validate, negotiate, call, fill ucp, map errors).
+// Register adds every tool to server, wired to hooks through the ucpgen runtime (decode,
+// validate, negotiate, call, fill ucp, map errors). Without a Negotiator the tools answer at
+// ProtocolVersion; opts.Version may be left empty and must not name another release.
 func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
 	if server == nil || hooks == nil {
 		return errors.New("Register: server and hooks must not be nil")
 	}
+	var o mcpserver.Options
+	if opts != nil {
+		o = *opts
+	}
+	switch o.Version {
+	case "":
+		o.Version = ProtocolVersion
+	case ProtocolVersion:
+	default:
+		return fmt.Errorf("Register: opts.Version %q is not %s, the release these tools implement", o.Version, ProtocolVersion)
+	}
 	for _, t := range Tools(hooks) {
-		mcpserver.Add(server, t, opts)
+		mcpserver.Add(server, t, &o)
 	}
 	return nil
 }
 
-// Capabilities lists the UCP capabilities these tools implement, for the
-// Business profile at /.well-known/ucp.
-var Capabilities = []mcpserver.ProfileCapability{{
-	Name:    "dev.ucp.common.location.search",
-	Schema:  "https://ucp.dev/2026-08-25/schemas/common/location_search.json",
-	Version: ProtocolVersion,
-}, {
-	Name:    "dev.ucp.common.location.lookup",
-	Schema:  "https://ucp.dev/2026-08-25/schemas/common/location_lookup.json",
-	Version: ProtocolVersion,
-}}
+// Capabilities lists the UCP capabilities these tools implement, for the Business profile
+// at /.well-known/ucp; each call returns a new slice.
+func Capabilities() []mcpserver.ProfileCapability {
+	return []mcpserver.ProfileCapability{{
+		Name:    "dev.ucp.common.location.search",
+		Schema:  "https://ucp.dev/2026-08-25/schemas/common/location_search.json",
+		Version: ProtocolVersion,
+	}, {
+		Name:    "dev.ucp.common.location.lookup",
+		Schema:  "https://ucp.dev/2026-08-25/schemas/common/location_lookup.json",
+		Version: ProtocolVersion,
+	}}
+}
 
 // BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint
 // is endpoint, advertising every capability above.
@@ -129,7 +143,7 @@ func BusinessProfile(endpoint string) ([]byte, error) {
 		Schema:    "https://ucp.dev/2026-08-25/services/common/mcp.openrpc.json",
 		Transport: "mcp",
 		Version:   ProtocolVersion,
-	}}, Capabilities)
+	}}, Capabilities())
 }
 
 // argumentError reports a decoding failure of one tool argument with pointers

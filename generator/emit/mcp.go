@@ -32,12 +32,20 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 			return errSkipFile
 		}
 	}
-	f.Comment("ProtocolVersion is the UCP version these tools implement; responses carry it in ucp.version.")
-	f.Const().Id("ProtocolVersion").Op("=").Lit(protocolVersion)
+	if !ir.IsRelease(m.Version) {
+		return fmt.Errorf("%s: info.version %q is not a UCP release: set it to the release the schemas describe (YYYY-MM-DD), which the generated ProtocolVersion and schema URLs carry", m.Spec.File, m.Version)
+	}
+	f.Comment("ProtocolVersion is the UCP release these tools implement, read from the OpenRPC").Line().
+		Comment("info.version; responses carry it in ucp.version.")
+	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Version)
 	f.Add(hooksInterface(m))
 	f.Add(toolsFunc(m))
 	f.Add(registerFunc())
-	f.Add(capabilitiesVar(m))
+	caps, err := capabilitiesFunc(m)
+	if err != nil {
+		return err
+	}
+	f.Add(caps)
 	f.Add(decodeArgumentFunc())
 	for _, t := range m.Tools {
 		code, err := toolSchemas(m, t)
@@ -49,16 +57,13 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	return nil
 }
 
-// protocolVersion is the UCP release the bundled schemas describe.
-const protocolVersion = "2026-08-25"
-
 func hookName(t *ir.Tool) string { return ir.GoName(t.Name) }
 
 func hooksInterface(m *ir.Model) jen.Code {
 	var methods []jen.Code
 	for _, t := range m.Tools {
 		doc := fmt.Sprintf("%s serves the %s tool: %s", hookName(t), t.Name, t.Summary)
-		methods = append(methods, lineComments(wrap(doc, 72)), jen.Id(hookName(t)).Params(
+		methods = append(methods, lineComments(wrap(doc, docWidth-1)), jen.Id(hookName(t)).Params(
 			jen.Id("ctx").Qual("context", "Context"),
 			jen.Id(t.Params[0].Name).Op("*").Add(goType(t.Params[0].Type)),
 			jen.Id("req").Op("*").Add(goType(t.Params[1].Type)),
@@ -118,34 +123,56 @@ func toolsFunc(m *ir.Model) jen.Code {
 }
 
 func registerFunc() jen.Code {
-	return jen.Comment("Register adds every tool to server, wired to hooks through the ucpgen").Line().
-		Comment("runtime (decode, validate, negotiate, call, fill ucp, map errors).").Line().
+	return jen.Comment("Register adds every tool to server, wired to hooks through the ucpgen runtime (decode,").Line().
+		Comment("validate, negotiate, call, fill ucp, map errors). Without a Negotiator the tools answer at").Line().
+		Comment("ProtocolVersion; opts.Version may be left empty and must not name another release.").Line().
 		Func().Id("Register").Params(jen.Id("server").Op("*").Qual(mcpPkg, "Server"), jen.Id("hooks").Id("Hooks"), jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options")).Error().Block(
 		jen.If(jen.Id("server").Op("==").Nil().Op("||").Id("hooks").Op("==").Nil()).Block(
 			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("Register: server and hooks must not be nil"))),
 		),
+		jen.Var().Id("o").Qual(mcpserverPkg, "Options"),
+		jen.If(jen.Id("opts").Op("!=").Nil()).Block(jen.Id("o").Op("=").Op("*").Id("opts")),
+		jen.Switch(jen.Id("o").Dot("Version")).Block(
+			jen.Case(jen.Lit("")).Block(jen.Id("o").Dot("Version").Op("=").Id("ProtocolVersion")),
+			jen.Case(jen.Id("ProtocolVersion")).Block(),
+			jen.Default().Block(jen.Return(jen.Qual("fmt", "Errorf").Call(
+				jen.Lit("Register: opts.Version %q is not %s, the release these tools implement"), jen.Id("o").Dot("Version"), jen.Id("ProtocolVersion")))),
+		),
 		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("Tools").Call(jen.Id("hooks"))).Block(
-			jen.Qual(mcpserverPkg, "Add").Call(jen.Id("server"), jen.Id("t"), jen.Id("opts")),
+			jen.Qual(mcpserverPkg, "Add").Call(jen.Id("server"), jen.Id("t"), jen.Op("&").Id("o")),
 		),
 		jen.Return(jen.Nil()),
 	)
 }
 
-func capabilitiesVar(m *ir.Model) jen.Code {
+// capabilitiesFunc emits Capabilities and BusinessProfile. Capabilities is a
+// function so that callers get their own slice and cannot change what every
+// other caller advertises.
+func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	var caps []jen.Code
 	for _, t := range m.Tools {
 		if t.Capability == "" {
 			continue
 		}
+		u, err := capabilitySchemaURL(m, t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
 		caps = append(caps, jen.Values(jen.Dict{
 			jen.Id("Name"):    jen.Lit(t.Capability),
 			jen.Id("Version"): jen.Id("ProtocolVersion"),
-			jen.Id("Schema"):  jen.Lit(capabilitySchemaURL(m, t)),
+			jen.Id("Schema"):  jen.Lit(u),
 		}))
 	}
-	return jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the").Line().
-		Comment("Business profile at /.well-known/ucp.").Line().
-		Var().Id("Capabilities").Op("=").Index().Qual(mcpserverPkg, "ProfileCapability").Values(caps...).Line().Line().
+	service, err := m.PublishedURL(m.Spec.File)
+	if err != nil {
+		return nil, err
+	}
+	return jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the Business profile").Line().
+		Comment("at /.well-known/ucp; each call returns a new slice.").Line().
+		Func().Id("Capabilities").Params().Index().Qual(mcpserverPkg, "ProfileCapability").Block(
+		jen.Return(jen.Index().Qual(mcpserverPkg, "ProfileCapability").Values(caps...)),
+	).Line().Line().
 		Comment("BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint").Line().
 		Comment("is endpoint, advertising every capability above.").Line().
 		Func().Id("BusinessProfile").Params(jen.Id("endpoint").String()).Params(jen.Index().Byte(), jen.Error()).Block(
@@ -155,27 +182,22 @@ func capabilitiesVar(m *ir.Model) jen.Code {
 				jen.Id("Name"):      jen.Lit("dev.ucp.common"),
 				jen.Id("Version"):   jen.Id("ProtocolVersion"),
 				jen.Id("Transport"): jen.Lit("mcp"),
-				jen.Id("Schema"):    jen.Lit("https://ucp.dev/" + protocolVersion + "/services/common/mcp.openrpc.json"),
+				jen.Id("Schema"):    jen.Lit(service),
 				jen.Id("Endpoint"):  jen.Id("endpoint"),
 			})),
-			jen.Id("Capabilities"),
+			jen.Id("Capabilities").Call(),
 		)),
-	)
+	), nil
 }
 
 // capabilitySchemaURL is the published schema URL of a tool's capability,
 // derived from the $id of the document that declares it.
-func capabilitySchemaURL(m *ir.Model, t *ir.Tool) string {
+func capabilitySchemaURL(m *ir.Model, t *ir.Tool) (string, error) {
 	s := t.Params[1].Schema
 	for s.Ref != nil {
 		s = s.Ref
 	}
-	base := m.Spec.Set.Base(s.Loc.File)
-	const prefix = "https://ucp.dev/"
-	if len(base) > len(prefix) && base[:len(prefix)] == prefix {
-		return prefix + protocolVersion + "/" + base[len(prefix):]
-	}
-	return base
+	return m.PublishedURL(s.Loc.File)
 }
 
 // decodeArgumentFunc emits the step that puts decoder violations under the
