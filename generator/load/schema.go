@@ -112,20 +112,6 @@ func keywordError(loc Loc, format string, args ...any) error {
 	return fmt.Errorf("%s: %s", loc, fmt.Sprintf(format, args...))
 }
 
-var knownKeywords = map[string]bool{
-	"$schema": true, "$id": true, "$ref": true, "$defs": true, "$comment": true,
-	"title": true, "description": true, "type": true, "properties": true,
-	"required": true, "additionalProperties": true, "propertyNames": true,
-	"minProperties": true, "maxProperties": true, "dependentRequired": true,
-	"items": true, "minItems": true, "maxItems": true, "uniqueItems": true,
-	"minLength": true, "maxLength": true, "pattern": true, "format": true,
-	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
-	"multipleOf": true, "const": true, "enum": true, "default": true, "examples": true,
-	"allOf": true, "anyOf": true, "oneOf": true, "not": true, "if": true, "then": true,
-	"else": true, "ucp_request": true, "ucp_response": true, "name": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true,
-}
-
 // unsupportedKeywords are assertions the generator would silently ignore;
 // failing loudly is the only safe answer for them.
 var unsupportedKeywords = map[string]bool{
