@@ -21,17 +21,16 @@ import (
 
 // Amenity is generated from schemas/common/types/location.json#/$defs/amenity.
 //
-// Display metadata for a single amenity identifier. Identity and filter
-// matching come only from the map key that holds this object, never from its
-// contents.
+// Display metadata for a single amenity identifier. Identity and filter matching come only from the
+// map key that holds this object, never from its contents.
 type Amenity struct {
-	// A brief plain-text label the buyer can read, fit for a compact list (for
-	// example 'Wheelchair access'). The Business SHOULD localise it to the
-	// request where it can. It plays no part in amenity identity or in filter
-	// matching.
+	// A brief plain-text label the buyer can read, fit for a compact list (for example 'Wheelchair
+	// access'). The Business SHOULD localise it to the request where it can. It plays no part in
+	// amenity identity or in filter matching.
 	Description string `json:"description"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -43,7 +42,8 @@ func isAmenityMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Amenity with exact member names and no duplicates; it does not validate (use DecodeAmenity for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeAmenity.
 func (x *Amenity) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -64,33 +64,31 @@ func (x Amenity) MarshalJSON() ([]byte, error) {
 
 // AmenityType is generated from schemas/common/types/amenity_type.json#.
 //
-// An open reverse-DNS identifier naming a physical feature, service or
-// capability offered at a Location. Values published by UCP come in two tiers:
-// features common to every kind of business sit directly under
-// `dev.ucp.amenity` (such as dev.ucp.amenity.parking), and features tied to
-// one industry MUST add that service name after `dev.ucp.amenity` (such as
-// dev.ucp.amenity.shopping.curbside_pickup). A Business MAY coin its own
-// identifiers under a domain it controls (for example
-// org.example.amenity.bike_repair).
+// An open reverse-DNS identifier naming a physical feature, service or capability offered at a
+// Location. Values published by UCP come in two tiers: features common to every kind of business
+// sit directly under `dev.ucp.amenity` (such as dev.ucp.amenity.parking), and features tied to one
+// industry MUST add that service name after `dev.ucp.amenity` (such as
+// dev.ucp.amenity.shopping.curbside_pickup). A Business MAY coin its own identifiers under a domain
+// it controls (for example org.example.amenity.bike_repair).
 type AmenityType string
 
-// AvailablePaymentInstrument is generated from schemas/common/types/available_payment_instrument.json#.
+// AvailablePaymentInstrument is generated from
+// schemas/common/types/available_payment_instrument.json#.
 //
-// One instrument type that a payment handler offers, optionally narrowed by
-// constraints.
+// One instrument type that a payment handler offers, optionally narrowed by constraints.
 type AvailablePaymentInstrument struct {
-	// Identifier of the instrument type, for instance 'card' or 'wallet'; it
-	// matches the type constant of an instrument schema.
+	// Identifier of the instrument type, for instance 'card' or 'wallet'; it matches the type
+	// constant of an instrument schema.
 	Type string `json:"type"`
 
-	// A Constraint Expression narrowing which instruments of this `type` are
-	// offered. Names under `properties` refer to members of the
-	// `constraint_target` that the instrument schema for this `type` declares.
-	// Conditions on data the Platform must submit go in
-	// `ucp.request_constraints`, not here.
+	// A Constraint Expression narrowing which instruments of this `type` are offered. Names under
+	// `properties` refer to members of the `constraint_target` that the instrument schema for this
+	// `type` declares. Conditions on data the Platform must submit go in `ucp.request_constraints`,
+	// not here.
 	Constraints opt.Value[ConstraintExpression] `json:"constraints,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -102,7 +100,8 @@ func isAvailablePaymentInstrumentMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes AvailablePaymentInstrument with exact member names and no duplicates; it does not validate (use DecodeAvailablePaymentInstrument for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeAvailablePaymentInstrument.
 func (x *AvailablePaymentInstrument) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -123,8 +122,8 @@ func (x AvailablePaymentInstrument) MarshalJSON() ([]byte, error) {
 
 // CapabilityResponseSchema is generated from schemas/capability.json#/$defs/response_schema.
 //
-// A capability as echoed in a response, where name and version are enough to
-// say which capabilities are active.
+// A capability as echoed in a response, where name and version are enough to say which capabilities
+// are active.
 type CapabilityResponseSchema struct {
 	// Version of the entity, as YYYY-MM-DD.
 	Version UCPVersion `json:"version"`
@@ -132,24 +131,22 @@ type CapabilityResponseSchema struct {
 	// Link to the specification document written for people.
 	Spec opt.Value[string] `json:"spec,omitzero"`
 
-	// Where the JSON Schema for this entity's shape and payloads can be
-	// fetched.
+	// Where the JSON Schema for this entity's shape and payloads can be fetched.
 	Schema opt.Value[string] `json:"schema,omitzero"`
 
-	// Identifier of this particular instance, needed to tell apart several
-	// instances of the same entity.
+	// Identifier of this particular instance, needed to tell apart several instances of the same
+	// entity.
 	ID opt.Value[string] `json:"id,omitzero"`
 
-	// Configuration specific to the entity, shaped by that entity's own
-	// schema.
+	// Configuration specific to the entity, shaped by that entity's own schema.
 	Config opt.Value[map[string]json.RawMessage] `json:"config,omitzero"`
 
-	// The capability or capabilities this one builds on. Only extensions set
-	// it; a root capability leaves it out. An extension with several parents
-	// lists them in an array.
+	// The capability or capabilities this one builds on. Only extensions set it; a root capability
+	// leaves it out. An extension with several parents lists them in an array.
 	Extends opt.Value[CapabilityResponseSchemaExtends] `json:"extends,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -161,7 +158,8 @@ func isCapabilityResponseSchemaMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes CapabilityResponseSchema with exact member names and no duplicates; it does not validate (use DecodeCapabilityResponseSchema for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeCapabilityResponseSchema.
 func (x *CapabilityResponseSchema) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -180,11 +178,11 @@ func (x CapabilityResponseSchema) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isCapabilityResponseSchemaMember)
 }
 
-// CapabilityResponseSchemaExtends is generated from schemas/capability.json#/$defs/base/allOf/1/properties/extends.
+// CapabilityResponseSchemaExtends is generated from
+// schemas/capability.json#/$defs/base/allOf/1/properties/extends.
 //
-// The capability or capabilities this one builds on. Only extensions set it; a
-// root capability leaves it out. An extension with several parents lists them
-// in an array.
+// The capability or capabilities this one builds on. Only extensions set it; a root capability
+// leaves it out. An extension with several parents lists them in an array.
 type CapabilityResponseSchemaExtends struct {
 	// ReverseDomainName is set when the value is a ReverseDomainName.
 	ReverseDomainName *ReverseDomainName
@@ -213,7 +211,8 @@ func (x CapabilityResponseSchemaExtends) MarshalJSON() ([]byte, error) {
 	return nil, errors.New("unreachable")
 }
 
-// UnmarshalJSON decodes CapabilityResponseSchemaExtends with exact member names and no duplicates; it does not validate (use DecodeCapabilityResponseSchemaExtends for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeCapabilityResponseSchemaExtends.
 func (x *CapabilityResponseSchemaExtends) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -224,24 +223,25 @@ func (x *CapabilityResponseSchemaExtends) UnmarshalJSON(data []byte) error {
 
 // ConstraintExpression is generated from schemas/common/types/constraint_expression.json#.
 //
-// A closed constraint expression in JSON Schema Draft 2020-12 syntax, with
-// positions for Object Constraints and Value Constraints.
+// A closed constraint expression in JSON Schema Draft 2020-12 syntax, with positions for Object
+// Constraints and Value Constraints.
 type ConstraintExpression struct {
-	// Names of members that the constrained object must contain. An empty list
-	// would constrain nothing, so at least one name is needed.
+	// Names of members that the constrained object must contain. An empty list would constrain
+	// nothing, so at least one name is needed.
 	Required opt.Value[[]string] `json:"required,omitzero"`
 
-	// Per-member constraints keyed by member name. An empty object would
-	// constrain nothing, so at least one entry is needed.
+	// Per-member constraints keyed by member name. An empty object would constrain nothing, so at
+	// least one entry is needed.
 	Properties opt.Value[map[string]ConstraintExpressionPropertyValue] `json:"properties,omitzero"`
 
-	// Alternative Object Constraints, of which the constrained object has to
-	// satisfy one or more. No branch may be empty, since an empty branch
-	// accepts any object and so defeats the alternation.
+	// Alternative Object Constraints, of which the constrained object has to satisfy one or more.
+	// No branch may be empty, since an empty branch accepts any object and so defeats the
+	// alternation.
 	AnyOf opt.Value[[]ConstraintExpression] `json:"anyOf,omitzero"`
 }
 
-// UnmarshalJSON decodes ConstraintExpression with exact member names and no duplicates; it does not validate (use DecodeConstraintExpression for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeConstraintExpression.
 func (x *ConstraintExpression) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -250,7 +250,8 @@ func (x *ConstraintExpression) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(&v)
 }
 
-// ConstraintExpressionPropertyValue is generated from schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties.
+// ConstraintExpressionPropertyValue is generated from
+// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties.
 type ConstraintExpressionPropertyValue struct {
 	// Object is set when the value is a ConstraintExpression.
 	Object *ConstraintExpression
@@ -279,7 +280,8 @@ func (x ConstraintExpressionPropertyValue) MarshalJSON() ([]byte, error) {
 	return nil, errors.New("unreachable")
 }
 
-// UnmarshalJSON decodes ConstraintExpressionPropertyValue with exact member names and no duplicates; it does not validate (use DecodeConstraintExpressionPropertyValue for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeConstraintExpressionPropertyValue.
 func (x *ConstraintExpressionPropertyValue) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -290,73 +292,64 @@ func (x *ConstraintExpressionPropertyValue) UnmarshalJSON(data []byte) error {
 
 // Context is generated from schemas/common/types/context.json#.
 //
-// Hints about the buyer, offered for relevance and localisation and never
-// treated as authoritative. Businesses SHOULD rely on them while verified data
-// such as a shipping address is missing, and MAY disregard or down-weight them
-// when they conflict with stronger evidence (a signed-in account, fraud
-// checks) or with legal limits such as export rules. Eligibility and policy
-// decisions MUST be made at checkout from the binding transaction data.
-// Context SHOULD NOT identify the buyer and may be revealed step by step,
-// coarse at first and more precise later in the session; more precise data
-// such as shipping or billing addresses takes precedence over it.
+// Hints about the buyer, offered for relevance and localisation and never treated as authoritative.
+// Businesses SHOULD rely on them while verified data such as a shipping address is missing, and MAY
+// disregard or down-weight them when they conflict with stronger evidence (a signed-in account,
+// fraud checks) or with legal limits such as export rules. Eligibility and policy decisions MUST be
+// made at checkout from the binding transaction data. Context SHOULD NOT identify the buyer and may
+// be revealed step by step, coarse at first and more precise later in the session; more precise
+// data such as shipping or billing addresses takes precedence over it.
 type Context struct {
-	// Country, preferably as an ISO 3166-1 alpha-2 code such as "DE"; an
-	// alpha-3 code or the country's full name MAY be given instead.
+	// Country, preferably as an ISO 3166-1 alpha-2 code such as "DE"; an alpha-3 code or the
+	// country's full name MAY be given instead.
 	AddressCountry opt.Value[string] `json:"address_country,omitzero"`
 
-	// Top-level administrative area inside the country, for instance a state,
-	// province or canton.
+	// Top-level administrative area inside the country, for instance a state, province or canton.
 	AddressRegion opt.Value[string] `json:"address_region,omitzero"`
 
 	// Postal or ZIP code, for instance "10115".
 	PostalCode opt.Value[string] `json:"postal_code,omitzero"`
 
-	// An opaque, stable Location identifier from the Business's namespace,
-	// given as a provisional, non-binding hint and separate from the buyer's
-	// locality. Its effect is defined by the operation's specification or by
-	// an active capability or extension; a typical grocery example is the home
-	// store the shopper picked and saved earlier.
+	// An opaque, stable Location identifier from the Business's namespace, given as a provisional,
+	// non-binding hint and separate from the buyer's locality. Its effect is defined by the
+	// operation's specification or by an active capability or extension; a typical grocery example
+	// is the home store the shopper picked and saved earlier.
 	Location opt.Value[string] `json:"location,omitzero"`
 
-	// Free-form background on what the buyer is trying to do (for example
-	// 'birthday present for a ten-year-old' or 'waterproof gear for hiking'),
-	// used to improve relevance, suggestions and personalisation.
+	// Free-form background on what the buyer is trying to do (for example 'birthday present for a
+	// ten-year-old' or 'waterproof gear for hiking'), used to improve relevance, suggestions and
+	// personalisation.
 	Intent opt.Value[string] `json:"intent,omitzero"`
 
-	// The buyer's preferred content language as an IETF BCP 47 tag such as
-	// 'de', 'pt-BR' or 'sr-Latn'. Over REST it plays the role of the
-	// Accept-Language header: platforms SHOULD use that header when this
-	// member is missing, and this member wins when both are present. A
-	// Business MAY answer in another language when the preferred one is not
-	// available.
+	// The buyer's preferred content language as an IETF BCP 47 tag such as 'de', 'pt-BR' or
+	// 'sr-Latn'. Over REST it plays the role of the Accept-Language header: platforms SHOULD use
+	// that header when this member is missing, and this member wins when both are present. A
+	// Business MAY answer in another language when the preferred one is not available.
 	Language opt.Value[string] `json:"language,omitzero"`
 
-	// The buyer's preferred currency as an ISO 4217 code such as 'JPY' or
-	// 'GBP'. The Business picks the presentment currency from context and
-	// authoritative signals, and this hint MAY sway that choice where several
-	// currencies are sold. It is also the unit of any price filter values, so
-	// platforms SHOULD send it together with price filters; prices in
-	// responses name their currency explicitly to confirm the outcome.
+	// The buyer's preferred currency as an ISO 4217 code such as 'JPY' or 'GBP'. The Business picks
+	// the presentment currency from context and authoritative signals, and this hint MAY sway that
+	// choice where several currencies are sold. It is also the unit of any price filter values, so
+	// platforms SHOULD send it together with price filters; prices in responses name their currency
+	// explicitly to confirm the outcome.
 	Currency opt.Value[string] `json:"currency,omitzero"`
 
-	// Benefits the buyer claims to qualify for, such as a loyalty tier or a
-	// perk tied to a payment instrument. Claims the Business recognises MAY
-	// shape its answer (members-only assortment, catalog pricing, provisional
-	// discounts in cart or checkout); claims it does not recognise MUST be
-	// ignored without raising an error. Each value MUST be a reverse-domain
-	// name (for example 'org.example.club_member' or 'edu.example.alumni') and
-	// MUST NOT identify the buyer.
+	// Benefits the buyer claims to qualify for, such as a loyalty tier or a perk tied to a payment
+	// instrument. Claims the Business recognises MAY shape its answer (members-only assortment,
+	// catalog pricing, provisional discounts in cart or checkout); claims it does not recognise
+	// MUST be ignored without raising an error. Each value MUST be a reverse-domain name (for
+	// example 'org.example.club_member' or 'edu.example.alumni') and MUST NOT identify the buyer.
 	Eligibility opt.Value[[]ReverseDomainName] `json:"eligibility,omitzero"`
 
-	// The buyer's favoured payment handlers, most preferred first. Each entry
-	// names a handler from the `ucp.payment_handlers` registry of the Business
-	// profile and may list preferred instrument types for it. The Business
-	// SHOULD use the list to preselect or rank the handler (and the type, if
-	// given) and MAY skip entries that are unavailable or ineligible; entries
-	// it does not recognise MUST be ignored without error.
+	// The buyer's favoured payment handlers, most preferred first. Each entry names a handler from
+	// the `ucp.payment_handlers` registry of the Business profile and may list preferred instrument
+	// types for it. The Business SHOULD use the list to preselect or rank the handler (and the
+	// type, if given) and MAY skip entries that are unavailable or ineligible; entries it does not
+	// recognise MUST be ignored without error.
 	Payment opt.Value[[]ContextPaymentItem] `json:"payment,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -368,7 +361,8 @@ func isContextMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Context with exact member names and no duplicates; it does not validate (use DecodeContext for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeContext.
 func (x *Context) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -387,18 +381,19 @@ func (x Context) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isContextMember)
 }
 
-// ContextPaymentItem is generated from schemas/common/types/context.json#/allOf/1/properties/payment/items.
+// ContextPaymentItem is generated from
+// schemas/common/types/context.json#/allOf/1/properties/payment/items.
 type ContextPaymentItem struct {
-	// Key of a handler in the `ucp.payment_handlers` registry of the Business
-	// profile.
+	// Key of a handler in the `ucp.payment_handlers` registry of the Business profile.
 	Handler ReverseDomainName `json:"handler"`
 
-	// Preferred instrument types for this handler, most preferred first, using
-	// the `payment_instrument.type` values the handler advertises (such as
-	// `card` or `wallet`). Values that are not recognised MUST be ignored.
+	// Preferred instrument types for this handler, most preferred first, using the
+	// `payment_instrument.type` values the handler advertises (such as `card` or `wallet`). Values
+	// that are not recognised MUST be ignored.
 	Types opt.Value[[]string] `json:"types,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -410,7 +405,8 @@ func isContextPaymentItemMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes ContextPaymentItem with exact member names and no duplicates; it does not validate (use DecodeContextPaymentItem for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeContextPaymentItem.
 func (x *ContextPaymentItem) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -431,9 +427,9 @@ func (x ContextPaymentItem) MarshalJSON() ([]byte, error) {
 
 // DailyHour is generated from schemas/common/types/daily_hour.json#.
 //
-// One recurring weekly opening interval. `day`, `opens` and `closes` are local
-// civil-time values read in the `timezone` of the Location that holds the
-// entry; several entries for the same day describe split shifts.
+// One recurring weekly opening interval. `day`, `opens` and `closes` are local civil-time values
+// read in the `timezone` of the Location that holds the entry; several entries for the same day
+// describe split shifts.
 type DailyHour struct {
 	// Time the interval starts, as 24-hour HH:MM.
 	Opens string `json:"opens"`
@@ -441,12 +437,12 @@ type DailyHour struct {
 	// Time the interval ends, as 24-hour HH:MM.
 	Closes string `json:"closes"`
 
-	// Fixed UCP weekday identifier (not display text) naming the local day, in
-	// the holding Location's `timezone`, on which this recurring interval
-	// starts.
+	// Fixed UCP weekday identifier (not display text) naming the local day, in the holding
+	// Location's `timezone`, on which this recurring interval starts.
 	Day DailyHourDay `json:"day"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -458,7 +454,8 @@ func isDailyHourMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes DailyHour with exact member names and no duplicates; it does not validate (use DecodeDailyHour for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeDailyHour.
 func (x *DailyHour) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -479,8 +476,8 @@ func (x DailyHour) MarshalJSON() ([]byte, error) {
 
 // DailyHourDay is generated from schemas/common/types/daily_hour.json#/allOf/1/properties/day.
 //
-// Fixed UCP weekday identifier (not display text) naming the local day, in the
-// holding Location's `timezone`, on which this recurring interval starts.
+// Fixed UCP weekday identifier (not display text) naming the local day, in the holding Location's
+// `timezone`, on which this recurring interval starts.
 type DailyHourDay string
 
 // Values of DailyHourDay.
@@ -496,17 +493,15 @@ const (
 
 // ErrorCode is generated from schemas/common/types/error_code.json#.
 //
-// Names the kind of error. Capability specifications define standard codes
-// with fixed meanings (the examples list some); other free-form codes are
-// allowed.
+// Names the kind of error. Capability specifications define standard codes with fixed meanings (the
+// examples list some); other free-form codes are allowed.
 type ErrorCode string
 
 // ExceptionHour is generated from schemas/common/types/exception_hour.json#.
 //
-// An operating interval or complete closure for particular dates.
-// `valid_from`, `valid_through`, `opens` and `closes` are local civil-time
-// values read in the holding Location's `timezone`; both date bounds are
-// included.
+// An operating interval or complete closure for particular dates. `valid_from`, `valid_through`,
+// `opens` and `closes` are local civil-time values read in the holding Location's `timezone`; both
+// date bounds are included.
 type ExceptionHour struct {
 	// Time the interval starts, as 24-hour HH:MM.
 	Opens opt.Value[string] `json:"opens,omitzero"`
@@ -514,20 +509,18 @@ type ExceptionHour struct {
 	// Time the interval ends, as 24-hour HH:MM.
 	Closes opt.Value[string] `json:"closes,omitzero"`
 
-	// Short display heading for the exception, for example 'New Year's Day'.
-	// It is presentation only and has no effect on how the schedule is
-	// evaluated.
+	// Short display heading for the exception, for example 'New Year's Day'. It is presentation
+	// only and has no effect on how the schedule is evaluated.
 	Title opt.Value[string] `json:"title,omitzero"`
 
-	// First local calendar date covered by this exception, in the holding
-	// Location's `timezone`.
+	// First local calendar date covered by this exception, in the holding Location's `timezone`.
 	ValidFrom string `json:"valid_from"`
 
-	// Last local calendar date covered by this exception, in the holding
-	// Location's `timezone`.
+	// Last local calendar date covered by this exception, in the holding Location's `timezone`.
 	ValidThrough string `json:"valid_through"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -539,7 +532,8 @@ func isExceptionHourMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes ExceptionHour with exact member names and no duplicates; it does not validate (use DecodeExceptionHour for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeExceptionHour.
 func (x *ExceptionHour) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -568,7 +562,8 @@ type Geo struct {
 	// Longitude on WGS 84, decimal degrees.
 	Longitude float64 `json:"longitude"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -580,7 +575,7 @@ func isGeoMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Geo with exact member names and no duplicates; it does not validate (use DecodeGeo for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see DecodeGeo.
 func (x *Geo) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -601,19 +596,16 @@ func (x Geo) MarshalJSON() ([]byte, error) {
 
 // InfoCode is generated from schemas/common/types/info_code.json#.
 //
-// Names the kind of informational message. Capability specifications define
-// standard codes with fixed meanings (the examples list some); other free-form
-// codes are allowed.
+// Names the kind of informational message. Capability specifications define standard codes with
+// fixed meanings (the examples list some); other free-form codes are allowed.
 type InfoCode string
 
 // Location is generated from schemas/common/types/location.json#.
 //
-// Complete description of a physical place of business. Adds to the Location
-// Summary the details needed for discovery: coordinates, opening hours, time
-// zone and amenities.
+// Complete description of a physical place of business. Adds to the Location Summary the details
+// needed for discovery: coordinates, opening hours, time zone and amenities.
 type Location struct {
-	// Opaque identifier of the Location, unique within the Business and stable
-	// over time.
+	// Opaque identifier of the Location, unique within the Business and stable over time.
 	ID string `json:"id"`
 
 	// Display name for buyers, owned by the Business.
@@ -625,30 +617,29 @@ type Location struct {
 	// Where the Location is, as coordinates.
 	Geo opt.Value[Geo] `json:"geo,omitzero"`
 
-	// Permanent features, services or capabilities of the Location, keyed by
-	// reverse-domain amenity identifier. Each value carries a label for
-	// buyers; identity and filter matching rely on the key alone.
+	// Permanent features, services or capabilities of the Location, keyed by reverse-domain amenity
+	// identifier. Each value carries a label for buyers; identity and filter matching rely on the
+	// key alone.
 	Amenities opt.Value[map[AmenityType]Amenity] `json:"amenities,omitzero"`
 
-	// The regular weekly opening hours, with days and times in this Location's
-	// canonical local civil time. Several entries for one day express split
-	// shifts. A day without entries has no interval starting on it, though an
-	// interval that started the day before may run into it. Leaving out
-	// `hours` altogether means the regular schedule is not known.
+	// The regular weekly opening hours, with days and times in this Location's canonical local
+	// civil time. Several entries for one day express split shifts. A day without entries has no
+	// interval starting on it, though an interval that started the day before may run into it.
+	// Leaving out `hours` altogether means the regular schedule is not known.
 	Hours opt.Value[[]DailyHour] `json:"hours,omitzero"`
 
-	// Opening-hour exceptions for specific dates, full closures included, with
-	// dates and times in this Location's canonical local civil time.
+	// Opening-hour exceptions for specific dates, full closures included, with dates and times in
+	// this Location's canonical local civil time.
 	ExceptionHours opt.Value[[]ExceptionHour] `json:"exception_hours,omitzero"`
 
-	// IANA time zone name chosen by the Business (for example 'Europe/Berlin')
-	// that fixes this Location's canonical local civil time for every day,
-	// time and date in its schedules. This framing is the same whatever the
-	// time zone of the requesting Platform or Buyer. It must be present
-	// whenever hours or exception_hours is present.
+	// IANA time zone name chosen by the Business (for example 'Europe/Berlin') that fixes this
+	// Location's canonical local civil time for every day, time and date in its schedules. This
+	// framing is the same whatever the time zone of the requesting Platform or Buyer. It must be
+	// present whenever hours or exception_hours is present.
 	Timezone opt.Value[string] `json:"timezone,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -660,7 +651,8 @@ func isLocationMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Location with exact member names and no duplicates; it does not validate (use DecodeLocation for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLocation.
 func (x *Location) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -681,27 +673,25 @@ func (x Location) MarshalJSON() ([]byte, error) {
 
 // LocationDistance is generated from schemas/common/types/location_distance.json#.
 //
-// A radius predicate around an explicit center, inclusive of its boundary. The
-// Business takes the shortest path on the WGS 84 ellipsoid from `center` to
-// the Location's authoritative `geo`, in meters (the RFC 7035 distance unit),
-// without rounding, and the Location matches when that value is at most `max`.
-// Any algorithm MAY be used as long as it solves the inverse geodesic problem
-// on WGS 84 precisely enough that every match decision equals the one the
-// exact comparison gives. Falling back to context, signals, IP or `serves`,
-// capping the radius, adding tolerance or swapping operands is not allowed.
+// A radius predicate around an explicit center, inclusive of its boundary. The Business takes the
+// shortest path on the WGS 84 ellipsoid from `center` to the Location's authoritative `geo`, in
+// meters (the RFC 7035 distance unit), without rounding, and the Location matches when that value
+// is at most `max`. Any algorithm MAY be used as long as it solves the inverse geodesic problem on
+// WGS 84 precisely enough that every match decision equals the one the exact comparison gives.
+// Falling back to context, signals, IP or `serves`, capping the radius, adding tolerance or
+// swapping operands is not allowed.
 type LocationDistance struct {
-	// Point the radius is measured from. Only the Platform can provide it, and
-	// it MUST do so; a Business MUST NOT work it out from context, signals,
-	// the caller's IP address or `serves`.
+	// Point the radius is measured from. Only the Platform can provide it, and it MUST do so; a
+	// Business MUST NOT work it out from context, signals, the caller's IP address or `serves`.
 	Center Geo `json:"center"`
 
-	// Largest distance that still matches, boundary included, in meters (the
-	// RFC 7035 distance unit). If the Business cannot honour this value it
-	// MUST reject the request instead of capping it or using a different
-	// radius.
+	// Largest distance that still matches, boundary included, in meters (the RFC 7035 distance
+	// unit). If the Business cannot honour this value it MUST reject the request instead of capping
+	// it or using a different radius.
 	Max float64 `json:"max"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -713,7 +703,8 @@ func isLocationDistanceMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationDistance with exact member names and no duplicates; it does not validate (use DecodeLocationDistance for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLocationDistance.
 func (x *LocationDistance) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -734,23 +725,23 @@ func (x LocationDistance) MarshalJSON() ([]byte, error) {
 
 // LocationFilter is generated from schemas/common/types/location_filter.json#.
 //
-// Criteria that narrow the results of Location Search and Lookup. Every
-// supplied filter must hold (logical AND).
+// Criteria that narrow the results of Location Search and Lookup. Every supplied filter must hold
+// (logical AND).
 type LocationFilter struct {
 	// Keeps Locations by opening hours, checked at one given instant.
 	Hours opt.Value[LocationFilterHours] `json:"hours,omitzero"`
 
-	// Keeps Locations by amenity identifier. A Location qualifies only if
-	// every supplied identifier is an exact key of its `amenities` map; labels
-	// and shared namespace prefixes are not considered.
+	// Keeps Locations by amenity identifier. A Location qualifies only if every supplied identifier
+	// is an exact key of its `amenities` map; labels and shared namespace prefixes are not
+	// considered.
 	Amenities opt.Value[[]AmenityType] `json:"amenities,omitzero"`
 
-	// Keeps Locations by current item availability. A candidate qualifies only
-	// if the Business can supply each listed item there right now; all items
-	// must be available (logical AND).
+	// Keeps Locations by current item availability. A candidate qualifies only if the Business can
+	// supply each listed item there right now; all items must be available (logical AND).
 	Items opt.Value[[]string] `json:"items,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -762,7 +753,8 @@ func isLocationFilterMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationFilter with exact member names and no duplicates; it does not validate (use DecodeLocationFilter for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLocationFilter.
 func (x *LocationFilter) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -781,18 +773,19 @@ func (x LocationFilter) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isLocationFilterMember)
 }
 
-// LocationFilterHours is generated from schemas/common/types/location_filter.json#/properties/hours.
+// LocationFilterHours is generated from
+// schemas/common/types/location_filter.json#/properties/hours.
 //
 // Keeps Locations by opening hours, checked at one given instant.
 type LocationFilterHours struct {
-	// RFC 3339 instant, ending in `Z` or a numeric offset, at which a matching
-	// Location has to be open. The Platform picks the instant that reflects
-	// what the Buyer wants. The Business evaluates that exact instant in each
-	// Location's authoritative `timezone`; the offset carried by the value
-	// does not say which zone the Location is in.
+	// RFC 3339 instant, ending in `Z` or a numeric offset, at which a matching Location has to be
+	// open. The Platform picks the instant that reflects what the Buyer wants. The Business
+	// evaluates that exact instant in each Location's authoritative `timezone`; the offset carried
+	// by the value does not say which zone the Location is in.
 	OpenAt string `json:"open_at"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -804,7 +797,8 @@ func isLocationFilterHoursMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationFilterHours with exact member names and no duplicates; it does not validate (use DecodeLocationFilterHours for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLocationFilterHours.
 func (x *LocationFilterHours) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -825,13 +819,12 @@ func (x LocationFilterHours) MarshalJSON() ([]byte, error) {
 
 // LocationServes is generated from schemas/common/types/location_serves.json#.
 //
-// A map with exactly one entry, whose key says which form of service target
-// follows and which the Business evaluates authoritatively. The Platform MUST
-// give exactly one form. If the Business cannot evaluate a well-formed target,
-// or gets an extension form that was never negotiated, it MUST reject the
-// request; ignoring the target, falling back or widening the results is not
-// allowed. Because this map stands for alternative representations, it cannot
-// carry an ambient `ucp` member.
+// A map with exactly one entry, whose key says which form of service target follows and which the
+// Business evaluates authoritatively. The Platform MUST give exactly one form. If the Business
+// cannot evaluate a well-formed target, or gets an extension form that was never negotiated, it
+// MUST reject the request; ignoring the target, falling back or widening the results is not
+// allowed. Because this map stands for alternative representations, it cannot carry an ambient
+// `ucp` member.
 type LocationServes struct {
 	// The service target as a WGS 84 coordinate pair.
 	Point opt.Value[Geo] `json:"point,omitzero"`
@@ -839,7 +832,8 @@ type LocationServes struct {
 	// The service target as a coarse locality.
 	Address opt.Value[LocationServesAddress] `json:"address,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -851,7 +845,8 @@ func isLocationServesMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationServes with exact member names and no duplicates; it does not validate (use DecodeLocationServes for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLocationServes.
 func (x *LocationServes) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -870,22 +865,23 @@ func (x LocationServes) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isLocationServesMember)
 }
 
-// LocationServesAddress is generated from schemas/common/types/location_serves.json#/properties/address.
+// LocationServesAddress is generated from
+// schemas/common/types/location_serves.json#/properties/address.
 //
 // The service target as a coarse locality.
 type LocationServesAddress struct {
-	// Country, preferably as an ISO 3166-1 alpha-2 code such as "DE"; an
-	// alpha-3 code or the country's full name MAY be given instead.
+	// Country, preferably as an ISO 3166-1 alpha-2 code such as "DE"; an alpha-3 code or the
+	// country's full name MAY be given instead.
 	AddressCountry opt.Value[string] `json:"address_country,omitzero"`
 
-	// Top-level administrative area inside the country, for instance a state,
-	// province or canton.
+	// Top-level administrative area inside the country, for instance a state, province or canton.
 	AddressRegion opt.Value[string] `json:"address_region,omitzero"`
 
 	// Postal or ZIP code, for instance "10115".
 	PostalCode opt.Value[string] `json:"postal_code,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -897,7 +893,8 @@ func isLocationServesAddressMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LocationServesAddress with exact member names and no duplicates; it does not validate (use DecodeLocationServesAddress for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLocationServesAddress.
 func (x *LocationServesAddress) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -918,11 +915,10 @@ func (x LocationServesAddress) MarshalJSON() ([]byte, error) {
 
 // LookupLocation is generated from schemas/common/location_lookup.json#/$defs/lookup_location.
 //
-// A Location as returned by lookup, extended with the mandatory record of
-// which request identifiers produced it.
+// A Location as returned by lookup, extended with the mandatory record of which request identifiers
+// produced it.
 type LookupLocation struct {
-	// Opaque identifier of the Location, unique within the Business and stable
-	// over time.
+	// Opaque identifier of the Location, unique within the Business and stable over time.
 	ID string `json:"id"`
 
 	// Display name for buyers, owned by the Business.
@@ -934,35 +930,33 @@ type LookupLocation struct {
 	// Where the Location is, as coordinates.
 	Geo opt.Value[Geo] `json:"geo,omitzero"`
 
-	// Permanent features, services or capabilities of the Location, keyed by
-	// reverse-domain amenity identifier. Each value carries a label for
-	// buyers; identity and filter matching rely on the key alone.
+	// Permanent features, services or capabilities of the Location, keyed by reverse-domain amenity
+	// identifier. Each value carries a label for buyers; identity and filter matching rely on the
+	// key alone.
 	Amenities opt.Value[map[AmenityType]Amenity] `json:"amenities,omitzero"`
 
-	// The regular weekly opening hours, with days and times in this Location's
-	// canonical local civil time. Several entries for one day express split
-	// shifts. A day without entries has no interval starting on it, though an
-	// interval that started the day before may run into it. Leaving out
-	// `hours` altogether means the regular schedule is not known.
+	// The regular weekly opening hours, with days and times in this Location's canonical local
+	// civil time. Several entries for one day express split shifts. A day without entries has no
+	// interval starting on it, though an interval that started the day before may run into it.
+	// Leaving out `hours` altogether means the regular schedule is not known.
 	Hours opt.Value[[]DailyHour] `json:"hours,omitzero"`
 
-	// Opening-hour exceptions for specific dates, full closures included, with
-	// dates and times in this Location's canonical local civil time.
+	// Opening-hour exceptions for specific dates, full closures included, with dates and times in
+	// this Location's canonical local civil time.
 	ExceptionHours opt.Value[[]ExceptionHour] `json:"exception_hours,omitzero"`
 
-	// IANA time zone name chosen by the Business (for example 'Europe/Berlin')
-	// that fixes this Location's canonical local civil time for every day,
-	// time and date in its schedules. This framing is the same whatever the
-	// time zone of the requesting Platform or Buyer. It must be present
-	// whenever hours or exception_hours is present.
+	// IANA time zone name chosen by the Business (for example 'Europe/Berlin') that fixes this
+	// Location's canonical local civil time for every day, time and date in its schedules. This
+	// framing is the same whatever the time zone of the requesting Platform or Buyer. It must be
+	// present whenever hours or exception_hours is present.
 	Timezone opt.Value[string] `json:"timezone,omitzero"`
 
-	// The request identifiers that resolved to this Location, one entry per
-	// identifier, each repeating that identifier byte for byte as the Platform
-	// sent it.
+	// The request identifiers that resolved to this Location, one entry per identifier, each
+	// repeating that identifier byte for byte as the Platform sent it.
 	Inputs []LookupLocationInput `json:"inputs"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -974,7 +968,8 @@ func isLookupLocationMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupLocation with exact member names and no duplicates; it does not validate (use DecodeLookupLocation for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLookupLocation.
 func (x *LookupLocation) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -996,12 +991,14 @@ func (x LookupLocation) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isLookupLocationMember)
 }
 
-// LookupLocationInput is generated from schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items.
+// LookupLocationInput is generated from
+// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items.
 type LookupLocationInput struct {
 	// One identifier copied unchanged from the lookup request.
 	ID string `json:"id"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1013,7 +1010,8 @@ func isLookupLocationInputMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupLocationInput with exact member names and no duplicates; it does not validate (use DecodeLookupLocationInput for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLookupLocationInput.
 func (x *LookupLocationInput) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1034,49 +1032,46 @@ func (x LookupLocationInput) MarshalJSON() ([]byte, error) {
 
 // LookupRequest is generated from schemas/common/location_lookup.json#/$defs/lookup_request.
 //
-// The lookup request body. The Business first resolves `ids` and removes
-// duplicates, then applies `distance`, `serves` and each supplied `filters`
-// predicate; every structured predicate must hold (logical AND).
+// The lookup request body. The Business first resolves `ids` and removes duplicates, then applies
+// `distance`, `serves` and each supplied `filters` predicate; every structured predicate must hold
+// (logical AND).
 type LookupRequest struct {
-	// The Location identifiers to resolve. Canonical `Location.id` values MUST
-	// be accepted; secondary or alias identifiers MAY be accepted as well.
+	// The Location identifiers to resolve. Canonical `Location.id` values MUST be accepted;
+	// secondary or alias identifiers MAY be accepted as well.
 	IDs []string `json:"ids"`
 
-	// An optional radius around an explicit center, checked once identifiers
-	// have been resolved. It is ANDed with `serves` and with each supplied
-	// `filters` predicate.
+	// An optional radius around an explicit center, checked once identifiers have been resolved. It
+	// is ANDed with `serves` and with each supplied `filters` predicate.
 	Distance opt.Value[LocationDistance] `json:"distance,omitzero"`
 
-	// An optional service-target check that the Business decides
-	// authoritatively, run once identifiers have been resolved. It is ANDed
-	// with `distance` and with each supplied `filters` predicate.
+	// An optional service-target check that the Business decides authoritatively, run once
+	// identifiers have been resolved. It is ANDed with `distance` and with each supplied `filters`
+	// predicate.
 	Serves opt.Value[LocationServes] `json:"serves,omitzero"`
 
-	// Criteria that narrow the results of Location Search and Lookup. Every
-	// supplied filter must hold (logical AND).
+	// Criteria that narrow the results of Location Search and Lookup. Every supplied filter must
+	// hold (logical AND).
 	Filters opt.Value[LocationFilter] `json:"filters,omitzero"`
 
-	// Hints about the buyer, offered for relevance and localisation and never
-	// treated as authoritative. Businesses SHOULD rely on them while verified
-	// data such as a shipping address is missing, and MAY disregard or
-	// down-weight them when they conflict with stronger evidence (a signed-in
-	// account, fraud checks) or with legal limits such as export rules.
-	// Eligibility and policy decisions MUST be made at checkout from the
-	// binding transaction data. Context SHOULD NOT identify the buyer and may
-	// be revealed step by step, coarse at first and more precise later in the
-	// session; more precise data such as shipping or billing addresses takes
+	// Hints about the buyer, offered for relevance and localisation and never treated as
+	// authoritative. Businesses SHOULD rely on them while verified data such as a shipping address
+	// is missing, and MAY disregard or down-weight them when they conflict with stronger evidence
+	// (a signed-in account, fraud checks) or with legal limits such as export rules. Eligibility
+	// and policy decisions MUST be made at checkout from the binding transaction data. Context
+	// SHOULD NOT identify the buyer and may be revealed step by step, coarse at first and more
+	// precise later in the session; more precise data such as shipping or billing addresses takes
 	// precedence over it.
 	Context opt.Value[Context] `json:"context,omitzero"`
 
-	// Observations of the request environment that the platform supplies to
-	// help with authorisation and abuse prevention. They MUST NOT be claims
-	// made by the buyer: the platform reports what it saw directly or what a
-	// third party it can verify attests to. Every key MUST be a reverse-domain
-	// name, which shows who contributed it and keeps keys from different
-	// extensions apart in this shared namespace.
+	// Observations of the request environment that the platform supplies to help with authorisation
+	// and abuse prevention. They MUST NOT be claims made by the buyer: the platform reports what it
+	// saw directly or what a third party it can verify attests to. Every key MUST be a
+	// reverse-domain name, which shows who contributed it and keeps keys from different extensions
+	// apart in this shared namespace.
 	Signals opt.Value[Signals] `json:"signals,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1088,7 +1083,8 @@ func isLookupRequestMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupRequest with exact member names and no duplicates; it does not validate (use DecodeLookupRequest for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLookupRequest.
 func (x *LookupRequest) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1115,19 +1111,19 @@ type LookupResponse struct {
 	// The `ucp` member of a Location Search or Lookup reply.
 	UCP UCPLocationResponseSchema `json:"ucp"`
 
-	// The Locations that matched the identifiers and refinements. There can be
-	// fewer than requested (an identifier did not resolve, or its Location was
-	// filtered out) or more (one identifier resolved to several Locations). A
-	// Location reached through several identifiers appears once, carrying
-	// every matching `inputs` entry.
+	// The Locations that matched the identifiers and refinements. There can be fewer than requested
+	// (an identifier did not resolve, or its Location was filtered out) or more (one identifier
+	// resolved to several Locations). A Location reached through several identifiers appears once,
+	// carrying every matching `inputs` entry.
 	Locations []LookupLocation `json:"locations"`
 
-	// Notes on the outcome of this lookup at error, warning or info level.
-	// When the batch exceeded the Business's configured maximum and only part
-	// of it was processed, a `batch_limit_applied` note says so.
+	// Notes on the outcome of this lookup at error, warning or info level. When the batch exceeded
+	// the Business's configured maximum and only part of it was processed, a `batch_limit_applied`
+	// note says so.
 	Messages opt.Value[[]Message] `json:"messages,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1139,7 +1135,8 @@ func isLookupResponseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes LookupResponse with exact member names and no duplicates; it does not validate (use DecodeLookupResponse for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeLookupResponse.
 func (x *LookupResponse) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1199,7 +1196,8 @@ func (x Message) MarshalJSON() ([]byte, error) {
 	return nil, errors.New("unreachable")
 }
 
-// UnmarshalJSON decodes Message with exact member names and no duplicates; it does not validate (use DecodeMessage for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeMessage.
 func (x *Message) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1213,13 +1211,11 @@ type MessageError struct {
 	// Tells the message kinds apart; always 'error' here.
 	Type string `json:"type"`
 
-	// Names the kind of error. Capability specifications define standard codes
-	// with fixed meanings (the examples list some); other free-form codes are
-	// allowed.
+	// Names the kind of error. Capability specifications define standard codes with fixed meanings
+	// (the examples list some); other free-form codes are allowed.
 	Code ErrorCode `json:"code"`
 
-	// RFC 9535 JSONPath of the part of the resource this message is about,
-	// such as $.locations[2].
+	// RFC 9535 JSONPath of the part of the resource this message is about, such as $.locations[2].
 	Path opt.Value[string] `json:"path,omitzero"`
 
 	// How `content` is formatted; plain text unless stated.
@@ -1228,19 +1224,18 @@ type MessageError struct {
 	// Message text for people to read.
 	Content string `json:"content"`
 
-	// States the resource's condition and what to do next. 'recoverable': the
-	// platform can fix things itself, for instance by changing inputs or
-	// handling a related Action, and then send a new operation if needed.
-	// 'requires_buyer_input': the merchant needs data that its API cannot
-	// collect programmatically, so checkout is incomplete.
-	// 'requires_buyer_review': policy, regulation or entitlement rules make
-	// the buyer approve before the order is placed. 'unrecoverable': there is
-	// no valid resource to act on; try again with a new resource or new
-	// inputs. An error whose severity starts with 'requires_' leads to
-	// 'status: requires_escalation'.
+	// States the resource's condition and what to do next. 'recoverable': the platform can fix
+	// things itself, for instance by changing inputs or handling a related Action, and then send a
+	// new operation if needed. 'requires_buyer_input': the merchant needs data that its API cannot
+	// collect programmatically, so checkout is incomplete. 'requires_buyer_review': policy,
+	// regulation or entitlement rules make the buyer approve before the order is placed.
+	// 'unrecoverable': there is no valid resource to act on; try again with a new resource or new
+	// inputs. An error whose severity starts with 'requires_' leads to 'status:
+	// requires_escalation'.
 	Severity MessageErrorSeverity `json:"severity"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1252,7 +1247,8 @@ func isMessageErrorMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MessageError with exact member names and no duplicates; it does not validate (use DecodeMessageError for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeMessageError.
 func (x *MessageError) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1271,7 +1267,8 @@ func (x MessageError) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isMessageErrorMember)
 }
 
-// MessageErrorContentType is generated from schemas/common/types/message_error.json#/properties/content_type.
+// MessageErrorContentType is generated from
+// schemas/common/types/message_error.json#/properties/content_type.
 //
 // How `content` is formatted; plain text unless stated.
 type MessageErrorContentType string
@@ -1282,17 +1279,16 @@ const (
 	MessageErrorContentTypeMarkdown MessageErrorContentType = "markdown"
 )
 
-// MessageErrorSeverity is generated from schemas/common/types/message_error.json#/properties/severity.
+// MessageErrorSeverity is generated from
+// schemas/common/types/message_error.json#/properties/severity.
 //
-// States the resource's condition and what to do next. 'recoverable': the
-// platform can fix things itself, for instance by changing inputs or handling
-// a related Action, and then send a new operation if needed.
-// 'requires_buyer_input': the merchant needs data that its API cannot collect
-// programmatically, so checkout is incomplete. 'requires_buyer_review':
-// policy, regulation or entitlement rules make the buyer approve before the
-// order is placed. 'unrecoverable': there is no valid resource to act on; try
-// again with a new resource or new inputs. An error whose severity starts with
-// 'requires_' leads to 'status: requires_escalation'.
+// States the resource's condition and what to do next. 'recoverable': the platform can fix things
+// itself, for instance by changing inputs or handling a related Action, and then send a new
+// operation if needed. 'requires_buyer_input': the merchant needs data that its API cannot collect
+// programmatically, so checkout is incomplete. 'requires_buyer_review': policy, regulation or
+// entitlement rules make the buyer approve before the order is placed. 'unrecoverable': there is no
+// valid resource to act on; try again with a new resource or new inputs. An error whose severity
+// starts with 'requires_' leads to 'status: requires_escalation'.
 type MessageErrorSeverity string
 
 // Values of MessageErrorSeverity.
@@ -1308,13 +1304,11 @@ type MessageInfo struct {
 	// Tells the message kinds apart; always 'info' here.
 	Type string `json:"type"`
 
-	// RFC 9535 JSONPath of the part of the resource this message is about,
-	// such as $.locations[2].
+	// RFC 9535 JSONPath of the part of the resource this message is about, such as $.locations[2].
 	Path opt.Value[string] `json:"path,omitzero"`
 
-	// Names the kind of informational message. Capability specifications
-	// define standard codes with fixed meanings (the examples list some);
-	// other free-form codes are allowed.
+	// Names the kind of informational message. Capability specifications define standard codes with
+	// fixed meanings (the examples list some); other free-form codes are allowed.
 	Code opt.Value[InfoCode] `json:"code,omitzero"`
 
 	// How `content` is formatted; plain text unless stated.
@@ -1323,7 +1317,8 @@ type MessageInfo struct {
 	// Message text for people to read.
 	Content string `json:"content"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1335,7 +1330,8 @@ func isMessageInfoMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MessageInfo with exact member names and no duplicates; it does not validate (use DecodeMessageInfo for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeMessageInfo.
 func (x *MessageInfo) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1354,7 +1350,8 @@ func (x MessageInfo) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isMessageInfoMember)
 }
 
-// MessageInfoContentType is generated from schemas/common/types/message_info.json#/properties/content_type.
+// MessageInfoContentType is generated from
+// schemas/common/types/message_info.json#/properties/content_type.
 //
 // How `content` is formatted; plain text unless stated.
 type MessageInfoContentType string
@@ -1370,13 +1367,11 @@ type MessageWarning struct {
 	// Tells the message kinds apart; always 'warning' here.
 	Type string `json:"type"`
 
-	// RFC 9535 JSONPath of the part of the resource this message is about,
-	// such as $.locations[2].
+	// RFC 9535 JSONPath of the part of the resource this message is about, such as $.locations[2].
 	Path opt.Value[string] `json:"path,omitzero"`
 
-	// Names the kind of warning. Capability specifications define standard
-	// codes with fixed meanings (the examples list some); other free-form
-	// codes are allowed.
+	// Names the kind of warning. Capability specifications define standard codes with fixed
+	// meanings (the examples list some); other free-form codes are allowed.
 	Code WarningCode `json:"code"`
 
 	// Warning text for people to read; it MUST be shown.
@@ -1385,21 +1380,21 @@ type MessageWarning struct {
 	// How `content` is formatted; plain text unless stated.
 	ContentType opt.Value[MessageWarningContentType] `json:"content_type,omitzero"`
 
-	// How the warning has to be shown. 'notice', the default: the platform
-	// MUST show it and MAY let it be dismissed. 'disclosure': the platform
-	// MUST show it next to the component named by `path` and MUST NOT hide it
-	// or dismiss it automatically. The specification gives the complete rules.
+	// How the warning has to be shown. 'notice', the default: the platform MUST show it and MAY let
+	// it be dismissed. 'disclosure': the platform MUST show it next to the component named by
+	// `path` and MUST NOT hide it or dismiss it automatically. The specification gives the complete
+	// rules.
 	Presentation opt.Value[string] `json:"presentation,omitzero"`
 
-	// Address of an image that has to accompany the warning, such as a hazard
-	// pictogram or an energy label.
+	// Address of an image that has to accompany the warning, such as a hazard pictogram or an
+	// energy label.
 	ImageURL opt.Value[string] `json:"image_url,omitzero"`
 
-	// Address of further information, such as a regulator's page, a registry
-	// record or a policy.
+	// Address of further information, such as a regulator's page, a registry record or a policy.
 	URL opt.Value[string] `json:"url,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1411,7 +1406,8 @@ func isMessageWarningMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MessageWarning with exact member names and no duplicates; it does not validate (use DecodeMessageWarning for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeMessageWarning.
 func (x *MessageWarning) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1430,7 +1426,8 @@ func (x MessageWarning) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isMessageWarningMember)
 }
 
-// MessageWarningContentType is generated from schemas/common/types/message_warning.json#/properties/content_type.
+// MessageWarningContentType is generated from
+// schemas/common/types/message_warning.json#/properties/content_type.
 //
 // How `content` is formatted; plain text unless stated.
 type MessageWarningContentType string
@@ -1445,11 +1442,11 @@ const (
 //
 // Metadata for a request, corresponding to the standard UCP headers.
 type Meta struct {
-	// Identifies the Platform's agent; the MCP form of the HTTP UCP-Agent
-	// header.
+	// Identifies the Platform's agent; the MCP form of the HTTP UCP-Agent header.
 	UCPAgent MetaUCPAgent `json:"ucp-agent"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1461,7 +1458,7 @@ func isMetaMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Meta with exact member names and no duplicates; it does not validate (use DecodeMeta for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see DecodeMeta.
 func (x *Meta) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1480,14 +1477,16 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isMetaMember)
 }
 
-// MetaUCPAgent is generated from services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent.
+// MetaUCPAgent is generated from
+// services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent.
 //
 // Identifies the Platform's agent; the MCP form of the HTTP UCP-Agent header.
 type MetaUCPAgent struct {
 	// Where the Platform's UCP profile can be fetched.
 	Profile string `json:"profile"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1499,7 +1498,8 @@ func isMetaUCPAgentMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes MetaUCPAgent with exact member names and no duplicates; it does not validate (use DecodeMetaUCPAgent for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeMetaUCPAgent.
 func (x *MetaUCPAgent) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1525,15 +1525,15 @@ type PaginationRequest struct {
 	// The opaque cursor returned by the previous page.
 	Cursor opt.Value[string] `json:"cursor,omitzero"`
 
-	// How many results the Platform would like per page; this is a request,
-	// not a promise. Without it the Business MUST use a default page size,
-	// RECOMMENDED to be 10, though the Business MAY pick another. The Business
-	// MAY return fewer results than asked for or than its default, for example
-	// because of its own maximum page size, so a Platform MUST NOT expect the
-	// count in a response to match either number.
+	// How many results the Platform would like per page; this is a request, not a promise. Without
+	// it the Business MUST use a default page size, RECOMMENDED to be 10, though the Business MAY
+	// pick another. The Business MAY return fewer results than asked for or than its default, for
+	// example because of its own maximum page size, so a Platform MUST NOT expect the count in a
+	// response to match either number.
 	Limit opt.Value[int64] `json:"limit,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1545,7 +1545,8 @@ func isPaginationRequestMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PaginationRequest with exact member names and no duplicates; it does not validate (use DecodePaginationRequest for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodePaginationRequest.
 func (x *PaginationRequest) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1568,8 +1569,7 @@ func (x PaginationRequest) MarshalJSON() ([]byte, error) {
 //
 // Paging output returned with a response.
 type PaginationResponse struct {
-	// Pass this back to get the page after this one. Required if has_next_page
-	// is true.
+	// Pass this back to get the page after this one. Required if has_next_page is true.
 	Cursor opt.Value[string] `json:"cursor,omitzero"`
 
 	// True when further results can be fetched.
@@ -1578,7 +1578,8 @@ type PaginationResponse struct {
 	// How many items match in total, when the Business knows it.
 	TotalCount opt.Value[int64] `json:"total_count,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1590,7 +1591,8 @@ func isPaginationResponseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PaginationResponse with exact member names and no duplicates; it does not validate (use DecodePaginationResponse for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodePaginationResponse.
 func (x *PaginationResponse) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1617,23 +1619,22 @@ type PaymentHandlerBase struct {
 	// Link to the specification document written for people.
 	Spec opt.Value[string] `json:"spec,omitzero"`
 
-	// Where the JSON Schema for this entity's shape and payloads can be
-	// fetched.
+	// Where the JSON Schema for this entity's shape and payloads can be fetched.
 	Schema opt.Value[string] `json:"schema,omitzero"`
 
-	// Identifier of this particular instance, needed to tell apart several
-	// instances of the same entity.
+	// Identifier of this particular instance, needed to tell apart several instances of the same
+	// entity.
 	ID string `json:"id"`
 
-	// Configuration specific to the entity, shaped by that entity's own
-	// schema.
+	// Configuration specific to the entity, shaped by that entity's own schema.
 	Config opt.Value[map[string]json.RawMessage] `json:"config,omitzero"`
 
-	// Instrument types the handler accepts, each optionally constrained. If
-	// the list is missing, treat every instrument as available.
+	// Instrument types the handler accepts, each optionally constrained. If the list is missing,
+	// treat every instrument as available.
 	AvailableInstruments opt.Value[[]AvailablePaymentInstrument] `json:"available_instruments,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1645,7 +1646,8 @@ func isPaymentHandlerBaseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PaymentHandlerBase with exact member names and no duplicates; it does not validate (use DecodePaymentHandlerBase for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodePaymentHandlerBase.
 func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1666,25 +1668,23 @@ func (x PaymentHandlerBase) MarshalJSON() ([]byte, error) {
 
 // PostalAddress is generated from schemas/common/types/postal_address.json#.
 type PostalAddress struct {
-	// Extra address line, for example a flat or suite number, a c/o name or
-	// another name for the place.
+	// Extra address line, for example a flat or suite number, a c/o name or another name for the
+	// place.
 	ExtendedAddress opt.Value[string] `json:"extended_address,omitzero"`
 
 	// Street name and number.
 	StreetAddress opt.Value[string] `json:"street_address,omitzero"`
 
-	// Town or city containing the street address, inside the region; for
-	// example Springfield.
+	// Town or city containing the street address, inside the region; for example Springfield.
 	AddressLocality opt.Value[string] `json:"address_locality,omitzero"`
 
-	// Region containing the locality, inside the country. Needed in countries
-	// that use one, such as a US state or a Canadian province; for example
-	// Ontario or another first-level administrative division.
+	// Region containing the locality, inside the country. Needed in countries that use one, such as
+	// a US state or a Canadian province; for example Ontario or another first-level administrative
+	// division.
 	AddressRegion opt.Value[string] `json:"address_region,omitzero"`
 
-	// Country. An ISO 3166-1 alpha-2 code such as "FR" is preferred; for
-	// backward compatibility an alpha-3 code such as "NZL" or a full name such
-	// as "New Zealand" is also accepted.
+	// Country. An ISO 3166-1 alpha-2 code such as "FR" is preferred; for backward compatibility an
+	// alpha-3 code such as "NZL" or a full name such as "New Zealand" is also accepted.
 	AddressCountry opt.Value[string] `json:"address_country,omitzero"`
 
 	// Postal or ZIP code, for example 2000.
@@ -1699,7 +1699,8 @@ type PostalAddress struct {
 	// Optional telephone number of the person this address belongs to.
 	PhoneNumber opt.Value[string] `json:"phone_number,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1711,7 +1712,8 @@ func isPostalAddressMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes PostalAddress with exact member names and no duplicates; it does not validate (use DecodePostalAddress for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodePostalAddress.
 func (x *PostalAddress) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1732,66 +1734,59 @@ func (x PostalAddress) MarshalJSON() ([]byte, error) {
 
 // ReverseDomainName is generated from schemas/common/types/reverse_domain_name.json#.
 //
-// An identifier written as a reversed domain name, so that capabilities,
-// services, handlers, eligibility claims and keys added by extensions cannot
-// collide. It has two or more segments separated by dots (for example
-// 'dev.ucp.common.location.search' or 'org.example.club_member'). Every
-// segment after the first derives from a domain or identifier: it may begin
-// with a digit, may contain underscores and may contain hyphens inside it (for
-// example 'org.example-store.pickup', 'net.9example.orders',
-// 'dev.ucp.common.location_lookup'), but may not begin or end with a hyphen.
-// The first segment, the reversed top-level domain, holds letters and digits
-// and may carry hyphens inside it so that internationalised punycode top-level
-// domains such as 'xn--90ais' work.
+// An identifier written as a reversed domain name, so that capabilities, services, handlers,
+// eligibility claims and keys added by extensions cannot collide. It has two or more segments
+// separated by dots (for example 'dev.ucp.common.location.search' or 'org.example.club_member').
+// Every segment after the first derives from a domain or identifier: it may begin with a digit, may
+// contain underscores and may contain hyphens inside it (for example 'org.example-store.pickup',
+// 'net.9example.orders', 'dev.ucp.common.location_lookup'), but may not begin or end with a hyphen.
+// The first segment, the reversed top-level domain, holds letters and digits and may carry hyphens
+// inside it so that internationalised punycode top-level domains such as 'xn--90ais' work.
 type ReverseDomainName string
 
 // SearchRequest is generated from schemas/common/location_search.json#/$defs/search_request.
 //
-// The search request body. `distance`, `serves` and each supplied `filters`
-// predicate must all hold (logical AND); the free-text `query` never loosens
-// any of them.
+// The search request body. `distance`, `serves` and each supplied `filters` predicate must all hold
+// (logical AND); the free-text `query` never loosens any of them.
 type SearchRequest struct {
-	// Natural-language search text used for ranking and narrowing, such as
-	// 'coffee shops open late' or 'pharmacy with drive-through'.
+	// Natural-language search text used for ranking and narrowing, such as 'coffee shops open late'
+	// or 'pharmacy with drive-through'.
 	Query opt.Value[string] `json:"query,omitzero"`
 
-	// Hints about the buyer, offered for relevance and localisation and never
-	// treated as authoritative. Businesses SHOULD rely on them while verified
-	// data such as a shipping address is missing, and MAY disregard or
-	// down-weight them when they conflict with stronger evidence (a signed-in
-	// account, fraud checks) or with legal limits such as export rules.
-	// Eligibility and policy decisions MUST be made at checkout from the
-	// binding transaction data. Context SHOULD NOT identify the buyer and may
-	// be revealed step by step, coarse at first and more precise later in the
-	// session; more precise data such as shipping or billing addresses takes
+	// Hints about the buyer, offered for relevance and localisation and never treated as
+	// authoritative. Businesses SHOULD rely on them while verified data such as a shipping address
+	// is missing, and MAY disregard or down-weight them when they conflict with stronger evidence
+	// (a signed-in account, fraud checks) or with legal limits such as export rules. Eligibility
+	// and policy decisions MUST be made at checkout from the binding transaction data. Context
+	// SHOULD NOT identify the buyer and may be revealed step by step, coarse at first and more
+	// precise later in the session; more precise data such as shipping or billing addresses takes
 	// precedence over it.
 	Context opt.Value[Context] `json:"context,omitzero"`
 
-	// Observations of the request environment that the platform supplies to
-	// help with authorisation and abuse prevention. They MUST NOT be claims
-	// made by the buyer: the platform reports what it saw directly or what a
-	// third party it can verify attests to. Every key MUST be a reverse-domain
-	// name, which shows who contributed it and keeps keys from different
-	// extensions apart in this shared namespace.
+	// Observations of the request environment that the platform supplies to help with authorisation
+	// and abuse prevention. They MUST NOT be claims made by the buyer: the platform reports what it
+	// saw directly or what a third party it can verify attests to. Every key MUST be a
+	// reverse-domain name, which shows who contributed it and keeps keys from different extensions
+	// apart in this shared namespace.
 	Signals opt.Value[Signals] `json:"signals,omitzero"`
 
-	// An optional radius around an explicit center. If supplied, it is ANDed
-	// with `serves` and with each supplied `filters` predicate.
+	// An optional radius around an explicit center. If supplied, it is ANDed with `serves` and with
+	// each supplied `filters` predicate.
 	Distance opt.Value[LocationDistance] `json:"distance,omitzero"`
 
-	// An optional service-target check that the Business decides
-	// authoritatively. If supplied, it is ANDed with `distance` and with each
-	// supplied `filters` predicate.
+	// An optional service-target check that the Business decides authoritatively. If supplied, it
+	// is ANDed with `distance` and with each supplied `filters` predicate.
 	Serves opt.Value[LocationServes] `json:"serves,omitzero"`
 
-	// Criteria that narrow the results of Location Search and Lookup. Every
-	// supplied filter must hold (logical AND).
+	// Criteria that narrow the results of Location Search and Lookup. Every supplied filter must
+	// hold (logical AND).
 	Filters opt.Value[LocationFilter] `json:"filters,omitzero"`
 
 	// Paging input sent with a request.
 	Pagination opt.Value[PaginationRequest] `json:"pagination,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1803,7 +1798,8 @@ func isSearchRequestMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes SearchRequest with exact member names and no duplicates; it does not validate (use DecodeSearchRequest for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeSearchRequest.
 func (x *SearchRequest) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1836,7 +1832,8 @@ type SearchResponse struct {
 	// Notes at error, warning or info level that concern this page of results.
 	Messages opt.Value[[]Message] `json:"messages,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1848,7 +1845,8 @@ func isSearchResponseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes SearchResponse with exact member names and no duplicates; it does not validate (use DecodeSearchResponse for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeSearchResponse.
 func (x *SearchResponse) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1878,16 +1876,14 @@ type ServiceBase struct {
 	// Link to the specification document written for people.
 	Spec opt.Value[string] `json:"spec,omitzero"`
 
-	// Where the JSON Schema for this entity's shape and payloads can be
-	// fetched.
+	// Where the JSON Schema for this entity's shape and payloads can be fetched.
 	Schema opt.Value[string] `json:"schema,omitzero"`
 
-	// Identifier of this particular instance, needed to tell apart several
-	// instances of the same entity.
+	// Identifier of this particular instance, needed to tell apart several instances of the same
+	// entity.
 	ID opt.Value[string] `json:"id,omitzero"`
 
-	// Configuration specific to the entity, shaped by that entity's own
-	// schema.
+	// Configuration specific to the entity, shaped by that entity's own schema.
 	Config opt.Value[map[string]json.RawMessage] `json:"config,omitzero"`
 
 	// Which transport protocol this binding uses.
@@ -1896,7 +1892,8 @@ type ServiceBase struct {
 	// URL at which this transport binding is reached.
 	Endpoint opt.Value[string] `json:"endpoint,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1908,7 +1905,8 @@ func isServiceBaseMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes ServiceBase with exact member names and no duplicates; it does not validate (use DecodeServiceBase for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeServiceBase.
 func (x *ServiceBase) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1927,7 +1925,8 @@ func (x ServiceBase) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isServiceBaseMember)
 }
 
-// ServiceBaseTransport is generated from schemas/service.json#/$defs/base/allOf/1/properties/transport.
+// ServiceBaseTransport is generated from
+// schemas/service.json#/$defs/base/allOf/1/properties/transport.
 //
 // Which transport protocol this binding uses.
 type ServiceBaseTransport string
@@ -1942,21 +1941,20 @@ const (
 
 // Signals is generated from schemas/common/types/signals.json#.
 //
-// Observations of the request environment that the platform supplies to help
-// with authorisation and abuse prevention. They MUST NOT be claims made by the
-// buyer: the platform reports what it saw directly or what a third party it
-// can verify attests to. Every key MUST be a reverse-domain name, which shows
-// who contributed it and keeps keys from different extensions apart in this
-// shared namespace.
+// Observations of the request environment that the platform supplies to help with authorisation and
+// abuse prevention. They MUST NOT be claims made by the buyer: the platform reports what it saw
+// directly or what a third party it can verify attests to. Every key MUST be a reverse-domain name,
+// which shows who contributed it and keeps keys from different extensions apart in this shared
+// namespace.
 type Signals struct {
 	// IP address of the client, IPv4 or IPv6.
 	DevUCPBuyerIP opt.Value[string] `json:"dev.ucp.buyer_ip,omitzero"`
 
-	// The client's HTTP User-Agent header, or its counterpart on other
-	// transports.
+	// The client's HTTP User-Agent header, or its counterpart on other transports.
 	DevUCPUserAgent opt.Value[string] `json:"dev.ucp.user_agent,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -1968,7 +1966,8 @@ func isSignalsMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes Signals with exact member names and no duplicates; it does not validate (use DecodeSignals for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeSignals.
 func (x *Signals) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -1994,9 +1993,8 @@ type UCPLocationResponseSchema struct {
 	// A version label written as a YYYY-MM-DD date.
 	Version UCPVersion `json:"version"`
 
-	// Suggested order in which to walk the keys of the three registries next
-	// to it in the root `ucp` envelope (`services`, `capabilities`,
-	// `payment_handlers`).
+	// Suggested order in which to walk the keys of the three registries next to it in the root
+	// `ucp` envelope (`services`, `capabilities`, `payment_handlers`).
 	MapOrder opt.Value[map[string][]string] `json:"map_order,omitzero"`
 
 	// Outcome of the UCP operation at the application level.
@@ -2011,7 +2009,8 @@ type UCPLocationResponseSchema struct {
 	// Declared payment handlers; each key is a reverse-domain handler name.
 	PaymentHandlers opt.Value[map[ReverseDomainName][]PaymentHandlerBase] `json:"payment_handlers,omitzero"`
 
-	// Unknown holds members the schema does not list; they are kept on decode and written back on encode.
+	// Unknown holds members the schema does not list; they are kept on decode and written back on
+	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
 }
 
@@ -2023,7 +2022,8 @@ func isUCPLocationResponseSchemaMember(name string) bool {
 	return false
 }
 
-// UnmarshalJSON decodes UCPLocationResponseSchema with exact member names and no duplicates; it does not validate (use DecodeUCPLocationResponseSchema for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeUCPLocationResponseSchema.
 func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -2058,7 +2058,8 @@ const (
 // A version label written as a YYYY-MM-DD date.
 type UCPVersion string
 
-// ValueConstraint is generated from schemas/common/types/constraint_expression.json#/$defs/value_constraint.
+// ValueConstraint is generated from
+// schemas/common/types/constraint_expression.json#/$defs/value_constraint.
 //
 // A Value Constraint made of `enum`, `const`, or the two together.
 type ValueConstraint struct {
@@ -2068,7 +2069,8 @@ type ValueConstraint struct {
 	Const opt.Value[json.RawMessage] `json:"const,omitzero"`
 }
 
-// UnmarshalJSON decodes ValueConstraint with exact member names and no duplicates; it does not validate (use DecodeValueConstraint for that).
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeValueConstraint.
 func (x *ValueConstraint) UnmarshalJSON(data []byte) error {
 	v, err := schemacheck.Parse(data)
 	if err != nil {
@@ -2079,7 +2081,6 @@ func (x *ValueConstraint) UnmarshalJSON(data []byte) error {
 
 // WarningCode is generated from schemas/common/types/warning_code.json#.
 //
-// Names the kind of warning. Capability specifications define standard codes
-// with fixed meanings (the examples list some); other free-form codes are
-// allowed.
+// Names the kind of warning. Capability specifications define standard codes with fixed meanings
+// (the examples list some); other free-form codes are allowed.
 type WarningCode string

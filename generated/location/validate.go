@@ -71,7 +71,7 @@ func validateChecked[T any](x *T, name string, check func(*schemacheck.Checker, 
 	return runCheck(v, check)
 }
 
-// decodeValue fills Amenity from a parsed JSON value, matching member names exactly.
+// decodeValue fills Amenity from a parsed value, matching member names exactly.
 func (x *Amenity) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -95,20 +95,17 @@ func (x *Amenity) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeAmenity parses data as an Amenity and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeAmenity parses data as an Amenity checked against its schema (see decodeChecked).
 func DecodeAmenity(data []byte) (*Amenity, error) {
 	return decodeChecked[Amenity](data, checkLocationDefsAmenity)
 }
 
-// Validate checks an Amenity built in code (for example a hook's response) against the same schema
-// DecodeAmenity enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeAmenity enforces, so nothing invalid is sent.
 func (x *Amenity) Validate() error {
 	return validateChecked(x, "an Amenity", checkLocationDefsAmenity)
 }
 
-// decodeValue fills AmenityType from a parsed JSON value, matching member names exactly.
+// decodeValue fills AmenityType from a parsed value, matching member names exactly.
 func (x *AmenityType) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -119,20 +116,17 @@ func (x *AmenityType) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeAmenityType parses data as an AmenityType and checks it against the schema in one call, so
-// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodeAmenityType parses data as an AmenityType checked against its schema (see decodeChecked).
 func DecodeAmenityType(data []byte) (*AmenityType, error) {
 	return decodeChecked[AmenityType](data, checkTypeAmenityType)
 }
 
-// Validate checks an AmenityType built in code (for example a hook's response) against the same
-// schema DecodeAmenityType enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeAmenityType enforces, so nothing invalid is sent.
 func (x *AmenityType) Validate() error {
 	return validateChecked(x, "an AmenityType", checkTypeAmenityType)
 }
 
-// decodeValue fills AvailablePaymentInstrument from a parsed JSON value, matching member names exactly.
+// decodeValue fills AvailablePaymentInstrument from a parsed value, matching member names exactly.
 func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -161,20 +155,19 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeAvailablePaymentInstrument parses data as an AvailablePaymentInstrument and checks it
-// against the schema in one call, so a handler never sees a value the schema rejects; failures are
-// a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeAvailablePaymentInstrument parses data as an AvailablePaymentInstrument checked against its
+// schema (see decodeChecked).
 func DecodeAvailablePaymentInstrument(data []byte) (*AvailablePaymentInstrument, error) {
 	return decodeChecked[AvailablePaymentInstrument](data, checkAvailablePaymentInstrumentResponseSearch)
 }
 
-// Validate checks an AvailablePaymentInstrument built in code (for example a hook's response)
-// against the same schema DecodeAvailablePaymentInstrument enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeAvailablePaymentInstrument enforces, so nothing
+// invalid is sent.
 func (x *AvailablePaymentInstrument) Validate() error {
 	return validateChecked(x, "an AvailablePaymentInstrument", checkAvailablePaymentInstrumentResponseSearch)
 }
 
-// decodeValue fills CapabilityResponseSchema from a parsed JSON value, matching member names exactly.
+// decodeValue fills CapabilityResponseSchema from a parsed value, matching member names exactly.
 func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -236,20 +229,20 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeCapabilityResponseSchema parses data as a CapabilityResponseSchema and checks it against
-// the schema in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeCapabilityResponseSchema parses data as a CapabilityResponseSchema checked against its
+// schema (see decodeChecked).
 func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, error) {
 	return decodeChecked[CapabilityResponseSchema](data, checkTypeCapabilityResponseSchema)
 }
 
-// Validate checks a CapabilityResponseSchema built in code (for example a hook's response) against
-// the same schema DecodeCapabilityResponseSchema enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeCapabilityResponseSchema enforces, so nothing invalid
+// is sent.
 func (x *CapabilityResponseSchema) Validate() error {
 	return validateChecked(x, "a CapabilityResponseSchema", checkTypeCapabilityResponseSchema)
 }
 
-// decodeValue fills CapabilityResponseSchemaExtends from a parsed JSON value, matching member names exactly.
+// decodeValue fills CapabilityResponseSchemaExtends from a parsed value, matching member names
+// exactly.
 func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) error {
 	*x = CapabilityResponseSchemaExtends{}
 	if matchReverseDomainName(v, nil) {
@@ -269,7 +262,8 @@ func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) erro
 	return schemacheck.NoVariant("CapabilityResponseSchemaExtends")
 }
 
-// decodeCapabilityResponseSchemaExtendsList tries v as the List variant of CapabilityResponseSchemaExtends.
+// decodeCapabilityResponseSchemaExtendsList tries v as the List variant of
+// CapabilityResponseSchemaExtends.
 func decodeCapabilityResponseSchemaExtendsList(v *schemacheck.Value, out *[]ReverseDomainName) error {
 	if v.Kind != schemacheck.Array {
 		return schemacheck.Mismatch(v, "array")
@@ -287,21 +281,19 @@ func decodeCapabilityResponseSchemaExtendsList(v *schemacheck.Value, out *[]Reve
 	return nil
 }
 
-// DecodeCapabilityResponseSchemaExtends parses data as a CapabilityResponseSchemaExtends and checks
-// it against the schema in one call, so a handler never sees a value the schema rejects; failures
-// are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeCapabilityResponseSchemaExtends parses data as a CapabilityResponseSchemaExtends checked
+// against its schema (see decodeChecked).
 func DecodeCapabilityResponseSchemaExtends(data []byte) (*CapabilityResponseSchemaExtends, error) {
 	return decodeChecked[CapabilityResponseSchemaExtends](data, checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
-// Validate checks a CapabilityResponseSchemaExtends built in code (for example a hook's response)
-// against the same schema DecodeCapabilityResponseSchemaExtends enforces, so nothing invalid is
-// sent.
+// Validate checks x against the schema DecodeCapabilityResponseSchemaExtends enforces, so nothing
+// invalid is sent.
 func (x *CapabilityResponseSchemaExtends) Validate() error {
 	return validateChecked(x, "a CapabilityResponseSchemaExtends", checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
-// decodeValue fills ConstraintExpression from a parsed JSON value, matching member names exactly.
+// decodeValue fills ConstraintExpression from a parsed value, matching member names exactly.
 func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -366,20 +358,20 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeConstraintExpression parses data as a ConstraintExpression and checks it against the schema
-// in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeConstraintExpression parses data as a ConstraintExpression checked against its schema (see
+// decodeChecked).
 func DecodeConstraintExpression(data []byte) (*ConstraintExpression, error) {
 	return decodeChecked[ConstraintExpression](data, checkConstraintExpressionResponseSearch)
 }
 
-// Validate checks a ConstraintExpression built in code (for example a hook's response) against the
-// same schema DecodeConstraintExpression enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeConstraintExpression enforces, so nothing invalid is
+// sent.
 func (x *ConstraintExpression) Validate() error {
 	return validateChecked(x, "a ConstraintExpression", checkConstraintExpressionResponseSearch)
 }
 
-// decodeValue fills ConstraintExpressionPropertyValue from a parsed JSON value, matching member names exactly.
+// decodeValue fills ConstraintExpressionPropertyValue from a parsed value, matching member names
+// exactly.
 func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) error {
 	*x = ConstraintExpressionPropertyValue{}
 	if matchConstraintExpressionResponseSearch(v, nil) {
@@ -399,21 +391,19 @@ func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) er
 	return schemacheck.NoVariant("ConstraintExpressionPropertyValue")
 }
 
-// DecodeConstraintExpressionPropertyValue parses data as a ConstraintExpressionPropertyValue and
-// checks it against the schema in one call, so a handler never sees a value the schema rejects;
-// failures are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeConstraintExpressionPropertyValue parses data as a ConstraintExpressionPropertyValue
+// checked against its schema (see decodeChecked).
 func DecodeConstraintExpressionPropertyValue(data []byte) (*ConstraintExpressionPropertyValue, error) {
 	return decodeChecked[ConstraintExpressionPropertyValue](data, checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch)
 }
 
-// Validate checks a ConstraintExpressionPropertyValue built in code (for example a hook's response)
-// against the same schema DecodeConstraintExpressionPropertyValue enforces, so nothing invalid is
-// sent.
+// Validate checks x against the schema DecodeConstraintExpressionPropertyValue enforces, so nothing
+// invalid is sent.
 func (x *ConstraintExpressionPropertyValue) Validate() error {
 	return validateChecked(x, "a ConstraintExpressionPropertyValue", checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch)
 }
 
-// decodeValue fills Context from a parsed JSON value, matching member names exactly.
+// decodeValue fills Context from a parsed value, matching member names exactly.
 func (x *Context) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -504,20 +494,17 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeContext parses data as a Context and checks it against the schema in one call, so a handler
-// never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeContext parses data as a Context checked against its schema (see decodeChecked).
 func DecodeContext(data []byte) (*Context, error) {
 	return decodeChecked[Context](data, checkTypeContext)
 }
 
-// Validate checks a Context built in code (for example a hook's response) against the same schema
-// DecodeContext enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeContext enforces, so nothing invalid is sent.
 func (x *Context) Validate() error {
 	return validateChecked(x, "a Context", checkTypeContext)
 }
 
-// decodeValue fills ContextPaymentItem from a parsed JSON value, matching member names exactly.
+// decodeValue fills ContextPaymentItem from a parsed value, matching member names exactly.
 func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -556,20 +543,19 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeContextPaymentItem parses data as a ContextPaymentItem and checks it against the schema in
-// one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeContextPaymentItem parses data as a ContextPaymentItem checked against its schema (see
+// decodeChecked).
 func DecodeContextPaymentItem(data []byte) (*ContextPaymentItem, error) {
 	return decodeChecked[ContextPaymentItem](data, checkContextAllOf1PropertiesPaymentItems)
 }
 
-// Validate checks a ContextPaymentItem built in code (for example a hook's response) against the
-// same schema DecodeContextPaymentItem enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeContextPaymentItem enforces, so nothing invalid is
+// sent.
 func (x *ContextPaymentItem) Validate() error {
 	return validateChecked(x, "a ContextPaymentItem", checkContextAllOf1PropertiesPaymentItems)
 }
 
-// decodeValue fills DailyHour from a parsed JSON value, matching member names exactly.
+// decodeValue fills DailyHour from a parsed value, matching member names exactly.
 func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -602,20 +588,17 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeDailyHour parses data as a DailyHour and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeDailyHour parses data as a DailyHour checked against its schema (see decodeChecked).
 func DecodeDailyHour(data []byte) (*DailyHour, error) {
 	return decodeChecked[DailyHour](data, checkTypeDailyHour)
 }
 
-// Validate checks a DailyHour built in code (for example a hook's response) against the same schema
-// DecodeDailyHour enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeDailyHour enforces, so nothing invalid is sent.
 func (x *DailyHour) Validate() error {
 	return validateChecked(x, "a DailyHour", checkTypeDailyHour)
 }
 
-// decodeValue fills DailyHourDay from a parsed JSON value, matching member names exactly.
+// decodeValue fills DailyHourDay from a parsed value, matching member names exactly.
 func (x *DailyHourDay) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -626,20 +609,17 @@ func (x *DailyHourDay) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeDailyHourDay parses data as a DailyHourDay and checks it against the schema in one call, so
-// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodeDailyHourDay parses data as a DailyHourDay checked against its schema (see decodeChecked).
 func DecodeDailyHourDay(data []byte) (*DailyHourDay, error) {
 	return decodeChecked[DailyHourDay](data, checkDailyHourAllOf1PropertiesDay)
 }
 
-// Validate checks a DailyHourDay built in code (for example a hook's response) against the same
-// schema DecodeDailyHourDay enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeDailyHourDay enforces, so nothing invalid is sent.
 func (x *DailyHourDay) Validate() error {
 	return validateChecked(x, "a DailyHourDay", checkDailyHourAllOf1PropertiesDay)
 }
 
-// decodeValue fills ErrorCode from a parsed JSON value, matching member names exactly.
+// decodeValue fills ErrorCode from a parsed value, matching member names exactly.
 func (x *ErrorCode) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -650,20 +630,17 @@ func (x *ErrorCode) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeErrorCode parses data as an ErrorCode and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeErrorCode parses data as an ErrorCode checked against its schema (see decodeChecked).
 func DecodeErrorCode(data []byte) (*ErrorCode, error) {
 	return decodeChecked[ErrorCode](data, checkErrorCode)
 }
 
-// Validate checks an ErrorCode built in code (for example a hook's response) against the same
-// schema DecodeErrorCode enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeErrorCode enforces, so nothing invalid is sent.
 func (x *ErrorCode) Validate() error {
 	return validateChecked(x, "an ErrorCode", checkErrorCode)
 }
 
-// decodeValue fills ExceptionHour from a parsed JSON value, matching member names exactly.
+// decodeValue fills ExceptionHour from a parsed value, matching member names exactly.
 func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -710,20 +687,18 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeExceptionHour parses data as an ExceptionHour and checks it against the schema in one call,
-// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodeExceptionHour parses data as an ExceptionHour checked against its schema (see
+// decodeChecked).
 func DecodeExceptionHour(data []byte) (*ExceptionHour, error) {
 	return decodeChecked[ExceptionHour](data, checkTypeExceptionHour)
 }
 
-// Validate checks an ExceptionHour built in code (for example a hook's response) against the same
-// schema DecodeExceptionHour enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeExceptionHour enforces, so nothing invalid is sent.
 func (x *ExceptionHour) Validate() error {
 	return validateChecked(x, "an ExceptionHour", checkTypeExceptionHour)
 }
 
-// decodeValue fills Geo from a parsed JSON value, matching member names exactly.
+// decodeValue fills Geo from a parsed value, matching member names exactly.
 func (x *Geo) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -752,20 +727,17 @@ func (x *Geo) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeGeo parses data as a Geo and checks it against the schema in one call, so a handler never
-// sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to
-// the value.
+// DecodeGeo parses data as a Geo checked against its schema (see decodeChecked).
 func DecodeGeo(data []byte) (*Geo, error) {
 	return decodeChecked[Geo](data, checkGeo)
 }
 
-// Validate checks a Geo built in code (for example a hook's response) against the same schema
-// DecodeGeo enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeGeo enforces, so nothing invalid is sent.
 func (x *Geo) Validate() error {
 	return validateChecked(x, "a Geo", checkGeo)
 }
 
-// decodeValue fills InfoCode from a parsed JSON value, matching member names exactly.
+// decodeValue fills InfoCode from a parsed value, matching member names exactly.
 func (x *InfoCode) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -776,20 +748,17 @@ func (x *InfoCode) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeInfoCode parses data as an InfoCode and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeInfoCode parses data as an InfoCode checked against its schema (see decodeChecked).
 func DecodeInfoCode(data []byte) (*InfoCode, error) {
 	return decodeChecked[InfoCode](data, checkInfoCode)
 }
 
-// Validate checks an InfoCode built in code (for example a hook's response) against the same schema
-// DecodeInfoCode enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeInfoCode enforces, so nothing invalid is sent.
 func (x *InfoCode) Validate() error {
 	return validateChecked(x, "an InfoCode", checkInfoCode)
 }
 
-// decodeValue fills Location from a parsed JSON value, matching member names exactly.
+// decodeValue fills Location from a parsed value, matching member names exactly.
 func (x *Location) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -882,20 +851,17 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocation parses data as a Location and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeLocation parses data as a Location checked against its schema (see decodeChecked).
 func DecodeLocation(data []byte) (*Location, error) {
 	return decodeChecked[Location](data, checkTypeLocation)
 }
 
-// Validate checks a Location built in code (for example a hook's response) against the same schema
-// DecodeLocation enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLocation enforces, so nothing invalid is sent.
 func (x *Location) Validate() error {
 	return validateChecked(x, "a Location", checkTypeLocation)
 }
 
-// decodeValue fills LocationDistance from a parsed JSON value, matching member names exactly.
+// decodeValue fills LocationDistance from a parsed value, matching member names exactly.
 func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -923,20 +889,18 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationDistance parses data as a LocationDistance and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeLocationDistance parses data as a LocationDistance checked against its schema (see
+// decodeChecked).
 func DecodeLocationDistance(data []byte) (*LocationDistance, error) {
 	return decodeChecked[LocationDistance](data, checkLocationDistance)
 }
 
-// Validate checks a LocationDistance built in code (for example a hook's response) against the same
-// schema DecodeLocationDistance enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLocationDistance enforces, so nothing invalid is sent.
 func (x *LocationDistance) Validate() error {
 	return validateChecked(x, "a LocationDistance", checkLocationDistance)
 }
 
-// decodeValue fills LocationFilter from a parsed JSON value, matching member names exactly.
+// decodeValue fills LocationFilter from a parsed value, matching member names exactly.
 func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -991,20 +955,18 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationFilter parses data as a LocationFilter and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeLocationFilter parses data as a LocationFilter checked against its schema (see
+// decodeChecked).
 func DecodeLocationFilter(data []byte) (*LocationFilter, error) {
 	return decodeChecked[LocationFilter](data, checkLocationFilter)
 }
 
-// Validate checks a LocationFilter built in code (for example a hook's response) against the same
-// schema DecodeLocationFilter enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLocationFilter enforces, so nothing invalid is sent.
 func (x *LocationFilter) Validate() error {
 	return validateChecked(x, "a LocationFilter", checkLocationFilter)
 }
 
-// decodeValue fills LocationFilterHours from a parsed JSON value, matching member names exactly.
+// decodeValue fills LocationFilterHours from a parsed value, matching member names exactly.
 func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1028,20 +990,19 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationFilterHours parses data as a LocationFilterHours and checks it against the schema
-// in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocationFilterHours parses data as a LocationFilterHours checked against its schema (see
+// decodeChecked).
 func DecodeLocationFilterHours(data []byte) (*LocationFilterHours, error) {
 	return decodeChecked[LocationFilterHours](data, checkLocationFilterPropertiesHours)
 }
 
-// Validate checks a LocationFilterHours built in code (for example a hook's response) against the
-// same schema DecodeLocationFilterHours enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLocationFilterHours enforces, so nothing invalid is
+// sent.
 func (x *LocationFilterHours) Validate() error {
 	return validateChecked(x, "a LocationFilterHours", checkLocationFilterPropertiesHours)
 }
 
-// decodeValue fills LocationServes from a parsed JSON value, matching member names exactly.
+// decodeValue fills LocationServes from a parsed value, matching member names exactly.
 func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1070,20 +1031,18 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationServes parses data as a LocationServes and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeLocationServes parses data as a LocationServes checked against its schema (see
+// decodeChecked).
 func DecodeLocationServes(data []byte) (*LocationServes, error) {
 	return decodeChecked[LocationServes](data, checkLocationServes)
 }
 
-// Validate checks a LocationServes built in code (for example a hook's response) against the same
-// schema DecodeLocationServes enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLocationServes enforces, so nothing invalid is sent.
 func (x *LocationServes) Validate() error {
 	return validateChecked(x, "a LocationServes", checkLocationServes)
 }
 
-// decodeValue fills LocationServesAddress from a parsed JSON value, matching member names exactly.
+// decodeValue fills LocationServesAddress from a parsed value, matching member names exactly.
 func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1120,20 +1079,19 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationServesAddress parses data as a LocationServesAddress and checks it against the
-// schema in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLocationServesAddress parses data as a LocationServesAddress checked against its schema
+// (see decodeChecked).
 func DecodeLocationServesAddress(data []byte) (*LocationServesAddress, error) {
 	return decodeChecked[LocationServesAddress](data, checkTypeLocationServesAddress)
 }
 
-// Validate checks a LocationServesAddress built in code (for example a hook's response) against the
-// same schema DecodeLocationServesAddress enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLocationServesAddress enforces, so nothing invalid is
+// sent.
 func (x *LocationServesAddress) Validate() error {
 	return validateChecked(x, "a LocationServesAddress", checkTypeLocationServesAddress)
 }
 
-// decodeValue fills LookupLocation from a parsed JSON value, matching member names exactly.
+// decodeValue fills LookupLocation from a parsed value, matching member names exactly.
 func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1240,20 +1198,18 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupLocation parses data as a LookupLocation and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeLookupLocation parses data as a LookupLocation checked against its schema (see
+// decodeChecked).
 func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
 	return decodeChecked[LookupLocation](data, checkTypeLookupLocation)
 }
 
-// Validate checks a LookupLocation built in code (for example a hook's response) against the same
-// schema DecodeLookupLocation enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLookupLocation enforces, so nothing invalid is sent.
 func (x *LookupLocation) Validate() error {
 	return validateChecked(x, "a LookupLocation", checkTypeLookupLocation)
 }
 
-// decodeValue fills LookupLocationInput from a parsed JSON value, matching member names exactly.
+// decodeValue fills LookupLocationInput from a parsed value, matching member names exactly.
 func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1277,20 +1233,19 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupLocationInput parses data as a LookupLocationInput and checks it against the schema
-// in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeLookupLocationInput parses data as a LookupLocationInput checked against its schema (see
+// decodeChecked).
 func DecodeLookupLocationInput(data []byte) (*LookupLocationInput, error) {
 	return decodeChecked[LookupLocationInput](data, checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
 }
 
-// Validate checks a LookupLocationInput built in code (for example a hook's response) against the
-// same schema DecodeLookupLocationInput enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLookupLocationInput enforces, so nothing invalid is
+// sent.
 func (x *LookupLocationInput) Validate() error {
 	return validateChecked(x, "a LookupLocationInput", checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
 }
 
-// decodeValue fills LookupRequest from a parsed JSON value, matching member names exactly.
+// decodeValue fills LookupRequest from a parsed value, matching member names exactly.
 func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1349,20 +1304,18 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupRequest parses data as a LookupRequest and checks it against the schema in one call,
-// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodeLookupRequest parses data as a LookupRequest checked against its schema (see
+// decodeChecked).
 func DecodeLookupRequest(data []byte) (*LookupRequest, error) {
 	return decodeChecked[LookupRequest](data, checkLocationLookupDefsLookupRequest)
 }
 
-// Validate checks a LookupRequest built in code (for example a hook's response) against the same
-// schema DecodeLookupRequest enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLookupRequest enforces, so nothing invalid is sent.
 func (x *LookupRequest) Validate() error {
 	return validateChecked(x, "a LookupRequest", checkLocationLookupDefsLookupRequest)
 }
 
-// decodeValue fills LookupResponse from a parsed JSON value, matching member names exactly.
+// decodeValue fills LookupResponse from a parsed value, matching member names exactly.
 func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1414,20 +1367,18 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupResponse parses data as a LookupResponse and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeLookupResponse parses data as a LookupResponse checked against its schema (see
+// decodeChecked).
 func DecodeLookupResponse(data []byte) (*LookupResponse, error) {
 	return decodeChecked[LookupResponse](data, checkLocationLookupDefsLookupResponse)
 }
 
-// Validate checks a LookupResponse built in code (for example a hook's response) against the same
-// schema DecodeLookupResponse enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeLookupResponse enforces, so nothing invalid is sent.
 func (x *LookupResponse) Validate() error {
 	return validateChecked(x, "a LookupResponse", checkLocationLookupDefsLookupResponse)
 }
 
-// decodeValue fills Message from a parsed JSON value, matching member names exactly.
+// decodeValue fills Message from a parsed value, matching member names exactly.
 func (x *Message) decodeValue(v *schemacheck.Value) error {
 	*x = Message{}
 	if v.Kind != schemacheck.Object {
@@ -1461,20 +1412,17 @@ func (x *Message) decodeValue(v *schemacheck.Value) error {
 	}
 }
 
-// DecodeMessage parses data as a Message and checks it against the schema in one call, so a handler
-// never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeMessage parses data as a Message checked against its schema (see decodeChecked).
 func DecodeMessage(data []byte) (*Message, error) {
 	return decodeChecked[Message](data, checkMessage)
 }
 
-// Validate checks a Message built in code (for example a hook's response) against the same schema
-// DecodeMessage enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessage enforces, so nothing invalid is sent.
 func (x *Message) Validate() error {
 	return validateChecked(x, "a Message", checkMessage)
 }
 
-// decodeValue fills MessageError from a parsed JSON value, matching member names exactly.
+// decodeValue fills MessageError from a parsed value, matching member names exactly.
 func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1522,20 +1470,17 @@ func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageError parses data as a MessageError and checks it against the schema in one call, so
-// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodeMessageError parses data as a MessageError checked against its schema (see decodeChecked).
 func DecodeMessageError(data []byte) (*MessageError, error) {
 	return decodeChecked[MessageError](data, checkMessageError)
 }
 
-// Validate checks a MessageError built in code (for example a hook's response) against the same
-// schema DecodeMessageError enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessageError enforces, so nothing invalid is sent.
 func (x *MessageError) Validate() error {
 	return validateChecked(x, "a MessageError", checkMessageError)
 }
 
-// decodeValue fills MessageErrorContentType from a parsed JSON value, matching member names exactly.
+// decodeValue fills MessageErrorContentType from a parsed value, matching member names exactly.
 func (x *MessageErrorContentType) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -1546,20 +1491,19 @@ func (x *MessageErrorContentType) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageErrorContentType parses data as a MessageErrorContentType and checks it against the
-// schema in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageErrorContentType parses data as a MessageErrorContentType checked against its schema
+// (see decodeChecked).
 func DecodeMessageErrorContentType(data []byte) (*MessageErrorContentType, error) {
 	return decodeChecked[MessageErrorContentType](data, checkMessageErrorPropertiesContentType)
 }
 
-// Validate checks a MessageErrorContentType built in code (for example a hook's response) against
-// the same schema DecodeMessageErrorContentType enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessageErrorContentType enforces, so nothing invalid
+// is sent.
 func (x *MessageErrorContentType) Validate() error {
 	return validateChecked(x, "a MessageErrorContentType", checkMessageErrorPropertiesContentType)
 }
 
-// decodeValue fills MessageErrorSeverity from a parsed JSON value, matching member names exactly.
+// decodeValue fills MessageErrorSeverity from a parsed value, matching member names exactly.
 func (x *MessageErrorSeverity) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -1570,20 +1514,19 @@ func (x *MessageErrorSeverity) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageErrorSeverity parses data as a MessageErrorSeverity and checks it against the schema
-// in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageErrorSeverity parses data as a MessageErrorSeverity checked against its schema (see
+// decodeChecked).
 func DecodeMessageErrorSeverity(data []byte) (*MessageErrorSeverity, error) {
 	return decodeChecked[MessageErrorSeverity](data, checkMessageErrorPropertiesSeverity)
 }
 
-// Validate checks a MessageErrorSeverity built in code (for example a hook's response) against the
-// same schema DecodeMessageErrorSeverity enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessageErrorSeverity enforces, so nothing invalid is
+// sent.
 func (x *MessageErrorSeverity) Validate() error {
 	return validateChecked(x, "a MessageErrorSeverity", checkMessageErrorPropertiesSeverity)
 }
 
-// decodeValue fills MessageInfo from a parsed JSON value, matching member names exactly.
+// decodeValue fills MessageInfo from a parsed value, matching member names exactly.
 func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1628,20 +1571,17 @@ func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageInfo parses data as a MessageInfo and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeMessageInfo parses data as a MessageInfo checked against its schema (see decodeChecked).
 func DecodeMessageInfo(data []byte) (*MessageInfo, error) {
 	return decodeChecked[MessageInfo](data, checkMessageInfo)
 }
 
-// Validate checks a MessageInfo built in code (for example a hook's response) against the same
-// schema DecodeMessageInfo enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessageInfo enforces, so nothing invalid is sent.
 func (x *MessageInfo) Validate() error {
 	return validateChecked(x, "a MessageInfo", checkMessageInfo)
 }
 
-// decodeValue fills MessageInfoContentType from a parsed JSON value, matching member names exactly.
+// decodeValue fills MessageInfoContentType from a parsed value, matching member names exactly.
 func (x *MessageInfoContentType) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -1652,20 +1592,19 @@ func (x *MessageInfoContentType) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageInfoContentType parses data as a MessageInfoContentType and checks it against the
-// schema in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageInfoContentType parses data as a MessageInfoContentType checked against its schema
+// (see decodeChecked).
 func DecodeMessageInfoContentType(data []byte) (*MessageInfoContentType, error) {
 	return decodeChecked[MessageInfoContentType](data, checkMessageInfoPropertiesContentType)
 }
 
-// Validate checks a MessageInfoContentType built in code (for example a hook's response) against
-// the same schema DecodeMessageInfoContentType enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessageInfoContentType enforces, so nothing invalid is
+// sent.
 func (x *MessageInfoContentType) Validate() error {
 	return validateChecked(x, "a MessageInfoContentType", checkMessageInfoPropertiesContentType)
 }
 
-// decodeValue fills MessageWarning from a parsed JSON value, matching member names exactly.
+// decodeValue fills MessageWarning from a parsed value, matching member names exactly.
 func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1727,20 +1666,18 @@ func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageWarning parses data as a MessageWarning and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeMessageWarning parses data as a MessageWarning checked against its schema (see
+// decodeChecked).
 func DecodeMessageWarning(data []byte) (*MessageWarning, error) {
 	return decodeChecked[MessageWarning](data, checkMessageWarning)
 }
 
-// Validate checks a MessageWarning built in code (for example a hook's response) against the same
-// schema DecodeMessageWarning enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessageWarning enforces, so nothing invalid is sent.
 func (x *MessageWarning) Validate() error {
 	return validateChecked(x, "a MessageWarning", checkMessageWarning)
 }
 
-// decodeValue fills MessageWarningContentType from a parsed JSON value, matching member names exactly.
+// decodeValue fills MessageWarningContentType from a parsed value, matching member names exactly.
 func (x *MessageWarningContentType) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -1751,20 +1688,19 @@ func (x *MessageWarningContentType) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageWarningContentType parses data as a MessageWarningContentType and checks it against
-// the schema in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeMessageWarningContentType parses data as a MessageWarningContentType checked against its
+// schema (see decodeChecked).
 func DecodeMessageWarningContentType(data []byte) (*MessageWarningContentType, error) {
 	return decodeChecked[MessageWarningContentType](data, checkMessageWarningPropertiesContentType)
 }
 
-// Validate checks a MessageWarningContentType built in code (for example a hook's response) against
-// the same schema DecodeMessageWarningContentType enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMessageWarningContentType enforces, so nothing invalid
+// is sent.
 func (x *MessageWarningContentType) Validate() error {
 	return validateChecked(x, "a MessageWarningContentType", checkMessageWarningPropertiesContentType)
 }
 
-// decodeValue fills Meta from a parsed JSON value, matching member names exactly.
+// decodeValue fills Meta from a parsed value, matching member names exactly.
 func (x *Meta) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1787,20 +1723,17 @@ func (x *Meta) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMeta parses data as a Meta and checks it against the schema in one call, so a handler never
-// sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to
-// the value.
+// DecodeMeta parses data as a Meta checked against its schema (see decodeChecked).
 func DecodeMeta(data []byte) (*Meta, error) {
 	return decodeChecked[Meta](data, checkMCPOpenrpcComponentsSchemasMeta)
 }
 
-// Validate checks a Meta built in code (for example a hook's response) against the same schema
-// DecodeMeta enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMeta enforces, so nothing invalid is sent.
 func (x *Meta) Validate() error {
 	return validateChecked(x, "a Meta", checkMCPOpenrpcComponentsSchemasMeta)
 }
 
-// decodeValue fills MetaUCPAgent from a parsed JSON value, matching member names exactly.
+// decodeValue fills MetaUCPAgent from a parsed value, matching member names exactly.
 func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1824,20 +1757,17 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMetaUCPAgent parses data as a MetaUCPAgent and checks it against the schema in one call, so
-// a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodeMetaUCPAgent parses data as a MetaUCPAgent checked against its schema (see decodeChecked).
 func DecodeMetaUCPAgent(data []byte) (*MetaUCPAgent, error) {
 	return decodeChecked[MetaUCPAgent](data, checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
 }
 
-// Validate checks a MetaUCPAgent built in code (for example a hook's response) against the same
-// schema DecodeMetaUCPAgent enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeMetaUCPAgent enforces, so nothing invalid is sent.
 func (x *MetaUCPAgent) Validate() error {
 	return validateChecked(x, "a MetaUCPAgent", checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
 }
 
-// decodeValue fills PaginationRequest from a parsed JSON value, matching member names exactly.
+// decodeValue fills PaginationRequest from a parsed value, matching member names exactly.
 func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1871,20 +1801,19 @@ func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaginationRequest parses data as a PaginationRequest and checks it against the schema in
-// one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodePaginationRequest parses data as a PaginationRequest checked against its schema (see
+// decodeChecked).
 func DecodePaginationRequest(data []byte) (*PaginationRequest, error) {
 	return decodeChecked[PaginationRequest](data, checkPaginationDefsRequest)
 }
 
-// Validate checks a PaginationRequest built in code (for example a hook's response) against the
-// same schema DecodePaginationRequest enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodePaginationRequest enforces, so nothing invalid is
+// sent.
 func (x *PaginationRequest) Validate() error {
 	return validateChecked(x, "a PaginationRequest", checkPaginationDefsRequest)
 }
 
-// decodeValue fills PaginationResponse from a parsed JSON value, matching member names exactly.
+// decodeValue fills PaginationResponse from a parsed value, matching member names exactly.
 func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1923,20 +1852,19 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaginationResponse parses data as a PaginationResponse and checks it against the schema in
-// one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodePaginationResponse parses data as a PaginationResponse checked against its schema (see
+// decodeChecked).
 func DecodePaginationResponse(data []byte) (*PaginationResponse, error) {
 	return decodeChecked[PaginationResponse](data, checkPaginationDefsResponse)
 }
 
-// Validate checks a PaginationResponse built in code (for example a hook's response) against the
-// same schema DecodePaginationResponse enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodePaginationResponse enforces, so nothing invalid is
+// sent.
 func (x *PaginationResponse) Validate() error {
 	return validateChecked(x, "a PaginationResponse", checkPaginationDefsResponse)
 }
 
-// decodeValue fills PaymentHandlerBase from a parsed JSON value, matching member names exactly.
+// decodeValue fills PaymentHandlerBase from a parsed value, matching member names exactly.
 func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2007,20 +1935,19 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaymentHandlerBase parses data as a PaymentHandlerBase and checks it against the schema in
-// one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodePaymentHandlerBase parses data as a PaymentHandlerBase checked against its schema (see
+// decodeChecked).
 func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
 	return decodeChecked[PaymentHandlerBase](data, checkTypePaymentHandlerBase)
 }
 
-// Validate checks a PaymentHandlerBase built in code (for example a hook's response) against the
-// same schema DecodePaymentHandlerBase enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodePaymentHandlerBase enforces, so nothing invalid is
+// sent.
 func (x *PaymentHandlerBase) Validate() error {
 	return validateChecked(x, "a PaymentHandlerBase", checkTypePaymentHandlerBase)
 }
 
-// decodeValue fills PostalAddress from a parsed JSON value, matching member names exactly.
+// decodeValue fills PostalAddress from a parsed value, matching member names exactly.
 func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2093,20 +2020,18 @@ func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePostalAddress parses data as a PostalAddress and checks it against the schema in one call,
-// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodePostalAddress parses data as a PostalAddress checked against its schema (see
+// decodeChecked).
 func DecodePostalAddress(data []byte) (*PostalAddress, error) {
 	return decodeChecked[PostalAddress](data, checkPostalAddress)
 }
 
-// Validate checks a PostalAddress built in code (for example a hook's response) against the same
-// schema DecodePostalAddress enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodePostalAddress enforces, so nothing invalid is sent.
 func (x *PostalAddress) Validate() error {
 	return validateChecked(x, "a PostalAddress", checkPostalAddress)
 }
 
-// decodeValue fills ReverseDomainName from a parsed JSON value, matching member names exactly.
+// decodeValue fills ReverseDomainName from a parsed value, matching member names exactly.
 func (x *ReverseDomainName) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -2117,20 +2042,19 @@ func (x *ReverseDomainName) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeReverseDomainName parses data as a ReverseDomainName and checks it against the schema in
-// one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeReverseDomainName parses data as a ReverseDomainName checked against its schema (see
+// decodeChecked).
 func DecodeReverseDomainName(data []byte) (*ReverseDomainName, error) {
 	return decodeChecked[ReverseDomainName](data, checkReverseDomainName)
 }
 
-// Validate checks a ReverseDomainName built in code (for example a hook's response) against the
-// same schema DecodeReverseDomainName enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeReverseDomainName enforces, so nothing invalid is
+// sent.
 func (x *ReverseDomainName) Validate() error {
 	return validateChecked(x, "a ReverseDomainName", checkReverseDomainName)
 }
 
-// decodeValue fills SearchRequest from a parsed JSON value, matching member names exactly.
+// decodeValue fills SearchRequest from a parsed value, matching member names exactly.
 func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2185,20 +2109,18 @@ func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSearchRequest parses data as a SearchRequest and checks it against the schema in one call,
-// so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with
-// pointers relative to the value.
+// DecodeSearchRequest parses data as a SearchRequest checked against its schema (see
+// decodeChecked).
 func DecodeSearchRequest(data []byte) (*SearchRequest, error) {
 	return decodeChecked[SearchRequest](data, checkLocationSearchDefsSearchRequest)
 }
 
-// Validate checks a SearchRequest built in code (for example a hook's response) against the same
-// schema DecodeSearchRequest enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeSearchRequest enforces, so nothing invalid is sent.
 func (x *SearchRequest) Validate() error {
 	return validateChecked(x, "a SearchRequest", checkLocationSearchDefsSearchRequest)
 }
 
-// decodeValue fills SearchResponse from a parsed JSON value, matching member names exactly.
+// decodeValue fills SearchResponse from a parsed value, matching member names exactly.
 func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2255,20 +2177,18 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSearchResponse parses data as a SearchResponse and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeSearchResponse parses data as a SearchResponse checked against its schema (see
+// decodeChecked).
 func DecodeSearchResponse(data []byte) (*SearchResponse, error) {
 	return decodeChecked[SearchResponse](data, checkLocationSearchDefsSearchResponse)
 }
 
-// Validate checks a SearchResponse built in code (for example a hook's response) against the same
-// schema DecodeSearchResponse enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeSearchResponse enforces, so nothing invalid is sent.
 func (x *SearchResponse) Validate() error {
 	return validateChecked(x, "a SearchResponse", checkLocationSearchDefsSearchResponse)
 }
 
-// decodeValue fills ServiceBase from a parsed JSON value, matching member names exactly.
+// decodeValue fills ServiceBase from a parsed value, matching member names exactly.
 func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2335,20 +2255,17 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeServiceBase parses data as a ServiceBase and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeServiceBase parses data as a ServiceBase checked against its schema (see decodeChecked).
 func DecodeServiceBase(data []byte) (*ServiceBase, error) {
 	return decodeChecked[ServiceBase](data, checkTypeServiceBase)
 }
 
-// Validate checks a ServiceBase built in code (for example a hook's response) against the same
-// schema DecodeServiceBase enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeServiceBase enforces, so nothing invalid is sent.
 func (x *ServiceBase) Validate() error {
 	return validateChecked(x, "a ServiceBase", checkTypeServiceBase)
 }
 
-// decodeValue fills ServiceBaseTransport from a parsed JSON value, matching member names exactly.
+// decodeValue fills ServiceBaseTransport from a parsed value, matching member names exactly.
 func (x *ServiceBaseTransport) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -2359,20 +2276,19 @@ func (x *ServiceBaseTransport) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeServiceBaseTransport parses data as a ServiceBaseTransport and checks it against the schema
-// in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeServiceBaseTransport parses data as a ServiceBaseTransport checked against its schema (see
+// decodeChecked).
 func DecodeServiceBaseTransport(data []byte) (*ServiceBaseTransport, error) {
 	return decodeChecked[ServiceBaseTransport](data, checkServiceDefsBaseAllOf1PropertiesTransport)
 }
 
-// Validate checks a ServiceBaseTransport built in code (for example a hook's response) against the
-// same schema DecodeServiceBaseTransport enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeServiceBaseTransport enforces, so nothing invalid is
+// sent.
 func (x *ServiceBaseTransport) Validate() error {
 	return validateChecked(x, "a ServiceBaseTransport", checkServiceDefsBaseAllOf1PropertiesTransport)
 }
 
-// decodeValue fills Signals from a parsed JSON value, matching member names exactly.
+// decodeValue fills Signals from a parsed value, matching member names exactly.
 func (x *Signals) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2403,20 +2319,17 @@ func (x *Signals) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSignals parses data as a Signals and checks it against the schema in one call, so a handler
-// never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeSignals parses data as a Signals checked against its schema (see decodeChecked).
 func DecodeSignals(data []byte) (*Signals, error) {
 	return decodeChecked[Signals](data, checkSignals)
 }
 
-// Validate checks a Signals built in code (for example a hook's response) against the same schema
-// DecodeSignals enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeSignals enforces, so nothing invalid is sent.
 func (x *Signals) Validate() error {
 	return validateChecked(x, "a Signals", checkSignals)
 }
 
-// decodeValue fills UCPLocationResponseSchema from a parsed JSON value, matching member names exactly.
+// decodeValue fills UCPLocationResponseSchema from a parsed value, matching member names exactly.
 func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2557,20 +2470,20 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeUCPLocationResponseSchema parses data as a UCPLocationResponseSchema and checks it against
-// the schema in one call, so a handler never sees a value the schema rejects; failures are a
-// *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeUCPLocationResponseSchema parses data as a UCPLocationResponseSchema checked against its
+// schema (see decodeChecked).
 func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, error) {
 	return decodeChecked[UCPLocationResponseSchema](data, checkTypeUCPLocationResponseSchema)
 }
 
-// Validate checks a UCPLocationResponseSchema built in code (for example a hook's response) against
-// the same schema DecodeUCPLocationResponseSchema enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeUCPLocationResponseSchema enforces, so nothing invalid
+// is sent.
 func (x *UCPLocationResponseSchema) Validate() error {
 	return validateChecked(x, "a UCPLocationResponseSchema", checkTypeUCPLocationResponseSchema)
 }
 
-// decodeValue fills UCPLocationResponseSchemaStatus from a parsed JSON value, matching member names exactly.
+// decodeValue fills UCPLocationResponseSchemaStatus from a parsed value, matching member names
+// exactly.
 func (x *UCPLocationResponseSchemaStatus) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -2581,21 +2494,19 @@ func (x *UCPLocationResponseSchemaStatus) decodeValue(v *schemacheck.Value) erro
 	return nil
 }
 
-// DecodeUCPLocationResponseSchemaStatus parses data as a UCPLocationResponseSchemaStatus and checks
-// it against the schema in one call, so a handler never sees a value the schema rejects; failures
-// are a *rpcerr.InvalidParams with pointers relative to the value.
+// DecodeUCPLocationResponseSchemaStatus parses data as a UCPLocationResponseSchemaStatus checked
+// against its schema (see decodeChecked).
 func DecodeUCPLocationResponseSchemaStatus(data []byte) (*UCPLocationResponseSchemaStatus, error) {
 	return decodeChecked[UCPLocationResponseSchemaStatus](data, checkUCPDefsBasePropertiesStatus)
 }
 
-// Validate checks a UCPLocationResponseSchemaStatus built in code (for example a hook's response)
-// against the same schema DecodeUCPLocationResponseSchemaStatus enforces, so nothing invalid is
-// sent.
+// Validate checks x against the schema DecodeUCPLocationResponseSchemaStatus enforces, so nothing
+// invalid is sent.
 func (x *UCPLocationResponseSchemaStatus) Validate() error {
 	return validateChecked(x, "a UCPLocationResponseSchemaStatus", checkUCPDefsBasePropertiesStatus)
 }
 
-// decodeValue fills UCPVersion from a parsed JSON value, matching member names exactly.
+// decodeValue fills UCPVersion from a parsed value, matching member names exactly.
 func (x *UCPVersion) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -2606,20 +2517,17 @@ func (x *UCPVersion) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeUCPVersion parses data as a UCPVersion and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeUCPVersion parses data as a UCPVersion checked against its schema (see decodeChecked).
 func DecodeUCPVersion(data []byte) (*UCPVersion, error) {
 	return decodeChecked[UCPVersion](data, checkUCPDefsVersion)
 }
 
-// Validate checks a UCPVersion built in code (for example a hook's response) against the same
-// schema DecodeUCPVersion enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeUCPVersion enforces, so nothing invalid is sent.
 func (x *UCPVersion) Validate() error {
 	return validateChecked(x, "a UCPVersion", checkUCPDefsVersion)
 }
 
-// decodeValue fills ValueConstraint from a parsed JSON value, matching member names exactly.
+// decodeValue fills ValueConstraint from a parsed value, matching member names exactly.
 func (x *ValueConstraint) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2651,20 +2559,18 @@ func (x *ValueConstraint) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeValueConstraint parses data as a ValueConstraint and checks it against the schema in one
-// call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams
-// with pointers relative to the value.
+// DecodeValueConstraint parses data as a ValueConstraint checked against its schema (see
+// decodeChecked).
 func DecodeValueConstraint(data []byte) (*ValueConstraint, error) {
 	return decodeChecked[ValueConstraint](data, checkConstraintExpressionDefsValueConstraint)
 }
 
-// Validate checks a ValueConstraint built in code (for example a hook's response) against the same
-// schema DecodeValueConstraint enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeValueConstraint enforces, so nothing invalid is sent.
 func (x *ValueConstraint) Validate() error {
 	return validateChecked(x, "a ValueConstraint", checkConstraintExpressionDefsValueConstraint)
 }
 
-// decodeValue fills WarningCode from a parsed JSON value, matching member names exactly.
+// decodeValue fills WarningCode from a parsed value, matching member names exactly.
 func (x *WarningCode) decodeValue(v *schemacheck.Value) error {
 	var out string
 	if v.Kind != schemacheck.String {
@@ -2675,20 +2581,19 @@ func (x *WarningCode) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeWarningCode parses data as a WarningCode and checks it against the schema in one call, so a
-// handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers
-// relative to the value.
+// DecodeWarningCode parses data as a WarningCode checked against its schema (see decodeChecked).
 func DecodeWarningCode(data []byte) (*WarningCode, error) {
 	return decodeChecked[WarningCode](data, checkWarningCode)
 }
 
-// Validate checks a WarningCode built in code (for example a hook's response) against the same
-// schema DecodeWarningCode enforces, so nothing invalid is sent.
+// Validate checks x against the schema DecodeWarningCode enforces, so nothing invalid is sent.
 func (x *WarningCode) Validate() error {
 	return validateChecked(x, "a WarningCode", checkWarningCode)
 }
 
-// checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile (request, search).
+// Checks
+// services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile
+// (request; search).
 func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -2697,7 +2602,8 @@ func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c *
 	c.Format(at, v, "uri")
 }
 
-// checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request, search).
+// Checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request;
+// search).
 func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2719,7 +2625,7 @@ func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent(c *schemacheck.Check
 	}
 }
 
-// checkMCPOpenrpcComponentsSchemasMeta checks services/common/mcp.openrpc.json#/components/schemas/meta (request, search).
+// Checks services/common/mcp.openrpc.json#/components/schemas/meta (request; search).
 func checkMCPOpenrpcComponentsSchemasMeta(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2741,35 +2647,38 @@ func checkMCPOpenrpcComponentsSchemasMeta(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// checkLocationSearchDefsSearchRequestPropertiesQuery checks schemas/common/location_search.json#/$defs/search_request/properties/query (request, search).
+// Checks schemas/common/location_search.json#/$defs/search_request/properties/query (request;
+// search).
 func checkLocationSearchDefsSearchRequestPropertiesQuery(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocalityPropertiesAddressCountry checks schemas/common/types/locality.json#/properties/address_country (request, lookup and search).
+// Checks schemas/common/types/locality.json#/properties/address_country (request; lookup and
+// search).
 func checkLocalityPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocalityPropertiesAddressRegion checks schemas/common/types/locality.json#/properties/address_region (request, lookup and search).
+// Checks schemas/common/types/locality.json#/properties/address_region (request; lookup and
+// search).
 func checkLocalityPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocalityPropertiesPostalCode checks schemas/common/types/locality.json#/properties/postal_code (request, lookup and search).
+// Checks schemas/common/types/locality.json#/properties/postal_code (request; lookup and search).
 func checkLocalityPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocality checks schemas/common/types/locality.json# (request, lookup and search).
+// Checks schemas/common/types/locality.json# (request; lookup and search).
 func checkLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2792,35 +2701,38 @@ func checkLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 	}
 }
 
-// checkContextAllOf1PropertiesLocation checks schemas/common/types/context.json#/allOf/1/properties/location (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/location (request; lookup and
+// search).
 func checkContextAllOf1PropertiesLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkContextAllOf1PropertiesIntent checks schemas/common/types/context.json#/allOf/1/properties/intent (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/intent (request; lookup and search).
 func checkContextAllOf1PropertiesIntent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkContextAllOf1PropertiesLanguage checks schemas/common/types/context.json#/allOf/1/properties/language (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/language (request; lookup and
+// search).
 func checkContextAllOf1PropertiesLanguage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkContextAllOf1PropertiesCurrency checks schemas/common/types/context.json#/allOf/1/properties/currency (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/currency (request; lookup and
+// search).
 func checkContextAllOf1PropertiesCurrency(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkReverseDomainName checks schemas/common/types/reverse_domain_name.json# (request and response, lookup and search).
+// Checks schemas/common/types/reverse_domain_name.json# (request and response; lookup and search).
 func checkReverseDomainName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -2831,7 +2743,8 @@ func checkReverseDomainName(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 	}
 }
 
-// checkContextAllOf1PropertiesEligibility checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request; lookup and
+// search).
 func checkContextAllOf1PropertiesEligibility(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -2849,14 +2762,16 @@ func checkContextAllOf1PropertiesEligibility(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items
+// (request; lookup and search).
 func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItemsPropertiesTypes checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types
+// (request; lookup and search).
 func checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -2871,7 +2786,8 @@ func checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c *schemacheck.Chec
 	}
 }
 
-// checkContextAllOf1PropertiesPaymentItems checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request; lookup and
+// search).
 func checkContextAllOf1PropertiesPaymentItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2895,7 +2811,8 @@ func checkContextAllOf1PropertiesPaymentItems(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// checkContextAllOf1PropertiesPayment checks schemas/common/types/context.json#/allOf/1/properties/payment (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/payment (request; lookup and
+// search).
 func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -2910,7 +2827,7 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 	}
 }
 
-// checkContextAllOf1 checks schemas/common/types/context.json#/allOf/1 (request, lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1 (request; lookup and search).
 func checkContextAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2939,7 +2856,7 @@ func checkContextAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	}
 }
 
-// checkContext checks schemas/common/types/context.json# (request, lookup and search).
+// Checks schemas/common/types/context.json# (request; lookup and search).
 func checkContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2952,21 +2869,23 @@ func checkContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	checkContextAllOf1(c, v, at)
 }
 
-// checkSignalsPropertiesDevUCPBuyerIP checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request, lookup and search).
+// Checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request; lookup and
+// search).
 func checkSignalsPropertiesDevUCPBuyerIP(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkSignalsPropertiesDevUCPUserAgent checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request, lookup and search).
+// Checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request; lookup and
+// search).
 func checkSignalsPropertiesDevUCPUserAgent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkSignals checks schemas/common/types/signals.json# (request, lookup and search).
+// Checks schemas/common/types/signals.json# (request; lookup and search).
 func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2995,7 +2914,8 @@ func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	}
 }
 
-// checkGeoPropertiesLatitude checks schemas/common/types/geo.json#/properties/latitude (request and response, lookup and search).
+// Checks schemas/common/types/geo.json#/properties/latitude (request and response; lookup and
+// search).
 func checkGeoPropertiesLatitude(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
@@ -3007,7 +2927,8 @@ func checkGeoPropertiesLatitude(c *schemacheck.Checker, v *schemacheck.Value, at
 	c.Bound(at, v, "maximum", &bound3)
 }
 
-// checkGeoPropertiesLongitude checks schemas/common/types/geo.json#/properties/longitude (request and response, lookup and search).
+// Checks schemas/common/types/geo.json#/properties/longitude (request and response; lookup and
+// search).
 func checkGeoPropertiesLongitude(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
@@ -3019,7 +2940,7 @@ func checkGeoPropertiesLongitude(c *schemacheck.Checker, v *schemacheck.Value, a
 	c.Bound(at, v, "maximum", &bound5)
 }
 
-// checkGeo checks schemas/common/types/geo.json# (request and response, lookup and search).
+// Checks schemas/common/types/geo.json# (request and response; lookup and search).
 func checkGeo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3046,7 +2967,7 @@ func checkGeo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path
 	}
 }
 
-// checkLocationDistancePropertiesMax checks schemas/common/types/location_distance.json#/properties/max (request, lookup and search).
+// Checks schemas/common/types/location_distance.json#/properties/max (request; lookup and search).
 func checkLocationDistancePropertiesMax(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
@@ -3055,7 +2976,7 @@ func checkLocationDistancePropertiesMax(c *schemacheck.Checker, v *schemacheck.V
 	c.Bound(at, v, "minimum", &bound6)
 }
 
-// checkLocationDistance checks schemas/common/types/location_distance.json# (request, lookup and search).
+// Checks schemas/common/types/location_distance.json# (request; lookup and search).
 func checkLocationDistance(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3082,21 +3003,23 @@ func checkLocationDistance(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf0 checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request; lookup and
+// search).
 func checkLocationServesPropertyNamesAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(v.Kind == schemacheck.String && v.Str == "point") {
 		c.Const(at, v, "\"point\"")
 	}
 }
 
-// checkLocationServesPropertyNamesAnyOf1 checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request; lookup and
+// search).
 func checkLocationServesPropertyNamesAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(v.Kind == schemacheck.String && v.Str == "address") {
 		c.Const(at, v, "\"address\"")
 	}
 }
 
-// checkLocationServesPropertyNames checks schemas/common/types/location_serves.json#/propertyNames (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/propertyNames (request; lookup and search).
 func checkLocationServesPropertyNames(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(matchLocationServesPropertyNamesAnyOf0(v, at) || matchLocationServesPropertyNamesAnyOf1(v, at) || matchReverseDomainName(v, at)) {
 		if c.Fail() {
@@ -3108,7 +3031,9 @@ func checkLocationServesPropertyNames(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country (request, lookup and search).
+// Checks
+// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country
+// (request; lookup and search).
 func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3117,7 +3042,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c 
 	c.Length(at, v, 1, -1)
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf0 checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request;
+// lookup and search).
 func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_country") == nil && c.Required(at, "address_country") {
@@ -3137,7 +3063,9 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v 
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region (request, lookup and search).
+// Checks
+// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region
+// (request; lookup and search).
 func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3146,7 +3074,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c *
 	c.Length(at, v, 1, -1)
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf1 checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request;
+// lookup and search).
 func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_region") == nil && c.Required(at, "address_region") {
@@ -3166,7 +3095,9 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v 
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code (request, lookup and search).
+// Checks
+// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code
+// (request; lookup and search).
 func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3175,7 +3106,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c *sch
 	c.Length(at, v, 1, -1)
 }
 
-// checkLocationServesPropertiesAddressAllOf1AnyOf2 checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request;
+// lookup and search).
 func checkLocationServesPropertiesAddressAllOf1AnyOf2(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
@@ -3195,7 +3127,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2(c *schemacheck.Checker, v 
 	}
 }
 
-// checkLocationServesPropertiesAddressAllOf1 checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request; lookup and
+// search).
 func checkLocationServesPropertiesAddressAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3211,7 +3144,8 @@ func checkLocationServesPropertiesAddressAllOf1(c *schemacheck.Checker, v *schem
 	}
 }
 
-// checkLocationServesPropertiesAddress checks schemas/common/types/location_serves.json#/properties/address (request, lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address (request; lookup and
+// search).
 func checkLocationServesPropertiesAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocality(c, v, at)
 	if c.Stop() {
@@ -3220,7 +3154,7 @@ func checkLocationServesPropertiesAddress(c *schemacheck.Checker, v *schemacheck
 	checkLocationServesPropertiesAddressAllOf1(c, v, at)
 }
 
-// checkLocationServes checks schemas/common/types/location_serves.json# (request, lookup and search).
+// Checks schemas/common/types/location_serves.json# (request; lookup and search).
 func checkLocationServes(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3255,19 +3189,22 @@ func checkLocationServes(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// checkLocationFilterPropertiesHoursPropertiesOpenAt checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request, lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request;
+// lookup and search).
 func checkLocationFilterPropertiesHoursPropertiesOpenAt(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern7.MatchString(v.Str) && c.Pattern(at, v, "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$") {
+	if c.Format(at, v, "date-time") {
 		return
 	}
-	c.Format(at, v, "date-time")
+	if !pattern7.MatchString(v.Str) && schemacheck.CheckFormat("date-time", v.Str) == nil && c.Fail() {
+		c.Add(at, "pattern", "must be a date-time in the form this field requires, got "+strconv.Quote(v.Str))
+	}
 }
 
-// checkLocationFilterPropertiesHours checks schemas/common/types/location_filter.json#/properties/hours (request, lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/hours (request; lookup and search).
 func checkLocationFilterPropertiesHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3289,7 +3226,8 @@ func checkLocationFilterPropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkLocationFilterPropertiesAmenities checks schemas/common/types/location_filter.json#/properties/amenities (request, lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/amenities (request; lookup and
+// search).
 func checkLocationFilterPropertiesAmenities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3304,7 +3242,8 @@ func checkLocationFilterPropertiesAmenities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// checkLocationFilterPropertiesItemsItems checks schemas/common/types/location_filter.json#/properties/items/items (request, lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/items/items (request; lookup and
+// search).
 func checkLocationFilterPropertiesItemsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3313,7 +3252,7 @@ func checkLocationFilterPropertiesItemsItems(c *schemacheck.Checker, v *schemach
 	c.Length(at, v, 1, -1)
 }
 
-// checkLocationFilterPropertiesItems checks schemas/common/types/location_filter.json#/properties/items (request, lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/items (request; lookup and search).
 func checkLocationFilterPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3334,7 +3273,7 @@ func checkLocationFilterPropertiesItems(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkLocationFilter checks schemas/common/types/location_filter.json# (request, lookup and search).
+// Checks schemas/common/types/location_filter.json# (request; lookup and search).
 func checkLocationFilter(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3357,14 +3296,14 @@ func checkLocationFilter(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// checkPaginationDefsRequestPropertiesCursor checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request, search).
+// Checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request; search).
 func checkPaginationDefsRequestPropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPaginationDefsRequestPropertiesLimit checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request, search).
+// Checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request; search).
 func checkPaginationDefsRequestPropertiesLimit(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
@@ -3373,7 +3312,7 @@ func checkPaginationDefsRequestPropertiesLimit(c *schemacheck.Checker, v *schema
 	c.Bound(at, v, "minimum", &bound8)
 }
 
-// checkPaginationDefsRequest checks schemas/common/types/pagination.json#/$defs/request (request, search).
+// Checks schemas/common/types/pagination.json#/$defs/request (request; search).
 func checkPaginationDefsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3394,7 +3333,7 @@ func checkPaginationDefsRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// checkLocationSearchDefsSearchRequest checks schemas/common/location_search.json#/$defs/search_request (request, search).
+// Checks schemas/common/location_search.json#/$defs/search_request (request; search).
 func checkLocationSearchDefsSearchRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3425,7 +3364,7 @@ func checkLocationSearchDefsSearchRequest(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// checkUCPDefsVersion checks schemas/ucp.json#/$defs/version (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/version (response; lookup and search).
 func checkUCPDefsVersion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3436,14 +3375,15 @@ func checkUCPDefsVersion(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// checkUCPDefsMapOrderAdditionalPropertiesItems checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response; lookup and
+// search).
 func checkUCPDefsMapOrderAdditionalPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkUCPDefsMapOrderAdditionalProperties checks schemas/ucp.json#/$defs/map_order/additionalProperties (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/map_order/additionalProperties (response; lookup and search).
 func checkUCPDefsMapOrderAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3458,7 +3398,7 @@ func checkUCPDefsMapOrderAdditionalProperties(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// checkUCPDefsMapOrder checks schemas/ucp.json#/$defs/map_order (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/map_order (response; lookup and search).
 func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3477,7 +3417,9 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	}
 }
 
-func inEnum10(s string) bool {
+// inEnumUCPDefsBasePropertiesStatus reports whether s is one of the strings
+// schemas/ucp.json#/$defs/base/properties/status lists.
+func inEnumUCPDefsBasePropertiesStatus(s string) bool {
 	switch s {
 	case "success", "error":
 		return true
@@ -3485,18 +3427,18 @@ func inEnum10(s string) bool {
 	return false
 }
 
-// checkUCPDefsBasePropertiesStatus checks schemas/ucp.json#/$defs/base/properties/status (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/status (response; lookup and search).
 func checkUCPDefsBasePropertiesStatus(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum10(v.Str)) {
+	if !(v.Kind == schemacheck.String && inEnumUCPDefsBasePropertiesStatus(v.Str)) {
 		c.Enum(at, v, "[\"error\", \"success\"]")
 	}
 }
 
-// checkUCPDefsEntityPropertiesSpec checks schemas/ucp.json#/$defs/entity/properties/spec (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/spec (response; lookup and search).
 func checkUCPDefsEntityPropertiesSpec(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3505,7 +3447,7 @@ func checkUCPDefsEntityPropertiesSpec(c *schemacheck.Checker, v *schemacheck.Val
 	c.Format(at, v, "uri")
 }
 
-// checkUCPDefsEntityPropertiesSchema checks schemas/ucp.json#/$defs/entity/properties/schema (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/schema (response; lookup and search).
 func checkUCPDefsEntityPropertiesSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3514,21 +3456,21 @@ func checkUCPDefsEntityPropertiesSchema(c *schemacheck.Checker, v *schemacheck.V
 	c.Format(at, v, "uri")
 }
 
-// checkUCPDefsEntityPropertiesID checks schemas/ucp.json#/$defs/entity/properties/id (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/id (response; lookup and search).
 func checkUCPDefsEntityPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkUCPDefsEntityPropertiesConfig checks schemas/ucp.json#/$defs/entity/properties/config (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/config (response; lookup and search).
 func checkUCPDefsEntityPropertiesConfig(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 	}
 }
 
-// checkUCPDefsEntity checks schemas/ucp.json#/$defs/entity (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/entity (response; lookup and search).
 func checkUCPDefsEntity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3558,7 +3500,9 @@ func checkUCPDefsEntity(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	}
 }
 
-func inEnum11(s string) bool {
+// inEnumServiceDefsBaseAllOf1PropertiesTransport reports whether s is one of the strings
+// schemas/service.json#/$defs/base/allOf/1/properties/transport lists.
+func inEnumServiceDefsBaseAllOf1PropertiesTransport(s string) bool {
 	switch s {
 	case "rest", "mcp", "a2a", "embedded":
 		return true
@@ -3566,18 +3510,20 @@ func inEnum11(s string) bool {
 	return false
 }
 
-// checkServiceDefsBaseAllOf1PropertiesTransport checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response, lookup and search).
+// Checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response; lookup and
+// search).
 func checkServiceDefsBaseAllOf1PropertiesTransport(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum11(v.Str)) {
+	if !(v.Kind == schemacheck.String && inEnumServiceDefsBaseAllOf1PropertiesTransport(v.Str)) {
 		c.Enum(at, v, "[\"a2a\", \"embedded\", \"mcp\", \"rest\"]")
 	}
 }
 
-// checkServiceDefsBaseAllOf1PropertiesEndpoint checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response, lookup and search).
+// Checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response; lookup and
+// search).
 func checkServiceDefsBaseAllOf1PropertiesEndpoint(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3586,7 +3532,7 @@ func checkServiceDefsBaseAllOf1PropertiesEndpoint(c *schemacheck.Checker, v *sch
 	c.Format(at, v, "uri")
 }
 
-// checkServiceDefsBaseAllOf1 checks schemas/service.json#/$defs/base/allOf/1 (response, lookup and search).
+// Checks schemas/service.json#/$defs/base/allOf/1 (response; lookup and search).
 func checkServiceDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3610,7 +3556,7 @@ func checkServiceDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// checkServiceDefsBase checks schemas/service.json#/$defs/base (response, lookup and search).
+// Checks schemas/service.json#/$defs/base (response; lookup and search).
 func checkServiceDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
@@ -3619,7 +3565,8 @@ func checkServiceDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	checkServiceDefsBaseAllOf1(c, v, at)
 }
 
-// checkUCPDefsBasePropertiesServicesAdditionalProperties checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response; lookup
+// and search).
 func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3634,7 +3581,7 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 	}
 }
 
-// checkUCPDefsBasePropertiesServices checks schemas/ucp.json#/$defs/base/properties/services (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/services (response; lookup and search).
 func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3661,7 +3608,8 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1 checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response, lookup and search).
+// Checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response; lookup
+// and search).
 func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3679,7 +3627,8 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(c *schemacheck.Checker
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1PropertiesExtends checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response, lookup and search).
+// Checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response; lookup and
+// search).
 func checkCapabilityDefsBaseAllOf1PropertiesExtends(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if matched := [2]bool{matchReverseDomainName(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
@@ -3691,7 +3640,7 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtends(c *schemacheck.Checker, v *s
 	}
 }
 
-// checkCapabilityDefsBaseAllOf1 checks schemas/capability.json#/$defs/base/allOf/1 (response, lookup and search).
+// Checks schemas/capability.json#/$defs/base/allOf/1 (response; lookup and search).
 func checkCapabilityDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3710,7 +3659,7 @@ func checkCapabilityDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value,
 	}
 }
 
-// checkCapabilityDefsBase checks schemas/capability.json#/$defs/base (response, lookup and search).
+// Checks schemas/capability.json#/$defs/base (response; lookup and search).
 func checkCapabilityDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
@@ -3719,7 +3668,8 @@ func checkCapabilityDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *s
 	checkCapabilityDefsBaseAllOf1(c, v, at)
 }
 
-// checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response;
+// lookup and search).
 func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3734,7 +3684,7 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 	}
 }
 
-// checkUCPDefsBasePropertiesCapabilities checks schemas/ucp.json#/$defs/base/properties/capabilities (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/capabilities (response; lookup and search).
 func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3761,7 +3711,7 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf1 checks schemas/payment_handler.json#/$defs/base/allOf/1 (response, lookup and search).
+// Checks schemas/payment_handler.json#/$defs/base/allOf/1 (response; lookup and search).
 func checkPaymentHandlerDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3772,21 +3722,24 @@ func checkPaymentHandlerDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// checkAvailablePaymentInstrumentPropertiesType checks schemas/common/types/available_payment_instrument.json#/properties/type (response, lookup and search).
+// Checks schemas/common/types/available_payment_instrument.json#/properties/type (response; lookup
+// and search).
 func checkAvailablePaymentInstrumentPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkConstraintExpressionPropertiesRequiredItems checks schemas/common/types/constraint_expression.json#/properties/required/items (response, lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/properties/required/items (response;
+// lookup and search).
 func checkConstraintExpressionPropertiesRequiredItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkConstraintExpressionPropertiesRequired checks schemas/common/types/constraint_expression.json#/properties/required (response, lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/properties/required (response; lookup and
+// search).
 func checkConstraintExpressionPropertiesRequired(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3807,7 +3760,8 @@ func checkConstraintExpressionPropertiesRequired(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintPropertiesEnum checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum (response, lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum
+// (response; lookup and search).
 func checkConstraintExpressionDefsValueConstraintPropertiesEnum(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3819,11 +3773,13 @@ func checkConstraintExpressionDefsValueConstraintPropertiesEnum(c *schemacheck.C
 	c.Unique(at, v)
 }
 
-// checkConstraintExpressionDefsValueConstraintPropertiesConst checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const (response, lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const
+// (response; lookup and search).
 func checkConstraintExpressionDefsValueConstraintPropertiesConst(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 }
 
-// checkConstraintExpressionDefsValueConstraintAnyOf0 checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response, lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response;
+// lookup and search).
 func checkConstraintExpressionDefsValueConstraintAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("enum") == nil && c.Required(at, "enum") {
@@ -3832,7 +3788,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf0(c *schemacheck.Checker, 
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraintAnyOf1 checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response, lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response;
+// lookup and search).
 func checkConstraintExpressionDefsValueConstraintAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("const") == nil && c.Required(at, "const") {
@@ -3841,7 +3798,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf1(c *schemacheck.Checker, 
 	}
 }
 
-// checkConstraintExpressionDefsValueConstraint checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response, lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response; lookup
+// and search).
 func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3872,7 +3830,9 @@ func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *sch
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, search).
+// Checks
+// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
+// (response; search).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if matched := [2]bool{matchConstraintExpressionResponseSearch(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
@@ -3884,7 +3844,7 @@ func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSe
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesResponseSearch checks schemas/common/types/constraint_expression.json#/properties/properties (response, search).
+// Checks schemas/common/types/constraint_expression.json#/properties/properties (response; search).
 func checkConstraintExpressionPropertiesPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3906,7 +3866,8 @@ func checkConstraintExpressionPropertiesPropertiesResponseSearch(c *schemacheck.
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfItemsResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response, search).
+// Checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response;
+// search).
 func checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkConstraintExpressionResponseSearch(c, v, at)
 	if c.Stop() {
@@ -3919,7 +3880,7 @@ func checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c *schemacheck.
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfResponseSearch checks schemas/common/types/constraint_expression.json#/properties/anyOf (response, search).
+// Checks schemas/common/types/constraint_expression.json#/properties/anyOf (response; search).
 func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3937,7 +3898,7 @@ func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Check
 	}
 }
 
-// checkConstraintExpressionResponseSearch checks schemas/common/types/constraint_expression.json# (response, search).
+// Checks schemas/common/types/constraint_expression.json# (response; search).
 func checkConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3962,7 +3923,7 @@ func checkConstraintExpressionResponseSearch(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkAvailablePaymentInstrumentResponseSearch checks schemas/common/types/available_payment_instrument.json# (response, search).
+// Checks schemas/common/types/available_payment_instrument.json# (response; search).
 func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3986,7 +3947,8 @@ func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response, search).
+// Checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments
+// (response; search).
 func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4004,7 +3966,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSear
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2ResponseSearch checks schemas/payment_handler.json#/$defs/base/allOf/2 (response, search).
+// Checks schemas/payment_handler.json#/$defs/base/allOf/2 (response; search).
 func checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4023,7 +3985,7 @@ func checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c *schemacheck.Checker, v *
 	}
 }
 
-// checkPaymentHandlerDefsBaseResponseSearch checks schemas/payment_handler.json#/$defs/base (response, search).
+// Checks schemas/payment_handler.json#/$defs/base (response; search).
 func checkPaymentHandlerDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
@@ -4036,7 +3998,8 @@ func checkPaymentHandlerDefsBaseResponseSearch(c *schemacheck.Checker, v *schema
 	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
 }
 
-// checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, search).
+// Checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response;
+// search).
 func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4051,7 +4014,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch
 	}
 }
 
-// checkUCPDefsBasePropertiesPaymentHandlersResponseSearch checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, search).
+// Checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response; search).
 func checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4078,7 +4041,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 	}
 }
 
-// checkUCPDefsBaseResponseSearch checks schemas/ucp.json#/$defs/base (response, search).
+// Checks schemas/ucp.json#/$defs/base (response; search).
 func checkUCPDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4110,7 +4073,9 @@ func checkUCPDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties (response, lookup and search).
+// Checks
+// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties
+// (response; lookup and search).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
 		for i := range v.Items {
@@ -4123,7 +4088,8 @@ func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPro
 	}
 }
 
-// checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities
+// (response; lookup and search).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
@@ -4140,7 +4106,7 @@ func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities(c *schemache
 	}
 }
 
-// checkUCPDefsResponseLocationSchemaAllOf1 checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response, lookup and search).
+// Checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response; lookup and search).
 func checkUCPDefsResponseLocationSchemaAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
@@ -4157,7 +4123,7 @@ func checkUCPDefsResponseLocationSchemaAllOf1(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// checkUCPDefsResponseLocationSchemaResponseSearch checks schemas/ucp.json#/$defs/response_location_schema (response, search).
+// Checks schemas/ucp.json#/$defs/response_location_schema (response; search).
 func checkUCPDefsResponseLocationSchemaResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsBaseResponseSearch(c, v, at)
 	if c.Stop() {
@@ -4166,84 +4132,93 @@ func checkUCPDefsResponseLocationSchemaResponseSearch(c *schemacheck.Checker, v 
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// checkLocationSummaryPropertiesID checks schemas/common/types/location_summary.json#/properties/id (response, lookup and search).
+// Checks schemas/common/types/location_summary.json#/properties/id (response; lookup and search).
 func checkLocationSummaryPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocationSummaryPropertiesName checks schemas/common/types/location_summary.json#/properties/name (response, lookup and search).
+// Checks schemas/common/types/location_summary.json#/properties/name (response; lookup and search).
 func checkLocationSummaryPropertiesName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesExtendedAddress checks schemas/common/types/postal_address.json#/properties/extended_address (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/extended_address (response; lookup
+// and search).
 func checkPostalAddressPropertiesExtendedAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesStreetAddress checks schemas/common/types/postal_address.json#/properties/street_address (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/street_address (response; lookup and
+// search).
 func checkPostalAddressPropertiesStreetAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesAddressLocality checks schemas/common/types/postal_address.json#/properties/address_locality (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/address_locality (response; lookup
+// and search).
 func checkPostalAddressPropertiesAddressLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesAddressRegion checks schemas/common/types/postal_address.json#/properties/address_region (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/address_region (response; lookup and
+// search).
 func checkPostalAddressPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesAddressCountry checks schemas/common/types/postal_address.json#/properties/address_country (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/address_country (response; lookup and
+// search).
 func checkPostalAddressPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesPostalCode checks schemas/common/types/postal_address.json#/properties/postal_code (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/postal_code (response; lookup and
+// search).
 func checkPostalAddressPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesFirstName checks schemas/common/types/postal_address.json#/properties/first_name (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/first_name (response; lookup and
+// search).
 func checkPostalAddressPropertiesFirstName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesLastName checks schemas/common/types/postal_address.json#/properties/last_name (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/last_name (response; lookup and
+// search).
 func checkPostalAddressPropertiesLastName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddressPropertiesPhoneNumber checks schemas/common/types/postal_address.json#/properties/phone_number (response, lookup and search).
+// Checks schemas/common/types/postal_address.json#/properties/phone_number (response; lookup and
+// search).
 func checkPostalAddressPropertiesPhoneNumber(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPostalAddress checks schemas/common/types/postal_address.json# (response, lookup and search).
+// Checks schemas/common/types/postal_address.json# (response; lookup and search).
 func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4278,7 +4253,7 @@ func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	}
 }
 
-// checkLocationSummary checks schemas/common/types/location_summary.json# (response, lookup and search).
+// Checks schemas/common/types/location_summary.json# (response; lookup and search).
 func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4307,7 +4282,8 @@ func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	}
 }
 
-// checkLocationDefsAmenityPropertiesDescription checks schemas/common/types/location.json#/$defs/amenity/properties/description (response, lookup and search).
+// Checks schemas/common/types/location.json#/$defs/amenity/properties/description (response; lookup
+// and search).
 func checkLocationDefsAmenityPropertiesDescription(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4316,7 +4292,7 @@ func checkLocationDefsAmenityPropertiesDescription(c *schemacheck.Checker, v *sc
 	c.Length(at, v, 1, -1)
 }
 
-// checkLocationDefsAmenity checks schemas/common/types/location.json#/$defs/amenity (response, lookup and search).
+// Checks schemas/common/types/location.json#/$defs/amenity (response; lookup and search).
 func checkLocationDefsAmenity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4338,7 +4314,8 @@ func checkLocationDefsAmenity(c *schemacheck.Checker, v *schemacheck.Value, at *
 	}
 }
 
-// checkLocationAllOf1PropertiesAmenities checks schemas/common/types/location.json#/allOf/1/properties/amenities (response, lookup and search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/amenities (response; lookup and
+// search).
 func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4365,29 +4342,29 @@ func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// checkTimeIntervalPropertiesOpens checks schemas/common/types/time_interval.json#/properties/opens (response, lookup and search).
+// Checks schemas/common/types/time_interval.json#/properties/opens (response; lookup and search).
 func checkTimeIntervalPropertiesOpens(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern12.MatchString(v.Str) {
+	if !pattern10.MatchString(v.Str) {
 		c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$")
 	}
 }
 
-// checkTimeIntervalPropertiesCloses checks schemas/common/types/time_interval.json#/properties/closes (response, lookup and search).
+// Checks schemas/common/types/time_interval.json#/properties/closes (response; lookup and search).
 func checkTimeIntervalPropertiesCloses(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !pattern12.MatchString(v.Str) {
+	if !pattern10.MatchString(v.Str) {
 		c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$")
 	}
 }
 
-// checkTimeInterval checks schemas/common/types/time_interval.json# (response, lookup and search).
+// Checks schemas/common/types/time_interval.json# (response; lookup and search).
 func checkTimeInterval(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4418,7 +4395,9 @@ func checkTimeInterval(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 	}
 }
 
-func inEnum13(s string) bool {
+// inEnumDailyHourAllOf1PropertiesDay reports whether s is one of the strings
+// schemas/common/types/daily_hour.json#/allOf/1/properties/day lists.
+func inEnumDailyHourAllOf1PropertiesDay(s string) bool {
 	switch s {
 	case "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
 		return true
@@ -4426,18 +4405,19 @@ func inEnum13(s string) bool {
 	return false
 }
 
-// checkDailyHourAllOf1PropertiesDay checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response, lookup and search).
+// Checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response; lookup and
+// search).
 func checkDailyHourAllOf1PropertiesDay(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum13(v.Str)) {
+	if !(v.Kind == schemacheck.String && inEnumDailyHourAllOf1PropertiesDay(v.Str)) {
 		c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]")
 	}
 }
 
-// checkDailyHourAllOf1 checks schemas/common/types/daily_hour.json#/allOf/1 (response, lookup and search).
+// Checks schemas/common/types/daily_hour.json#/allOf/1 (response; lookup and search).
 func checkDailyHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4456,7 +4436,7 @@ func checkDailyHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	}
 }
 
-// checkDailyHour checks schemas/common/types/daily_hour.json# (response, lookup and search).
+// Checks schemas/common/types/daily_hour.json# (response; lookup and search).
 func checkDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4478,7 +4458,8 @@ func checkDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemachec
 	checkDailyHourAllOf1(c, v, at)
 }
 
-// checkLocationAllOf1PropertiesHours checks schemas/common/types/location.json#/allOf/1/properties/hours (response, lookup and search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/hours (response; lookup and
+// search).
 func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4493,14 +4474,16 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// checkExceptionHourAllOf1PropertiesTitle checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response, lookup and search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response; lookup and
+// search).
 func checkExceptionHourAllOf1PropertiesTitle(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkExceptionHourAllOf1PropertiesValidFrom checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response, lookup and search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response; lookup
+// and search).
 func checkExceptionHourAllOf1PropertiesValidFrom(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4509,7 +4492,8 @@ func checkExceptionHourAllOf1PropertiesValidFrom(c *schemacheck.Checker, v *sche
 	c.Format(at, v, "date")
 }
 
-// checkExceptionHourAllOf1PropertiesValidThrough checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response, lookup and search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response;
+// lookup and search).
 func checkExceptionHourAllOf1PropertiesValidThrough(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4518,7 +4502,7 @@ func checkExceptionHourAllOf1PropertiesValidThrough(c *schemacheck.Checker, v *s
 	c.Format(at, v, "date")
 }
 
-// checkExceptionHourAllOf1 checks schemas/common/types/exception_hour.json#/allOf/1 (response, lookup and search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1 (response; lookup and search).
 func checkExceptionHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4541,7 +4525,7 @@ func checkExceptionHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *
 	}
 }
 
-// checkExceptionHour checks schemas/common/types/exception_hour.json# (response, lookup and search).
+// Checks schemas/common/types/exception_hour.json# (response; lookup and search).
 func checkExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4560,7 +4544,8 @@ func checkExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	checkExceptionHourAllOf1(c, v, at)
 }
 
-// checkLocationAllOf1PropertiesExceptionHours checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response, lookup and search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response; lookup
+// and search).
 func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4575,14 +4560,15 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkLocationAllOf1PropertiesTimezone checks schemas/common/types/location.json#/allOf/1/properties/timezone (response, lookup and search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/timezone (response; lookup and
+// search).
 func checkLocationAllOf1PropertiesTimezone(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocationAllOf1 checks schemas/common/types/location.json#/allOf/1 (response, lookup and search).
+// Checks schemas/common/types/location.json#/allOf/1 (response; lookup and search).
 func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4609,7 +4595,7 @@ func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// checkLocationIfAnyOf0 checks schemas/common/types/location.json#/if/anyOf/0 (response, lookup and search).
+// Checks schemas/common/types/location.json#/if/anyOf/0 (response; lookup and search).
 func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("hours") == nil && c.Required(at, "hours") {
@@ -4618,7 +4604,7 @@ func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 	}
 }
 
-// checkLocationIfAnyOf1 checks schemas/common/types/location.json#/if/anyOf/1 (response, lookup and search).
+// Checks schemas/common/types/location.json#/if/anyOf/1 (response; lookup and search).
 func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("exception_hours") == nil && c.Required(at, "exception_hours") {
@@ -4627,7 +4613,7 @@ func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 	}
 }
 
-// checkLocationIf checks schemas/common/types/location.json#/if (response, lookup and search).
+// Checks schemas/common/types/location.json#/if (response; lookup and search).
 func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(matchLocationIfAnyOf0(v, at) || matchLocationIfAnyOf1(v, at)) {
 		if c.Fail() {
@@ -4639,7 +4625,7 @@ func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemache
 	}
 }
 
-// checkLocationThen checks schemas/common/types/location.json#/then (response, lookup and search).
+// Checks schemas/common/types/location.json#/then (response; lookup and search).
 func checkLocationThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("timezone") == nil && c.Required(at, "timezone") {
@@ -4648,7 +4634,7 @@ func checkLocationThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 	}
 }
 
-// checkLocation checks schemas/common/types/location.json# (response, lookup and search).
+// Checks schemas/common/types/location.json# (response; lookup and search).
 func checkLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4670,7 +4656,8 @@ func checkLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesLocations checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response, search).
+// Checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response;
+// search).
 func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4685,21 +4672,23 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 	}
 }
 
-// checkPaginationDefsResponsePropertiesCursor checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response, search).
+// Checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response; search).
 func checkPaginationDefsResponsePropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkPaginationDefsResponsePropertiesHasNextPage checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response, search).
+// Checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response;
+// search).
 func checkPaginationDefsResponsePropertiesHasNextPage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Bool {
 		c.Type(at, v, "boolean")
 	}
 }
 
-// checkPaginationDefsResponsePropertiesTotalCount checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response, search).
+// Checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response;
+// search).
 func checkPaginationDefsResponsePropertiesTotalCount(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
@@ -4708,14 +4697,15 @@ func checkPaginationDefsResponsePropertiesTotalCount(c *schemacheck.Checker, v *
 	c.Bound(at, v, "minimum", &bound6)
 }
 
-// checkPaginationDefsResponseIfPropertiesHasNextPage checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page (response, search).
+// Checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page
+// (response; search).
 func checkPaginationDefsResponseIfPropertiesHasNextPage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(schemacheck.Equal(&constValue14, v)) {
+	if !(schemacheck.Equal(&constValue11, v)) {
 		c.Const(at, v, "true")
 	}
 }
 
-// checkPaginationDefsResponseIf checks schemas/common/types/pagination.json#/$defs/response/if (response, search).
+// Checks schemas/common/types/pagination.json#/$defs/response/if (response; search).
 func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
@@ -4735,7 +4725,7 @@ func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value,
 	}
 }
 
-// checkPaginationDefsResponseThen checks schemas/common/types/pagination.json#/$defs/response/then (response, search).
+// Checks schemas/common/types/pagination.json#/$defs/response/then (response; search).
 func checkPaginationDefsResponseThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("cursor") == nil && c.Required(at, "cursor") {
@@ -4744,7 +4734,7 @@ func checkPaginationDefsResponseThen(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// checkPaginationDefsResponse checks schemas/common/types/pagination.json#/$defs/response (response, search).
+// Checks schemas/common/types/pagination.json#/$defs/response (response; search).
 func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4776,7 +4766,7 @@ func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 	}
 }
 
-// checkMessageErrorPropertiesType checks schemas/common/types/message_error.json#/properties/type (response, lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/type (response; lookup and search).
 func checkMessageErrorPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4787,21 +4777,23 @@ func checkMessageErrorPropertiesType(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// checkErrorCode checks schemas/common/types/error_code.json# (response, lookup and search).
+// Checks schemas/common/types/error_code.json# (response; lookup and search).
 func checkErrorCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkMessageErrorPropertiesPath checks schemas/common/types/message_error.json#/properties/path (response, lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/path (response; lookup and search).
 func checkMessageErrorPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-func inEnum15(s string) bool {
+// inEnumMessageErrorPropertiesContentType reports whether s is one of the strings
+// schemas/common/types/message_error.json#/properties/content_type lists.
+func inEnumMessageErrorPropertiesContentType(s string) bool {
 	switch s {
 	case "plain", "markdown":
 		return true
@@ -4809,25 +4801,28 @@ func inEnum15(s string) bool {
 	return false
 }
 
-// checkMessageErrorPropertiesContentType checks schemas/common/types/message_error.json#/properties/content_type (response, lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/content_type (response; lookup and
+// search).
 func checkMessageErrorPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) {
+	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesContentType(v.Str)) {
 		c.Enum(at, v, "[\"markdown\", \"plain\"]")
 	}
 }
 
-// checkMessageErrorPropertiesContent checks schemas/common/types/message_error.json#/properties/content (response, lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/content (response; lookup and search).
 func checkMessageErrorPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-func inEnum16(s string) bool {
+// inEnumMessageErrorPropertiesSeverity reports whether s is one of the strings
+// schemas/common/types/message_error.json#/properties/severity lists.
+func inEnumMessageErrorPropertiesSeverity(s string) bool {
 	switch s {
 	case "recoverable", "requires_buyer_input", "requires_buyer_review", "unrecoverable":
 		return true
@@ -4835,18 +4830,19 @@ func inEnum16(s string) bool {
 	return false
 }
 
-// checkMessageErrorPropertiesSeverity checks schemas/common/types/message_error.json#/properties/severity (response, lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/severity (response; lookup and
+// search).
 func checkMessageErrorPropertiesSeverity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum16(v.Str)) {
+	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesSeverity(v.Str)) {
 		c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]")
 	}
 }
 
-// checkMessageError checks schemas/common/types/message_error.json# (response, lookup and search).
+// Checks schemas/common/types/message_error.json# (response; lookup and search).
 func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4887,7 +4883,7 @@ func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 	}
 }
 
-// checkMessageWarningPropertiesType checks schemas/common/types/message_warning.json#/properties/type (response, lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/type (response; lookup and search).
 func checkMessageWarningPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4898,46 +4894,50 @@ func checkMessageWarningPropertiesType(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// checkMessageWarningPropertiesPath checks schemas/common/types/message_warning.json#/properties/path (response, lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/path (response; lookup and search).
 func checkMessageWarningPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkWarningCode checks schemas/common/types/warning_code.json# (response, lookup and search).
+// Checks schemas/common/types/warning_code.json# (response; lookup and search).
 func checkWarningCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkMessageWarningPropertiesContent checks schemas/common/types/message_warning.json#/properties/content (response, lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/content (response; lookup and
+// search).
 func checkMessageWarningPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkMessageWarningPropertiesContentType checks schemas/common/types/message_warning.json#/properties/content_type (response, lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/content_type (response; lookup and
+// search).
 func checkMessageWarningPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) {
+	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesContentType(v.Str)) {
 		c.Enum(at, v, "[\"markdown\", \"plain\"]")
 	}
 }
 
-// checkMessageWarningPropertiesPresentation checks schemas/common/types/message_warning.json#/properties/presentation (response, lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/presentation (response; lookup and
+// search).
 func checkMessageWarningPropertiesPresentation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkMessageWarningPropertiesImageURL checks schemas/common/types/message_warning.json#/properties/image_url (response, lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/image_url (response; lookup and
+// search).
 func checkMessageWarningPropertiesImageURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4946,7 +4946,7 @@ func checkMessageWarningPropertiesImageURL(c *schemacheck.Checker, v *schemachec
 	c.Format(at, v, "uri")
 }
 
-// checkMessageWarningPropertiesURL checks schemas/common/types/message_warning.json#/properties/url (response, lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/url (response; lookup and search).
 func checkMessageWarningPropertiesURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4955,7 +4955,7 @@ func checkMessageWarningPropertiesURL(c *schemacheck.Checker, v *schemacheck.Val
 	c.Format(at, v, "uri")
 }
 
-// checkMessageWarning checks schemas/common/types/message_warning.json# (response, lookup and search).
+// Checks schemas/common/types/message_warning.json# (response; lookup and search).
 func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4997,7 +4997,7 @@ func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// checkMessageInfoPropertiesType checks schemas/common/types/message_info.json#/properties/type (response, lookup and search).
+// Checks schemas/common/types/message_info.json#/properties/type (response; lookup and search).
 func checkMessageInfoPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -5008,39 +5008,40 @@ func checkMessageInfoPropertiesType(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// checkMessageInfoPropertiesPath checks schemas/common/types/message_info.json#/properties/path (response, lookup and search).
+// Checks schemas/common/types/message_info.json#/properties/path (response; lookup and search).
 func checkMessageInfoPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkInfoCode checks schemas/common/types/info_code.json# (response, lookup and search).
+// Checks schemas/common/types/info_code.json# (response; lookup and search).
 func checkInfoCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkMessageInfoPropertiesContentType checks schemas/common/types/message_info.json#/properties/content_type (response, lookup and search).
+// Checks schemas/common/types/message_info.json#/properties/content_type (response; lookup and
+// search).
 func checkMessageInfoPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnum15(v.Str)) {
+	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesContentType(v.Str)) {
 		c.Enum(at, v, "[\"markdown\", \"plain\"]")
 	}
 }
 
-// checkMessageInfoPropertiesContent checks schemas/common/types/message_info.json#/properties/content (response, lookup and search).
+// Checks schemas/common/types/message_info.json#/properties/content (response; lookup and search).
 func checkMessageInfoPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkMessageInfo checks schemas/common/types/message_info.json# (response, lookup and search).
+// Checks schemas/common/types/message_info.json# (response; lookup and search).
 func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5073,7 +5074,7 @@ func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 	}
 }
 
-// checkMessage checks schemas/common/types/message.json# (response, lookup and search).
+// Checks schemas/common/types/message.json# (response; lookup and search).
 func checkMessage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5089,7 +5090,8 @@ func checkMessage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	}
 }
 
-// checkLocationSearchDefsSearchResponsePropertiesMessages checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response, search).
+// Checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response;
+// search).
 func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5104,7 +5106,7 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 	}
 }
 
-// checkLocationSearchDefsSearchResponse checks schemas/common/location_search.json#/$defs/search_response (response, search).
+// Checks schemas/common/location_search.json#/$defs/search_response (response; search).
 func checkLocationSearchDefsSearchResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5135,14 +5137,16 @@ func checkLocationSearchDefsSearchResponse(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// checkLocationLookupDefsLookupRequestPropertiesIDsItems checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request;
+// lookup).
 func checkLocationLookupDefsLookupRequestPropertiesIDsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocationLookupDefsLookupRequestPropertiesIDs checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request;
+// lookup).
 func checkLocationLookupDefsLookupRequestPropertiesIDs(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5160,7 +5164,7 @@ func checkLocationLookupDefsLookupRequestPropertiesIDs(c *schemacheck.Checker, v
 	}
 }
 
-// checkLocationLookupDefsLookupRequest checks schemas/common/location_lookup.json#/$defs/lookup_request (request, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_request (request; lookup).
 func checkLocationLookupDefsLookupRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5192,7 +5196,9 @@ func checkLocationLookupDefsLookupRequest(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties (response, lookup).
+// Checks
+// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
+// (response; lookup).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if matched := [2]bool{matchConstraintExpressionResponseLookup(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
@@ -5204,7 +5210,7 @@ func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLo
 	}
 }
 
-// checkConstraintExpressionPropertiesPropertiesResponseLookup checks schemas/common/types/constraint_expression.json#/properties/properties (response, lookup).
+// Checks schemas/common/types/constraint_expression.json#/properties/properties (response; lookup).
 func checkConstraintExpressionPropertiesPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5226,7 +5232,8 @@ func checkConstraintExpressionPropertiesPropertiesResponseLookup(c *schemacheck.
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfItemsResponseLookup checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response, lookup).
+// Checks schemas/common/types/constraint_expression.json#/properties/anyOf/items (response;
+// lookup).
 func checkConstraintExpressionPropertiesAnyOfItemsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkConstraintExpressionResponseLookup(c, v, at)
 	if c.Stop() {
@@ -5239,7 +5246,7 @@ func checkConstraintExpressionPropertiesAnyOfItemsResponseLookup(c *schemacheck.
 	}
 }
 
-// checkConstraintExpressionPropertiesAnyOfResponseLookup checks schemas/common/types/constraint_expression.json#/properties/anyOf (response, lookup).
+// Checks schemas/common/types/constraint_expression.json#/properties/anyOf (response; lookup).
 func checkConstraintExpressionPropertiesAnyOfResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5257,7 +5264,7 @@ func checkConstraintExpressionPropertiesAnyOfResponseLookup(c *schemacheck.Check
 	}
 }
 
-// checkConstraintExpressionResponseLookup checks schemas/common/types/constraint_expression.json# (response, lookup).
+// Checks schemas/common/types/constraint_expression.json# (response; lookup).
 func checkConstraintExpressionResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5282,7 +5289,7 @@ func checkConstraintExpressionResponseLookup(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// checkAvailablePaymentInstrumentResponseLookup checks schemas/common/types/available_payment_instrument.json# (response, lookup).
+// Checks schemas/common/types/available_payment_instrument.json# (response; lookup).
 func checkAvailablePaymentInstrumentResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5306,7 +5313,8 @@ func checkAvailablePaymentInstrumentResponseLookup(c *schemacheck.Checker, v *sc
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments (response, lookup).
+// Checks schemas/payment_handler.json#/$defs/base/allOf/2/properties/available_instruments
+// (response; lookup).
 func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5324,7 +5332,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLook
 	}
 }
 
-// checkPaymentHandlerDefsBaseAllOf2ResponseLookup checks schemas/payment_handler.json#/$defs/base/allOf/2 (response, lookup).
+// Checks schemas/payment_handler.json#/$defs/base/allOf/2 (response; lookup).
 func checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5343,7 +5351,7 @@ func checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c *schemacheck.Checker, v *
 	}
 }
 
-// checkPaymentHandlerDefsBaseResponseLookup checks schemas/payment_handler.json#/$defs/base (response, lookup).
+// Checks schemas/payment_handler.json#/$defs/base (response; lookup).
 func checkPaymentHandlerDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
@@ -5356,7 +5364,8 @@ func checkPaymentHandlerDefsBaseResponseLookup(c *schemacheck.Checker, v *schema
 	checkPaymentHandlerDefsBaseAllOf2ResponseLookup(c, v, at)
 }
 
-// checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response, lookup).
+// Checks schemas/ucp.json#/$defs/base/properties/payment_handlers/additionalProperties (response;
+// lookup).
 func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5371,7 +5380,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup
 	}
 }
 
-// checkUCPDefsBasePropertiesPaymentHandlersResponseLookup checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response, lookup).
+// Checks schemas/ucp.json#/$defs/base/properties/payment_handlers (response; lookup).
 func checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5398,7 +5407,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 	}
 }
 
-// checkUCPDefsBaseResponseLookup checks schemas/ucp.json#/$defs/base (response, lookup).
+// Checks schemas/ucp.json#/$defs/base (response; lookup).
 func checkUCPDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5430,7 +5439,7 @@ func checkUCPDefsBaseResponseLookup(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// checkUCPDefsResponseLocationSchemaResponseLookup checks schemas/ucp.json#/$defs/response_location_schema (response, lookup).
+// Checks schemas/ucp.json#/$defs/response_location_schema (response; lookup).
 func checkUCPDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsBaseResponseLookup(c, v, at)
 	if c.Stop() {
@@ -5439,14 +5448,17 @@ func checkUCPDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v 
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id (response, lookup).
+// Checks
+// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id
+// (response; lookup).
 func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items (response, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items
+// (response; lookup).
 func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5468,7 +5480,8 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemac
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs (response, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs
+// (response; lookup).
 func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5486,7 +5499,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 	}
 }
 
-// checkLocationLookupDefsLookupLocationAllOf1 checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response; lookup).
 func checkLocationLookupDefsLookupLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5508,7 +5521,7 @@ func checkLocationLookupDefsLookupLocationAllOf1(c *schemacheck.Checker, v *sche
 	}
 }
 
-// checkLocationLookupDefsLookupLocation checks schemas/common/location_lookup.json#/$defs/lookup_location (response, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_location (response; lookup).
 func checkLocationLookupDefsLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocation(c, v, at)
 	if c.Stop() {
@@ -5517,7 +5530,8 @@ func checkLocationLookupDefsLookupLocation(c *schemacheck.Checker, v *schemachec
 	checkLocationLookupDefsLookupLocationAllOf1(c, v, at)
 }
 
-// checkLocationLookupDefsLookupResponsePropertiesLocations checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response;
+// lookup).
 func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5532,7 +5546,8 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 	}
 }
 
-// checkLocationLookupDefsLookupResponsePropertiesMessages checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response;
+// lookup).
 func checkLocationLookupDefsLookupResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5547,7 +5562,7 @@ func checkLocationLookupDefsLookupResponsePropertiesMessages(c *schemacheck.Chec
 	}
 }
 
-// checkLocationLookupDefsLookupResponse checks schemas/common/location_lookup.json#/$defs/lookup_response (response, lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_response (response; lookup).
 func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5576,7 +5591,7 @@ func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// checkTypeAmenityType checks type#/AmenityType (response, search).
+// Checks type#/AmenityType (response; search).
 func checkTypeAmenityType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkReverseDomainName(c, v, at)
 	if c.Stop() {
@@ -5585,7 +5600,7 @@ func checkTypeAmenityType(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	checkReverseDomainName(c, v, at)
 }
 
-// checkTypeCapabilityResponseSchema checks type#/CapabilityResponseSchema (response, search).
+// Checks type#/CapabilityResponseSchema (response; search).
 func checkTypeCapabilityResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkCapabilityDefsBase(c, v, at)
 	if c.Stop() {
@@ -5610,7 +5625,7 @@ func checkTypeCapabilityResponseSchema(c *schemacheck.Checker, v *schemacheck.Va
 	checkCapabilityDefsBaseAllOf1(c, v, at)
 }
 
-// checkTypeContext checks type#/Context (request, search).
+// Checks type#/Context (request; search).
 func checkTypeContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkContext(c, v, at)
 	if c.Stop() {
@@ -5627,7 +5642,7 @@ func checkTypeContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 	checkContextAllOf1(c, v, at)
 }
 
-// checkTypeDailyHour checks type#/DailyHour (response, search).
+// Checks type#/DailyHour (response; search).
 func checkTypeDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkDailyHour(c, v, at)
 	if c.Stop() {
@@ -5644,7 +5659,7 @@ func checkTypeDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	checkDailyHourAllOf1(c, v, at)
 }
 
-// checkTypeExceptionHour checks type#/ExceptionHour (response, search).
+// Checks type#/ExceptionHour (response; search).
 func checkTypeExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkExceptionHour(c, v, at)
 	if c.Stop() {
@@ -5661,7 +5676,7 @@ func checkTypeExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 	checkExceptionHourAllOf1(c, v, at)
 }
 
-// checkTypeLocation checks type#/Location (response, search).
+// Checks type#/Location (response; search).
 func checkTypeLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocation(c, v, at)
 	if c.Stop() {
@@ -5678,7 +5693,7 @@ func checkTypeLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 	checkLocationAllOf1(c, v, at)
 }
 
-// checkTypeLocationServesAddress checks type#/LocationServesAddress (request, search).
+// Checks type#/LocationServesAddress (request; search).
 func checkTypeLocationServesAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocationServesPropertiesAddress(c, v, at)
 	if c.Stop() {
@@ -5695,7 +5710,7 @@ func checkTypeLocationServesAddress(c *schemacheck.Checker, v *schemacheck.Value
 	checkLocationServesPropertiesAddressAllOf1(c, v, at)
 }
 
-// checkTypeLookupLocation checks type#/LookupLocation (response, lookup).
+// Checks type#/LookupLocation (response; lookup).
 func checkTypeLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocationLookupDefsLookupLocation(c, v, at)
 	if c.Stop() {
@@ -5724,7 +5739,7 @@ func checkTypeLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *s
 	checkLocationLookupDefsLookupLocationAllOf1(c, v, at)
 }
 
-// checkTypePaymentHandlerBase checks type#/PaymentHandlerBase (response, search).
+// Checks type#/PaymentHandlerBase (response; search).
 func checkTypePaymentHandlerBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
 	if c.Stop() {
@@ -5745,7 +5760,7 @@ func checkTypePaymentHandlerBase(c *schemacheck.Checker, v *schemacheck.Value, a
 	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
 }
 
-// checkTypeServiceBase checks type#/ServiceBase (response, search).
+// Checks type#/ServiceBase (response; search).
 func checkTypeServiceBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkServiceDefsBase(c, v, at)
 	if c.Stop() {
@@ -5762,7 +5777,7 @@ func checkTypeServiceBase(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	checkServiceDefsBaseAllOf1(c, v, at)
 }
 
-// checkTypeUCPLocationResponseSchema checks type#/UCPLocationResponseSchema (response, search).
+// Checks type#/UCPLocationResponseSchema (response; search).
 func checkTypeUCPLocationResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsResponseLocationSchemaResponseSearch(c, v, at)
 	if c.Stop() {
@@ -5779,280 +5794,281 @@ func checkTypeUCPLocationResponseSchema(c *schemacheck.Checker, v *schemacheck.V
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// matchReverseDomainName reports whether v passes checkReverseDomainName, without messages.
+// Quiet form of checkReverseDomainName: a yes or no, without messages.
 func matchReverseDomainName(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkReverseDomainName(&q, v, at)
 	return !q.Failed()
 }
 
-// explainReverseDomainName is checkReverseDomainName's first violation, for branch messages.
+// First violation of checkReverseDomainName, for branch messages.
 func explainReverseDomainName(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkReverseDomainName(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf0 reports whether v passes checkLocationServesPropertyNamesAnyOf0, without messages.
+// Quiet form of checkLocationServesPropertyNamesAnyOf0: a yes or no, without messages.
 func matchLocationServesPropertyNamesAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationServesPropertyNamesAnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf0 is checkLocationServesPropertyNamesAnyOf0's first violation, for branch messages.
+// First violation of checkLocationServesPropertyNamesAnyOf0, for branch messages.
 func explainLocationServesPropertyNamesAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationServesPropertyNamesAnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNamesAnyOf1 reports whether v passes checkLocationServesPropertyNamesAnyOf1, without messages.
+// Quiet form of checkLocationServesPropertyNamesAnyOf1: a yes or no, without messages.
 func matchLocationServesPropertyNamesAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationServesPropertyNamesAnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNamesAnyOf1 is checkLocationServesPropertyNamesAnyOf1's first violation, for branch messages.
+// First violation of checkLocationServesPropertyNamesAnyOf1, for branch messages.
 func explainLocationServesPropertyNamesAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationServesPropertyNamesAnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertyNames reports whether v passes checkLocationServesPropertyNames, without messages.
+// Quiet form of checkLocationServesPropertyNames: a yes or no, without messages.
 func matchLocationServesPropertyNames(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationServesPropertyNames(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertyNames is checkLocationServesPropertyNames's first violation, for branch messages.
+// First violation of checkLocationServesPropertyNames, for branch messages.
 func explainLocationServesPropertyNames(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationServesPropertyNames(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf0 reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf0, without messages.
+// Quiet form of checkLocationServesPropertiesAddressAllOf1AnyOf0: a yes or no, without messages.
 func matchLocationServesPropertiesAddressAllOf1AnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationServesPropertiesAddressAllOf1AnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf0 is checkLocationServesPropertiesAddressAllOf1AnyOf0's first violation, for branch messages.
+// First violation of checkLocationServesPropertiesAddressAllOf1AnyOf0, for branch messages.
 func explainLocationServesPropertiesAddressAllOf1AnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationServesPropertiesAddressAllOf1AnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf1 reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf1, without messages.
+// Quiet form of checkLocationServesPropertiesAddressAllOf1AnyOf1: a yes or no, without messages.
 func matchLocationServesPropertiesAddressAllOf1AnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationServesPropertiesAddressAllOf1AnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf1 is checkLocationServesPropertiesAddressAllOf1AnyOf1's first violation, for branch messages.
+// First violation of checkLocationServesPropertiesAddressAllOf1AnyOf1, for branch messages.
 func explainLocationServesPropertiesAddressAllOf1AnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationServesPropertiesAddressAllOf1AnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchLocationServesPropertiesAddressAllOf1AnyOf2 reports whether v passes checkLocationServesPropertiesAddressAllOf1AnyOf2, without messages.
+// Quiet form of checkLocationServesPropertiesAddressAllOf1AnyOf2: a yes or no, without messages.
 func matchLocationServesPropertiesAddressAllOf1AnyOf2(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationServesPropertiesAddressAllOf1AnyOf2(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationServesPropertiesAddressAllOf1AnyOf2 is checkLocationServesPropertiesAddressAllOf1AnyOf2's first violation, for branch messages.
+// First violation of checkLocationServesPropertiesAddressAllOf1AnyOf2, for branch messages.
 func explainLocationServesPropertiesAddressAllOf1AnyOf2(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationServesPropertiesAddressAllOf1AnyOf2(&r, v, at)
 	return r.First()
 }
 
-// matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1 reports whether v passes checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1, without messages.
+// Quiet form of checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1: a yes or no, without
+// messages.
 func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1 is checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1's first violation, for branch messages.
+// First violation of checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1, for branch messages.
 func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionResponseSearch reports whether v passes checkConstraintExpressionResponseSearch, without messages.
+// Quiet form of checkConstraintExpressionResponseSearch: a yes or no, without messages.
 func matchConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkConstraintExpressionResponseSearch(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionResponseSearch is checkConstraintExpressionResponseSearch's first violation, for branch messages.
+// First violation of checkConstraintExpressionResponseSearch, for branch messages.
 func explainConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkConstraintExpressionResponseSearch(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf0 reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf0, without messages.
+// Quiet form of checkConstraintExpressionDefsValueConstraintAnyOf0: a yes or no, without messages.
 func matchConstraintExpressionDefsValueConstraintAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkConstraintExpressionDefsValueConstraintAnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf0 is checkConstraintExpressionDefsValueConstraintAnyOf0's first violation, for branch messages.
+// First violation of checkConstraintExpressionDefsValueConstraintAnyOf0, for branch messages.
 func explainConstraintExpressionDefsValueConstraintAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkConstraintExpressionDefsValueConstraintAnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraintAnyOf1 reports whether v passes checkConstraintExpressionDefsValueConstraintAnyOf1, without messages.
+// Quiet form of checkConstraintExpressionDefsValueConstraintAnyOf1: a yes or no, without messages.
 func matchConstraintExpressionDefsValueConstraintAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkConstraintExpressionDefsValueConstraintAnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraintAnyOf1 is checkConstraintExpressionDefsValueConstraintAnyOf1's first violation, for branch messages.
+// First violation of checkConstraintExpressionDefsValueConstraintAnyOf1, for branch messages.
 func explainConstraintExpressionDefsValueConstraintAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkConstraintExpressionDefsValueConstraintAnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionDefsValueConstraint reports whether v passes checkConstraintExpressionDefsValueConstraint, without messages.
+// Quiet form of checkConstraintExpressionDefsValueConstraint: a yes or no, without messages.
 func matchConstraintExpressionDefsValueConstraint(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkConstraintExpressionDefsValueConstraint(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionDefsValueConstraint is checkConstraintExpressionDefsValueConstraint's first violation, for branch messages.
+// First violation of checkConstraintExpressionDefsValueConstraint, for branch messages.
 func explainConstraintExpressionDefsValueConstraint(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkConstraintExpressionDefsValueConstraint(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf0 reports whether v passes checkLocationIfAnyOf0, without messages.
+// Quiet form of checkLocationIfAnyOf0: a yes or no, without messages.
 func matchLocationIfAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationIfAnyOf0(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf0 is checkLocationIfAnyOf0's first violation, for branch messages.
+// First violation of checkLocationIfAnyOf0, for branch messages.
 func explainLocationIfAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationIfAnyOf0(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIfAnyOf1 reports whether v passes checkLocationIfAnyOf1, without messages.
+// Quiet form of checkLocationIfAnyOf1: a yes or no, without messages.
 func matchLocationIfAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationIfAnyOf1(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIfAnyOf1 is checkLocationIfAnyOf1's first violation, for branch messages.
+// First violation of checkLocationIfAnyOf1, for branch messages.
 func explainLocationIfAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationIfAnyOf1(&r, v, at)
 	return r.First()
 }
 
-// matchLocationIf reports whether v passes checkLocationIf, without messages.
+// Quiet form of checkLocationIf: a yes or no, without messages.
 func matchLocationIf(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkLocationIf(&q, v, at)
 	return !q.Failed()
 }
 
-// explainLocationIf is checkLocationIf's first violation, for branch messages.
+// First violation of checkLocationIf, for branch messages.
 func explainLocationIf(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkLocationIf(&r, v, at)
 	return r.First()
 }
 
-// matchPaginationDefsResponseIf reports whether v passes checkPaginationDefsResponseIf, without messages.
+// Quiet form of checkPaginationDefsResponseIf: a yes or no, without messages.
 func matchPaginationDefsResponseIf(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkPaginationDefsResponseIf(&q, v, at)
 	return !q.Failed()
 }
 
-// explainPaginationDefsResponseIf is checkPaginationDefsResponseIf's first violation, for branch messages.
+// First violation of checkPaginationDefsResponseIf, for branch messages.
 func explainPaginationDefsResponseIf(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkPaginationDefsResponseIf(&r, v, at)
 	return r.First()
 }
 
-// matchMessageError reports whether v passes checkMessageError, without messages.
+// Quiet form of checkMessageError: a yes or no, without messages.
 func matchMessageError(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkMessageError(&q, v, at)
 	return !q.Failed()
 }
 
-// explainMessageError is checkMessageError's first violation, for branch messages.
+// First violation of checkMessageError, for branch messages.
 func explainMessageError(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkMessageError(&r, v, at)
 	return r.First()
 }
 
-// matchMessageWarning reports whether v passes checkMessageWarning, without messages.
+// Quiet form of checkMessageWarning: a yes or no, without messages.
 func matchMessageWarning(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkMessageWarning(&q, v, at)
 	return !q.Failed()
 }
 
-// explainMessageWarning is checkMessageWarning's first violation, for branch messages.
+// First violation of checkMessageWarning, for branch messages.
 func explainMessageWarning(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkMessageWarning(&r, v, at)
 	return r.First()
 }
 
-// matchMessageInfo reports whether v passes checkMessageInfo, without messages.
+// Quiet form of checkMessageInfo: a yes or no, without messages.
 func matchMessageInfo(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkMessageInfo(&q, v, at)
 	return !q.Failed()
 }
 
-// explainMessageInfo is checkMessageInfo's first violation, for branch messages.
+// First violation of checkMessageInfo, for branch messages.
 func explainMessageInfo(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkMessageInfo(&r, v, at)
 	return r.First()
 }
 
-// matchConstraintExpressionResponseLookup reports whether v passes checkConstraintExpressionResponseLookup, without messages.
+// Quiet form of checkConstraintExpressionResponseLookup: a yes or no, without messages.
 func matchConstraintExpressionResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
 	checkConstraintExpressionResponseLookup(&q, v, at)
 	return !q.Failed()
 }
 
-// explainConstraintExpressionResponseLookup is checkConstraintExpressionResponseLookup's first violation, for branch messages.
+// First violation of checkConstraintExpressionResponseLookup, for branch messages.
 func explainConstraintExpressionResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
 	checkConstraintExpressionResponseLookup(&r, v, at)
@@ -6087,6 +6103,6 @@ var (
 		Text: "1",
 	}
 	pattern9     = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
-	pattern12    = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
-	constValue14 = schemacheck.MustValue("true")
+	pattern10    = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
+	constValue11 = schemacheck.MustValue("true")
 )

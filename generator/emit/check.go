@@ -46,15 +46,16 @@ type schemaKey struct {
 // function. The second pass compiles again with the final names, so that
 // every name says only what its function covers.
 type checkTable struct {
-	plan     *namePlan
-	funcs    []jen.Code
-	vars     []jen.Code
-	branch   map[string]bool
-	branches []string
-	nvars    int
-	enumFn   map[string]string
-	patterns map[string]string
-	varNames map[string]string // prefix and value text -> package variable
+	plan      *namePlan
+	funcs     []jen.Code
+	vars      []jen.Code
+	branch    map[string]bool
+	branches  []string
+	nvars     int
+	enumFn    map[string]string // enum value texts -> function
+	enumNames map[string]bool
+	patterns  map[string]string
+	varNames  map[string]string // prefix and value text -> package variable
 	// tails maps a statement to the form it takes as a function's last
 	// statement: its trailing return is dropped (a nil form drops it whole).
 	tails map[jen.Code]jen.Code
@@ -104,7 +105,7 @@ type namePlan struct {
 func newCheckTable(plan *namePlan) *checkTable {
 	return &checkTable{
 		plan: plan, branch: map[string]bool{},
-		enumFn: map[string]string{}, patterns: map[string]string{},
+		enumFn: map[string]string{}, enumNames: map[string]bool{}, patterns: map[string]string{},
 		varNames: map[string]string{}, tails: map[jen.Code]jen.Code{},
 		recs: map[schemaKey]*checkRecord{}, bodies: map[string]*checkRecord{},
 		refCalls: map[jen.Code]*checkRecord{}, done: map[schemaKey]bool{},
@@ -207,7 +208,7 @@ func (st *checkTable) finalSuffix(s *load.Schema, k schemaKey) (string, error) {
 		return "", err
 	}
 	if st.plan.emit[k] {
-		st.funcs = append(st.funcs, jen.Commentf("check%s checks %s (%s).", n, s.Loc, st.plan.labels[k]).Line().
+		st.funcs = append(st.funcs, jen.Commentf("Checks %s (%s).", s.Loc, st.plan.labels[k]).Line().
 			Func().Id("check"+n).Params(
 			jen.Id("c").Op("*").Qual(checkPkg, "Checker"),
 			jen.Id("v").Op("*").Qual(checkPkg, "Value"),
@@ -296,10 +297,15 @@ func useLabel(r *checkRecord) string {
 	label := strings.Join(dirs, " and ")
 	var ops []string
 	for op := range r.ops {
-		ops = append(ops, opLabel(op))
+		if op != "" {
+			ops = append(ops, op)
+		}
 	}
 	sort.Strings(ops)
-	return label + ", " + strings.Join(ops, " and ")
+	if len(ops) > 0 {
+		label += "; " + strings.Join(ops, " and ")
+	}
+	return label
 }
 
 // call emits checkX(c, v, at) followed by the quiet-mode early return.
@@ -349,13 +355,13 @@ func (st *checkTable) branchFuncs() []jen.Code {
 	}
 	for _, n := range st.branches {
 		out = append(out,
-			jen.Commentf("match%s reports whether v passes check%s, without messages.", n, n).Line().
+			jen.Commentf("Quiet form of check%s: a yes or no, without messages.", n).Line().
 				Func().Id("match"+n).Params(params()...).Bool().Block(
 				jen.Id("q").Op(":=").Qual(checkPkg, "Quiet").Call(),
 				jen.Id("check"+n).Call(jen.Op("&").Id("q"), jen.Id("v"), jen.Id("at")),
 				jen.Return(jen.Op("!").Id("q").Dot("Failed").Call()),
 			),
-			jen.Commentf("explain%s is check%s's first violation, for branch messages.", n, n).Line().
+			jen.Commentf("First violation of check%s, for branch messages.", n).Line().
 				Func().Id("explain"+n).Params(params()...).String().Block(
 				jen.Var().Id("r").Qual(checkPkg, "Checker"),
 				jen.Id("check"+n).Call(jen.Op("&").Id("r"), jen.Id("v"), jen.Id("at")),
@@ -461,7 +467,7 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 		body = append(body, st.constCheck(s.Const))
 	}
 	if s.Enum != nil {
-		body = append(body, st.enumCheck(s.Enum))
+		body = append(body, st.enumCheck(s.Enum, s.Loc))
 	}
 	only := func(t string) bool { return len(s.Types) == 1 && s.Types[0] == t }
 	guard := func(kind string, stmts []jen.Code) {
@@ -558,7 +564,7 @@ func (st *checkTable) constCheck(n *load.Node) jen.Code {
 
 // enumCheck compiles an all-string enum to a switch and anything else to a
 // JSON-equality scan over package variables.
-func (st *checkTable) enumCheck(values []*load.Node) jen.Code {
+func (st *checkTable) enumCheck(values []*load.Node, loc load.Loc) jen.Code {
 	texts := make([]string, len(values))
 	allStrings := true
 	for i, e := range values {
@@ -575,14 +581,19 @@ func (st *checkTable) enumCheck(values []*load.Node) jen.Code {
 		key := strings.Join(texts, "\x00")
 		fn, seen := st.enumFn[key]
 		if !seen {
-			st.nvars++
-			fn = fmt.Sprintf("inEnum%d", st.nvars)
+			// Named after the first schema that lists these values; a later
+			// schema with the same list shares the function.
+			fn = "inEnum" + baseName(loc)
+			for i := 2; st.enumNames[fn]; i++ {
+				fn = fmt.Sprintf("inEnum%s%d", baseName(loc), i)
+			}
+			st.enumNames[fn] = true
 			st.enumFn[key] = fn
 			var lits []jen.Code
 			for _, e := range values {
 				lits = append(lits, jen.Lit(e.Str))
 			}
-			st.funcs = append(st.funcs, jen.Func().Id(fn).Params(jen.Id("s").String()).Bool().Block(
+			st.funcs = append(st.funcs, jen.Commentf("%s reports whether s is one of the strings %s lists.", fn, loc).Line().Func().Id(fn).Params(jen.Id("s").String()).Bool().Block(
 				jen.Switch(jen.Id("s")).Block(jen.Case(lits...).Block(jen.Return(jen.True()))),
 				jen.Return(jen.False()),
 			))
@@ -741,6 +752,13 @@ func (st *checkTable) stringChecks(s *load.Schema) ([]jen.Code, error) {
 		}
 		out = append(out, st.reportThenStop("Length", at, v, jen.Lit(min), jen.Lit(max)))
 	}
+	// A field with a format is checked against the format first, and a
+	// pattern that narrows the format is reported by the format's name:
+	// "must be a date-time in the form this field requires" says more to a
+	// client than the regular expression.
+	if s.Format != "" {
+		out = append(out, st.reportThenStop("Format", at, v, jen.Lit(s.Format)))
+	}
 	if s.Pattern != "" {
 		if _, err := schemacheck.TranslatePattern(s.Pattern); err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Loc, err)
@@ -750,10 +768,20 @@ func (st *checkTable) stringChecks(s *load.Schema) ([]jen.Code, error) {
 			re = st.newVar("pattern", jen.Qual(checkPkg, "Pattern").Call(jen.Lit(s.Pattern)))
 			st.patterns[s.Pattern] = re
 		}
-		out = append(out, st.failWith(jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("v").Dot("Str")), "Pattern", at, v, jen.Lit(s.Pattern)))
-	}
-	if s.Format != "" {
-		out = append(out, st.reportThenStop("Format", at, v, jen.Lit(s.Format)))
+		mismatch := jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("v").Dot("Str"))
+		if s.Format == "" {
+			out = append(out, st.failWith(mismatch, "Pattern", at, v, jen.Lit(s.Pattern)))
+		} else {
+			// A value the format already rejected has its message; the
+			// pattern speaks only for values the format accepts.
+			msg := fmt.Sprintf("must be %s in the form this field requires, got ", withArticle(s.Format))
+			formatOK := jen.Qual(checkPkg, "CheckFormat").Call(jen.Lit(s.Format), jen.Id("v").Dot("Str")).Op("==").Nil()
+			out = append(out,
+				jen.If(jen.Add(mismatch).Op("&&").Add(formatOK).Op("&&").Id("c").Dot("Fail").Call()).Block(
+					jen.Id("c").Dot("Add").Call(at, jen.Lit("pattern"), jen.Lit(msg).Op("+").Qual("strconv", "Quote").Call(jen.Id("v").Dot("Str"))),
+				),
+				st.stopCheck())
+		}
 	}
 	return out, nil
 }

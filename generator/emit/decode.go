@@ -25,7 +25,7 @@ func decodeMethod(t *ir.Type, entry map[*ir.Type]string) jen.Code {
 		body = append(valueInto(&unnamed, place{expr: jen.Id("out")}, operandOf(v), true), jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")), jen.Return(jen.Nil()))
 		body = append([]jen.Code{jen.Var().Id("out").Add(goType(&unnamed))}, body...)
 	}
-	method := jen.Commentf("decodeValue fills %s from a parsed JSON value, matching member names exactly.", t.Name).Line().
+	method := jen.Commentf("decodeValue fills %s from a parsed value, matching member names exactly.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("decodeValue").Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Error().Block(body...)
 	if t.Kind == ir.Union {
 		for _, vr := range t.Variants {
@@ -55,7 +55,7 @@ func variantDecoder(t *ir.Type, vr *ir.Variant) jen.Code {
 // json.Unmarshal into a generated type matches member names as the schema
 // does.
 func strictUnmarshal(t *ir.Type) jen.Code {
-	return jen.Commentf("UnmarshalJSON decodes %s with exact member names and no duplicates; it does not validate (use Decode%s for that).", t.Name, t.Name).Line().
+	return jen.Commentf("UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see Decode%s.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(checkPkg, "Parse").Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),

@@ -85,7 +85,7 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 		if err := f.Render(&b); err != nil {
 			return fmt.Errorf("render %s: %w", name, err)
 		}
-		out[name] = b.Bytes()
+		out[name] = wrapComments(b.Bytes())
 		return nil
 	}
 	for _, o := range outputs {

@@ -46,7 +46,7 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 		return err
 	}
 	f.Add(caps)
-	f.Add(decodeArgumentFunc())
+	f.Add(decodeArgumentFunc(m))
 	for _, t := range m.Tools {
 		code, err := toolSchemas(m, t)
 		if err != nil {
@@ -98,10 +98,11 @@ func toolsFunc(m *ir.Model) jen.Code {
 			jen.Id("InputSchema"):  jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Input"))),
 			jen.Id("OutputSchema"): jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Output"))),
 			jen.Id("Bind"): jen.Func().Params(jen.List(jen.Id("meta"), jen.Id("location")).Qual(jsonPkg, "RawMessage")).Params(jen.Qual(mcpserverPkg, "Run"), jen.Error()).Block(
-				jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("Decode"+meta.Type.Name).Call(jen.Id("meta")),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+meta.Name)))),
-				jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("Decode"+req.Type.Name).Call(jen.Id("location")),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+req.Name)))),
+				// Both arguments are decoded before either is reported, so that
+				// one -32602 lists every violation.
+				jen.List(jen.Id("m"), jen.Id("metaErr")).Op(":=").Id("Decode"+meta.Type.Name).Call(jen.Id("meta")),
+				jen.List(jen.Id("r"), jen.Id("reqErr")).Op(":=").Id("Decode"+req.Type.Name).Call(jen.Id("location")),
+				jen.If(jen.Err().Op(":=").Id("argumentErrors").Call(jen.Id("metaErr"), jen.Id("reqErr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Any(), jen.Error()).Block(
 					jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(jen.Id("ctx"), jen.Id("m"), jen.Id("r")),
 					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -200,16 +201,23 @@ func capabilitySchemaURL(m *ir.Model, t *ir.Tool) (string, error) {
 	return m.PublishedURL(s.Loc.File)
 }
 
-// decodeArgumentFunc emits the step that puts decoder violations under the
-// argument's pointer (/meta or /location).
-func decodeArgumentFunc() jen.Code {
-	return jen.Comment("argumentError reports a decoding failure of one tool argument with pointers").Line().
-		Comment("from the arguments root.").Line().
-		Func().Id("argumentError").Params(jen.Err().Error(), jen.Id("pointer").String()).Error().Block(
-		jen.If(jen.List(jen.Id("ip"), jen.Id("ok")).Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()), jen.Id("ok")).Block(
-			jen.Return(jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer"))),
+// decodeArgumentFunc emits the step that merges the decoding failures of
+// both arguments into one error, under their pointers (/meta, /location).
+func decodeArgumentFunc(m *ir.Model) jen.Code {
+	t := m.Tools[0]
+	return jen.Comment("argumentErrors reports the decoding failures of the two tool arguments as one error,").Line().
+		Comment("with pointers from the arguments root, or nil when both decoded.").Line().
+		Func().Id("argumentErrors").Params(jen.List(jen.Id("meta"), jen.Id("location")).Error()).Error().Block(
+		jen.Var().Id("all").Qual(rpcerrPkg, "InvalidParams"),
+		jen.For(jen.List(jen.Id("i"), jen.Err()).Op(":=").Range().Index().Error().Values(jen.Id("meta"), jen.Id("location"))).Block(
+			jen.If(jen.Err().Op("==").Nil()).Block(jen.Continue()),
+			jen.Id("pointer").Op(":=").Index().String().Values(jen.Lit("/"+t.Params[0].Name), jen.Lit("/"+t.Params[1].Name)).Index(jen.Id("i")),
+			jen.Id("ip").Op(",").Id("ok").Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Id("ip").Op("=").Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit(""), jen.Lit("%v"), jen.Err())),
+			jen.Id("all").Dot("Violations").Op("=").Append(jen.Id("all").Dot("Violations"), jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer")).Dot("Violations").Op("...")),
 		),
-		jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Id("pointer"), jen.Lit(""), jen.Lit("%v"), jen.Err())),
+		jen.If(jen.Len(jen.Id("all").Dot("Violations")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Op("&").Id("all")),
 	)
 }
 

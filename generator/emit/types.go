@@ -100,7 +100,7 @@ func structFields(t *ir.Type) []jen.Code {
 			out = append(out, jen.Line())
 		}
 		if f.Doc != "" {
-			out = append(out, lineComments(wrap(f.Doc, 72)))
+			out = append(out, lineComments(wrap(f.Doc, docWidth-4)))
 		}
 		out = append(out, jen.Id(f.GoName).Add(fieldType(f)).Tag(fieldTag(f)))
 	}
@@ -147,7 +147,7 @@ func enumConsts(t *ir.Type) jen.Code {
 func docComment(name, doc, source string) jen.Code {
 	text := fmt.Sprintf("%s is generated from %s.", name, source)
 	if doc != "" {
-		text += "\n\n" + wrap(doc, 76)
+		text += "\n\n" + wrap(doc, docWidth)
 	}
 	return lineComments(text)
 }
@@ -201,6 +201,29 @@ func sortedTypes(m *ir.Model) []*ir.Type {
 // docWidth is the width, in runes after the "// " marker, that generated doc
 // comments wrap at, so that they read in a 100-column editor.
 const docWidth = 97
+
+// wrapComments rewraps every // comment line of rendered Go source that is
+// wider than 100 columns (a tab counting 4), keeping its indentation, so
+// that no generated doc needs a wide editor. Directives (//go:...) and words
+// longer than a line are left whole.
+func wrapComments(src []byte) []byte {
+	const limit = 100
+	lines := strings.Split(string(src), "\n")
+	var out []string
+	for _, l := range lines {
+		indent := l[:len(l)-len(strings.TrimLeft(l, "\t"))]
+		text, isComment := strings.CutPrefix(l[len(indent):], "// ")
+		width := len([]rune(l)) + 3*len(indent)
+		if !isComment || width <= limit {
+			out = append(out, l)
+			continue
+		}
+		for _, w := range strings.Split(wrap(text, limit-3-4*len(indent)), "\n") {
+			out = append(out, indent+"// "+w)
+		}
+	}
+	return []byte(strings.Join(out, "\n"))
+}
 
 // withArticle puts "a" or "an" before a Go type or JSON type name by how it
 // is spoken: an Amenity, an array, a UCPResponse (initialisms starting with

@@ -190,16 +190,14 @@ func checkHelpers() jen.Code {
 
 func decodeFunc(t *ir.Type, suffix string) jen.Code {
 	name := "Decode" + t.Name
-	doc := fmt.Sprintf("%s parses data as %s and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.", name, withArticle(t.Name))
-	return jen.Add(lineComments(wrap(doc, docWidth))).Line().
+	return jen.Commentf("%s parses data as %s checked against its schema (see decodeChecked).", name, withArticle(t.Name)).Line().
 		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(t.Name), jen.Error()).Block(
 		jen.Return(jen.Id("decodeChecked").Types(jen.Id(t.Name)).Call(jen.Id("data"), jen.Id("check"+suffix))),
 	)
 }
 
 func validateMethod(t *ir.Type, suffix string) jen.Code {
-	doc := fmt.Sprintf("Validate checks %s built in code (for example a hook's response) against the same schema Decode%s enforces, so nothing invalid is sent.", withArticle(t.Name), t.Name)
-	return jen.Add(lineComments(wrap(doc, docWidth))).Line().
+	return jen.Commentf("Validate checks x against the schema Decode%s enforces, so nothing invalid is sent.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("Validate").Params().Error().Block(
 		jen.Return(jen.Id("validateChecked").Call(jen.Id("x"), jen.Lit(withArticle(t.Name)), jen.Id("check"+suffix))),
 	)
