@@ -94,6 +94,16 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 			return nil, err
 		}
 	}
+	// mcp.go embeds the tools' schema files.
+	if _, ok := out["mcp.go"]; ok {
+		schemaFiles, err := ToolSchemas(m, true)
+		if err != nil {
+			return nil, err
+		}
+		for name, data := range schemaFiles {
+			out[name] = data
+		}
+	}
 	return out, nil
 }
 

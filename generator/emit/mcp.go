@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
@@ -47,13 +49,8 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	}
 	f.Add(caps)
 	f.Add(decodeArgumentFunc(m))
-	for _, t := range m.Tools {
-		code, err := toolSchemas(m, t)
-		if err != nil {
-			return err
-		}
-		f.Add(code)
-	}
+	f.Anon("embed")
+	f.Add(schemaVars(m))
 	return nil
 }
 
@@ -221,29 +218,62 @@ func decodeArgumentFunc(m *ir.Model) jen.Code {
 	)
 }
 
-func toolSchemas(m *ir.Model, t *ir.Tool) (jen.Code, error) {
-	var names []string
-	var required []string
-	params := t.Params
-	schemas := make([]*load.Schema, 0, len(params))
-	for _, p := range params {
-		names = append(names, p.Name)
-		schemas = append(schemas, p.Schema)
-		if p.Required {
-			required = append(required, p.Name)
+// schemaFile names the file holding one of a tool's schemas (kind is
+// "input" or "output").
+func schemaFile(t *ir.Tool, kind string) string { return t.Name + "." + kind + ".json" }
+
+// schemaVars declares the embedded schema files, one variable each.
+func schemaVars(m *ir.Model) jen.Code {
+	var defs []jen.Code
+	for _, t := range m.Tools {
+		for _, kind := range []string{"input", "output"} {
+			defs = append(defs,
+				jen.Comment("//go:embed "+schemaFile(t, kind)),
+				jen.Id(schemaVar(t, ir.GoName(kind))).Index().Byte(),
+			)
 		}
 	}
-	in, err := objectSchema(m.Spec.Set, names, schemas, required)
-	if err != nil {
-		return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
+	return jen.Comment("The tools' self-contained JSON Schemas, kept as pretty JSON files beside this one so").Line().
+		Comment("that they can be read and diffed; their annotations that assert nothing are left out.").Line().
+		Var().Defs(defs...)
+}
+
+// ToolSchemas returns the self-contained input and output JSON Schema of
+// every tool, pretty-printed and keyed by file name (<tool>.input.json,
+// <tool>.output.json). With reduce, annotations that assert nothing are
+// left out (see reducedAway), which keeps what the schemas accept and every
+// description while making tools/list shorter for the agents that read it.
+func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, t := range m.Tools {
+		if len(t.Params) != 2 || t.Result == nil {
+			return nil, fmt.Errorf("tool %s: not of the UCP binding's shape (meta, a domain argument, a result)", t.Name)
+		}
+		var names, required []string
+		var schemas []*load.Schema
+		for _, p := range t.Params {
+			names = append(names, p.Name)
+			schemas = append(schemas, p.Schema)
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+		in, err := objectSchema(m.Spec.Set, names, schemas, required, reduce)
+		if err != nil {
+			return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
+		}
+		res, err := refSchema(m.Spec.Set, t.Result.Schema, reduce)
+		if err != nil {
+			return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
+		}
+		for kind, data := range map[string][]byte{"input": in, "output": res} {
+			var pretty bytes.Buffer
+			if err := json.Indent(&pretty, data, "", "  "); err != nil {
+				return nil, fmt.Errorf("format %s: %w", schemaFile(t, kind), err)
+			}
+			pretty.WriteByte('\n')
+			out[schemaFile(t, kind)] = pretty.Bytes()
+		}
 	}
-	out, err := refSchema(m.Spec.Set, t.Result.Schema)
-	if err != nil {
-		return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
-	}
-	return jen.Commentf("%s and %s are the self-contained JSON Schemas of %s.", schemaVar(t, "Input"), schemaVar(t, "Output"), t.Name).Line().
-		Const().Defs(
-		jen.Id(schemaVar(t, "Input")).Op("=").Lit(string(in)),
-		jen.Id(schemaVar(t, "Output")).Op("=").Lit(string(out)),
-	), nil
+	return out, nil
 }
