@@ -400,35 +400,6 @@ func (st *checkTable) newVar(prefix string, value jen.Code) string {
 	return n
 }
 
-// annotation reads a property schema's ucp_request/ucp_response value for a
-// direction and operation: "omit", "required", "optional" or "".
-func annotation(s *load.Schema, dir ir.Direction, op string) (string, error) {
-	n := s.UcpRequest
-	if dir == ir.Response {
-		n = s.UcpResponse
-	}
-	if n == nil {
-		return "", nil
-	}
-	if n.Kind == load.Object {
-		n = n.Get(op)
-		if n == nil {
-			return "", nil
-		}
-		if n.Kind == load.Object {
-			n = n.Get("from")
-		}
-	}
-	if n == nil || n.Kind != load.String {
-		return "", fmt.Errorf("%s: annotation must be a string, an operation map or a transition with \"from\"", s.Loc)
-	}
-	switch n.Str {
-	case "omit", "required", "optional":
-		return n.Str, nil
-	}
-	return "", fmt.Errorf("%s: unknown annotation value %q", s.Loc, n.Str)
-}
-
 func nodeText(s *load.Schema, key string) string {
 	if n := s.Node.Get(key); n != nil && n.Kind == load.Number {
 		return n.Num.String()
@@ -616,7 +587,7 @@ func required(s *load.Schema, dir ir.Direction, op string) ([]string, []*load.Pr
 	req := append([]string(nil), s.Required...)
 	var props []*load.Property
 	for _, p := range s.Properties {
-		ann, err := annotation(p.Schema, dir, op)
+		ann, err := ir.Annotation(p.Schema, dir, op)
 		if err != nil {
 			return nil, nil, err
 		}
