@@ -372,13 +372,6 @@ func (st *checkTable) branchFuncs() []jen.Code {
 	return out
 }
 
-func opLabel(op string) string {
-	if op == "" {
-		return "any operation"
-	}
-	return op
-}
-
 // baseName is the name suffix for a schema location, without direction,
 // operation or de-duplicating number: the file stem and pointer in Go case.
 func baseName(loc load.Loc) string {
