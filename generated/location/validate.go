@@ -3025,9 +3025,6 @@ func checkLocationServesPropertyNames(c *schemacheck.Checker, v *schemacheck.Val
 		if c.Fail() {
 			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0(v, at), explainLocationServesPropertyNamesAnyOf1(v, at), explainReverseDomainName(v, at)))
 		}
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -3137,9 +3134,6 @@ func checkLocationServesPropertiesAddressAllOf1(c *schemacheck.Checker, v *schem
 	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2(v, at)) {
 		if c.Fail() {
 			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2(v, at)))
-		}
-		if c.Stop() {
-			return
 		}
 	}
 }
@@ -3634,9 +3628,6 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtends(c *schemacheck.Checker, v *s
 		if c.Fail() {
 			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainReverseDomainName(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v, at)))
 		}
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -3782,8 +3773,8 @@ func checkConstraintExpressionDefsValueConstraintPropertiesConst(c *schemacheck.
 // lookup and search).
 func checkConstraintExpressionDefsValueConstraintAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("enum") == nil && c.Required(at, "enum") {
-			return
+		if v.Get("enum") == nil {
+			c.Required(at, "enum")
 		}
 	}
 }
@@ -3792,8 +3783,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf0(c *schemacheck.Checker, 
 // lookup and search).
 func checkConstraintExpressionDefsValueConstraintAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("const") == nil && c.Required(at, "const") {
-			return
+		if v.Get("const") == nil {
+			c.Required(at, "const")
 		}
 	}
 }
@@ -3824,9 +3815,6 @@ func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *sch
 		if c.Fail() {
 			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1(v, at)))
 		}
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -3837,9 +3825,6 @@ func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSe
 	if matched := [2]bool{matchConstraintExpressionResponseSearch(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
 			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionResponseSearch(v, at), explainConstraintExpressionDefsValueConstraint(v, at)))
-		}
-		if c.Stop() {
-			return
 		}
 	}
 }
@@ -3874,8 +3859,8 @@ func checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c *schemacheck.
 		return
 	}
 	if v.Kind == schemacheck.Object {
-		if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
-			return
+		if len(v.Members) < 1 {
+			c.MinProperties(at, v, 1)
 		}
 	}
 }
@@ -4598,8 +4583,8 @@ func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 // Checks schemas/common/types/location.json#/if/anyOf/0 (response; lookup and search).
 func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("hours") == nil && c.Required(at, "hours") {
-			return
+		if v.Get("hours") == nil {
+			c.Required(at, "hours")
 		}
 	}
 }
@@ -4607,8 +4592,8 @@ func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 // Checks schemas/common/types/location.json#/if/anyOf/1 (response; lookup and search).
 func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("exception_hours") == nil && c.Required(at, "exception_hours") {
-			return
+		if v.Get("exception_hours") == nil {
+			c.Required(at, "exception_hours")
 		}
 	}
 }
@@ -4619,17 +4604,14 @@ func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemache
 		if c.Fail() {
 			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0(v, at), explainLocationIfAnyOf1(v, at)))
 		}
-		if c.Stop() {
-			return
-		}
 	}
 }
 
 // Checks schemas/common/types/location.json#/then (response; lookup and search).
 func checkLocationThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("timezone") == nil && c.Required(at, "timezone") {
-			return
+		if v.Get("timezone") == nil {
+			c.Required(at, "timezone")
 		}
 	}
 }
@@ -4650,9 +4632,6 @@ func checkLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 	}
 	if matchLocationIf(v, at) {
 		checkLocationThen(c, v, at)
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -4728,8 +4707,8 @@ func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value,
 // Checks schemas/common/types/pagination.json#/$defs/response/then (response; search).
 func checkPaginationDefsResponseThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("cursor") == nil && c.Required(at, "cursor") {
-			return
+		if v.Get("cursor") == nil {
+			c.Required(at, "cursor")
 		}
 	}
 }
@@ -4760,9 +4739,6 @@ func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 	}
 	if matchPaginationDefsResponseIf(v, at) {
 		checkPaginationDefsResponseThen(c, v, at)
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -5084,9 +5060,6 @@ func checkMessage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 		if c.Fail() {
 			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageError(v, at), explainMessageWarning(v, at), explainMessageInfo(v, at)))
 		}
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -5204,9 +5177,6 @@ func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLo
 		if c.Fail() {
 			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionResponseLookup(v, at), explainConstraintExpressionDefsValueConstraint(v, at)))
 		}
-		if c.Stop() {
-			return
-		}
 	}
 }
 
@@ -5240,8 +5210,8 @@ func checkConstraintExpressionPropertiesAnyOfItemsResponseLookup(c *schemacheck.
 		return
 	}
 	if v.Kind == schemacheck.Object {
-		if len(v.Members) < 1 && c.MinProperties(at, v, 1) {
-			return
+		if len(v.Members) < 1 {
+			c.MinProperties(at, v, 1)
 		}
 	}
 }

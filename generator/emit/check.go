@@ -442,7 +442,8 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 			body = append(body, stmts...)
 			return
 		}
-		body = append(body, jen.If(jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, kind)).Block(stmts...))
+		cond := func() jen.Code { return jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, kind) }
+		body = append(body, st.withTail(jen.If(cond()).Block(stmts...), jen.If(cond()).Block(st.trimTail(stmts)...)))
 	}
 	obj, err := st.objectChecks(s, dir, op)
 	if err != nil {
@@ -622,7 +623,8 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 		for _, r := range d.Requires {
 			inner = append(inner, st.failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "DependentRequired", at, jen.Lit(r), jen.Lit(d.Property)))
 		}
-		out = append(out, jen.If(jen.Id("v").Dot("Get").Call(jen.Lit(d.Property)).Op("!=").Nil()).Block(inner...))
+		present := func() jen.Code { return jen.Id("v").Dot("Get").Call(jen.Lit(d.Property)).Op("!=").Nil() }
+		out = append(out, st.withTail(jen.If(present()).Block(inner...), jen.If(present()).Block(st.trimTail(inner)...)))
 	}
 	ap := s.AdditionalProperties
 	if ap.IsBool(true) {
@@ -811,12 +813,10 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 				any = jen.Add(any).Op("||").Add(m)
 			}
 		}
-		out = append(out, jen.If(jen.Op("!").Parens(any)).Block(
-			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
-				jen.Id("c").Dot("Add").Call(at, jen.Lit("anyOf"), jen.Qual(checkPkg, "AnyOfMessage").Call(explains(ns)...)),
-			),
-			st.stopCheck(),
-		))
+		report := jen.If(jen.Id("c").Dot("Fail").Call()).Block(
+			jen.Id("c").Dot("Add").Call(at, jen.Lit("anyOf"), jen.Qual(checkPkg, "AnyOfMessage").Call(explains(ns)...)),
+		)
+		out = append(out, st.withTail(jen.If(jen.Op("!").Parens(any)).Block(report, st.stopCheck()), jen.If(jen.Op("!").Parens(any)).Block(report)))
 	}
 	if len(s.OneOf) > 0 {
 		ns, err := branchNames(s.OneOf)
@@ -827,15 +827,16 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 		for _, n := range ns {
 			ms = append(ms, jen.Id("match"+n).Call(v, at))
 		}
-		out = append(out, jen.If(
-			jen.Id("matched").Op(":=").Index(jen.Lit(len(ns))).Bool().Values(ms...),
-			jen.Qual(checkPkg, "CountTrue").Call(jen.Id("matched").Index(jen.Empty(), jen.Empty())).Op("!=").Lit(1),
-		).Block(
-			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
-				jen.Id("c").Dot("Add").Call(at, jen.Lit("oneOf"), jen.Qual(checkPkg, "OneOfMessage").Call(append([]jen.Code{jen.Id("matched").Index(jen.Empty(), jen.Empty())}, explains(ns)...)...)),
-			),
-			st.stopCheck(),
-		))
+		oneOf := func(stop ...jen.Code) jen.Code {
+			return jen.If(
+				jen.Id("matched").Op(":=").Index(jen.Lit(len(ns))).Bool().Values(ms...),
+				jen.Qual(checkPkg, "CountTrue").Call(jen.Id("matched").Index(jen.Empty(), jen.Empty())).Op("!=").Lit(1),
+			).Block(append([]jen.Code{
+				jen.If(jen.Id("c").Dot("Fail").Call()).Block(
+					jen.Id("c").Dot("Add").Call(at, jen.Lit("oneOf"), jen.Qual(checkPkg, "OneOfMessage").Call(append([]jen.Code{jen.Id("matched").Index(jen.Empty(), jen.Empty())}, explains(ns)...)...)),
+				)}, stop...)...)
+		}
+		out = append(out, st.withTail(oneOf(st.stopCheck()), oneOf()))
 	}
 	if s.Not != nil {
 		n, err := st.useBranch(s.Not, dir, op)
@@ -860,11 +861,14 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 				return nil, err
 			}
 		}
-		stmt := jen.If(jen.Id("match"+n).Call(v, at)).Block(then...)
-		if len(els) > 0 {
-			stmt = stmt.Else().Block(els...)
+		build := func(then, els []jen.Code) jen.Code {
+			stmt := jen.If(jen.Id("match"+n).Call(v, at)).Block(then...)
+			if len(els) > 0 {
+				stmt = stmt.Else().Block(els...)
+			}
+			return stmt
 		}
-		out = append(out, stmt)
+		out = append(out, st.withTail(build(then, els), build(st.trimTail(then), st.trimTail(els))))
 	}
 	return out, nil
 }
