@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 )
 
 // fullToolsListBytes is the compact size of tools/list before the schemas
@@ -53,5 +59,23 @@ func TestToolsListIsLean(t *testing.T) {
 				t.Errorf("%s: argument %s lost its description", tool.Name, name)
 			}
 		}
+	}
+}
+
+// TestRegisterVersion checks that Register fills an empty opts.Version
+// with ProtocolVersion and refuses another release.
+func TestRegisterVersion(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	if err := location.Register(server, &seedHooks{}, &mcpserver.Options{Version: "2020-01-01"}); err == nil || !strings.Contains(err.Error(), location.ProtocolVersion) {
+		t.Errorf("Register with another release: err = %v, want a refusal naming %s", err, location.ProtocolVersion)
+	}
+	res, err := call(t, connect(t, &seedHooks{}, &mcpserver.Options{}), "search_locations", `{"meta":`+goodMeta+`,"location":{}}`)
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %v", err, res)
+	}
+	var got struct{ UCP struct{ Version string } }
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &got); err != nil || got.UCP.Version != location.ProtocolVersion {
+		t.Errorf("ucp.version = %q (%v), want %s", got.UCP.Version, err, location.ProtocolVersion)
 	}
 }
