@@ -57,7 +57,7 @@ type checkTable struct {
 	patterns  map[string]string
 	varNames  map[string]string // prefix and value text -> package variable
 	// tails maps a statement to the form it takes as a function's last
-	// statement: its trailing return is dropped (a nil form drops it whole).
+	// statement: its trailing return is dropped (dropAtEnd drops it whole).
 	tails map[jen.Code]jen.Code
 
 	// first pass only
@@ -86,9 +86,11 @@ type checkRecord struct {
 // token is the placeholder suffix of a record in the first pass.
 func (r *checkRecord) token() string { return fmt.Sprintf("Ref%dZz", r.id) }
 
-// canon follows same links to the record whose function is emitted.
+// canon follows same links to the record whose function is emitted. The
+// links cannot loop: a record only ever points at one completed before it
+// whose own chain does not lead back (see suffixFor).
 func (r *checkRecord) canon() *checkRecord {
-	for seen := 0; r.same != nil && seen < 1000; seen++ {
+	for r.same != nil {
 		r = r.same
 	}
 	return r
