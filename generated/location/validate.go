@@ -2591,9 +2591,8 @@ func (x *WarningCode) Validate() error {
 	return validateChecked(x, "a WarningCode", checkWarningCode)
 }
 
-// Checks
-// services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile
-// (request; search).
+// Checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile
+// (request).
 func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -2602,8 +2601,7 @@ func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c *
 	c.Format(at, v, "uri")
 }
 
-// Checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request;
-// search).
+// Checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent (request).
 func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2625,7 +2623,7 @@ func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent(c *schemacheck.Check
 	}
 }
 
-// Checks services/common/mcp.openrpc.json#/components/schemas/meta (request; search).
+// Checks services/common/mcp.openrpc.json#/components/schemas/meta (request).
 func checkMCPOpenrpcComponentsSchemasMeta(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2647,38 +2645,35 @@ func checkMCPOpenrpcComponentsSchemasMeta(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// Checks schemas/common/location_search.json#/$defs/search_request/properties/query (request;
-// search).
+// Checks schemas/common/location_search.json#/$defs/search_request/properties/query (request).
 func checkLocationSearchDefsSearchRequestPropertiesQuery(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/locality.json#/properties/address_country (request; lookup and
-// search).
+// Checks schemas/common/types/locality.json#/properties/address_country (request).
 func checkLocalityPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/locality.json#/properties/address_region (request; lookup and
-// search).
+// Checks schemas/common/types/locality.json#/properties/address_region (request).
 func checkLocalityPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/locality.json#/properties/postal_code (request; lookup and search).
+// Checks schemas/common/types/locality.json#/properties/postal_code (request).
 func checkLocalityPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/locality.json# (request; lookup and search).
+// Checks schemas/common/types/locality.json# (request).
 func checkLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2701,38 +2696,35 @@ func checkLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/location (request; lookup and
-// search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/location (request).
 func checkContextAllOf1PropertiesLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/intent (request; lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/intent (request).
 func checkContextAllOf1PropertiesIntent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/language (request; lookup and
-// search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/language (request).
 func checkContextAllOf1PropertiesLanguage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/currency (request; lookup and
-// search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/currency (request).
 func checkContextAllOf1PropertiesCurrency(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/reverse_domain_name.json# (request and response; lookup and search).
+// Checks schemas/common/types/reverse_domain_name.json# (request and response).
 func checkReverseDomainName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -2743,8 +2735,7 @@ func checkReverseDomainName(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request; lookup and
-// search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/eligibility (request).
 func checkContextAllOf1PropertiesEligibility(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -2763,7 +2754,7 @@ func checkContextAllOf1PropertiesEligibility(c *schemacheck.Checker, v *schemach
 }
 
 // Checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items
-// (request; lookup and search).
+// (request).
 func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -2771,7 +2762,7 @@ func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems(c *schemacheck
 }
 
 // Checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types
-// (request; lookup and search).
+// (request).
 func checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -2786,8 +2777,7 @@ func checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c *schemacheck.Chec
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request; lookup and
-// search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/payment/items (request).
 func checkContextAllOf1PropertiesPaymentItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2811,8 +2801,7 @@ func checkContextAllOf1PropertiesPaymentItems(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/payment (request; lookup and
-// search).
+// Checks schemas/common/types/context.json#/allOf/1/properties/payment (request).
 func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -2827,7 +2816,7 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1 (request; lookup and search).
+// Checks schemas/common/types/context.json#/allOf/1 (request).
 func checkContextAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2856,7 +2845,7 @@ func checkContextAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	}
 }
 
-// Checks schemas/common/types/context.json# (request; lookup and search).
+// Checks schemas/common/types/context.json# (request).
 func checkContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2869,23 +2858,21 @@ func checkContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	checkContextAllOf1(c, v, at)
 }
 
-// Checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request; lookup and
-// search).
+// Checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request).
 func checkSignalsPropertiesDevUCPBuyerIP(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request; lookup and
-// search).
+// Checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request).
 func checkSignalsPropertiesDevUCPUserAgent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/signals.json# (request; lookup and search).
+// Checks schemas/common/types/signals.json# (request).
 func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2914,8 +2901,7 @@ func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	}
 }
 
-// Checks schemas/common/types/geo.json#/properties/latitude (request and response; lookup and
-// search).
+// Checks schemas/common/types/geo.json#/properties/latitude (request and response).
 func checkGeoPropertiesLatitude(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
@@ -2927,8 +2913,7 @@ func checkGeoPropertiesLatitude(c *schemacheck.Checker, v *schemacheck.Value, at
 	c.Bound(at, v, "maximum", &bound3)
 }
 
-// Checks schemas/common/types/geo.json#/properties/longitude (request and response; lookup and
-// search).
+// Checks schemas/common/types/geo.json#/properties/longitude (request and response).
 func checkGeoPropertiesLongitude(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
@@ -2940,7 +2925,7 @@ func checkGeoPropertiesLongitude(c *schemacheck.Checker, v *schemacheck.Value, a
 	c.Bound(at, v, "maximum", &bound5)
 }
 
-// Checks schemas/common/types/geo.json# (request and response; lookup and search).
+// Checks schemas/common/types/geo.json# (request and response).
 func checkGeo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -2967,7 +2952,7 @@ func checkGeo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path
 	}
 }
 
-// Checks schemas/common/types/location_distance.json#/properties/max (request; lookup and search).
+// Checks schemas/common/types/location_distance.json#/properties/max (request).
 func checkLocationDistancePropertiesMax(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Number {
 		c.Type(at, v, "number")
@@ -2976,7 +2961,7 @@ func checkLocationDistancePropertiesMax(c *schemacheck.Checker, v *schemacheck.V
 	c.Bound(at, v, "minimum", &bound6)
 }
 
-// Checks schemas/common/types/location_distance.json# (request; lookup and search).
+// Checks schemas/common/types/location_distance.json# (request).
 func checkLocationDistance(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3003,23 +2988,21 @@ func checkLocationDistance(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 	}
 }
 
-// Checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request; lookup and
-// search).
+// Checks schemas/common/types/location_serves.json#/propertyNames/anyOf/0 (request).
 func checkLocationServesPropertyNamesAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(v.Kind == schemacheck.String && v.Str == "point") {
 		c.Const(at, v, "\"point\"")
 	}
 }
 
-// Checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request; lookup and
-// search).
+// Checks schemas/common/types/location_serves.json#/propertyNames/anyOf/1 (request).
 func checkLocationServesPropertyNamesAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(v.Kind == schemacheck.String && v.Str == "address") {
 		c.Const(at, v, "\"address\"")
 	}
 }
 
-// Checks schemas/common/types/location_serves.json#/propertyNames (request; lookup and search).
+// Checks schemas/common/types/location_serves.json#/propertyNames (request).
 func checkLocationServesPropertyNames(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(matchLocationServesPropertyNamesAnyOf0(v, at) || matchLocationServesPropertyNamesAnyOf1(v, at) || matchReverseDomainName(v, at)) {
 		if c.Fail() {
@@ -3028,9 +3011,8 @@ func checkLocationServesPropertyNames(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// Checks
-// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country
-// (request; lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country
+// (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3039,8 +3021,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c 
 	c.Length(at, v, 1, -1)
 }
 
-// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request;
-// lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_country") == nil && c.Required(at, "address_country") {
@@ -3060,9 +3041,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v 
 	}
 }
 
-// Checks
-// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region
-// (request; lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region
+// (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3071,8 +3051,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c *
 	c.Length(at, v, 1, -1)
 }
 
-// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request;
-// lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("address_region") == nil && c.Required(at, "address_region") {
@@ -3092,9 +3071,8 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v 
 	}
 }
 
-// Checks
-// schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code
-// (request; lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code
+// (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3103,8 +3081,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c *sch
 	c.Length(at, v, 1, -1)
 }
 
-// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request;
-// lookup and search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf2(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
@@ -3124,8 +3101,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2(c *schemacheck.Checker, v 
 	}
 }
 
-// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request; lookup and
-// search).
+// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1 (request).
 func checkLocationServesPropertiesAddressAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3138,8 +3114,7 @@ func checkLocationServesPropertiesAddressAllOf1(c *schemacheck.Checker, v *schem
 	}
 }
 
-// Checks schemas/common/types/location_serves.json#/properties/address (request; lookup and
-// search).
+// Checks schemas/common/types/location_serves.json#/properties/address (request).
 func checkLocationServesPropertiesAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocality(c, v, at)
 	if c.Stop() {
@@ -3148,7 +3123,7 @@ func checkLocationServesPropertiesAddress(c *schemacheck.Checker, v *schemacheck
 	checkLocationServesPropertiesAddressAllOf1(c, v, at)
 }
 
-// Checks schemas/common/types/location_serves.json# (request; lookup and search).
+// Checks schemas/common/types/location_serves.json# (request).
 func checkLocationServes(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3183,8 +3158,7 @@ func checkLocationServes(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// Checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request;
-// lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/hours/properties/open_at (request).
 func checkLocationFilterPropertiesHoursPropertiesOpenAt(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3198,7 +3172,7 @@ func checkLocationFilterPropertiesHoursPropertiesOpenAt(c *schemacheck.Checker, 
 	}
 }
 
-// Checks schemas/common/types/location_filter.json#/properties/hours (request; lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/hours (request).
 func checkLocationFilterPropertiesHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3220,8 +3194,7 @@ func checkLocationFilterPropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// Checks schemas/common/types/location_filter.json#/properties/amenities (request; lookup and
-// search).
+// Checks schemas/common/types/location_filter.json#/properties/amenities (request).
 func checkLocationFilterPropertiesAmenities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3236,8 +3209,7 @@ func checkLocationFilterPropertiesAmenities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// Checks schemas/common/types/location_filter.json#/properties/items/items (request; lookup and
-// search).
+// Checks schemas/common/types/location_filter.json#/properties/items/items (request).
 func checkLocationFilterPropertiesItemsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3246,7 +3218,7 @@ func checkLocationFilterPropertiesItemsItems(c *schemacheck.Checker, v *schemach
 	c.Length(at, v, 1, -1)
 }
 
-// Checks schemas/common/types/location_filter.json#/properties/items (request; lookup and search).
+// Checks schemas/common/types/location_filter.json#/properties/items (request).
 func checkLocationFilterPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3267,7 +3239,7 @@ func checkLocationFilterPropertiesItems(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// Checks schemas/common/types/location_filter.json# (request; lookup and search).
+// Checks schemas/common/types/location_filter.json# (request).
 func checkLocationFilter(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3290,14 +3262,14 @@ func checkLocationFilter(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request; search).
+// Checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request).
 func checkPaginationDefsRequestPropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request; search).
+// Checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request).
 func checkPaginationDefsRequestPropertiesLimit(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
@@ -3306,7 +3278,7 @@ func checkPaginationDefsRequestPropertiesLimit(c *schemacheck.Checker, v *schema
 	c.Bound(at, v, "minimum", &bound8)
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/request (request; search).
+// Checks schemas/common/types/pagination.json#/$defs/request (request).
 func checkPaginationDefsRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3327,7 +3299,7 @@ func checkPaginationDefsRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// Checks schemas/common/location_search.json#/$defs/search_request (request; search).
+// Checks schemas/common/location_search.json#/$defs/search_request (request).
 func checkLocationSearchDefsSearchRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3358,7 +3330,7 @@ func checkLocationSearchDefsSearchRequest(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/version (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/version (response).
 func checkUCPDefsVersion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3369,15 +3341,14 @@ func checkUCPDefsVersion(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response; lookup and
-// search).
+// Checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response).
 func checkUCPDefsMapOrderAdditionalPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/map_order/additionalProperties (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/map_order/additionalProperties (response).
 func checkUCPDefsMapOrderAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3392,7 +3363,7 @@ func checkUCPDefsMapOrderAdditionalProperties(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/map_order (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/map_order (response).
 func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3421,7 +3392,7 @@ func inEnumUCPDefsBasePropertiesStatus(s string) bool {
 	return false
 }
 
-// Checks schemas/ucp.json#/$defs/base/properties/status (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/status (response).
 func checkUCPDefsBasePropertiesStatus(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3432,7 +3403,7 @@ func checkUCPDefsBasePropertiesStatus(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/entity/properties/spec (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/spec (response).
 func checkUCPDefsEntityPropertiesSpec(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3441,7 +3412,7 @@ func checkUCPDefsEntityPropertiesSpec(c *schemacheck.Checker, v *schemacheck.Val
 	c.Format(at, v, "uri")
 }
 
-// Checks schemas/ucp.json#/$defs/entity/properties/schema (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/schema (response).
 func checkUCPDefsEntityPropertiesSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3450,21 +3421,21 @@ func checkUCPDefsEntityPropertiesSchema(c *schemacheck.Checker, v *schemacheck.V
 	c.Format(at, v, "uri")
 }
 
-// Checks schemas/ucp.json#/$defs/entity/properties/id (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/id (response).
 func checkUCPDefsEntityPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/entity/properties/config (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/entity/properties/config (response).
 func checkUCPDefsEntityPropertiesConfig(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/entity (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/entity (response).
 func checkUCPDefsEntity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3504,8 +3475,7 @@ func inEnumServiceDefsBaseAllOf1PropertiesTransport(s string) bool {
 	return false
 }
 
-// Checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response; lookup and
-// search).
+// Checks schemas/service.json#/$defs/base/allOf/1/properties/transport (response).
 func checkServiceDefsBaseAllOf1PropertiesTransport(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3516,8 +3486,7 @@ func checkServiceDefsBaseAllOf1PropertiesTransport(c *schemacheck.Checker, v *sc
 	}
 }
 
-// Checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response; lookup and
-// search).
+// Checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response).
 func checkServiceDefsBaseAllOf1PropertiesEndpoint(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3526,7 +3495,7 @@ func checkServiceDefsBaseAllOf1PropertiesEndpoint(c *schemacheck.Checker, v *sch
 	c.Format(at, v, "uri")
 }
 
-// Checks schemas/service.json#/$defs/base/allOf/1 (response; lookup and search).
+// Checks schemas/service.json#/$defs/base/allOf/1 (response).
 func checkServiceDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3550,7 +3519,7 @@ func checkServiceDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at
 	}
 }
 
-// Checks schemas/service.json#/$defs/base (response; lookup and search).
+// Checks schemas/service.json#/$defs/base (response).
 func checkServiceDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
@@ -3559,8 +3528,7 @@ func checkServiceDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	checkServiceDefsBaseAllOf1(c, v, at)
 }
 
-// Checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response; lookup
-// and search).
+// Checks schemas/ucp.json#/$defs/base/properties/services/additionalProperties (response).
 func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3575,7 +3543,7 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/base/properties/services (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/services (response).
 func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3602,8 +3570,7 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// Checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response; lookup
-// and search).
+// Checks schemas/capability.json#/$defs/base/allOf/1/properties/extends/oneOf/1 (response).
 func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3621,8 +3588,7 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(c *schemacheck.Checker
 	}
 }
 
-// Checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response; lookup and
-// search).
+// Checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response).
 func checkCapabilityDefsBaseAllOf1PropertiesExtends(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if matched := [2]bool{matchReverseDomainName(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
@@ -3631,7 +3597,7 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtends(c *schemacheck.Checker, v *s
 	}
 }
 
-// Checks schemas/capability.json#/$defs/base/allOf/1 (response; lookup and search).
+// Checks schemas/capability.json#/$defs/base/allOf/1 (response).
 func checkCapabilityDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3650,7 +3616,7 @@ func checkCapabilityDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value,
 	}
 }
 
-// Checks schemas/capability.json#/$defs/base (response; lookup and search).
+// Checks schemas/capability.json#/$defs/base (response).
 func checkCapabilityDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
@@ -3659,8 +3625,7 @@ func checkCapabilityDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *s
 	checkCapabilityDefsBaseAllOf1(c, v, at)
 }
 
-// Checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response;
-// lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/capabilities/additionalProperties (response).
 func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3675,7 +3640,7 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/base/properties/capabilities (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/base/properties/capabilities (response).
 func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3702,7 +3667,7 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// Checks schemas/payment_handler.json#/$defs/base/allOf/1 (response; lookup and search).
+// Checks schemas/payment_handler.json#/$defs/base/allOf/1 (response).
 func checkPaymentHandlerDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3713,24 +3678,21 @@ func checkPaymentHandlerDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// Checks schemas/common/types/available_payment_instrument.json#/properties/type (response; lookup
-// and search).
+// Checks schemas/common/types/available_payment_instrument.json#/properties/type (response).
 func checkAvailablePaymentInstrumentPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/constraint_expression.json#/properties/required/items (response;
-// lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/properties/required/items (response).
 func checkConstraintExpressionPropertiesRequiredItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/constraint_expression.json#/properties/required (response; lookup and
-// search).
+// Checks schemas/common/types/constraint_expression.json#/properties/required (response).
 func checkConstraintExpressionPropertiesRequired(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3752,7 +3714,7 @@ func checkConstraintExpressionPropertiesRequired(c *schemacheck.Checker, v *sche
 }
 
 // Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/enum
-// (response; lookup and search).
+// (response).
 func checkConstraintExpressionDefsValueConstraintPropertiesEnum(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -3765,12 +3727,12 @@ func checkConstraintExpressionDefsValueConstraintPropertiesEnum(c *schemacheck.C
 }
 
 // Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/properties/const
-// (response; lookup and search).
+// (response).
 func checkConstraintExpressionDefsValueConstraintPropertiesConst(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 }
 
-// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0 (response;
-// lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/0
+// (response).
 func checkConstraintExpressionDefsValueConstraintAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("enum") == nil {
@@ -3779,8 +3741,8 @@ func checkConstraintExpressionDefsValueConstraintAnyOf0(c *schemacheck.Checker, 
 	}
 }
 
-// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1 (response;
-// lookup and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint/anyOf/1
+// (response).
 func checkConstraintExpressionDefsValueConstraintAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("const") == nil {
@@ -3789,8 +3751,7 @@ func checkConstraintExpressionDefsValueConstraintAnyOf1(c *schemacheck.Checker, 
 	}
 }
 
-// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response; lookup
-// and search).
+// Checks schemas/common/types/constraint_expression.json#/$defs/value_constraint (response).
 func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -3818,8 +3779,7 @@ func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *sch
 	}
 }
 
-// Checks
-// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
+// Checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
 // (response; search).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if matched := [2]bool{matchConstraintExpressionResponseSearch(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
@@ -4058,9 +4018,8 @@ func checkUCPDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// Checks
-// schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties
-// (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities/additionalProperties
+// (response).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
 		for i := range v.Items {
@@ -4074,7 +4033,7 @@ func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPro
 }
 
 // Checks schemas/ucp.json#/$defs/response_location_schema/allOf/1/properties/capabilities
-// (response; lookup and search).
+// (response).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
@@ -4091,7 +4050,7 @@ func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilities(c *schemache
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response; lookup and search).
+// Checks schemas/ucp.json#/$defs/response_location_schema/allOf/1 (response).
 func checkUCPDefsResponseLocationSchemaAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		for i := range v.Members {
@@ -4117,93 +4076,84 @@ func checkUCPDefsResponseLocationSchemaResponseSearch(c *schemacheck.Checker, v 
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// Checks schemas/common/types/location_summary.json#/properties/id (response; lookup and search).
+// Checks schemas/common/types/location_summary.json#/properties/id (response).
 func checkLocationSummaryPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/location_summary.json#/properties/name (response; lookup and search).
+// Checks schemas/common/types/location_summary.json#/properties/name (response).
 func checkLocationSummaryPropertiesName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/extended_address (response; lookup
-// and search).
+// Checks schemas/common/types/postal_address.json#/properties/extended_address (response).
 func checkPostalAddressPropertiesExtendedAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/street_address (response; lookup and
-// search).
+// Checks schemas/common/types/postal_address.json#/properties/street_address (response).
 func checkPostalAddressPropertiesStreetAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/address_locality (response; lookup
-// and search).
+// Checks schemas/common/types/postal_address.json#/properties/address_locality (response).
 func checkPostalAddressPropertiesAddressLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/address_region (response; lookup and
-// search).
+// Checks schemas/common/types/postal_address.json#/properties/address_region (response).
 func checkPostalAddressPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/address_country (response; lookup and
-// search).
+// Checks schemas/common/types/postal_address.json#/properties/address_country (response).
 func checkPostalAddressPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/postal_code (response; lookup and
-// search).
+// Checks schemas/common/types/postal_address.json#/properties/postal_code (response).
 func checkPostalAddressPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/first_name (response; lookup and
-// search).
+// Checks schemas/common/types/postal_address.json#/properties/first_name (response).
 func checkPostalAddressPropertiesFirstName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/last_name (response; lookup and
-// search).
+// Checks schemas/common/types/postal_address.json#/properties/last_name (response).
 func checkPostalAddressPropertiesLastName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json#/properties/phone_number (response; lookup and
-// search).
+// Checks schemas/common/types/postal_address.json#/properties/phone_number (response).
 func checkPostalAddressPropertiesPhoneNumber(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/postal_address.json# (response; lookup and search).
+// Checks schemas/common/types/postal_address.json# (response).
 func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4238,7 +4188,7 @@ func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	}
 }
 
-// Checks schemas/common/types/location_summary.json# (response; lookup and search).
+// Checks schemas/common/types/location_summary.json# (response).
 func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4267,8 +4217,7 @@ func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	}
 }
 
-// Checks schemas/common/types/location.json#/$defs/amenity/properties/description (response; lookup
-// and search).
+// Checks schemas/common/types/location.json#/$defs/amenity/properties/description (response).
 func checkLocationDefsAmenityPropertiesDescription(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4277,7 +4226,7 @@ func checkLocationDefsAmenityPropertiesDescription(c *schemacheck.Checker, v *sc
 	c.Length(at, v, 1, -1)
 }
 
-// Checks schemas/common/types/location.json#/$defs/amenity (response; lookup and search).
+// Checks schemas/common/types/location.json#/$defs/amenity (response).
 func checkLocationDefsAmenity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4299,8 +4248,7 @@ func checkLocationDefsAmenity(c *schemacheck.Checker, v *schemacheck.Value, at *
 	}
 }
 
-// Checks schemas/common/types/location.json#/allOf/1/properties/amenities (response; lookup and
-// search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/amenities (response).
 func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4327,7 +4275,7 @@ func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// Checks schemas/common/types/time_interval.json#/properties/opens (response; lookup and search).
+// Checks schemas/common/types/time_interval.json#/properties/opens (response).
 func checkTimeIntervalPropertiesOpens(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4338,7 +4286,7 @@ func checkTimeIntervalPropertiesOpens(c *schemacheck.Checker, v *schemacheck.Val
 	}
 }
 
-// Checks schemas/common/types/time_interval.json#/properties/closes (response; lookup and search).
+// Checks schemas/common/types/time_interval.json#/properties/closes (response).
 func checkTimeIntervalPropertiesCloses(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4349,7 +4297,7 @@ func checkTimeIntervalPropertiesCloses(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// Checks schemas/common/types/time_interval.json# (response; lookup and search).
+// Checks schemas/common/types/time_interval.json# (response).
 func checkTimeInterval(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4390,8 +4338,7 @@ func inEnumDailyHourAllOf1PropertiesDay(s string) bool {
 	return false
 }
 
-// Checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response; lookup and
-// search).
+// Checks schemas/common/types/daily_hour.json#/allOf/1/properties/day (response).
 func checkDailyHourAllOf1PropertiesDay(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4402,7 +4349,7 @@ func checkDailyHourAllOf1PropertiesDay(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// Checks schemas/common/types/daily_hour.json#/allOf/1 (response; lookup and search).
+// Checks schemas/common/types/daily_hour.json#/allOf/1 (response).
 func checkDailyHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4421,7 +4368,7 @@ func checkDailyHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	}
 }
 
-// Checks schemas/common/types/daily_hour.json# (response; lookup and search).
+// Checks schemas/common/types/daily_hour.json# (response).
 func checkDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4443,8 +4390,7 @@ func checkDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemachec
 	checkDailyHourAllOf1(c, v, at)
 }
 
-// Checks schemas/common/types/location.json#/allOf/1/properties/hours (response; lookup and
-// search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/hours (response).
 func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4459,16 +4405,14 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response; lookup and
-// search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response).
 func checkExceptionHourAllOf1PropertiesTitle(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response; lookup
-// and search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response).
 func checkExceptionHourAllOf1PropertiesValidFrom(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4477,8 +4421,7 @@ func checkExceptionHourAllOf1PropertiesValidFrom(c *schemacheck.Checker, v *sche
 	c.Format(at, v, "date")
 }
 
-// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response;
-// lookup and search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response).
 func checkExceptionHourAllOf1PropertiesValidThrough(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4487,7 +4430,7 @@ func checkExceptionHourAllOf1PropertiesValidThrough(c *schemacheck.Checker, v *s
 	c.Format(at, v, "date")
 }
 
-// Checks schemas/common/types/exception_hour.json#/allOf/1 (response; lookup and search).
+// Checks schemas/common/types/exception_hour.json#/allOf/1 (response).
 func checkExceptionHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4510,7 +4453,7 @@ func checkExceptionHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *
 	}
 }
 
-// Checks schemas/common/types/exception_hour.json# (response; lookup and search).
+// Checks schemas/common/types/exception_hour.json# (response).
 func checkExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4529,8 +4472,7 @@ func checkExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	checkExceptionHourAllOf1(c, v, at)
 }
 
-// Checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response; lookup
-// and search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/exception_hours (response).
 func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4545,15 +4487,14 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 	}
 }
 
-// Checks schemas/common/types/location.json#/allOf/1/properties/timezone (response; lookup and
-// search).
+// Checks schemas/common/types/location.json#/allOf/1/properties/timezone (response).
 func checkLocationAllOf1PropertiesTimezone(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/location.json#/allOf/1 (response; lookup and search).
+// Checks schemas/common/types/location.json#/allOf/1 (response).
 func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4580,7 +4521,7 @@ func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// Checks schemas/common/types/location.json#/if/anyOf/0 (response; lookup and search).
+// Checks schemas/common/types/location.json#/if/anyOf/0 (response).
 func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("hours") == nil {
@@ -4589,7 +4530,7 @@ func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 	}
 }
 
-// Checks schemas/common/types/location.json#/if/anyOf/1 (response; lookup and search).
+// Checks schemas/common/types/location.json#/if/anyOf/1 (response).
 func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("exception_hours") == nil {
@@ -4598,7 +4539,7 @@ func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 	}
 }
 
-// Checks schemas/common/types/location.json#/if (response; lookup and search).
+// Checks schemas/common/types/location.json#/if (response).
 func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(matchLocationIfAnyOf0(v, at) || matchLocationIfAnyOf1(v, at)) {
 		if c.Fail() {
@@ -4607,7 +4548,7 @@ func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemache
 	}
 }
 
-// Checks schemas/common/types/location.json#/then (response; lookup and search).
+// Checks schemas/common/types/location.json#/then (response).
 func checkLocationThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("timezone") == nil {
@@ -4616,7 +4557,7 @@ func checkLocationThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 	}
 }
 
-// Checks schemas/common/types/location.json# (response; lookup and search).
+// Checks schemas/common/types/location.json# (response).
 func checkLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4635,8 +4576,8 @@ func checkLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 	}
 }
 
-// Checks schemas/common/location_search.json#/$defs/search_response/properties/locations (response;
-// search).
+// Checks schemas/common/location_search.json#/$defs/search_response/properties/locations
+// (response).
 func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -4651,23 +4592,21 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response; search).
+// Checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response).
 func checkPaginationDefsResponsePropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response;
-// search).
+// Checks schemas/common/types/pagination.json#/$defs/response/properties/has_next_page (response).
 func checkPaginationDefsResponsePropertiesHasNextPage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Bool {
 		c.Type(at, v, "boolean")
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response;
-// search).
+// Checks schemas/common/types/pagination.json#/$defs/response/properties/total_count (response).
 func checkPaginationDefsResponsePropertiesTotalCount(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
 		c.Type(at, v, "integer")
@@ -4677,14 +4616,14 @@ func checkPaginationDefsResponsePropertiesTotalCount(c *schemacheck.Checker, v *
 }
 
 // Checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page
-// (response; search).
+// (response).
 func checkPaginationDefsResponseIfPropertiesHasNextPage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !(schemacheck.Equal(&constValue11, v)) {
 		c.Const(at, v, "true")
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/response/if (response; search).
+// Checks schemas/common/types/pagination.json#/$defs/response/if (response).
 func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
@@ -4704,7 +4643,7 @@ func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value,
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/response/then (response; search).
+// Checks schemas/common/types/pagination.json#/$defs/response/then (response).
 func checkPaginationDefsResponseThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
 		if v.Get("cursor") == nil {
@@ -4713,7 +4652,7 @@ func checkPaginationDefsResponseThen(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/response (response; search).
+// Checks schemas/common/types/pagination.json#/$defs/response (response).
 func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4742,7 +4681,7 @@ func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 	}
 }
 
-// Checks schemas/common/types/message_error.json#/properties/type (response; lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/type (response).
 func checkMessageErrorPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4753,14 +4692,14 @@ func checkMessageErrorPropertiesType(c *schemacheck.Checker, v *schemacheck.Valu
 	}
 }
 
-// Checks schemas/common/types/error_code.json# (response; lookup and search).
+// Checks schemas/common/types/error_code.json# (response).
 func checkErrorCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/message_error.json#/properties/path (response; lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/path (response).
 func checkMessageErrorPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4777,8 +4716,7 @@ func inEnumMessageErrorPropertiesContentType(s string) bool {
 	return false
 }
 
-// Checks schemas/common/types/message_error.json#/properties/content_type (response; lookup and
-// search).
+// Checks schemas/common/types/message_error.json#/properties/content_type (response).
 func checkMessageErrorPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4789,7 +4727,7 @@ func checkMessageErrorPropertiesContentType(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// Checks schemas/common/types/message_error.json#/properties/content (response; lookup and search).
+// Checks schemas/common/types/message_error.json#/properties/content (response).
 func checkMessageErrorPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4806,8 +4744,7 @@ func inEnumMessageErrorPropertiesSeverity(s string) bool {
 	return false
 }
 
-// Checks schemas/common/types/message_error.json#/properties/severity (response; lookup and
-// search).
+// Checks schemas/common/types/message_error.json#/properties/severity (response).
 func checkMessageErrorPropertiesSeverity(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4818,7 +4755,7 @@ func checkMessageErrorPropertiesSeverity(c *schemacheck.Checker, v *schemacheck.
 	}
 }
 
-// Checks schemas/common/types/message_error.json# (response; lookup and search).
+// Checks schemas/common/types/message_error.json# (response).
 func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4859,7 +4796,7 @@ func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 	}
 }
 
-// Checks schemas/common/types/message_warning.json#/properties/type (response; lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/type (response).
 func checkMessageWarningPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4870,30 +4807,28 @@ func checkMessageWarningPropertiesType(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// Checks schemas/common/types/message_warning.json#/properties/path (response; lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/path (response).
 func checkMessageWarningPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/warning_code.json# (response; lookup and search).
+// Checks schemas/common/types/warning_code.json# (response).
 func checkWarningCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/message_warning.json#/properties/content (response; lookup and
-// search).
+// Checks schemas/common/types/message_warning.json#/properties/content (response).
 func checkMessageWarningPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/message_warning.json#/properties/content_type (response; lookup and
-// search).
+// Checks schemas/common/types/message_warning.json#/properties/content_type (response).
 func checkMessageWarningPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4904,16 +4839,14 @@ func checkMessageWarningPropertiesContentType(c *schemacheck.Checker, v *schemac
 	}
 }
 
-// Checks schemas/common/types/message_warning.json#/properties/presentation (response; lookup and
-// search).
+// Checks schemas/common/types/message_warning.json#/properties/presentation (response).
 func checkMessageWarningPropertiesPresentation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/message_warning.json#/properties/image_url (response; lookup and
-// search).
+// Checks schemas/common/types/message_warning.json#/properties/image_url (response).
 func checkMessageWarningPropertiesImageURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4922,7 +4855,7 @@ func checkMessageWarningPropertiesImageURL(c *schemacheck.Checker, v *schemachec
 	c.Format(at, v, "uri")
 }
 
-// Checks schemas/common/types/message_warning.json#/properties/url (response; lookup and search).
+// Checks schemas/common/types/message_warning.json#/properties/url (response).
 func checkMessageWarningPropertiesURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4931,7 +4864,7 @@ func checkMessageWarningPropertiesURL(c *schemacheck.Checker, v *schemacheck.Val
 	c.Format(at, v, "uri")
 }
 
-// Checks schemas/common/types/message_warning.json# (response; lookup and search).
+// Checks schemas/common/types/message_warning.json# (response).
 func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -4973,7 +4906,7 @@ func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// Checks schemas/common/types/message_info.json#/properties/type (response; lookup and search).
+// Checks schemas/common/types/message_info.json#/properties/type (response).
 func checkMessageInfoPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -4984,22 +4917,21 @@ func checkMessageInfoPropertiesType(c *schemacheck.Checker, v *schemacheck.Value
 	}
 }
 
-// Checks schemas/common/types/message_info.json#/properties/path (response; lookup and search).
+// Checks schemas/common/types/message_info.json#/properties/path (response).
 func checkMessageInfoPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/info_code.json# (response; lookup and search).
+// Checks schemas/common/types/info_code.json# (response).
 func checkInfoCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/message_info.json#/properties/content_type (response; lookup and
-// search).
+// Checks schemas/common/types/message_info.json#/properties/content_type (response).
 func checkMessageInfoPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -5010,14 +4942,14 @@ func checkMessageInfoPropertiesContentType(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// Checks schemas/common/types/message_info.json#/properties/content (response; lookup and search).
+// Checks schemas/common/types/message_info.json#/properties/content (response).
 func checkMessageInfoPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/types/message_info.json# (response; lookup and search).
+// Checks schemas/common/types/message_info.json# (response).
 func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5050,7 +4982,7 @@ func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 	}
 }
 
-// Checks schemas/common/types/message.json# (response; lookup and search).
+// Checks schemas/common/types/message.json# (response).
 func checkMessage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5063,8 +4995,7 @@ func checkMessage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	}
 }
 
-// Checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response;
-// search).
+// Checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response).
 func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5079,7 +5010,7 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 	}
 }
 
-// Checks schemas/common/location_search.json#/$defs/search_response (response; search).
+// Checks schemas/common/location_search.json#/$defs/search_response (response).
 func checkLocationSearchDefsSearchResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5110,16 +5041,14 @@ func checkLocationSearchDefsSearchResponse(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request;
-// lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request).
 func checkLocationLookupDefsLookupRequestPropertiesIDsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request;
-// lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request).
 func checkLocationLookupDefsLookupRequestPropertiesIDs(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5137,7 +5066,7 @@ func checkLocationLookupDefsLookupRequestPropertiesIDs(c *schemacheck.Checker, v
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_request (request; lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_request (request).
 func checkLocationLookupDefsLookupRequest(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5169,8 +5098,7 @@ func checkLocationLookupDefsLookupRequest(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// Checks
-// schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
+// Checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
 // (response; lookup).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if matched := [2]bool{matchConstraintExpressionResponseLookup(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
@@ -5418,9 +5346,8 @@ func checkUCPDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v 
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// Checks
-// schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id
-// (response; lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id
+// (response).
 func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -5428,7 +5355,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesI
 }
 
 // Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items
-// (response; lookup).
+// (response).
 func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5451,7 +5378,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemac
 }
 
 // Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs
-// (response; lookup).
+// (response).
 func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5469,7 +5396,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response; lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1 (response).
 func checkLocationLookupDefsLookupLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5491,7 +5418,7 @@ func checkLocationLookupDefsLookupLocationAllOf1(c *schemacheck.Checker, v *sche
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_location (response; lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_location (response).
 func checkLocationLookupDefsLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocation(c, v, at)
 	if c.Stop() {
@@ -5500,8 +5427,8 @@ func checkLocationLookupDefsLookupLocation(c *schemacheck.Checker, v *schemachec
 	checkLocationLookupDefsLookupLocationAllOf1(c, v, at)
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations (response;
-// lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/locations
+// (response).
 func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5516,8 +5443,7 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response;
-// lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response).
 func checkLocationLookupDefsLookupResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5532,7 +5458,7 @@ func checkLocationLookupDefsLookupResponsePropertiesMessages(c *schemacheck.Chec
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_response (response; lookup).
+// Checks schemas/common/location_lookup.json#/$defs/lookup_response (response).
 func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
 		c.Type(at, v, "object")
@@ -5561,7 +5487,7 @@ func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// Checks type#/AmenityType (response; search).
+// Checks type#/AmenityType (response).
 func checkTypeAmenityType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkReverseDomainName(c, v, at)
 	if c.Stop() {
@@ -5570,7 +5496,7 @@ func checkTypeAmenityType(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	checkReverseDomainName(c, v, at)
 }
 
-// Checks type#/CapabilityResponseSchema (response; search).
+// Checks type#/CapabilityResponseSchema (response).
 func checkTypeCapabilityResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkCapabilityDefsBase(c, v, at)
 	if c.Stop() {
@@ -5595,7 +5521,7 @@ func checkTypeCapabilityResponseSchema(c *schemacheck.Checker, v *schemacheck.Va
 	checkCapabilityDefsBaseAllOf1(c, v, at)
 }
 
-// Checks type#/Context (request; search).
+// Checks type#/Context (request).
 func checkTypeContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkContext(c, v, at)
 	if c.Stop() {
@@ -5612,7 +5538,7 @@ func checkTypeContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 	checkContextAllOf1(c, v, at)
 }
 
-// Checks type#/DailyHour (response; search).
+// Checks type#/DailyHour (response).
 func checkTypeDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkDailyHour(c, v, at)
 	if c.Stop() {
@@ -5629,7 +5555,7 @@ func checkTypeDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 	checkDailyHourAllOf1(c, v, at)
 }
 
-// Checks type#/ExceptionHour (response; search).
+// Checks type#/ExceptionHour (response).
 func checkTypeExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkExceptionHour(c, v, at)
 	if c.Stop() {
@@ -5646,7 +5572,7 @@ func checkTypeExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 	checkExceptionHourAllOf1(c, v, at)
 }
 
-// Checks type#/Location (response; search).
+// Checks type#/Location (response).
 func checkTypeLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocation(c, v, at)
 	if c.Stop() {
@@ -5663,7 +5589,7 @@ func checkTypeLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 	checkLocationAllOf1(c, v, at)
 }
 
-// Checks type#/LocationServesAddress (request; search).
+// Checks type#/LocationServesAddress (request).
 func checkTypeLocationServesAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocationServesPropertiesAddress(c, v, at)
 	if c.Stop() {
@@ -5680,7 +5606,7 @@ func checkTypeLocationServesAddress(c *schemacheck.Checker, v *schemacheck.Value
 	checkLocationServesPropertiesAddressAllOf1(c, v, at)
 }
 
-// Checks type#/LookupLocation (response; lookup).
+// Checks type#/LookupLocation (response).
 func checkTypeLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocationLookupDefsLookupLocation(c, v, at)
 	if c.Stop() {
@@ -5709,7 +5635,7 @@ func checkTypeLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *s
 	checkLocationLookupDefsLookupLocationAllOf1(c, v, at)
 }
 
-// Checks type#/PaymentHandlerBase (response; search).
+// Checks type#/PaymentHandlerBase (response).
 func checkTypePaymentHandlerBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
 	if c.Stop() {
@@ -5730,7 +5656,7 @@ func checkTypePaymentHandlerBase(c *schemacheck.Checker, v *schemacheck.Value, a
 	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
 }
 
-// Checks type#/ServiceBase (response; search).
+// Checks type#/ServiceBase (response).
 func checkTypeServiceBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkServiceDefsBase(c, v, at)
 	if c.Stop() {
@@ -5747,7 +5673,7 @@ func checkTypeServiceBase(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	checkServiceDefsBaseAllOf1(c, v, at)
 }
 
-// Checks type#/UCPLocationResponseSchema (response; search).
+// Checks type#/UCPLocationResponseSchema (response).
 func checkTypeUCPLocationResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsResponseLocationSchemaResponseSearch(c, v, at)
 	if c.Stop() {

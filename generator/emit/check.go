@@ -236,6 +236,7 @@ func (st *checkTable) namePlan() *namePlan {
 		b := baseName(r.loc)
 		g := groups[b]
 		n := b
+		perOp := false
 		if len(g) > 1 {
 			n = b + dirWord(r)
 			clash := 0
@@ -246,6 +247,7 @@ func (st *checkTable) namePlan() *namePlan {
 			}
 			if clash > 1 {
 				n += opWord(r)
+				perOp = true
 			}
 		}
 		base := n
@@ -255,7 +257,7 @@ func (st *checkTable) namePlan() *namePlan {
 		used[n] = true
 		final[r] = n
 		p.emit[r.key] = true
-		p.labels[r.key] = useLabel(r)
+		p.labels[r.key] = useLabel(r, perOp)
 	}
 	for k, r := range st.recs {
 		p.names[k] = final[r.canon()]
@@ -287,9 +289,10 @@ func opWord(r *checkRecord) string {
 	return ""
 }
 
-// useLabel says, in a function's doc comment, which directions and
-// operations the function serves.
-func useLabel(r *checkRecord) string {
+// useLabel says, in a function's doc comment, which directions the
+// function serves and, when the operation's annotations made its build
+// differ (perOp), which operations.
+func useLabel(r *checkRecord, perOp bool) string {
 	var dirs []string
 	for _, d := range []ir.Direction{ir.Request, ir.Response} {
 		if r.dirs[d] {
@@ -304,7 +307,7 @@ func useLabel(r *checkRecord) string {
 		}
 	}
 	sort.Strings(ops)
-	if len(ops) > 0 {
+	if perOp && len(ops) > 0 {
 		label += "; " + strings.Join(ops, " and ")
 	}
 	return label

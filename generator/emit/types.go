@@ -176,7 +176,9 @@ func wrap(text string, width int) string {
 		words := strings.Fields(para)
 		line := ""
 		for _, w := range words {
-			if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			// A word wider than a whole line overflows wherever it goes, and
+			// a line of one word would be a stub: both stay where they are.
+			if line != "" && len([]rune(line))+1+len([]rune(w)) > width && len([]rune(w)) <= width && strings.Contains(line, " ") {
 				out = append(out, line)
 				line = w
 				continue
