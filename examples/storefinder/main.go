@@ -26,8 +26,8 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 )
 
 func main() {
