@@ -218,7 +218,11 @@ func walkOpenRPC(doc *jnode, out *[]site) {
 			*out = append(*out, site{ptr: ptr, node: n, annotations: proseAnnotations})
 		}
 	}
-	prose("/info", doc.field("info"))
+	// info.version (required by OpenRPC, absent upstream) names the UCP
+	// release the generator stamps into its output.
+	if info := doc.field("info"); info != nil && info.kind == 'o' {
+		*out = append(*out, site{ptr: "/info", node: info, annotations: append([]string{"version"}, proseAnnotations...)})
+	}
 	if servers := doc.field("servers"); servers != nil {
 		for i, s := range servers.elems {
 			p := fmt.Sprintf("/servers/%d", i)

@@ -184,7 +184,7 @@ func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
 // businessCapabilities is what this Business offers, as negotiation sees it.
 func businessCapabilities() map[string][]negotiation.CapabilityVersion {
 	caps := map[string][]negotiation.CapabilityVersion{}
-	for _, c := range location.Capabilities {
+	for _, c := range location.Capabilities() {
 		caps[c.Name] = []negotiation.CapabilityVersion{{Version: c.Version}}
 	}
 	return caps

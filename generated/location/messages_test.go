@@ -1,6 +1,7 @@
 package location
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -27,6 +28,9 @@ func TestViolationMessages(t *testing.T) {
 		{"uniqueItems", `{"filters":{"items":["a","b","a"]}}`, []string{"/filters/items/2: items must be unique, item 2 equals item 0"}},
 		{"format", `{"filters":{"hours":{"open_at":"2026-02-30T10:00:00Z"}}}`, []string{"/filters/hours/open_at: must be a valid date-time"}},
 		{"pattern", `{"filters":{"amenities":["Parking"]}}`, []string{"/filters/amenities/0: must match the pattern"}},
+		// open_at has both a format and a pattern; the violation names the
+		// format, once, not the regular expression.
+		{"format with pattern", `{"filters":{"hours":{"open_at":"2026-09-01T10:00:00"}}}`, []string{"/filters/hours/open_at: must be a valid date-time"}},
 		{"anyOf", `{"serves":{"address":{"locality":"Springfield"}}}`, []string{"/serves/address: must match at least one of 3 alternatives (alternative 1: /serves/address/address_country: required member"}},
 		{"several at once", `{"query":7,"distance":{` + center + `,"max":-5},"pagination":{"limit":0}}`, []string{
 			"/query: must be string, got number",
@@ -52,5 +56,28 @@ func TestViolationMessages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestArgumentViolationsTogether proves that a call whose meta and location
+// are both invalid gets one error listing the violations of both.
+func TestArgumentViolationsTogether(t *testing.T) {
+	bind := Tools(nil)[0].Bind
+	_, err := bind(json.RawMessage(`{"ucp-agent":{}}`), json.RawMessage(`{"query":7}`))
+	ip, ok := rpcerr.AsInvalidParams(err)
+	if !ok {
+		t.Fatalf("got %v, want *rpcerr.InvalidParams", err)
+	}
+	want := []string{`/meta/ucp-agent/profile: required member "profile" is missing`, "/location/query: must be string, got number"}
+	if len(ip.Violations) != len(want) {
+		t.Fatalf("got %d violations %v, want %d", len(ip.Violations), ip.Violations, len(want))
+	}
+	for i, w := range want {
+		if got := ip.Violations[i].String(); !strings.HasPrefix(got, w) {
+			t.Errorf("violation %d:\n got  %s\n want %s...", i, got, w)
+		}
+	}
+	if _, err := bind(json.RawMessage(`{"ucp-agent":{"profile":"https://p.example/x"}}`), json.RawMessage(`{}`)); err != nil {
+		t.Errorf("valid arguments: %v", err)
 	}
 }

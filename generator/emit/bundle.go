@@ -12,16 +12,35 @@ import (
 // the given members, and every schema they reach through $ref is copied into
 // $defs with its references rewritten, so clients never fetch anything.
 type bundler struct {
-	set  *load.Set
-	keys map[load.Loc]string
-	used map[string]bool
-	defs map[string]*load.Node
-	todo []*load.Schema
+	set *load.Set
+	// reduce drops the annotations a client cannot use (see reducedAway).
+	reduce bool
+	keys   map[load.Loc]string
+	used   map[string]bool
+	defs   map[string]*load.Node
+	todo   []*load.Schema
 }
 
-func newBundler(set *load.Set) *bundler {
-	return &bundler{set: set, keys: map[load.Loc]string{}, used: map[string]bool{}, defs: map[string]*load.Node{}}
+func newBundler(set *load.Set, reduce bool) *bundler {
+	return &bundler{set: set, reduce: reduce, keys: map[load.Loc]string{}, used: map[string]bool{}, defs: map[string]*load.Node{}}
 }
+
+// reducedAway are the schema keywords a reduced bundle leaves out. None of
+// them asserts anything, so the reduced schema accepts exactly what the full
+// one does: UCP's direction annotations (already applied by the server's
+// validator), examples, titles (every schema keeps its description) and
+// comments.
+var reducedAway = map[string]bool{"ucp_request": true, "ucp_response": true, "examples": true, "title": true, "$comment": true}
+
+// Keywords whose value is a schema, an array of schemas or a map of schemas;
+// everything else in a schema object is copied as a plain value, so that a
+// property named "title" is never mistaken for the annotation.
+var (
+	schemaValued = map[string]bool{"items": true, "additionalProperties": true, "not": true, "if": true, "then": true,
+		"else": true, "propertyNames": true, "contains": true, "unevaluatedItems": true, "unevaluatedProperties": true}
+	schemaArrays = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true}
+	schemaMaps   = map[string]bool{"properties": true, "patternProperties": true, "dependentSchemas": true}
+)
 
 // key names a bundled definition after its file and pointer.
 func (b *bundler) key(s *load.Schema) string {
@@ -59,44 +78,59 @@ func isPureRef(s *load.Schema) bool {
 	return true
 }
 
-// copyNode copies a schema node, rewriting $ref members and dropping $id and
-// $schema (a nested $id would change how references resolve).
+// copyNode copies a schema node, rewriting $ref members and dropping $id,
+// $schema and nested $defs (a nested $id would change how references
+// resolve; the definitions are bundled at the root).
 func (b *bundler) copyNode(n *load.Node) (*load.Node, error) {
-	switch n.Kind {
-	case load.Array:
-		out := &load.Node{Kind: load.Array}
-		for _, it := range n.Items {
-			c, err := b.copyNode(it)
-			if err != nil {
-				return nil, err
+	if n.Kind != load.Object {
+		return n, nil // boolean schema
+	}
+	out := &load.Node{Kind: load.Object}
+	for _, m := range n.Members {
+		var (
+			c   *load.Node
+			err error
+		)
+		switch {
+		case m.Key == "$id" || m.Key == "$schema" || m.Key == "$defs" && m.Value.Kind == load.Object:
+			continue
+		case b.reduce && reducedAway[m.Key]:
+			continue
+		case m.Key == "$ref" && m.Value.Kind == load.String:
+			s := b.set.SchemaAt(n.Loc)
+			if s == nil || s.Ref == nil {
+				return nil, fmt.Errorf("%s: unresolved $ref while bundling", n.Loc)
 			}
-			out.Items = append(out.Items, c)
-		}
-		return out, nil
-	case load.Object:
-		out := &load.Node{Kind: load.Object}
-		for _, m := range n.Members {
-			switch {
-			case m.Key == "$id" || m.Key == "$schema" || m.Key == "$defs" && m.Value.Kind == load.Object:
-				continue
-			case m.Key == "$ref" && m.Value.Kind == load.String:
-				s := b.set.SchemaAt(n.Loc)
-				if s == nil || s.Ref == nil {
-					return nil, fmt.Errorf("%s: unresolved $ref while bundling", n.Loc)
-				}
-				target := s.Ref
-				out.Members = append(out.Members, member("$ref", str("#/$defs/"+b.key(target))))
-			default:
-				c, err := b.copyNode(m.Value)
+			c = str("#/$defs/" + b.key(s.Ref))
+		case schemaValued[m.Key]:
+			c, err = b.copyNode(m.Value)
+		case schemaArrays[m.Key] && m.Value.Kind == load.Array:
+			c = &load.Node{Kind: load.Array}
+			for _, it := range m.Value.Items {
+				ci, err := b.copyNode(it)
 				if err != nil {
 					return nil, err
 				}
-				out.Members = append(out.Members, load.Member{Key: m.Key, Value: c})
+				c.Items = append(c.Items, ci)
 			}
+		case schemaMaps[m.Key] && m.Value.Kind == load.Object:
+			c = &load.Node{Kind: load.Object}
+			for _, pm := range m.Value.Members {
+				cp, err := b.copyNode(pm.Value)
+				if err != nil {
+					return nil, err
+				}
+				c.Members = append(c.Members, load.Member{Key: pm.Key, Value: cp})
+			}
+		default:
+			c = m.Value // a plain value: enum, const, required, default, ...
 		}
-		return out, nil
+		if err != nil {
+			return nil, err
+		}
+		out.Members = append(out.Members, load.Member{Key: m.Key, Value: c})
 	}
-	return n, nil
+	return out, nil
 }
 
 // finish copies every queued definition and returns the $defs node.
@@ -123,11 +157,30 @@ func (b *bundler) finish() (*load.Node, error) {
 }
 
 // objectSchema bundles an object schema whose members are the given params.
-func objectSchema(set *load.Set, names []string, schemas []*load.Schema, required []string) ([]byte, error) {
-	b := newBundler(set)
+// Each member is written out in place rather than as a bare $ref, so that
+// its "type" sits beside its content: some clients (MCP Inspector 0.15)
+// choose an input widget from a top-level member's type and send a string
+// when there is none.
+func objectSchema(set *load.Set, names []string, schemas []*load.Schema, required []string, reduce bool) ([]byte, error) {
+	b := newBundler(set, reduce)
 	props := &load.Node{Kind: load.Object}
 	for i, name := range names {
-		props.Members = append(props.Members, load.Member{Key: name, Value: b.ref(schemas[i])})
+		s := schemas[i]
+		for s.Ref != nil && isPureRef(s) {
+			s = s.Ref
+		}
+		inline, err := b.copyNode(s.Node)
+		if err != nil {
+			return nil, err
+		}
+		if inline.Get("type") == nil {
+			t := schemaType(s)
+			if t == "" {
+				return nil, fmt.Errorf("%s: the schema of tool argument %q names no type", s.Loc, name)
+			}
+			inline.Members = append([]load.Member{member("type", str(t))}, inline.Members...)
+		}
+		props.Members = append(props.Members, load.Member{Key: name, Value: inline})
 	}
 	req := &load.Node{Kind: load.Array}
 	for _, r := range required {
@@ -137,19 +190,43 @@ func objectSchema(set *load.Set, names []string, schemas []*load.Schema, require
 	if err != nil {
 		return nil, err
 	}
-	root := obj(
+	members := []load.Member{
 		member("$schema", str("https://json-schema.org/draft/2020-12/schema")),
 		member("type", str("object")),
 		member("required", req),
 		member("properties", props),
-		member("$defs", defs),
-	)
-	return root.JSON(), nil
+	}
+	if len(defs.Members) > 0 {
+		members = append(members, member("$defs", defs))
+	}
+	return obj(members...).JSON(), nil
+}
+
+// schemaType is the single JSON type a schema is declared with, looking
+// through $ref and allOf, or "" when it declares none or several.
+func schemaType(s *load.Schema) string {
+	if len(s.Types) == 1 {
+		return s.Types[0]
+	}
+	if len(s.Types) > 1 {
+		return ""
+	}
+	if s.Ref != nil {
+		if t := schemaType(s.Ref); t != "" {
+			return t
+		}
+	}
+	for _, a := range s.AllOf {
+		if t := schemaType(a); t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 // refSchema bundles a single schema (a tool result) as the root.
-func refSchema(set *load.Set, s *load.Schema) ([]byte, error) {
-	b := newBundler(set)
+func refSchema(set *load.Set, s *load.Schema, reduce bool) ([]byte, error) {
+	b := newBundler(set, reduce)
 	r := b.ref(s)
 	defs, err := b.finish()
 	if err != nil {

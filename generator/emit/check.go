@@ -2,6 +2,8 @@ package emit
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -36,78 +38,279 @@ type schemaKey struct {
 // the *Path chain on the stack and a valid document builds no pointer
 // strings. Constant operands (bounds, patterns, non-string enums) become
 // package variables so that checks allocate nothing.
+//
+// Emitting runs in two passes over the same schemas. The first (plan == nil)
+// compiles every schema under a placeholder name and decides which builds are
+// the same: a build that only calls another ($ref alone) becomes that call, and
+// builds with the same text for another direction or operation share one
+// function. The second pass compiles again with the final names, so that
+// every name says only what its function covers.
 type checkTable struct {
-	names    map[schemaKey]string
-	used     map[string]bool
-	funcs    []jen.Code
-	vars     []jen.Code
-	branch   map[string]bool
-	branches []string
-	nvars    int
-	enumFn   map[string]string
-	patterns map[string]string
-	varNames map[string]string // prefix and value text -> package variable
-	bodies   map[string]string // location, direction and body text -> suffix
-	open     map[string]bool   // suffixes whose body is being compiled
-	cyclic   map[string]bool   // suffixes referenced while being compiled
+	plan      *namePlan
+	funcs     []jen.Code
+	vars      []jen.Code
+	branch    map[string]bool
+	branches  []string
+	nvars     int
+	enumFn    map[string]string // enum value texts -> function
+	enumNames map[string]bool
+	patterns  map[string]string
+	varNames  map[string]string // prefix and value text -> package variable
+	// tails maps a statement to the form it takes as a function's last
+	// statement: its trailing return is dropped (dropAtEnd drops it whole).
+	tails map[jen.Code]jen.Code
+
+	// first pass only
+	recs     map[schemaKey]*checkRecord
+	all      []*checkRecord          // by id
+	order    []*checkRecord          // records in completion order
+	bodies   map[string]*checkRecord // location and canonical body text -> record
+	refCalls map[jen.Code]*checkRecord
+
+	// second pass only
+	done map[schemaKey]bool
 }
 
-func newCheckTable() *checkTable {
+// checkRecord is one compiled build in the first pass.
+type checkRecord struct {
+	id     int
+	key    schemaKey
+	loc    load.Loc
+	open   bool         // being compiled
+	cyclic bool         // referenced while being compiled
+	same   *checkRecord // the record whose function this build uses instead
+	dirs   map[ir.Direction]bool
+	ops    map[string]bool
+}
+
+// token is the placeholder suffix of a record in the first pass.
+func (r *checkRecord) token() string { return fmt.Sprintf("Ref%dZz", r.id) }
+
+// canon follows same links to the record whose function is emitted. The
+// links cannot loop: a record only ever points at one completed before it
+// whose own chain does not lead back (see suffixFor).
+func (r *checkRecord) canon() *checkRecord {
+	for r.same != nil {
+		r = r.same
+	}
+	return r
+}
+
+// namePlan is the first pass's outcome: the final suffix of every build,
+// which builds get a function, and what each function covers.
+type namePlan struct {
+	names  map[schemaKey]string
+	emit   map[schemaKey]bool
+	labels map[schemaKey]string
+}
+
+func newCheckTable(plan *namePlan) *checkTable {
 	return &checkTable{
-		names: map[schemaKey]string{}, used: map[string]bool{}, branch: map[string]bool{},
-		enumFn: map[string]string{}, patterns: map[string]string{},
-		bodies: map[string]string{}, open: map[string]bool{}, cyclic: map[string]bool{},
-		varNames: map[string]string{},
+		plan: plan, branch: map[string]bool{},
+		enumFn: map[string]string{}, enumNames: map[string]bool{}, patterns: map[string]string{},
+		varNames: map[string]string{}, tails: map[jen.Code]jen.Code{},
+		recs: map[schemaKey]*checkRecord{}, bodies: map[string]*checkRecord{},
+		refCalls: map[jen.Code]*checkRecord{}, done: map[schemaKey]bool{},
 	}
 }
+
+// dropAtEnd is the tail form of a statement that does nothing as a
+// function's last statement.
+var dropAtEnd = jen.Null()
+
+// withTail records the form stmt takes as a function's last statement.
+func (st *checkTable) withTail(stmt, tail jen.Code) jen.Code {
+	st.tails[stmt] = tail
+	return stmt
+}
+
+// trimTail rewrites a function body's last statements into their tail
+// forms, so that no function ends in "if ... { return }".
+func (st *checkTable) trimTail(body []jen.Code) []jen.Code {
+	for len(body) > 0 {
+		tail, ok := st.tails[body[len(body)-1]]
+		if !ok {
+			break
+		}
+		if tail == dropAtEnd {
+			body = body[:len(body)-1]
+			continue
+		}
+		body = append(body[:len(body)-1:len(body)-1], tail)
+		break
+	}
+	return body
+}
+
+var tokenRE = regexp.MustCompile(`Ref(\d+)Zz`)
 
 // suffixFor returns the name suffix of s compiled for dir and op (checkX,
-// matchX, explainX), compiling it on first use. A schema whose check comes
-// out the same for every operation (the usual case) is emitted once, under
-// a name without the operation; only builds that differ, or that take part
-// in a reference cycle, keep the operation in their name.
+// matchX, explainX), compiling it on first use.
 func (st *checkTable) suffixFor(s *load.Schema, dir ir.Direction, op string) (string, error) {
 	k := schemaKey{loc: s.Loc.String(), dir: dir, op: op}
-	if n, ok := st.names[k]; ok {
-		if st.open[n] {
-			st.cyclic[n] = true
-		}
-		return n, nil
+	if st.plan != nil {
+		return st.finalSuffix(s, k)
 	}
-	n := st.newName(s.Loc, dir, op)
-	st.names[k] = n
-	st.open[n] = true
+	if r, ok := st.recs[k]; ok {
+		if r.open {
+			r.cyclic = true
+		}
+		return r.token(), nil
+	}
+	r := &checkRecord{id: len(st.recs), key: k, loc: s.Loc, open: true, dirs: map[ir.Direction]bool{}, ops: map[string]bool{}}
+	st.recs[k] = r
+	st.all = append(st.all, r)
 	body, err := st.compile(s, dir, op)
-	delete(st.open, n)
+	r.open = false
 	if err != nil {
 		return "", err
 	}
-	if !st.cyclic[n] {
-		same := s.Loc.String() + "|" + dir.String() + "|" + fmt.Sprintf("%#v", jen.Block(body...))
-		if prev, ok := st.bodies[same]; ok {
-			st.names[k] = prev
-			return prev, nil
+	body = st.trimTail(body)
+	if len(body) == 1 {
+		if target := st.refCalls[body[0]]; target != nil && target.canon() != r {
+			r.same = target
+			return r.token(), nil
 		}
-		if op != "" {
-			if general := st.baseName(s.Loc, dir); !st.used[general] {
-				st.used[general] = true
-				n = general
-				st.names[k] = n
+	}
+	if !r.cyclic {
+		text := tokenRE.ReplaceAllStringFunc(fmt.Sprintf("%#v", jen.Block(body...)), func(t string) string {
+			var id int
+			fmt.Sscanf(t, "Ref%dZz", &id)
+			return st.byID(id).canon().token()
+		})
+		key := s.Loc.String() + "|" + text
+		if prev, ok := st.bodies[key]; ok {
+			r.same = prev
+			prev.dirs[dir], prev.ops[op] = true, true
+			return r.token(), nil
+		}
+		st.bodies[key] = r
+	}
+	r.dirs[dir], r.ops[op] = true, true
+	st.order = append(st.order, r)
+	return r.token(), nil
+}
+
+// byID finds a first-pass record by its number.
+func (st *checkTable) byID(id int) *checkRecord { return st.all[id] }
+
+// finalSuffix compiles s in the second pass and emits its function when the
+// plan says the build has one of its own.
+func (st *checkTable) finalSuffix(s *load.Schema, k schemaKey) (string, error) {
+	n, ok := st.plan.names[k]
+	if !ok {
+		return "", fmt.Errorf("%s: schema missing from the first pass", s.Loc)
+	}
+	if st.done[k] {
+		return n, nil
+	}
+	st.done[k] = true
+	body, err := st.compile(s, k.dir, k.op)
+	if err != nil {
+		return "", err
+	}
+	if st.plan.emit[k] {
+		st.funcs = append(st.funcs, jen.Commentf("Checks %s (%s).", s.Loc, st.plan.labels[k]).Line().
+			Func().Id("check"+n).Params(
+			jen.Id("c").Op("*").Qual(checkPkg, "Checker"),
+			jen.Id("v").Op("*").Qual(checkPkg, "Value"),
+			jen.Id("at").Op("*").Qual(checkPkg, "Path"),
+		).Block(st.trimTail(body)...))
+	}
+	return n, nil
+}
+
+// plan names the functions the first pass decided to emit. A function is
+// named after its schema location alone when that location has one build;
+// otherwise the direction, then the operation, tell its builds apart.
+func (st *checkTable) namePlan() *namePlan {
+	p := &namePlan{names: map[schemaKey]string{}, emit: map[schemaKey]bool{}, labels: map[schemaKey]string{}}
+	groups := map[string][]*checkRecord{}
+	for _, r := range st.order {
+		b := baseName(r.loc)
+		groups[b] = append(groups[b], r)
+	}
+	used := map[string]bool{}
+	final := map[*checkRecord]string{}
+	for _, r := range st.order {
+		b := baseName(r.loc)
+		g := groups[b]
+		n := b
+		perOp := false
+		if len(g) > 1 {
+			n = b + dirWord(r)
+			clash := 0
+			for _, o := range g {
+				if dirWord(o) == dirWord(r) {
+					clash++
+				}
+			}
+			if clash > 1 {
+				n += opWord(r)
+				perOp = true
 			}
 		}
-		st.bodies[same] = n
+		base := n
+		for i := 2; used[n]; i++ {
+			n = fmt.Sprintf("%s%d", base, i)
+		}
+		used[n] = true
+		final[r] = n
+		p.emit[r.key] = true
+		p.labels[r.key] = useLabel(r, perOp)
 	}
-	label := dir.String() + ", " + opLabel(op)
-	if op != "" && !strings.HasSuffix(n, strings.Title(op)) {
-		label = dir.String() // shared by the operations that build it alike
+	for k, r := range st.recs {
+		p.names[k] = final[r.canon()]
 	}
-	st.funcs = append(st.funcs, jen.Commentf("check%s checks %s (%s).", n, s.Loc, label).Line().
-		Func().Id("check"+n).Params(
-		jen.Id("c").Op("*").Qual(checkPkg, "Checker"),
-		jen.Id("v").Op("*").Qual(checkPkg, "Value"),
-		jen.Id("at").Op("*").Qual(checkPkg, "Path"),
-	).Block(body...))
-	return n, nil
+	return p
+}
+
+// dirWord is the direction part of a function name: empty when one
+// function serves both directions.
+func dirWord(r *checkRecord) string {
+	if len(r.dirs) != 1 {
+		return ""
+	}
+	for d := range r.dirs {
+		return ir.GoName(d.String())
+	}
+	return ""
+}
+
+// opWord is the operation part of a function name: empty when the
+// function serves every operation that builds it.
+func opWord(r *checkRecord) string {
+	if len(r.ops) != 1 {
+		return ""
+	}
+	for op := range r.ops {
+		return ir.GoName(op)
+	}
+	return ""
+}
+
+// useLabel says, in a function's doc comment, which directions the
+// function serves and, when the operation's annotations made its build
+// differ (perOp), which operations.
+func useLabel(r *checkRecord, perOp bool) string {
+	var dirs []string
+	for _, d := range []ir.Direction{ir.Request, ir.Response} {
+		if r.dirs[d] {
+			dirs = append(dirs, d.String())
+		}
+	}
+	label := strings.Join(dirs, " and ")
+	var ops []string
+	for op := range r.ops {
+		if op != "" {
+			ops = append(ops, op)
+		}
+	}
+	sort.Strings(ops)
+	if perOp && len(ops) > 0 {
+		label += "; " + strings.Join(ops, " and ")
+	}
+	return label
 }
 
 // call emits checkX(c, v, at) followed by the quiet-mode early return.
@@ -116,14 +319,18 @@ func (st *checkTable) call(s *load.Schema, dir ir.Direction, op string, v, at je
 	if err != nil {
 		return nil, err
 	}
-	return []jen.Code{
-		jen.Id("check"+n).Call(jen.Id("c"), v, at),
-		stopCheck(),
-	}, nil
+	c := jen.Id("check"+n).Call(jen.Id("c"), v, at)
+	if st.plan == nil {
+		if r := st.recs[schemaKey{loc: s.Loc.String(), dir: dir, op: op}]; r != nil {
+			st.refCalls[c] = r
+		}
+	}
+	return []jen.Code{c, st.stopCheck()}, nil
 }
 
-func stopCheck() jen.Code {
-	return jen.If(jen.Id("c").Dot("Stop").Call()).Block(jen.Return())
+// stopCheck is the quiet-mode early return after a nested check.
+func (st *checkTable) stopCheck() jen.Code {
+	return st.withTail(jen.If(jen.Id("c").Dot("Stop").Call()).Block(jen.Return()), dropAtEnd)
 }
 
 // useBranch marks s as a branch and returns its suffix.
@@ -153,13 +360,13 @@ func (st *checkTable) branchFuncs() []jen.Code {
 	}
 	for _, n := range st.branches {
 		out = append(out,
-			jen.Commentf("match%s reports whether v passes check%s, without messages.", n, n).Line().
+			jen.Commentf("Quiet form of check%s: a yes or no, without messages.", n).Line().
 				Func().Id("match"+n).Params(params()...).Bool().Block(
 				jen.Id("q").Op(":=").Qual(checkPkg, "Quiet").Call(),
 				jen.Id("check"+n).Call(jen.Op("&").Id("q"), jen.Id("v"), jen.Id("at")),
 				jen.Return(jen.Op("!").Id("q").Dot("Failed").Call()),
 			),
-			jen.Commentf("explain%s is check%s's first violation, for branch messages.", n, n).Line().
+			jen.Commentf("First violation of check%s, for branch messages.", n).Line().
 				Func().Id("explain"+n).Params(params()...).String().Block(
 				jen.Var().Id("r").Qual(checkPkg, "Checker"),
 				jen.Id("check"+n).Call(jen.Op("&").Id("r"), jen.Id("v"), jen.Id("at")),
@@ -170,42 +377,11 @@ func (st *checkTable) branchFuncs() []jen.Code {
 	return out
 }
 
-func opLabel(op string) string {
-	if op == "" {
-		return "any operation"
-	}
-	return op
-}
-
-func (st *checkTable) newName(loc load.Loc, dir ir.Direction, op string) string {
-	base := st.baseName(loc, dir) + strings.Title(op)
-	n := base
-	for i := 2; st.used[n]; i++ {
-		n = fmt.Sprintf("%s%d", base, i)
-	}
-	st.used[n] = true
-	return n
-}
-
-// baseName is the name suffix for a schema location and direction, without
-// operation or de-duplicating number.
-func (st *checkTable) baseName(loc load.Loc, dir ir.Direction) string {
-	src := strings.TrimSuffix(loc.File[strings.LastIndex(loc.File, "/")+1:], ".json") + loc.Pointer
-	var b strings.Builder
-	up := true
-	for _, r := range src {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			if up && r >= 'a' && r <= 'z' {
-				r -= 'a' - 'A'
-			}
-			b.WriteRune(r)
-			up = false
-		} else {
-			up = true
-		}
-	}
-	b.WriteString(strings.Title(dir.String()))
-	return b.String()
+// baseName is the name suffix for a schema location, without direction,
+// operation or de-duplicating number: the file stem and pointer in Go case.
+func baseName(loc load.Loc) string {
+	stem := strings.TrimSuffix(loc.File[strings.LastIndex(loc.File, "/")+1:], ".json")
+	return ir.GoName(stem + " " + strings.ReplaceAll(loc.Pointer, "/", " "))
 }
 
 // newVar declares a package variable for a constant operand, once per
@@ -220,35 +396,6 @@ func (st *checkTable) newVar(prefix string, value jen.Code) string {
 	st.varNames[key] = n
 	st.vars = append(st.vars, jen.Id(n).Op("=").Add(value))
 	return n
-}
-
-// annotation reads a property schema's ucp_request/ucp_response value for a
-// direction and operation: "omit", "required", "optional" or "".
-func annotation(s *load.Schema, dir ir.Direction, op string) (string, error) {
-	n := s.UcpRequest
-	if dir == ir.Response {
-		n = s.UcpResponse
-	}
-	if n == nil {
-		return "", nil
-	}
-	if n.Kind == load.Object {
-		n = n.Get(op)
-		if n == nil {
-			return "", nil
-		}
-		if n.Kind == load.Object {
-			n = n.Get("from")
-		}
-	}
-	if n == nil || n.Kind != load.String {
-		return "", fmt.Errorf("%s: annotation must be a string, an operation map or a transition with \"from\"", s.Loc)
-	}
-	switch n.Str {
-	case "omit", "required", "optional":
-		return n.Str, nil
-	}
-	return "", fmt.Errorf("%s: unknown annotation value %q", s.Loc, n.Str)
 }
 
 func nodeText(s *load.Schema, key string) string {
@@ -266,7 +413,7 @@ func nodeText(s *load.Schema, key string) string {
 func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
 	if s.Bool != nil {
 		if !*s.Bool {
-			return []jen.Code{jen.Id("c").Dot("Never").Call(jen.Id("at")), jen.Return()}, nil
+			return []jen.Code{st.reportThenStop("Never", jen.Id("at"))}, nil
 		}
 		return nil, nil
 	}
@@ -283,13 +430,13 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 		body = append(body, c...)
 	}
 	if len(s.Types) > 0 {
-		body = append(body, typeCheck(s.Types))
+		body = append(body, st.typeCheck(s.Types))
 	}
 	if s.Const != nil {
 		body = append(body, st.constCheck(s.Const))
 	}
 	if s.Enum != nil {
-		body = append(body, st.enumCheck(s.Enum))
+		body = append(body, st.enumCheck(s.Enum, s.Loc))
 	}
 	only := func(t string) bool { return len(s.Types) == 1 && s.Types[0] == t }
 	guard := func(kind string, stmts []jen.Code) {
@@ -300,7 +447,8 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 			body = append(body, stmts...)
 			return
 		}
-		body = append(body, jen.If(jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, kind)).Block(stmts...))
+		cond := func() jen.Code { return jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, kind) }
+		body = append(body, st.withTail(jen.If(cond()).Block(stmts...), jen.If(cond()).Block(st.trimTail(stmts)...)))
 	}
 	obj, err := st.objectChecks(s, dir, op)
 	if err != nil {
@@ -338,7 +486,7 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 
 // typeCheck rejects a value of the wrong JSON type and returns: the other
 // keywords say nothing useful about such a value.
-func typeCheck(types []string) jen.Code {
+func (st *checkTable) typeCheck(types []string) jen.Code {
 	var bits schemacheck.Types
 	for _, t := range types {
 		bits |= schemacheck.TypeNamed(t)
@@ -353,15 +501,23 @@ func typeCheck(types []string) jen.Code {
 	default:
 		cond = jen.Op("!").Qual(checkPkg, "HasType").Call(jen.Id("v"), jen.Lit(int(bits)))
 	}
-	return jen.If(cond).Block(
-		jen.Id("c").Dot("Type").Call(jen.Id("at"), jen.Id("v"), jen.Lit(bits.String())),
-		jen.Return(),
-	)
+	report := func() jen.Code {
+		return jen.Id("c").Dot("Type").Call(jen.Id("at"), jen.Id("v"), jen.Lit(bits.String()))
+	}
+	return st.withTail(jen.If(cond).Block(report(), jen.Return()), jen.If(cond).Block(report()))
 }
 
-// failWith emits "if cond && c.Report(args) { return }".
-func failWith(cond jen.Code, report string, args ...jen.Code) jen.Code {
-	return jen.If(jen.Add(cond).Op("&&").Id("c").Dot(report).Call(args...)).Block(jen.Return())
+// failWith emits "if cond && c.Report(args) { return }", or, as a function's
+// last statement, "if cond { c.Report(args) }".
+func (st *checkTable) failWith(cond jen.Code, report string, args ...jen.Code) jen.Code {
+	return st.withTail(jen.If(jen.Add(cond).Op("&&").Id("c").Dot(report).Call(args...)).Block(jen.Return()),
+		jen.If(cond).Block(jen.Id("c").Dot(report).Call(args...)))
+}
+
+// reportThenStop emits "if c.Report(args) { return }" for reports that test
+// their own condition, or, as a function's last statement, the bare call.
+func (st *checkTable) reportThenStop(report string, args ...jen.Code) jen.Code {
+	return st.withTail(jen.If(jen.Id("c").Dot(report).Call(args...)).Block(jen.Return()), jen.Id("c").Dot(report).Call(args...))
 }
 
 func (st *checkTable) constCheck(n *load.Node) jen.Code {
@@ -373,12 +529,12 @@ func (st *checkTable) constCheck(n *load.Node) jen.Code {
 		name := st.newVar("constValue", jen.Qual(checkPkg, "MustValue").Call(jen.Lit(text)))
 		ok = jen.Qual(checkPkg, "Equal").Call(jen.Op("&").Id(name), jen.Id("v"))
 	}
-	return failWith(jen.Op("!").Parens(ok), "Const", jen.Id("at"), jen.Id("v"), jen.Lit(text))
+	return st.failWith(jen.Op("!").Parens(ok), "Const", jen.Id("at"), jen.Id("v"), jen.Lit(text))
 }
 
 // enumCheck compiles an all-string enum to a switch and anything else to a
 // JSON-equality scan over package variables.
-func (st *checkTable) enumCheck(values []*load.Node) jen.Code {
+func (st *checkTable) enumCheck(values []*load.Node, loc load.Loc) jen.Code {
 	texts := make([]string, len(values))
 	allStrings := true
 	for i, e := range values {
@@ -395,14 +551,19 @@ func (st *checkTable) enumCheck(values []*load.Node) jen.Code {
 		key := strings.Join(texts, "\x00")
 		fn, seen := st.enumFn[key]
 		if !seen {
-			st.nvars++
-			fn = fmt.Sprintf("inEnum%d", st.nvars)
+			// Named after the first schema that lists these values; a later
+			// schema with the same list shares the function.
+			fn = "inEnum" + baseName(loc)
+			for i := 2; st.enumNames[fn]; i++ {
+				fn = fmt.Sprintf("inEnum%s%d", baseName(loc), i)
+			}
+			st.enumNames[fn] = true
 			st.enumFn[key] = fn
 			var lits []jen.Code
 			for _, e := range values {
 				lits = append(lits, jen.Lit(e.Str))
 			}
-			st.funcs = append(st.funcs, jen.Func().Id(fn).Params(jen.Id("s").String()).Bool().Block(
+			st.funcs = append(st.funcs, jen.Commentf("%s reports whether s is one of the strings %s lists.", fn, loc).Line().Func().Id(fn).Params(jen.Id("s").String()).Bool().Block(
 				jen.Switch(jen.Id("s")).Block(jen.Case(lits...).Block(jen.Return(jen.True()))),
 				jen.Return(jen.False()),
 			))
@@ -416,7 +577,7 @@ func (st *checkTable) enumCheck(values []*load.Node) jen.Code {
 		name := st.newVar("enumValues", jen.Index().Qual(checkPkg, "Value").Values(vals...))
 		ok = jen.Qual(checkPkg, "InEnum").Call(jen.Id("v"), jen.Id(name))
 	}
-	return failWith(jen.Op("!").Parens(ok), "Enum", jen.Id("at"), jen.Id("v"), jen.Lit(list))
+	return st.failWith(jen.Op("!").Parens(ok), "Enum", jen.Id("at"), jen.Id("v"), jen.Lit(list))
 }
 
 // required applies the direction's annotations to the required list and
@@ -425,7 +586,7 @@ func required(s *load.Schema, dir ir.Direction, op string) ([]string, []*load.Pr
 	req := append([]string(nil), s.Required...)
 	var props []*load.Property
 	for _, p := range s.Properties {
-		ann, err := annotation(p.Schema, dir, op)
+		ann, err := ir.Annotation(p.Schema, dir, op)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -450,24 +611,25 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 	nMembers := jen.Len(jen.Id("v").Dot("Members"))
 	var out []jen.Code
 	if s.MinProperties != nil && *s.MinProperties > 0 {
-		out = append(out, failWith(nMembers.Clone().Op("<").Lit(*s.MinProperties), "MinProperties", at, v, jen.Lit(*s.MinProperties)))
+		out = append(out, st.failWith(nMembers.Clone().Op("<").Lit(*s.MinProperties), "MinProperties", at, v, jen.Lit(*s.MinProperties)))
 	}
 	if s.MaxProperties != nil {
-		out = append(out, failWith(jen.Len(jen.Id("v").Dot("Members")).Op(">").Lit(*s.MaxProperties), "MaxProperties", at, v, jen.Lit(*s.MaxProperties)))
+		out = append(out, st.failWith(jen.Len(jen.Id("v").Dot("Members")).Op(">").Lit(*s.MaxProperties), "MaxProperties", at, v, jen.Lit(*s.MaxProperties)))
 	}
 	req, props, err := required(s, dir, op)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range req {
-		out = append(out, failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "Required", at, jen.Lit(r)))
+		out = append(out, st.failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "Required", at, jen.Lit(r)))
 	}
 	for _, d := range s.DependentRequired {
 		var inner []jen.Code
 		for _, r := range d.Requires {
-			inner = append(inner, failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "DependentRequired", at, jen.Lit(r), jen.Lit(d.Property)))
+			inner = append(inner, st.failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "DependentRequired", at, jen.Lit(r), jen.Lit(d.Property)))
 		}
-		out = append(out, jen.If(jen.Id("v").Dot("Get").Call(jen.Lit(d.Property)).Op("!=").Nil()).Block(inner...))
+		present := func() jen.Code { return jen.Id("v").Dot("Get").Call(jen.Lit(d.Property)).Op("!=").Nil() }
+		out = append(out, st.withTail(jen.If(present()).Block(inner...), jen.If(present()).Block(st.trimTail(inner)...)))
 	}
 	ap := s.AdditionalProperties
 	if ap.IsBool(true) {
@@ -495,7 +657,7 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 				jen.Id("c").Dot("Add").Call(jen.Op("&").Id("mp"), jen.Lit("propertyNames"),
 					jen.Qual(checkPkg, "PropertyNameMessage").Call(jen.Id("m").Dot("Name"), jen.Id("explain"+n).Call(jen.Op("&").Id("nv"), jen.Nil()))),
 			),
-			stopCheck(),
+			st.stopCheck(),
 		))
 	}
 	var cases []jen.Code
@@ -517,7 +679,7 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 		cases = append(cases, jen.Default().Block(jen.Id("check"+n).Call(jen.Id("c"), mv.Clone(), mp.Clone())))
 	}
 	if len(cases) > 0 {
-		loop = append(loop, jen.Switch(jen.Id("m").Dot("Name")).Block(cases...), stopCheck())
+		loop = append(loop, jen.Switch(jen.Id("m").Dot("Name")).Block(cases...), st.stopCheck())
 	}
 	return append(out, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(loop...)), nil
 }
@@ -526,13 +688,13 @@ func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) (
 	v, at := jen.Id("v"), jen.Id("at")
 	var out []jen.Code
 	if s.MinItems != nil && *s.MinItems > 0 {
-		out = append(out, failWith(jen.Len(jen.Id("v").Dot("Items")).Op("<").Lit(*s.MinItems), "MinItems", at, v, jen.Lit(*s.MinItems)))
+		out = append(out, st.failWith(jen.Len(jen.Id("v").Dot("Items")).Op("<").Lit(*s.MinItems), "MinItems", at, v, jen.Lit(*s.MinItems)))
 	}
 	if s.MaxItems != nil {
-		out = append(out, failWith(jen.Len(jen.Id("v").Dot("Items")).Op(">").Lit(*s.MaxItems), "MaxItems", at, v, jen.Lit(*s.MaxItems)))
+		out = append(out, st.failWith(jen.Len(jen.Id("v").Dot("Items")).Op(">").Lit(*s.MaxItems), "MaxItems", at, v, jen.Lit(*s.MaxItems)))
 	}
 	if s.UniqueItems {
-		out = append(out, jen.If(jen.Id("c").Dot("Unique").Call(at, v)).Block(jen.Return()))
+		out = append(out, st.reportThenStop("Unique", at, v))
 	}
 	if s.Items != nil && !s.Items.IsBool(true) {
 		n, err := st.suffixFor(s.Items, dir, op)
@@ -542,7 +704,7 @@ func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) (
 		out = append(out, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
 			jen.Id("ip").Op(":=").Id("at").Dot("Item").Call(jen.Id("i")),
 			jen.Id("check"+n).Call(jen.Id("c"), jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i")), jen.Op("&").Id("ip")),
-			stopCheck(),
+			st.stopCheck(),
 		))
 	}
 	return out, nil
@@ -559,7 +721,14 @@ func (st *checkTable) stringChecks(s *load.Schema) ([]jen.Code, error) {
 		if s.MaxLength != nil {
 			max = *s.MaxLength
 		}
-		out = append(out, jen.If(jen.Id("c").Dot("Length").Call(at, v, jen.Lit(min), jen.Lit(max))).Block(jen.Return()))
+		out = append(out, st.reportThenStop("Length", at, v, jen.Lit(min), jen.Lit(max)))
+	}
+	// A field with a format is checked against the format first, and a
+	// pattern that narrows the format is reported by the format's name:
+	// "must be a date-time in the form this field requires" says more to a
+	// client than the regular expression.
+	if s.Format != "" {
+		out = append(out, st.reportThenStop("Format", at, v, jen.Lit(s.Format)))
 	}
 	if s.Pattern != "" {
 		if _, err := schemacheck.TranslatePattern(s.Pattern); err != nil {
@@ -570,10 +739,20 @@ func (st *checkTable) stringChecks(s *load.Schema) ([]jen.Code, error) {
 			re = st.newVar("pattern", jen.Qual(checkPkg, "Pattern").Call(jen.Lit(s.Pattern)))
 			st.patterns[s.Pattern] = re
 		}
-		out = append(out, failWith(jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("v").Dot("Str")), "Pattern", at, v, jen.Lit(s.Pattern)))
-	}
-	if s.Format != "" {
-		out = append(out, jen.If(jen.Id("c").Dot("Format").Call(at, v, jen.Lit(s.Format))).Block(jen.Return()))
+		mismatch := jen.Op("!").Id(re).Dot("MatchString").Call(jen.Id("v").Dot("Str"))
+		if s.Format == "" {
+			out = append(out, st.failWith(mismatch, "Pattern", at, v, jen.Lit(s.Pattern)))
+		} else {
+			// A value the format already rejected has its message; the
+			// pattern speaks only for values the format accepts.
+			msg := fmt.Sprintf("must be %s in the form this field requires, got ", withArticle(s.Format))
+			formatOK := jen.Qual(checkPkg, "CheckFormat").Call(jen.Lit(s.Format), jen.Id("v").Dot("Str")).Op("==").Nil()
+			out = append(out,
+				jen.If(jen.Add(mismatch).Op("&&").Add(formatOK).Op("&&").Id("c").Dot("Fail").Call()).Block(
+					jen.Id("c").Dot("Add").Call(at, jen.Lit("pattern"), jen.Lit(msg).Op("+").Qual("strconv", "Quote").Call(jen.Id("v").Dot("Str"))),
+				),
+				st.stopCheck())
+		}
 	}
 	return out, nil
 }
@@ -596,7 +775,7 @@ func (st *checkTable) numberChecks(s *load.Schema) ([]jen.Code, error) {
 			jen.Id("F"):    jen.Lit(val.Num),
 			jen.Id("Text"): jen.Lit(text),
 		}))
-		out = append(out, jen.If(jen.Id("c").Dot("Bound").Call(jen.Id("at"), jen.Id("v"), jen.Lit(b.name), jen.Op("&").Id(name))).Block(jen.Return()))
+		out = append(out, st.reportThenStop("Bound", jen.Id("at"), jen.Id("v"), jen.Lit(b.name), jen.Op("&").Id(name)))
 	}
 	return out, nil
 }
@@ -639,12 +818,10 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 				any = jen.Add(any).Op("||").Add(m)
 			}
 		}
-		out = append(out, jen.If(jen.Op("!").Parens(any)).Block(
-			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
-				jen.Id("c").Dot("Add").Call(at, jen.Lit("anyOf"), jen.Qual(checkPkg, "AnyOfMessage").Call(explains(ns)...)),
-			),
-			stopCheck(),
-		))
+		report := jen.If(jen.Id("c").Dot("Fail").Call()).Block(
+			jen.Id("c").Dot("Add").Call(at, jen.Lit("anyOf"), jen.Qual(checkPkg, "AnyOfMessage").Call(explains(ns)...)),
+		)
+		out = append(out, st.withTail(jen.If(jen.Op("!").Parens(any)).Block(report, st.stopCheck()), jen.If(jen.Op("!").Parens(any)).Block(report)))
 	}
 	if len(s.OneOf) > 0 {
 		ns, err := branchNames(s.OneOf)
@@ -655,22 +832,23 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 		for _, n := range ns {
 			ms = append(ms, jen.Id("match"+n).Call(v, at))
 		}
-		out = append(out, jen.If(
-			jen.Id("matched").Op(":=").Index(jen.Lit(len(ns))).Bool().Values(ms...),
-			jen.Qual(checkPkg, "CountTrue").Call(jen.Id("matched").Index(jen.Empty(), jen.Empty())).Op("!=").Lit(1),
-		).Block(
-			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
-				jen.Id("c").Dot("Add").Call(at, jen.Lit("oneOf"), jen.Qual(checkPkg, "OneOfMessage").Call(append([]jen.Code{jen.Id("matched").Index(jen.Empty(), jen.Empty())}, explains(ns)...)...)),
-			),
-			stopCheck(),
-		))
+		oneOf := func(stop ...jen.Code) jen.Code {
+			return jen.If(
+				jen.Id("matched").Op(":=").Index(jen.Lit(len(ns))).Bool().Values(ms...),
+				jen.Qual(checkPkg, "CountTrue").Call(jen.Id("matched").Index(jen.Empty(), jen.Empty())).Op("!=").Lit(1),
+			).Block(append([]jen.Code{
+				jen.If(jen.Id("c").Dot("Fail").Call()).Block(
+					jen.Id("c").Dot("Add").Call(at, jen.Lit("oneOf"), jen.Qual(checkPkg, "OneOfMessage").Call(append([]jen.Code{jen.Id("matched").Index(jen.Empty(), jen.Empty())}, explains(ns)...)...)),
+				)}, stop...)...)
+		}
+		out = append(out, st.withTail(oneOf(st.stopCheck()), oneOf()))
 	}
 	if s.Not != nil {
 		n, err := st.useBranch(s.Not, dir, op)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, failWith(jen.Id("match"+n).Call(v, at), "Not", at))
+		out = append(out, st.failWith(jen.Id("match"+n).Call(v, at), "Not", at))
 	}
 	if s.If != nil && (s.Then != nil || s.Else != nil) {
 		n, err := st.useBranch(s.If, dir, op)
@@ -688,11 +866,14 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 				return nil, err
 			}
 		}
-		stmt := jen.If(jen.Id("match"+n).Call(v, at)).Block(then...)
-		if len(els) > 0 {
-			stmt = stmt.Else().Block(els...)
+		build := func(then, els []jen.Code) jen.Code {
+			stmt := jen.If(jen.Id("match"+n).Call(v, at)).Block(then...)
+			if len(els) > 0 {
+				stmt = stmt.Else().Block(els...)
+			}
+			return stmt
 		}
-		out = append(out, stmt)
+		out = append(out, st.withTail(build(then, els), build(st.trimTail(then), st.trimTail(els))))
 	}
 	return out, nil
 }

@@ -22,10 +22,10 @@ func decodeMethod(t *ir.Type, entry map[*ir.Type]string) jen.Code {
 	default:
 		unnamed := *t
 		unnamed.Name = ""
-		body = append(valueInto(&unnamed, jen.Id("out"), v, true), jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")), jen.Return(jen.Nil()))
+		body = append(valueInto(&unnamed, place{expr: jen.Id("out")}, operandOf(v), true), jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")), jen.Return(jen.Nil()))
 		body = append([]jen.Code{jen.Var().Id("out").Add(goType(&unnamed))}, body...)
 	}
-	method := jen.Commentf("decodeValue fills %s from a parsed JSON value, matching member names exactly.", t.Name).Line().
+	method := jen.Commentf("decodeValue fills %s from a parsed value, matching member names exactly.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("decodeValue").Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Error().Block(body...)
 	if t.Kind == ir.Union {
 		for _, vr := range t.Variants {
@@ -46,7 +46,7 @@ func variantDecoderName(t *ir.Type, vr *ir.Variant) string {
 // variantDecoder emits that function: the strict decoder for the variant's
 // Go type, reporting whether the value fits it.
 func variantDecoder(t *ir.Type, vr *ir.Variant) jen.Code {
-	body := append(valueInto(vr.Type, jen.Op("*").Id("out"), jen.Id("v"), false), jen.Return(jen.Nil()))
+	body := append(valueInto(vr.Type, place{expr: jen.Op("*").Id("out"), ptr: jen.Id("out")}, operandOf(jen.Id("v")), false), jen.Return(jen.Nil()))
 	return jen.Commentf("%s tries v as the %s variant of %s.", variantDecoderName(t, vr), vr.GoName, t.Name).Line().
 		Func().Id(variantDecoderName(t, vr)).Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("out").Op("*").Add(goType(vr.Type))).Error().Block(body...)
 }
@@ -55,7 +55,7 @@ func variantDecoder(t *ir.Type, vr *ir.Variant) jen.Code {
 // json.Unmarshal into a generated type matches member names as the schema
 // does.
 func strictUnmarshal(t *ir.Type) jen.Code {
-	return jen.Commentf("UnmarshalJSON decodes %s with exact member names and no duplicates; it does not validate (use Decode%s for that).", t.Name, t.Name).Line().
+	return jen.Commentf("UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see Decode%s.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(checkPkg, "Parse").Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -70,12 +70,11 @@ func mismatch(v jen.Code, want string) jen.Code {
 func structDecode(t *ir.Type) []jen.Code {
 	var cases []jen.Code
 	for _, f := range t.Fields {
-		target := jen.Id("x").Dot(f.GoName)
 		stmts := []jen.Code{}
 		if f.Required {
-			stmts = append(stmts, valueInto(f.Type, target, jen.Op("&").Id("m").Dot("Value"), false, jen.Lit(f.JSONName))...)
+			stmts = append(stmts, valueInto(f.Type, place{expr: jen.Id("x").Dot(f.GoName)}, memberValue(), false, jen.Lit(f.JSONName))...)
 		} else {
-			stmts = append(stmts, valueInto(f.Type, jen.Id("x").Dot(f.GoName).Dot("V"), jen.Op("&").Id("m").Dot("Value"), false, jen.Lit(f.JSONName))...)
+			stmts = append(stmts, valueInto(f.Type, place{expr: jen.Id("x").Dot(f.GoName).Dot("V")}, memberValue(), false, jen.Lit(f.JSONName))...)
 			stmts = append(stmts, jen.Id("x").Dot(f.GoName).Dot("Set").Op("=").True())
 		}
 		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(stmts...))
@@ -83,7 +82,7 @@ func structDecode(t *ir.Type) []jen.Code {
 	var def []jen.Code
 	switch {
 	case t.Extra != nil:
-		def = append([]jen.Code{jen.Var().Id("e").Add(goType(t.Extra))}, valueInto(t.Extra, jen.Id("e"), jen.Op("&").Id("m").Dot("Value"), false, jen.Id("m").Dot("Name"))...)
+		def = append([]jen.Code{jen.Var().Id("e").Add(goType(t.Extra))}, valueInto(t.Extra, place{expr: jen.Id("e")}, memberValue(), false, jen.Id("m").Dot("Name"))...)
 		def = append(def,
 			jen.If(jen.Id("x").Dot("Unknown").Op("==").Nil()).Block(jen.Id("x").Dot("Unknown").Op("=").Map(jen.String()).Add(goType(t.Extra)).Values()),
 			jen.Id("x").Dot("Unknown").Index(jen.Id("m").Dot("Name")).Op("=").Id("e"))
@@ -114,7 +113,7 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 		for _, vr := range t.Variants {
 			cases = append(cases, jen.Case(jen.Lit(vr.Tag)).Block(
 				append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
-					valueInto(vr.Type, jen.Op("*").Id("x").Dot(vr.GoName), jen.Id("v"), false)...),
+					valueInto(vr.Type, place{expr: jen.Op("*").Id("x").Dot(vr.GoName), ptr: jen.Id("x").Dot(vr.GoName)}, operandOf(jen.Id("v")), false)...),
 					jen.Return(jen.Nil()))...,
 			))
 		}
@@ -130,7 +129,7 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 	}
 	for _, vr := range t.Variants {
 		decode := append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
-			valueInto(vr.Type, jen.Op("*").Id("x").Dot(vr.GoName), jen.Id("v"), false)...), jen.Return(jen.Nil()))
+			valueInto(vr.Type, place{expr: jen.Op("*").Id("x").Dot(vr.GoName), ptr: jen.Id("x").Dot(vr.GoName)}, operandOf(jen.Id("v")), false)...), jen.Return(jen.Nil()))
 		if n := entry[vr.Type]; n != "" {
 			body = append(body, jen.If(jen.Id("match"+n).Call(jen.Id("v"), jen.Nil())).Block(decode...))
 			continue
@@ -147,10 +146,36 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 	return append(body, jen.Return(jen.Qual(checkPkg, "NoVariant").Call(jen.Lit(t.Name))))
 }
 
+// place is an addressable Go location that decoded values go into: expr
+// reads or assigns it, and ptr, when set, already points at it, so that a
+// method call on it needs no &*.
+type place struct{ expr, ptr jen.Code }
+
+// method calls name on the place with args.
+func (p place) method(name string, args ...jen.Code) jen.Code {
+	if p.ptr != nil {
+		return jen.Add(p.ptr).Dot(name).Call(args...)
+	}
+	return jen.Add(p.expr).Dot(name).Call(args...)
+}
+
+// operand is a *schemacheck.Value expression: ptr passes it on and val
+// selects its fields, so generated code reads m.Value.Kind, not (&m.Value).Kind.
+type operand struct{ ptr, val jen.Code }
+
+// operandOf is an operand held in a pointer variable such as v.
+func operandOf(v jen.Code) operand { return operand{ptr: v, val: v} }
+
+// addrOf is an operand held in an addressable value such as m.Value.
+func addrOf(x func() jen.Code) operand { return operand{ptr: jen.Op("&").Add(x()), val: x()} }
+
+// memberValue is the value of the object member m being decoded.
+func memberValue() operand { return addrOf(func() jen.Code { return jen.Id("m").Dot("Value") }) }
+
 // valueInto emits statements that decode the *schemacheck.Value v into the
 // addressable target of type t; they return an error from the enclosing
 // function on a JSON type the Go type cannot hold.
-func valueInto(t *ir.Type, target, v jen.Code, unnamedOnly bool, path ...jen.Code) []jen.Code {
+func valueInto(t *ir.Type, target place, v operand, unnamedOnly bool, path ...jen.Code) []jen.Code {
 	return valueAt(t, target, v, unnamedOnly, 0, path)
 }
 
@@ -162,41 +187,41 @@ func fail(err jen.Code, path []jen.Code) jen.Code {
 	return jen.Return(jen.Qual(checkPkg, "At").Call(append([]jen.Code{err}, path...)...))
 }
 
-func valueAt(t *ir.Type, target, v jen.Code, unnamedOnly bool, depth int, path []jen.Code) []jen.Code {
+func valueAt(t *ir.Type, target place, v operand, unnamedOnly bool, depth int, path []jen.Code) []jen.Code {
 	idx := fmt.Sprintf("i%d", depth)
 	src := fmt.Sprintf("src%d", depth)
 	mismatch := func(v jen.Code, want string) jen.Code {
 		return fail(jen.Qual(checkPkg, "Mismatch").Call(v, jen.Lit(want)), path)
 	}
 	if t.IsNamed() && !unnamedOnly {
-		return []jen.Code{jen.If(jen.Err().Op(":=").Parens(jen.Op("&").Add(target)).Dot("decodeValue").Call(v), jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))}
+		return []jen.Code{jen.If(jen.Err().Op(":=").Add(target.method("decodeValue", v.ptr)), jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))}
 	}
 	kind := func(k string) jen.Code {
-		return jen.Parens(v).Dot("Kind").Op("!=").Qual(checkPkg, k)
+		return jen.Add(v.val).Dot("Kind").Op("!=").Qual(checkPkg, k)
 	}
 	switch t.Kind {
 	case ir.String:
-		return []jen.Code{jen.If(kind("String")).Block(mismatch(v, "string")), jen.Add(target).Op("=").Parens(v).Dot("Str")}
+		return []jen.Code{jen.If(kind("String")).Block(mismatch(v.ptr, "string")), jen.Add(target.expr).Op("=").Add(v.val).Dot("Str")}
 	case ir.Number:
-		return []jen.Code{jen.If(kind("Number")).Block(mismatch(v, "number")), jen.Add(target).Op("=").Parens(v).Dot("Num")}
+		return []jen.Code{jen.If(kind("Number")).Block(mismatch(v.ptr, "number")), jen.Add(target.expr).Op("=").Add(v.val).Dot("Num")}
 	case ir.Integer:
 		return []jen.Code{jen.Block(
-			jen.List(jen.Id("n"), jen.Err()).Op(":=").Qual(checkPkg, "Int64").Call(v),
+			jen.List(jen.Id("n"), jen.Err()).Op(":=").Qual(checkPkg, "Int64").Call(v.ptr),
 			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path)),
-			jen.Add(target).Op("=").Id("n"),
+			jen.Add(target.expr).Op("=").Id("n"),
 		)}
 	case ir.Boolean:
-		return []jen.Code{jen.If(kind("Bool")).Block(mismatch(v, "boolean")), jen.Add(target).Op("=").Parens(v).Dot("Bool")}
+		return []jen.Code{jen.If(kind("Bool")).Block(mismatch(v.ptr, "boolean")), jen.Add(target.expr).Op("=").Add(v.val).Dot("Bool")}
 	case ir.Array:
 		return []jen.Code{
-			jen.If(kind("Array")).Block(mismatch(v, "array")),
+			jen.If(kind("Array")).Block(mismatch(v.ptr, "array")),
 			jen.Block(
-				jen.Id(src).Op(":=").Parens(v).Dot("Items"),
+				jen.Id(src).Op(":=").Add(v.val).Dot("Items"),
 				jen.Id("items"+idx).Op(":=").Make(jen.Index().Add(goType(t.Elem)), jen.Len(jen.Id(src))),
 				jen.For(jen.Id(idx).Op(":=").Range().Id(src)).Block(
-					valueAt(t.Elem, jen.Id("items"+idx).Index(jen.Id(idx)), jen.Op("&").Id(src).Index(jen.Id(idx)), false, depth+1, append(append([]jen.Code{}, path...), jen.Qual("strconv", "Itoa").Call(jen.Id(idx))))...,
+					valueAt(t.Elem, place{expr: jen.Id("items" + idx).Index(jen.Id(idx))}, addrOf(func() jen.Code { return jen.Id(src).Index(jen.Id(idx)) }), false, depth+1, append(append([]jen.Code{}, path...), jen.Qual("strconv", "Itoa").Call(jen.Id(idx))))...,
 				),
-				jen.Add(target).Op("=").Id("items"+idx),
+				jen.Add(target.expr).Op("=").Id("items"+idx),
 			),
 		}
 	case ir.Map:
@@ -211,20 +236,20 @@ func valueAt(t *ir.Type, target, v jen.Code, unnamedOnly bool, depth int, path [
 		}
 		e := "e" + idx
 		inner := append([]jen.Code{jen.Id(mem).Op(":=").Op("&").Id(src).Index(jen.Id(idx)), jen.Var().Id(e).Add(goType(t.Elem))},
-			valueAt(t.Elem, jen.Id(e), jen.Op("&").Id(mem).Dot("Value"), false, depth+1, append(append([]jen.Code{}, path...), jen.Id(mem).Dot("Name")))...)
+			valueAt(t.Elem, place{expr: jen.Id(e)}, addrOf(func() jen.Code { return jen.Id(mem).Dot("Value") }), false, depth+1, append(append([]jen.Code{}, path...), jen.Id(mem).Dot("Name")))...)
 		inner = append(inner, jen.Id("out"+idx).Index(key).Op("=").Id(e))
 		return []jen.Code{
-			jen.If(kind("Object")).Block(mismatch(v, "object")),
+			jen.If(kind("Object")).Block(mismatch(v.ptr, "object")),
 			jen.Block(
-				jen.Id(src).Op(":=").Parens(v).Dot("Members"),
+				jen.Id(src).Op(":=").Add(v.val).Dot("Members"),
 				jen.Id("out"+idx).Op(":=").Make(jen.Map(keyType).Add(goType(t.Elem)), jen.Len(jen.Id(src))),
 				jen.For(jen.Id(idx).Op(":=").Range().Id(src)).Block(inner...),
-				jen.Add(target).Op("=").Id("out"+idx),
+				jen.Add(target.expr).Op("=").Id("out"+idx),
 			),
 		}
 	case ir.Any:
-		return []jen.Code{jen.Add(target).Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Parens(v).Dot("Raw"))}
+		return []jen.Code{jen.Add(target.expr).Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Add(v.val).Dot("Raw"))}
 	}
 	// Anonymous structs and unions have no decoder of their own.
-	return []jen.Code{jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Index().Byte().Parens(jen.Parens(v).Dot("Raw")), jen.Op("&").Add(target)), jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))}
+	return []jen.Code{jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Index().Byte().Parens(jen.Add(v.val).Dot("Raw")), jen.Op("&").Add(target.expr)), jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))}
 }

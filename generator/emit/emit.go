@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/token"
 
 	"github.com/dave/jennifer/jen"
 
@@ -50,9 +51,27 @@ func emitTypes(f *jen.File, m *ir.Model) error {
 	return nil
 }
 
+// CheckPackage rejects a package name the generated files could not be
+// compiled under: it must be a Go identifier, not a keyword, and not the
+// blank identifier.
+func CheckPackage(name string) error {
+	switch {
+	case name == "":
+		return errors.New("package name is empty")
+	case !token.IsIdentifier(name):
+		return fmt.Errorf("package name %q is not a Go identifier", name)
+	case name == "_":
+		return errors.New("package name must not be the blank identifier _")
+	}
+	return nil
+}
+
 // Files renders every output file of the model, keyed by file name. Output
 // is deterministic: the same model always gives the same bytes.
 func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
+	if err := CheckPackage(opts.Package); err != nil {
+		return nil, err
+	}
 	out := map[string][]byte{}
 	add := func(name string, build func(f *jen.File) error) error {
 		f, err := newFile(opts, m, name == "types.go")
@@ -69,13 +88,23 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 		if err := f.Render(&b); err != nil {
 			return fmt.Errorf("render %s: %w", name, err)
 		}
-		out[name] = b.Bytes()
+		out[name] = wrapComments(b.Bytes())
 		return nil
 	}
 	for _, o := range outputs {
 		o := o
 		if err := add(o.name, func(f *jen.File) error { return o.build(f, m) }); err != nil {
 			return nil, err
+		}
+	}
+	// mcp.go embeds the tools' schema files.
+	if _, ok := out["mcp.go"]; ok {
+		schemaFiles, err := ToolSchemas(m, true)
+		if err != nil {
+			return nil, err
+		}
+		for name, data := range schemaFiles {
+			out[name] = data
 		}
 	}
 	return out, nil

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
@@ -32,25 +34,25 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 			return errSkipFile
 		}
 	}
-	f.Comment("ProtocolVersion is the UCP version these tools implement; responses carry it in ucp.version.")
-	f.Const().Id("ProtocolVersion").Op("=").Lit(protocolVersion)
+	if !ir.IsRelease(m.Version) {
+		return fmt.Errorf("%s: info.version %q is not a UCP release: set it to the release the schemas describe (YYYY-MM-DD), which the generated ProtocolVersion and schema URLs carry", m.Spec.File, m.Version)
+	}
+	f.Comment("ProtocolVersion is the UCP release these tools implement, read from the OpenRPC").Line().
+		Comment("info.version; responses carry it in ucp.version.")
+	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Version)
 	f.Add(hooksInterface(m))
 	f.Add(toolsFunc(m))
 	f.Add(registerFunc())
-	f.Add(capabilitiesVar(m))
-	f.Add(decodeArgumentFunc())
-	for _, t := range m.Tools {
-		code, err := toolSchemas(m, t)
-		if err != nil {
-			return err
-		}
-		f.Add(code)
+	caps, err := capabilitiesFunc(m)
+	if err != nil {
+		return err
 	}
+	f.Add(caps)
+	f.Add(decodeArgumentFunc(m))
+	f.Anon("embed")
+	f.Add(schemaVars(m))
 	return nil
 }
-
-// protocolVersion is the UCP release the bundled schemas describe.
-const protocolVersion = "2026-08-25"
 
 func hookName(t *ir.Tool) string { return ir.GoName(t.Name) }
 
@@ -58,7 +60,7 @@ func hooksInterface(m *ir.Model) jen.Code {
 	var methods []jen.Code
 	for _, t := range m.Tools {
 		doc := fmt.Sprintf("%s serves the %s tool: %s", hookName(t), t.Name, t.Summary)
-		methods = append(methods, lineComments(wrap(doc, 72)), jen.Id(hookName(t)).Params(
+		methods = append(methods, lineComments(wrap(doc, docWidth-1)), jen.Id(hookName(t)).Params(
 			jen.Id("ctx").Qual("context", "Context"),
 			jen.Id(t.Params[0].Name).Op("*").Add(goType(t.Params[0].Type)),
 			jen.Id("req").Op("*").Add(goType(t.Params[1].Type)),
@@ -93,10 +95,11 @@ func toolsFunc(m *ir.Model) jen.Code {
 			jen.Id("InputSchema"):  jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Input"))),
 			jen.Id("OutputSchema"): jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Output"))),
 			jen.Id("Bind"): jen.Func().Params(jen.List(jen.Id("meta"), jen.Id("location")).Qual(jsonPkg, "RawMessage")).Params(jen.Qual(mcpserverPkg, "Run"), jen.Error()).Block(
-				jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("Decode"+meta.Type.Name).Call(jen.Id("meta")),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+meta.Name)))),
-				jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("Decode"+req.Type.Name).Call(jen.Id("location")),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("argumentError").Call(jen.Err(), jen.Lit("/"+req.Name)))),
+				// Both arguments are decoded before either is reported, so that
+				// one -32602 lists every violation.
+				jen.List(jen.Id("m"), jen.Id("metaErr")).Op(":=").Id("Decode"+meta.Type.Name).Call(jen.Id("meta")),
+				jen.List(jen.Id("r"), jen.Id("reqErr")).Op(":=").Id("Decode"+req.Type.Name).Call(jen.Id("location")),
+				jen.If(jen.Err().Op(":=").Id("argumentErrors").Call(jen.Id("metaErr"), jen.Id("reqErr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Any(), jen.Error()).Block(
 					jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(jen.Id("ctx"), jen.Id("m"), jen.Id("r")),
 					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -118,34 +121,56 @@ func toolsFunc(m *ir.Model) jen.Code {
 }
 
 func registerFunc() jen.Code {
-	return jen.Comment("Register adds every tool to server, wired to hooks through the ucpgen").Line().
-		Comment("runtime (decode, validate, negotiate, call, fill ucp, map errors).").Line().
+	return jen.Comment("Register adds every tool to server, wired to hooks through the ucpgen runtime (decode,").Line().
+		Comment("validate, negotiate, call, fill ucp, map errors). Without a Negotiator the tools answer at").Line().
+		Comment("ProtocolVersion; opts.Version may be left empty and must not name another release.").Line().
 		Func().Id("Register").Params(jen.Id("server").Op("*").Qual(mcpPkg, "Server"), jen.Id("hooks").Id("Hooks"), jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options")).Error().Block(
 		jen.If(jen.Id("server").Op("==").Nil().Op("||").Id("hooks").Op("==").Nil()).Block(
 			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("Register: server and hooks must not be nil"))),
 		),
+		jen.Var().Id("o").Qual(mcpserverPkg, "Options"),
+		jen.If(jen.Id("opts").Op("!=").Nil()).Block(jen.Id("o").Op("=").Op("*").Id("opts")),
+		jen.Switch(jen.Id("o").Dot("Version")).Block(
+			jen.Case(jen.Lit("")).Block(jen.Id("o").Dot("Version").Op("=").Id("ProtocolVersion")),
+			jen.Case(jen.Id("ProtocolVersion")).Block(),
+			jen.Default().Block(jen.Return(jen.Qual("fmt", "Errorf").Call(
+				jen.Lit("Register: opts.Version %q is not %s, the release these tools implement"), jen.Id("o").Dot("Version"), jen.Id("ProtocolVersion")))),
+		),
 		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("Tools").Call(jen.Id("hooks"))).Block(
-			jen.Qual(mcpserverPkg, "Add").Call(jen.Id("server"), jen.Id("t"), jen.Id("opts")),
+			jen.Qual(mcpserverPkg, "Add").Call(jen.Id("server"), jen.Id("t"), jen.Op("&").Id("o")),
 		),
 		jen.Return(jen.Nil()),
 	)
 }
 
-func capabilitiesVar(m *ir.Model) jen.Code {
+// capabilitiesFunc emits Capabilities and BusinessProfile. Capabilities is a
+// function so that callers get their own slice and cannot change what every
+// other caller advertises.
+func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	var caps []jen.Code
 	for _, t := range m.Tools {
 		if t.Capability == "" {
 			continue
 		}
+		u, err := capabilitySchemaURL(m, t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
 		caps = append(caps, jen.Values(jen.Dict{
 			jen.Id("Name"):    jen.Lit(t.Capability),
 			jen.Id("Version"): jen.Id("ProtocolVersion"),
-			jen.Id("Schema"):  jen.Lit(capabilitySchemaURL(m, t)),
+			jen.Id("Schema"):  jen.Lit(u),
 		}))
 	}
-	return jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the").Line().
-		Comment("Business profile at /.well-known/ucp.").Line().
-		Var().Id("Capabilities").Op("=").Index().Qual(mcpserverPkg, "ProfileCapability").Values(caps...).Line().Line().
+	service, err := m.PublishedURL(m.Spec.File)
+	if err != nil {
+		return nil, err
+	}
+	return jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the Business profile").Line().
+		Comment("at /.well-known/ucp; each call returns a new slice.").Line().
+		Func().Id("Capabilities").Params().Index().Qual(mcpserverPkg, "ProfileCapability").Block(
+		jen.Return(jen.Index().Qual(mcpserverPkg, "ProfileCapability").Values(caps...)),
+	).Line().Line().
 		Comment("BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint").Line().
 		Comment("is endpoint, advertising every capability above.").Line().
 		Func().Id("BusinessProfile").Params(jen.Id("endpoint").String()).Params(jen.Index().Byte(), jen.Error()).Block(
@@ -155,65 +180,100 @@ func capabilitiesVar(m *ir.Model) jen.Code {
 				jen.Id("Name"):      jen.Lit("dev.ucp.common"),
 				jen.Id("Version"):   jen.Id("ProtocolVersion"),
 				jen.Id("Transport"): jen.Lit("mcp"),
-				jen.Id("Schema"):    jen.Lit("https://ucp.dev/" + protocolVersion + "/services/common/mcp.openrpc.json"),
+				jen.Id("Schema"):    jen.Lit(service),
 				jen.Id("Endpoint"):  jen.Id("endpoint"),
 			})),
-			jen.Id("Capabilities"),
+			jen.Id("Capabilities").Call(),
 		)),
-	)
+	), nil
 }
 
 // capabilitySchemaURL is the published schema URL of a tool's capability,
 // derived from the $id of the document that declares it.
-func capabilitySchemaURL(m *ir.Model, t *ir.Tool) string {
+func capabilitySchemaURL(m *ir.Model, t *ir.Tool) (string, error) {
 	s := t.Params[1].Schema
 	for s.Ref != nil {
 		s = s.Ref
 	}
-	base := m.Spec.Set.Base(s.Loc.File)
-	const prefix = "https://ucp.dev/"
-	if len(base) > len(prefix) && base[:len(prefix)] == prefix {
-		return prefix + protocolVersion + "/" + base[len(prefix):]
-	}
-	return base
+	return m.PublishedURL(s.Loc.File)
 }
 
-// decodeArgumentFunc emits the step that puts decoder violations under the
-// argument's pointer (/meta or /location).
-func decodeArgumentFunc() jen.Code {
-	return jen.Comment("argumentError reports a decoding failure of one tool argument with pointers").Line().
-		Comment("from the arguments root.").Line().
-		Func().Id("argumentError").Params(jen.Err().Error(), jen.Id("pointer").String()).Error().Block(
-		jen.If(jen.List(jen.Id("ip"), jen.Id("ok")).Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()), jen.Id("ok")).Block(
-			jen.Return(jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer"))),
+// decodeArgumentFunc emits the step that merges the decoding failures of
+// both arguments into one error, under their pointers (/meta, /location).
+func decodeArgumentFunc(m *ir.Model) jen.Code {
+	t := m.Tools[0]
+	return jen.Comment("argumentErrors reports the decoding failures of the two tool arguments as one error,").Line().
+		Comment("with pointers from the arguments root, or nil when both decoded.").Line().
+		Func().Id("argumentErrors").Params(jen.List(jen.Id("meta"), jen.Id("location")).Error()).Error().Block(
+		jen.Var().Id("all").Qual(rpcerrPkg, "InvalidParams"),
+		jen.For(jen.List(jen.Id("i"), jen.Err()).Op(":=").Range().Index().Error().Values(jen.Id("meta"), jen.Id("location"))).Block(
+			jen.If(jen.Err().Op("==").Nil()).Block(jen.Continue()),
+			jen.Id("pointer").Op(":=").Index().String().Values(jen.Lit("/"+t.Params[0].Name), jen.Lit("/"+t.Params[1].Name)).Index(jen.Id("i")),
+			jen.Id("ip").Op(",").Id("ok").Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Id("ip").Op("=").Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit(""), jen.Lit("%v"), jen.Err())),
+			jen.Id("all").Dot("Violations").Op("=").Append(jen.Id("all").Dot("Violations"), jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer")).Dot("Violations").Op("...")),
 		),
-		jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Id("pointer"), jen.Lit(""), jen.Lit("%v"), jen.Err())),
+		jen.If(jen.Len(jen.Id("all").Dot("Violations")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Op("&").Id("all")),
 	)
 }
 
-func toolSchemas(m *ir.Model, t *ir.Tool) (jen.Code, error) {
-	var names []string
-	var required []string
-	params := t.Params
-	schemas := make([]*load.Schema, 0, len(params))
-	for _, p := range params {
-		names = append(names, p.Name)
-		schemas = append(schemas, p.Schema)
-		if p.Required {
-			required = append(required, p.Name)
+// schemaFile names the file holding one of a tool's schemas (kind is
+// "input" or "output").
+func schemaFile(t *ir.Tool, kind string) string { return t.Name + "." + kind + ".json" }
+
+// schemaVars declares the embedded schema files, one variable each.
+func schemaVars(m *ir.Model) jen.Code {
+	var defs []jen.Code
+	for _, t := range m.Tools {
+		for _, kind := range []string{"input", "output"} {
+			defs = append(defs,
+				jen.Comment("//go:embed "+schemaFile(t, kind)),
+				jen.Id(schemaVar(t, ir.GoName(kind))).Index().Byte(),
+			)
 		}
 	}
-	in, err := objectSchema(m.Spec.Set, names, schemas, required)
-	if err != nil {
-		return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
+	return jen.Comment("The tools' self-contained JSON Schemas, kept as pretty JSON files beside this one so").Line().
+		Comment("that they can be read and diffed; their annotations that assert nothing are left out.").Line().
+		Var().Defs(defs...)
+}
+
+// ToolSchemas returns the self-contained input and output JSON Schema of
+// every tool, pretty-printed and keyed by file name (<tool>.input.json,
+// <tool>.output.json). With reduce, annotations that assert nothing are
+// left out (see reducedAway), which keeps what the schemas accept and every
+// description while making tools/list shorter for the agents that read it.
+func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, t := range m.Tools {
+		if len(t.Params) != 2 || t.Result == nil {
+			return nil, fmt.Errorf("tool %s: not of the UCP binding's shape (meta, a domain argument, a result)", t.Name)
+		}
+		var names, required []string
+		var schemas []*load.Schema
+		for _, p := range t.Params {
+			names = append(names, p.Name)
+			schemas = append(schemas, p.Schema)
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+		in, err := objectSchema(m.Spec.Set, names, schemas, required, reduce)
+		if err != nil {
+			return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
+		}
+		res, err := refSchema(m.Spec.Set, t.Result.Schema, reduce)
+		if err != nil {
+			return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
+		}
+		for kind, data := range map[string][]byte{"input": in, "output": res} {
+			var pretty bytes.Buffer
+			if err := json.Indent(&pretty, data, "", "  "); err != nil {
+				return nil, fmt.Errorf("format %s: %w", schemaFile(t, kind), err)
+			}
+			pretty.WriteByte('\n')
+			out[schemaFile(t, kind)] = pretty.Bytes()
+		}
 	}
-	out, err := refSchema(m.Spec.Set, t.Result.Schema)
-	if err != nil {
-		return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
-	}
-	return jen.Commentf("%s and %s are the self-contained JSON Schemas of %s.", schemaVar(t, "Input"), schemaVar(t, "Output"), t.Name).Line().
-		Const().Defs(
-		jen.Id(schemaVar(t, "Input")).Op("=").Lit(string(in)),
-		jen.Id(schemaVar(t, "Output")).Op("=").Lit(string(out)),
-	), nil
+	return out, nil
 }

@@ -100,7 +100,7 @@ func structFields(t *ir.Type) []jen.Code {
 			out = append(out, jen.Line())
 		}
 		if f.Doc != "" {
-			out = append(out, lineComments(wrap(f.Doc, 72)))
+			out = append(out, lineComments(wrap(f.Doc, docWidth-4)))
 		}
 		out = append(out, jen.Id(f.GoName).Add(fieldType(f)).Tag(fieldTag(f)))
 	}
@@ -118,7 +118,7 @@ func structFields(t *ir.Type) []jen.Code {
 func unionFields(t *ir.Type) []jen.Code {
 	var out []jen.Code
 	for _, v := range t.Variants {
-		doc := fmt.Sprintf("%s is set when the value is a %s.", v.GoName, typeLabel(v.Type))
+		doc := fmt.Sprintf("%s is set when the value is %s.", v.GoName, withArticle(typeLabel(v.Type)))
 		if v.Tag != "" {
 			doc = fmt.Sprintf("%s is set when %s is %q.", v.GoName, t.Discriminator, v.Tag)
 		}
@@ -131,7 +131,7 @@ func typeLabel(t *ir.Type) string {
 	if t.IsNamed() {
 		return t.Name
 	}
-	return strings.ToLower([]string{"object", "map", "array", "string", "number", "integer", "boolean", "JSON value", "union"}[t.Kind])
+	return []string{"object", "map", "array", "string", "number", "integer", "boolean", "JSON value", "union"}[t.Kind]
 }
 
 func enumConsts(t *ir.Type) jen.Code {
@@ -147,7 +147,7 @@ func enumConsts(t *ir.Type) jen.Code {
 func docComment(name, doc, source string) jen.Code {
 	text := fmt.Sprintf("%s is generated from %s.", name, source)
 	if doc != "" {
-		text += "\n\n" + wrap(doc, 76)
+		text += "\n\n" + wrap(doc, docWidth)
 	}
 	return lineComments(text)
 }
@@ -176,7 +176,9 @@ func wrap(text string, width int) string {
 		words := strings.Fields(para)
 		line := ""
 		for _, w := range words {
-			if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			// A word wider than a whole line overflows wherever it goes, and
+			// a line of one word would be a stub: both stay where they are.
+			if line != "" && len([]rune(line))+1+len([]rune(w)) > width && len([]rune(w)) <= width && strings.Contains(line, " ") {
 				out = append(out, line)
 				line = w
 				continue
@@ -196,4 +198,51 @@ func sortedTypes(m *ir.Model) []*ir.Type {
 	out := append([]*ir.Type{}, m.Types...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// docWidth is the width, in runes after the "// " marker, that generated doc
+// comments wrap at, so that they read in a 100-column editor.
+const docWidth = 97
+
+// wrapComments rewraps every // comment line of rendered Go source that is
+// wider than 100 columns (a tab counting 4), keeping its indentation, so
+// that no generated doc needs a wide editor. Directives (//go:...) and words
+// longer than a line are left whole.
+func wrapComments(src []byte) []byte {
+	const limit = 100
+	lines := strings.Split(string(src), "\n")
+	var out []string
+	for _, l := range lines {
+		indent := l[:len(l)-len(strings.TrimLeft(l, "\t"))]
+		text, isComment := strings.CutPrefix(l[len(indent):], "// ")
+		width := len([]rune(l)) + 3*len(indent)
+		if !isComment || width <= limit {
+			out = append(out, l)
+			continue
+		}
+		for _, w := range strings.Split(wrap(text, limit-3-4*len(indent)), "\n") {
+			out = append(out, indent+"// "+w)
+		}
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+// withArticle puts "a" or "an" before a Go type or JSON type name by how it
+// is spoken: an Amenity, an array, a UCPResponse (initialisms starting with
+// U are read "you"), an Unknown.
+func withArticle(name string) string {
+	if name == "" {
+		return name
+	}
+	lower := strings.ToLower(name)
+	an := strings.ContainsRune("aeio", rune(lower[0]))
+	if lower[0] == 'u' && len(name) > 1 {
+		// "Un..." reads as a vowel (an Unknown), "Uni"/"Usu" and initialisms
+		// (UCP, URL) as "you".
+		an = name[1] >= 'a' && name[1] <= 'z' && !strings.HasPrefix(lower, "uni") && !strings.HasPrefix(lower, "us")
+	}
+	if an {
+		return "an " + name
+	}
+	return "a " + name
 }

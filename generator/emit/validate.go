@@ -47,40 +47,16 @@ func typeOps(m *ir.Model) map[*ir.Type]string {
 // validation of raw JSON in one call) and (*T).Validate, both returning
 // *rpcerr.InvalidParams with pointers relative to the value.
 func emitValidators(f *jen.File, m *ir.Model) error {
-	st := newCheckTable()
-	entry := map[*ir.Type]string{}
-	// Tool parameters and results validate against the schema the tool names,
-	// compiled for the tool's direction and operation.
-	for _, tool := range m.Tools {
-		params := append([]*ir.Param(nil), tool.Params...)
-		dirs := make([]ir.Direction, len(params))
-		if tool.Result != nil {
-			params = append(params, tool.Result)
-			dirs = append(dirs, ir.Response)
-		}
-		for i, p := range params {
-			if !p.Type.IsNamed() || entry[p.Type] != "" {
-				continue
-			}
-			n, err := st.suffixFor(p.Schema, dirs[i], tool.Op)
-			if err != nil {
-				return fmt.Errorf("tool %s param %s: %w", tool.Name, p.Name, err)
-			}
-			entry[p.Type] = n
-		}
+	first := newCheckTable(nil)
+	if _, err := compileEntries(first, m); err != nil {
+		return err
 	}
-	ops := typeOps(m)
+	st := newCheckTable(first.namePlan())
+	entry, err := compileEntries(st, m)
+	if err != nil {
+		return err
+	}
 	types := sortedTypes(m)
-	for _, t := range types {
-		if entry[t] != "" || len(t.Sources) == 0 {
-			continue
-		}
-		n, err := st.suffixFor(&load.Schema{Loc: load.Loc{File: "type", Pointer: "/" + t.Name}, AllOf: t.Sources, Node: &load.Node{}}, t.Direction, ops[t])
-		if err != nil {
-			return fmt.Errorf("type %s: %w", t.Name, err)
-		}
-		entry[t] = n
-	}
 	// Union variants are chosen by their schema, so they need matchX.
 	for _, t := range types {
 		for _, vr := range t.Variants {
@@ -89,6 +65,7 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 			}
 		}
 	}
+	f.Add(checkHelpers()).Line()
 	for _, t := range types {
 		f.Add(decodeMethod(t, entry)).Line()
 		n := entry[t]
@@ -110,54 +87,118 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 	return nil
 }
 
-// checkCall emits the statements that run checkX over the parsed value v and
-// return its violations as the function's error.
-func checkCall(suffix string, ret ...jen.Code) []jen.Code {
-	return []jen.Code{
-		jen.Var().Id("c").Qual(checkPkg, "Checker"),
-		jen.Id("check"+suffix).Call(jen.Op("&").Id("c"), jen.Id("v"), jen.Nil()),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(append(ret, jen.Err())...)),
+// compileEntries compiles the schema of every named type into st and
+// returns each type's check suffix. Tool parameters and results validate
+// against the schema the tool names, compiled for the tool's direction and
+// operation; other types against their merged sources.
+func compileEntries(st *checkTable, m *ir.Model) (map[*ir.Type]string, error) {
+	entry := map[*ir.Type]string{}
+	for _, tool := range m.Tools {
+		params := append([]*ir.Param(nil), tool.Params...)
+		dirs := make([]ir.Direction, len(params))
+		if tool.Result != nil {
+			params = append(params, tool.Result)
+			dirs = append(dirs, ir.Response)
+		}
+		for i, p := range params {
+			if !p.Type.IsNamed() || entry[p.Type] != "" {
+				continue
+			}
+			n, err := st.suffixFor(p.Schema, dirs[i], tool.Op)
+			if err != nil {
+				return nil, fmt.Errorf("tool %s param %s: %w", tool.Name, p.Name, err)
+			}
+			entry[p.Type] = n
+		}
 	}
+	ops := typeOps(m)
+	for _, t := range sortedTypes(m) {
+		if entry[t] != "" || len(t.Sources) == 0 {
+			continue
+		}
+		n, err := st.suffixFor(&load.Schema{Loc: load.Loc{File: "type", Pointer: "/" + t.Name}, AllOf: t.Sources, Node: &load.Node{}}, t.Direction, ops[t])
+		if err != nil {
+			return nil, fmt.Errorf("type %s: %w", t.Name, err)
+		}
+		entry[t] = n
+	}
+	return entry, nil
 }
 
-func decodeFunc(t *ir.Type, suffix string) jen.Code {
-	name := "Decode" + t.Name
-	body := []jen.Code{
-		jen.Id("doc").Op(":=").Qual(checkPkg, "NewDocument").Call(),
-		jen.Defer().Id("doc").Dot("Release").Call(),
-		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("doc").Dot("Parse").Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(checkPkg, "SyntaxError").Call(jen.Err()))),
+// checkHelpers emits the generic functions that every DecodeT and Validate
+// share, so that each type adds one line of each instead of a copy of the
+// parse-check-decode sequence.
+func checkHelpers() jen.Code {
+	checkFn := func() jen.Code {
+		return jen.Func().Params(jen.Op("*").Qual(checkPkg, "Checker"), jen.Op("*").Qual(checkPkg, "Value"), jen.Op("*").Qual(checkPkg, "Path"))
 	}
-	body = append(body, checkCall(suffix, jen.Nil())...)
-	body = append(body,
-		jen.Var().Id("x").Id(t.Name),
-		jen.If(jen.Err().Op(":=").Id("x").Dot("decodeValue").Call(jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
+	parse := func(fail ...jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.Id("doc").Op(":=").Qual(checkPkg, "NewDocument").Call(),
+			jen.Defer().Id("doc").Dot("Release").Call(),
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("doc").Dot("Parse").Call(jen.Id("data")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(fail...)),
+		}
+	}
+	decode := append(parse(jen.Nil(), jen.Qual(checkPkg, "SyntaxError").Call(jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("runCheck").Call(jen.Id("v"), jen.Id("check")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("x").Op(":=").New(jen.Id("T")),
+		jen.If(jen.Err().Op(":=").Id("P").Call(jen.Id("x")).Dot("decodeValue").Call(jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
-		jen.Return(jen.Op("&").Id("x"), jen.Nil()),
+		jen.Return(jen.Id("x"), jen.Nil()),
 	)
-	return jen.Commentf("%s parses data as %s and checks it against the schema in one call, so a handler never sees a value the schema rejects; failures are a *rpcerr.InvalidParams with pointers relative to the value.", name, t.Name).Line().
-		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(t.Name), jen.Error()).Block(body...)
-}
-
-func validateMethod(t *ir.Type, suffix string) jen.Code {
-	body := []jen.Code{
+	validate := append([]jen.Code{
 		jen.If(jen.Id("x").Op("==").Nil()).Block(
-			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("type"), jen.Lit("must be a "+t.Name+", got nothing"))),
+			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("type"), jen.Lit("must be %s, got nothing"), jen.Id("name"))),
 		),
 		jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("x")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("encode"), jen.Lit("cannot be encoded: %v"), jen.Err())),
 		),
-		jen.Id("doc").Op(":=").Qual(checkPkg, "NewDocument").Call(),
-		jen.Defer().Id("doc").Dot("Release").Call(),
-		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("doc").Dot("Parse").Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("encode"), jen.Lit("encodes to invalid JSON: %v"), jen.Err())),
-		),
-	}
-	body = append(body, checkCall(suffix)...)
-	body = append(body, jen.Return(jen.Nil()))
-	return jen.Commentf("Validate checks a %s built in code (for example a hook's response) against the same schema DecodeT enforces, so nothing invalid is sent.", t.Name).Line().
-		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("Validate").Params().Error().Block(body...)
+	}, parse(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("encode"), jen.Lit("encodes to invalid JSON: %v"), jen.Err()))...)
+	validate = append(validate, jen.Return(jen.Id("runCheck").Call(jen.Id("v"), jen.Id("check"))))
+	return jen.Comment("decoder is a generated type that fills itself from a parsed JSON value.").Line().
+		Type().Id("decoder").Types(jen.Id("T").Any()).Interface(
+		jen.Op("*").Id("T"),
+		jen.Id("decodeValue").Params(jen.Op("*").Qual(checkPkg, "Value")).Error(),
+	).Line().Line().
+		Comment("checkers recycles Checkers: check functions are called through a function").Line().
+		Comment("value here, which would otherwise move every Checker to the heap.").Line().
+		Var().Id("checkers").Op("=").Qual("sync", "Pool").Values(jen.Dict{
+		jen.Id("New"): jen.Func().Params().Any().Block(jen.Return(jen.New(jen.Qual(checkPkg, "Checker")))),
+	}).Line().Line().
+		Comment("runCheck runs check over v and returns its violations as one error.").Line().
+		Func().Id("runCheck").Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("check").Add(checkFn())).Error().Block(
+		jen.Id("c").Op(":=").Id("checkers").Dot("Get").Call().Assert(jen.Op("*").Qual(checkPkg, "Checker")),
+		jen.Id("check").Call(jen.Id("c"), jen.Id("v"), jen.Nil()),
+		jen.Err().Op(":=").Id("c").Dot("Err").Call(),
+		jen.Op("*").Id("c").Op("=").Qual(checkPkg, "Checker").Values(),
+		jen.Id("checkers").Dot("Put").Call(jen.Id("c")),
+		jen.Return(jen.Err()),
+	).Line().Line().
+		Comment("decodeChecked parses data, runs check over it and only then decodes it into a").Line().
+		Comment("new T, so that no caller sees a value the schema rejects; violations are a").Line().
+		Comment("*rpcerr.InvalidParams with pointers relative to the value.").Line().
+		Func().Id("decodeChecked").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).
+		Params(jen.Id("data").Index().Byte(), jen.Id("check").Add(checkFn())).Params(jen.Op("*").Id("T"), jen.Error()).Block(decode...).Line().Line().
+		Comment("validateChecked encodes x, a value built in code, and runs check over the").Line().
+		Comment("result, so that a hook's response is held to the schema its decoder enforces.").Line().
+		Func().Id("validateChecked").Types(jen.Id("T").Any()).
+		Params(jen.Id("x").Op("*").Id("T"), jen.Id("name").String(), jen.Id("check").Add(checkFn())).Error().Block(validate...)
+}
+
+func decodeFunc(t *ir.Type, suffix string) jen.Code {
+	name := "Decode" + t.Name
+	return jen.Commentf("%s parses data as %s checked against its schema (see decodeChecked).", name, withArticle(t.Name)).Line().
+		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(t.Name), jen.Error()).Block(
+		jen.Return(jen.Id("decodeChecked").Types(jen.Id(t.Name)).Call(jen.Id("data"), jen.Id("check"+suffix))),
+	)
+}
+
+func validateMethod(t *ir.Type, suffix string) jen.Code {
+	return jen.Commentf("Validate checks x against the schema Decode%s enforces, so nothing invalid is sent.", t.Name).Line().
+		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("Validate").Params().Error().Block(
+		jen.Return(jen.Id("validateChecked").Call(jen.Id("x"), jen.Lit(withArticle(t.Name)), jen.Id("check"+suffix))),
+	)
 }

@@ -13,6 +13,11 @@ import (
 func Build(spec *load.Spec) (*Model, error) {
 	b := &builder{spec: spec, byKey: map[string]*Type{}}
 	m := &Model{Title: spec.Title, Description: spec.Description, Spec: spec}
+	version, err := specVersion(spec)
+	if err != nil {
+		return nil, err
+	}
+	m.Version = version
 	for _, meth := range spec.Methods {
 		tool := &Tool{Name: meth.Name, Summary: meth.Summary, Description: meth.Description, Op: opName(meth.Name)}
 		b.op = tool.Op
@@ -272,14 +277,7 @@ func contains(list []string, s string) bool {
 func (b *builder) annotation(schemas []*load.Schema, dir Direction) (string, error) {
 	out := ""
 	for _, s := range schemas {
-		n := s.UcpRequest
-		if dir == Response {
-			n = s.UcpResponse
-		}
-		if n == nil {
-			continue
-		}
-		v, err := annotationValue(n, b.op)
+		v, err := Annotation(s, dir, b.op)
 		if err != nil {
 			return "", err
 		}
@@ -288,6 +286,21 @@ func (b *builder) annotation(schemas []*load.Schema, dir Direction) (string, err
 		}
 	}
 	return out, nil
+}
+
+// Annotation is the effective ucp_request/ucp_response value of one
+// property schema for a direction and operation: "omit", "required",
+// "optional" or "" (none). It is the one reader of UCP's direction
+// annotations; the builder and the validator emitter both use it.
+func Annotation(s *load.Schema, dir Direction, op string) (string, error) {
+	n := s.UcpRequest
+	if dir == Response {
+		n = s.UcpResponse
+	}
+	if n == nil {
+		return "", nil
+	}
+	return annotationValue(n, op)
 }
 
 func annotationValue(n *load.Node, op string) (string, error) {

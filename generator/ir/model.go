@@ -43,8 +43,11 @@ const (
 type Model struct {
 	Title       string
 	Description string
-	Types       []*Type // named types, sorted by Name
-	Tools       []*Tool // in OpenRPC method order
+	// Version is the UCP release the input describes (the OpenRPC
+	// info.version), or empty for an input that names none.
+	Version string
+	Types   []*Type // named types, sorted by Name
+	Tools   []*Tool // in OpenRPC method order
 	// Spec is the loaded input, for emitters that bundle source schemas.
 	Spec *load.Spec
 }

@@ -64,7 +64,6 @@ type Set struct {
 	ids   map[string]string // $id (no fragment) -> file path
 	bases map[string]string // file path -> base URI
 	byLoc map[Loc]*Schema
-	refs  []*Schema // schemas with unresolved $ref
 }
 
 // Doc returns the parsed document at file, loading it on demand.

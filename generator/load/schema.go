@@ -112,6 +112,8 @@ func keywordError(loc Loc, format string, args ...any) error {
 	return fmt.Errorf("%s: %s", loc, fmt.Sprintf(format, args...))
 }
 
+// knownKeywords are the keywords the loader reads; lint suggests one of them
+// for an unknown keyword one edit away, since a typo drops a constraint.
 var knownKeywords = map[string]bool{
 	"$schema": true, "$id": true, "$ref": true, "$defs": true, "$comment": true,
 	"title": true, "description": true, "type": true, "properties": true,

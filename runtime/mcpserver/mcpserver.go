@@ -33,7 +33,8 @@ type Options struct {
 	// deployments and tests. runtime/domain/negotiation provides the real one.
 	Negotiator envelope.Negotiator
 	// Version is the UCP protocol version the Business implements; used when
-	// Negotiator is nil.
+	// Negotiator is nil. The generated Register sets it to the generated
+	// package's ProtocolVersion when it is empty.
 	Version string
 	// InvalidArgumentsAsToolErrors reports invalid arguments as a tool result
 	// with isError true (the MCP 2025-11-25 guidance) instead of a JSON-RPC
@@ -170,12 +171,10 @@ func result(body []byte) *mcp.CallToolResult {
 	}
 }
 
-func (o *Options) version() string {
-	if o.Version != "" {
-		return o.Version
-	}
-	return "2026-08-25"
-}
+// version is the release a tool answers at without a Negotiator. The runtime
+// names no release of its own: the generated Register fills Version with the
+// generated package's ProtocolVersion, which comes from the input spec.
+func (o *Options) version() string { return o.Version }
 
 // incompatible builds the capabilities_incompatible outcome: a tool result,
 // not a JSON-RPC error, carrying ucp.status "error" and the message. It also

@@ -1,0 +1,92 @@
+package ir
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/ucpgen/ucpgen/generator/load"
+)
+
+// versionPattern is the shape of a UCP release label: a YYYY-MM-DD date.
+var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// specVersion reads the OpenRPC document's info.version, which for a UCP
+// binding is the release it describes, so that regenerating from a new
+// release relabels every version and schema URL without a code change. An
+// input without one is allowed (a spec that is not a UCP binding may have
+// none); the MCP emitter refuses a model whose version is not a release.
+func specVersion(spec *load.Spec) (string, error) {
+	root, err := spec.Set.Doc(spec.File)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", spec.File, err)
+	}
+	v := root.Get("info").Get("version")
+	if v == nil {
+		return "", nil
+	}
+	if v.Kind != load.String {
+		return "", fmt.Errorf("%s: info.version must be a string, got %s", v.Loc, v.Kind)
+	}
+	return v.Str, nil
+}
+
+// IsRelease reports whether version has the shape of a UCP release label,
+// a YYYY-MM-DD date.
+func IsRelease(version string) bool { return versionPattern.MatchString(version) }
+
+// PublishedURL is where the release publishes a file of the input tree:
+// its $id with the release version as the first path segment
+// (https://ucp.dev/schemas/x.json becomes https://ucp.dev/<version>/schemas/x.json).
+// A $id that already names a release must name this model's. A file without
+// a $id is placed beside the $id-bearing files of the tree.
+func (m *Model) PublishedURL(file string) (string, error) {
+	if !IsRelease(m.Version) {
+		return "", fmt.Errorf("%s: info.version %q is not a UCP release (YYYY-MM-DD), so published URLs are unknown", m.Spec.File, m.Version)
+	}
+	base := m.Spec.Set.Base(file)
+	if strings.HasPrefix(base, "file:") {
+		root, err := m.treeRoot()
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", file, err)
+		}
+		base = root + file
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("%s: base URI %q: %w", file, base, err)
+	}
+	segs := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 2)
+	if versionPattern.MatchString(segs[0]) {
+		if segs[0] != m.Version {
+			return "", fmt.Errorf("%s: $id names release %s but info.version is %s", file, segs[0], m.Version)
+		}
+		return u.String(), nil
+	}
+	u.Path = "/" + m.Version + u.Path
+	return u.String(), nil
+}
+
+// treeRoot is the URI the input tree's root stands for, taken from the
+// first loaded file whose $id ends in its own path inside the tree.
+func (m *Model) treeRoot() (string, error) {
+	for _, f := range m.Spec.Set.Files() {
+		b := m.Spec.Set.Base(f)
+		if !strings.HasPrefix(b, "file:") && strings.HasSuffix(b, "/"+f) {
+			root := strings.TrimSuffix(b, f)
+			u, err := url.Parse(root)
+			if err != nil {
+				return "", err
+			}
+			// A root that already carries the release loses it here;
+			// PublishedURL puts the model's version back.
+			segs := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 2)
+			if versionPattern.MatchString(segs[0]) {
+				u.Path = "/" + strings.TrimPrefix(strings.TrimPrefix(u.Path, "/"+segs[0]), "/")
+			}
+			return u.String(), nil
+		}
+	}
+	return "", fmt.Errorf("no file of the tree has a $id matching its path, so its published root is unknown")
+}
