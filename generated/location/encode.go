@@ -215,12 +215,12 @@ func (x *ConstraintExpressionPropertyValue) AppendJSON(b []byte) ([]byte, error)
 	case x.Object != nil:
 		b, err = x.Object.AppendJSON(b)
 		if err != nil {
-			return b, fmt.Errorf("Object: %w", err)
+			return b, fmt.Errorf("variant Object: %w", err)
 		}
 	case x.ValueConstraint != nil:
 		b, err = x.ValueConstraint.AppendJSON(b)
 		if err != nil {
-			return b, fmt.Errorf("ValueConstraint: %w", err)
+			return b, fmt.Errorf("variant ValueConstraint: %w", err)
 		}
 	}
 	return b, err
@@ -886,17 +886,17 @@ func (x *Message) AppendJSON(b []byte) ([]byte, error) {
 	case x.Error != nil:
 		b, err = x.Error.AppendJSON(b)
 		if err != nil {
-			return b, fmt.Errorf("Error: %w", err)
+			return b, fmt.Errorf("variant Error: %w", err)
 		}
 	case x.Warning != nil:
 		b, err = x.Warning.AppendJSON(b)
 		if err != nil {
-			return b, fmt.Errorf("Warning: %w", err)
+			return b, fmt.Errorf("variant Warning: %w", err)
 		}
 	case x.Info != nil:
 		b, err = x.Info.AppendJSON(b)
 		if err != nil {
-			return b, fmt.Errorf("Info: %w", err)
+			return b, fmt.Errorf("variant Info: %w", err)
 		}
 	}
 	return b, err

@@ -144,12 +144,13 @@ func unionEncoder(t *ir.Type) (jen.Code, error) {
 	))
 	var cases []jen.Code
 	for _, v := range t.Variants {
-		val, err := appendValue(v.Type, jen.Parens(jen.Op("*").Id("x").Dot(v.GoName)), true, v.GoName, false, 0)
+		where := "variant " + v.GoName
+		val, err := appendValue(v.Type, jen.Parens(jen.Op("*").Id("x").Dot(v.GoName)), true, where, false, 0)
 		if err != nil {
 			return nil, err
 		}
 		if v.Type.Kind == ir.Struct || v.Type.Kind == ir.Union {
-			val, err = appendValue(v.Type, jen.Id("x").Dot(v.GoName), true, v.GoName, false, 0)
+			val, err = appendValue(v.Type, jen.Id("x").Dot(v.GoName), true, where, false, 0)
 			if err != nil {
 				return nil, err
 			}

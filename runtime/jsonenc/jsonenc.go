@@ -120,7 +120,7 @@ func AppendRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 	if err := json.Compact(&buf, raw); err != nil {
 		return b, fmt.Errorf("raw value: %w", err)
 	}
-	if bytes.IndexAny(buf.Bytes(), "<>&\u2028\u2029") < 0 {
+	if !bytes.ContainsAny(buf.Bytes(), "<>&\u2028\u2029") {
 		return append(b, buf.Bytes()...), nil
 	}
 	var esc bytes.Buffer

@@ -138,13 +138,13 @@ func run(args []string, out io.Writer) error {
 		}
 		res, err := measure(c, bin, data)
 		if err != nil {
-			return fmt.Errorf("N=%d: %w", n, err)
+			return fmt.Errorf("size %d: %w", n, err)
 		}
 		var brute map[string]time.Duration
 		if c.brute {
 			brute, err = bruteForce(data, c.reps)
 			if err != nil {
-				return fmt.Errorf("N=%d brute force: %w", n, err)
+				return fmt.Errorf("size %d, brute force: %w", n, err)
 			}
 		}
 		label := strconv.Itoa(n)
