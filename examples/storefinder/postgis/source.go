@@ -1,0 +1,466 @@
+// Package postgis is the store finder's PostgreSQL 15 + PostGIS 3 data
+// source: a finder.Source over tables a loader fills from the dataset file
+// format, so a chain whose locations live in a database can answer agents
+// from any number of stateless replicas, primary or hot standby.
+//
+// Schema. storefinder_locations holds one row per record: the Location JSON
+// exactly as loaded (text), a geography(Point,4326) with a GiST index, the
+// amenity keys and item ids as arrays, the service area, the private flag
+// and a weighted tsvector with a GIN index; storefinder_aliases maps each
+// alias to its Location. Migrate creates and upgrades them.
+//
+// Loading. Load makes the tables hold exactly a dataset's records in one
+// transaction, writing only rows whose record changed, so it is idempotent
+// and readers never see a half-loaded dataset.
+//
+// Reading. Every Source method is one read-only statement: Candidates,
+// Resolve, Serves and Items each cost one round trip per call, and nothing
+// writes, so a Source can run against a hot standby.
+//
+// Pushdown. Candidates pushes down what it can decide exactly or as a safe
+// superset, and reads O(limit) rows in keyset order (id COLLATE "C", or text
+// rank then id):
+//   - distance: ST_DWithin on the spheroid, radius max·(1+1e-6) + 1 m. PostGIS
+//     measures geography with its own code paths (GeographicLib's inverse for
+//     the final distance, but sphere-based bounding boxes and tree pruning
+//     before it, each with its own floating-point tolerance), while the engine
+//     decides with runtime/domain/geodesic's Karney solution, which stays
+//     authoritative. The margin, about a millimetre per kilometre plus a metre,
+//     is far above the nanometre disagreement of two correct geodesic solvers
+//     and the rounding of the pruning steps, and far below anything that would
+//     make a page read noticeably more rows. A radius whose circle covers the
+//     whole ellipsoid is not pushed down at all (only "has a geo" is).
+//   - amenities and items: array containment (@>) is exact byte-wise string
+//     equality, the engine's rule, so they are pushed down.
+//   - hours, serves and extension filters are not: opening hours need IANA
+//     zone arithmetic, and serves follows rules (case folding, postal
+//     systems) that are evaluated in Go, once per batch, exactly as the
+//     in-memory store does.
+//
+// Free text orders and scores, never filters: under finder.ByRelevance the
+// score is ts_rank over a websearch OR-query for Locations that match it and
+// 0 for the rest, so every Location a structured constraint admits still
+// comes, after the scored ones. Scores differ from the in-memory ranking.
+package postgis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/domain/finder"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+)
+
+// Distance margin of the ST_DWithin prefilter; see the package doc.
+const (
+	marginRelative = 1e-6
+	marginAbsolute = 1.0 // meters
+	// halfMeridian bounds every WGS 84 geodesic distance (meters): a circle
+	// this large holds the whole ellipsoid.
+	halfMeridian = 20003931.4586
+)
+
+// Options configures a Source.
+type Options struct {
+	// MaxDistance is the largest distance.max in meters the source honours
+	// (0: no cap); it is reported in Capabilities.
+	MaxDistance float64
+}
+
+// Source is a finder.Source[location.Location] over a PostGIS database; it
+// is safe for concurrent use and never writes.
+type Source struct {
+	pool *pgxpool.Pool
+	caps finder.Capabilities
+}
+
+var _ finder.Source[location.Location] = (*Source)(nil)
+
+// Open checks that the database holds this program's schema and reads what
+// Capabilities reports (the countries that public records model); it does
+// not write, so pool may point at a hot standby.
+func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error) {
+	if err := checkSchema(ctx, pool); err != nil {
+		return nil, err
+	}
+	if math.IsNaN(opts.MaxDistance) || math.IsInf(opts.MaxDistance, 0) || opts.MaxDistance < 0 {
+		return nil, fmt.Errorf("postgis source: MaxDistance must be a finite number of meters >= 0, got %v", opts.MaxDistance)
+	}
+	countries, err := modelledCountries(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	return &Source{pool: pool, caps: finder.Capabilities{
+		Serves:      []string{"point", "address"},
+		Countries:   countries,
+		MaxDistance: opts.MaxDistance,
+	}}, nil
+}
+
+// modelledCountries lists, upper case and sorted, the service-area
+// countries of public records: the postal systems this Business models.
+func modelledCountries(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
+	rows, err := pool.Query(ctx, `SELECT DISTINCT upper(c) FROM `+tableLocations+`, unnest(sa_countries) AS c WHERE NOT private`)
+	if err != nil {
+		return nil, fmt.Errorf("read modelled countries: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("read modelled countries: %w", err)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Capabilities implements finder.Source.
+func (s *Source) Capabilities() finder.Capabilities {
+	c := s.caps
+	c.Serves = slices.Clone(c.Serves)
+	c.Countries = slices.Clone(c.Countries)
+	return c
+}
+
+// Candidates implements finder.Source: one query, keyset order, LIMIT.
+func (s *Source) Candidates(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
+	if h.Limit <= 0 {
+		return nil, nil
+	}
+	if h.Order == finder.ByRelevance {
+		return s.ranked(ctx, h)
+	}
+	if h.Order != finder.ByID {
+		return nil, fmt.Errorf("postgis candidates: unknown order %d", h.Order)
+	}
+	var w where
+	w.structured(h)
+	if h.After != nil {
+		w.add("id > "+w.arg(h.After.ID))
+	}
+	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() +
+		` ORDER BY id LIMIT ` + w.arg(h.Limit)
+	return s.query(ctx, sql, w.args)
+}
+
+// ranked serves finder.ByRelevance in two keyset phases: Locations the text
+// matches with a positive rank (GIN index, rank desc, id asc), then every
+// other admitted Location with score 0 in id order.
+func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
+	tsq := orQuery(h.Text)
+	var out []finder.Candidate[location.Location]
+	if h.After == nil || h.After.Score > 0 {
+		var w where
+		w.structured(h)
+		q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
+		rank := `ts_rank(search, ` + q + `)`
+		w.add("search @@ "+q)
+		w.add(rank+" > 0")
+		if h.After != nil {
+			sc := w.arg(float32(h.After.Score))
+			w.add("("+rank+" < "+sc+"::real OR ("+rank+" = "+sc+"::real AND id > "+w.arg(h.After.ID)+"))")
+		}
+		sql := `SELECT id, doc, ` + rank + ` FROM ` + tableLocations + ` WHERE ` + w.String() +
+			` ORDER BY 3 DESC, id LIMIT ` + w.arg(h.Limit)
+		got, err := s.query(ctx, sql, w.args)
+		if err != nil {
+			return nil, err
+		}
+		out = got
+		if len(out) == h.Limit {
+			return out, nil
+		}
+	}
+	var w where
+	w.structured(h)
+	q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
+	w.add("NOT (search @@ "+q+" AND ts_rank(search, "+q+") > 0)")
+	if h.After != nil && h.After.Score <= 0 {
+		w.add("id > "+w.arg(h.After.ID))
+	}
+	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() +
+		` ORDER BY id LIMIT ` + w.arg(h.Limit-len(out))
+	rest, err := s.query(ctx, sql, w.args)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rest...), nil
+}
+
+// orQuery turns free text into websearch_to_tsquery input that ORs every
+// word, so a Location matching some words ranks above one matching none;
+// quotes and leading minus signs (phrase and negation syntax) are dropped,
+// and websearch_to_tsquery never fails on what is left.
+func orQuery(text string) string {
+	words := strings.FieldsFunc(text, func(r rune) bool { return r == '"' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	var keep []string
+	for _, w := range words {
+		w = strings.TrimLeft(w, "-")
+		if w != "" && !strings.EqualFold(w, "or") {
+			keep = append(keep, w)
+		}
+	}
+	return strings.Join(keep, " or ")
+}
+
+// where accumulates the SQL conditions and positional arguments of one
+// statement.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) arg(v any) string {
+	w.args = append(w.args, v)
+	return fmt.Sprintf("$%d", len(w.args))
+}
+
+func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
+
+func (w *where) String() string {
+	return strings.Join(w.conds, " AND ")
+}
+
+// structured adds the conditions every candidate query shares: public rows
+// only, and the exact or superset pushdowns of the structured query.
+func (w *where) structured(h finder.Hints) {
+	w.add("NOT private")
+	d := h.Distance
+	if d == nil {
+		d = h.Query.Distance
+	}
+	if d != nil {
+		r := d.Max*(1+marginRelative) + marginAbsolute
+		if r >= halfMeridian || math.IsNaN(r) {
+			w.add("geog IS NOT NULL")
+		} else {
+			pt := "ST_SetSRID(ST_MakePoint(" + w.arg(d.Center.Lon) + "::float8, " + w.arg(d.Center.Lat) + "::float8), 4326)::geography"
+			w.add("ST_DWithin(geog, "+pt+", "+w.arg(r)+"::float8, true)")
+		}
+	}
+	f := h.Query.Filters
+	if f.HasAmenities || len(f.Amenities) > 0 {
+		w.add("amenities @> "+w.arg(nonNil(f.Amenities))+"::text[]")
+	}
+	if len(f.Items) > 0 {
+		w.add("items @> "+w.arg(f.Items)+"::text[]")
+	}
+}
+
+// query runs a candidate statement and decodes each row's Location once.
+func (s *Source) query(ctx context.Context, sql string, args []any) ([]finder.Candidate[location.Location], error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgis candidates: %w", err)
+	}
+	defer rows.Close()
+	var out []finder.Candidate[location.Location]
+	for rows.Next() {
+		var id string
+		var doc []byte
+		var score float32
+		if err := rows.Scan(&id, &doc, &score); err != nil {
+			return nil, fmt.Errorf("postgis candidates: %w", err)
+		}
+		c, err := candidate(id, doc)
+		if err != nil {
+			return nil, err
+		}
+		c.Score = float64(score)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgis candidates: %w", err)
+	}
+	return out, nil
+}
+
+// candidate decodes a stored Location; Ref is the row's id.
+func candidate(id string, doc []byte) (finder.Candidate[location.Location], error) {
+	loc, err := location.DecodeLocation(doc)
+	if err != nil {
+		return finder.Candidate[location.Location]{}, fmt.Errorf("postgis: stored location %q no longer decodes: %w", id, err)
+	}
+	return finder.Candidate[location.Location]{Location: loc, Ref: id}, nil
+}
+
+// Resolve implements finder.Source: ids and aliases in one statement.
+func (s *Source) Resolve(ctx context.Context, keys []string) (map[string][]finder.Candidate[location.Location], error) {
+	out := map[string][]finder.Candidate[location.Location]{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `
+SELECT k.key, l.id, l.doc FROM unnest($1::text[]) AS k(key)
+	JOIN `+tableLocations+` l ON l.id = k.key COLLATE "C" AND NOT l.private
+UNION ALL
+SELECT k.key, l.id, l.doc FROM unnest($1::text[]) AS k(key)
+	JOIN `+tableAliases+` a ON a.alias = k.key COLLATE "C"
+	JOIN `+tableLocations+` l ON l.id = a.location_id AND NOT l.private`, keys)
+	if err != nil {
+		return nil, fmt.Errorf("postgis resolve: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, id string
+		var doc []byte
+		if err := rows.Scan(&key, &id, &doc); err != nil {
+			return nil, fmt.Errorf("postgis resolve: %w", err)
+		}
+		c, err := candidate(id, doc)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = append(out[key], c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgis resolve: %w", err)
+	}
+	return out, nil
+}
+
+// refs returns the row ids of cands, failing on a candidate this source did
+// not produce.
+func refs(cands []finder.Candidate[location.Location]) ([]string, error) {
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		id, ok := c.Ref.(string)
+		if !ok {
+			return nil, fmt.Errorf("postgis: candidate %d has ref %T, not this source's row id", i, c.Ref)
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// area is a row's service area as Serves evaluates it.
+type area struct {
+	present                    bool
+	countries, regions, postal []string
+	radius                     *float64
+}
+
+// Serves implements finder.Source: one statement reads the batch's service
+// areas; the rules are evaluated in Go exactly as the in-memory store does.
+func (s *Source) Serves(ctx context.Context, t predicate.Target, cands []finder.Candidate[location.Location]) ([]bool, error) {
+	if t.Key != "point" && t.Key != "address" {
+		return nil, fmt.Errorf("%w: serves target %q", predicate.ErrUnevaluable, t.Key)
+	}
+	if t.Key == "address" {
+		if err := s.checkPostalSystem(t.Address); err != nil {
+			return nil, err
+		}
+	}
+	ids, err := refs(cands)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, sa_present, sa_countries, sa_regions, sa_postal_codes, sa_radius_m
+		FROM `+tableLocations+` WHERE id = ANY($1::text[]) AND NOT private`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("postgis serves: %w", err)
+	}
+	areas := make(map[string]area, len(ids))
+	for rows.Next() {
+		var id string
+		var a area
+		if err := rows.Scan(&id, &a.present, &a.countries, &a.regions, &a.postal, &a.radius); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("postgis serves: %w", err)
+		}
+		areas[id] = a
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgis serves: %w", err)
+	}
+	out := make([]bool, len(cands))
+	for i, c := range cands {
+		a, ok := areas[ids[i]]
+		out[i] = ok && a.present && serves(a, c.Location, t)
+	}
+	return out, nil
+}
+
+// serves decides one candidate: a point within radius_m of the Location's
+// geo by geodesic distance; an address whose every non-empty member is in
+// the service area's list (countries and regions case-insensitive, postal
+// codes exact).
+func serves(a area, l *location.Location, t predicate.Target) bool {
+	switch t.Key {
+	case "point":
+		g, ok := l.Geo.Get()
+		if a.radius == nil || !ok || t.Point == nil {
+			return false
+		}
+		return geodesic.Within(geodesic.Point{Lat: g.Latitude, Lon: g.Longitude}, *t.Point, *a.radius)
+	case "address":
+		ad := t.Address
+		if ad == nil {
+			return false
+		}
+		return inList(a.countries, ad.Country, strings.EqualFold) &&
+			inList(a.regions, ad.Region, strings.EqualFold) &&
+			inList(a.postal, ad.PostalCode, func(x, y string) bool { return x == y })
+	}
+	return false
+}
+
+// inList is true for an empty (absent) want, else when list holds it.
+func inList(list []string, want string, eq func(string, string) bool) bool {
+	if want == "" {
+		return true
+	}
+	return slices.ContainsFunc(list, func(x string) bool { return eq(x, want) })
+}
+
+// checkPostalSystem rejects a postal code that names no postal system this
+// Business models, whatever the candidates.
+func (s *Source) checkPostalSystem(a *predicate.Locality) error {
+	if a == nil || a.PostalCode == "" {
+		return nil
+	}
+	if a.Country == "" {
+		return fmt.Errorf("%w: postal code %q without address_country names no postal system", predicate.ErrUnevaluable, a.PostalCode)
+	}
+	if !slices.Contains(s.caps.Countries, strings.ToUpper(a.Country)) {
+		return fmt.Errorf("%w: postal codes of country %q are not modelled by this Business", predicate.ErrUnevaluable, a.Country)
+	}
+	return nil
+}
+
+// Items implements finder.Source: one statement, array containment.
+func (s *Source) Items(ctx context.Context, items []string, cands []finder.Candidate[location.Location]) ([]bool, error) {
+	ids, err := refs(cands)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, errors.New("postgis items: no item ids given")
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id FROM `+tableLocations+`
+		WHERE id = ANY($1::text[]) AND NOT private AND items @> $2::text[]`, ids, items)
+	if err != nil {
+		return nil, fmt.Errorf("postgis items: %w", err)
+	}
+	have, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgis items: %w", err)
+	}
+	ok := make(map[string]bool, len(have))
+	for _, id := range have {
+		ok[id] = true
+	}
+	out := make([]bool, len(cands))
+	for i, id := range ids {
+		out[i] = ok[id]
+	}
+	return out, nil
+}
