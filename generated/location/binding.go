@@ -88,6 +88,9 @@ func predicateLocationFilter(f LocationFilter) (predicate.Filters, error) {
 		}
 		at, err := predicate.ParseOpenAt(v.OpenAt)
 		if err != nil {
+			if ip, ok := rpcerr.AsInvalidParams(err); ok {
+				return predicate.Filters{}, ip.Prefix("/location")
+			}
 			return predicate.Filters{}, err
 		}
 		out.OpenAt = &at

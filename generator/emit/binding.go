@@ -400,7 +400,13 @@ func (b *binder) hoursFilter(t *ir.Type, zero jen.Code) ([]jen.Code, error) {
 	}
 	parse := []jen.Code{
 		jen.List(jen.Id("at"), jen.Err()).Op(":=").Qual(bindPredicatePkg, "ParseOpenAt").Call(stringOf("v", openAt)),
-		errReturn(zero),
+		// The engine's pointers are request-relative; this binding adds its own.
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.List(jen.Id("ip"), jen.Id("ok")).Op(":=").Qual(bindRPCErrPkg, "AsInvalidParams").Call(jen.Err()), jen.Id("ok")).Block(
+				jen.Return(zero, jen.Id("ip").Dot("Prefix").Call(jen.Lit(b.argPrefix))),
+			),
+			jen.Return(zero, jen.Err()),
+		),
 		jen.Id("out").Dot("OpenAt").Op("=").Op("&").Id("at"),
 	}
 	var out []jen.Code

@@ -132,8 +132,8 @@ func TestUnknownFilterRejectedByEngine(t *testing.T) {
 	}
 	var e predicate.Engine
 	ip, ok := rpcerr.AsInvalidParams(e.Check(q))
-	if !ok || ip.Violations[0].Pointer != "/location/filters/com.example.vegan" {
-		t.Fatalf("engine check = %v, want rejection at /location/filters/com.example.vegan", ip)
+	if !ok || ip.Violations[0].Pointer != "/filters/com.example.vegan" {
+		t.Fatalf("engine check = %v, want rejection at the request-relative /filters/com.example.vegan", ip)
 	}
 }
 

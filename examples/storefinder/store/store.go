@@ -26,9 +26,9 @@ import (
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
-	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -344,6 +344,28 @@ type ranked struct {
 // ordered by text relevance when query is given (by id otherwise), one page
 // at a time.
 func (s *Store) Search(ctx context.Context, meta *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
+	resp, err := s.search(ctx, req)
+	return resp, argPointers(err)
+}
+
+// argPointers makes the domain packages' request-relative pointers relative
+// to the tool arguments.
+func argPointers(err error) error {
+	ip, ok := rpcerr.AsInvalidParams(err)
+	if !ok {
+		return err
+	}
+	out := &rpcerr.InvalidParams{}
+	for _, v := range ip.Violations {
+		if !strings.HasPrefix(v.Pointer, "/location") {
+			v.Pointer = "/location" + v.Pointer
+		}
+		out.Violations = append(out.Violations, v)
+	}
+	return out
+}
+
+func (s *Store) search(ctx context.Context, req *location.SearchRequest) (*location.SearchResponse, error) {
 	if req == nil {
 		return nil, errors.New("search: nil request")
 	}
@@ -484,6 +506,11 @@ func searchDigest(req *location.SearchRequest) ([32]byte, error) {
 // up to the batch maximum), refine by the same constraints as Search, and
 // report each Location once with every id that reached it.
 func (s *Store) Lookup(ctx context.Context, meta *location.Meta, req *location.LookupRequest) (*location.LookupResponse, error) {
+	resp, err := s.lookupIDs(ctx, req)
+	return resp, argPointers(err)
+}
+
+func (s *Store) lookupIDs(ctx context.Context, req *location.LookupRequest) (*location.LookupResponse, error) {
 	if req == nil {
 		return nil, errors.New("lookup: nil request")
 	}

@@ -36,7 +36,7 @@ const (
 
 // IDsPointer is the JSON Pointer of the identifier list in the tool call's
 // arguments, used when the list itself is rejected.
-const IDsPointer = "/location/ids"
+const IDsPointer = "/ids"
 
 // Options configures one Business's lookup behaviour; the zero value is the
 // recommended configuration.
@@ -117,7 +117,7 @@ type Result[L any] struct {
 // gives the canonical identity used to merge Locations. keep is the refinement
 // (nil keeps everything); its errors are returned wrapped, so an
 // *rpcerr.InvalidParams from a predicate engine stays reachable by errors.As.
-// An empty ids list yields an *rpcerr.InvalidParams at /location/ids.
+// An empty ids list yields an *rpcerr.InvalidParams at /ids.
 func Resolve[L any](
 	ctx context.Context,
 	ids []string,
@@ -204,22 +204,133 @@ func Resolve[L any](
 		entries = append(entries, Entry[L]{Location: s.loc, Inputs: s.inputs})
 	}
 
+	return Result[L]{
+		Entries:     entries,
+		Messages:    messages(opts, max, len(distinct), unprocessed, missing),
+		Processed:   append([]string(nil), processed...),
+		Unprocessed: unprocessed,
+	}, nil
+}
+
+// ResolveAll is Resolve for a store that answers in batches: resolveAll gets
+// every processed identifier (distinct, request order, never the cut suffix)
+// in one call and returns the Locations each one names (an identifier absent
+// from the map resolved to nothing), and refine gets every distinct resolved
+// Location in one call and reports which ones to keep (nil keeps all). A
+// lookup then costs one resolveAll call and at most one refine call, however
+// many identifiers it carries, so a database makes one round trip, not one
+// per identifier. Errors are wrapped; an *rpcerr.InvalidParams stays
+// reachable by errors.As.
+func ResolveAll[L any](
+	ctx context.Context,
+	ids []string,
+	opts Options,
+	resolveAll func(ctx context.Context, ids []string) (map[string][]L, error),
+	key func(L) string,
+	refine func(ctx context.Context, locs []L) ([]bool, error),
+) (Result[L], error) {
+	var zero Result[L]
+	if err := opts.Validate(); err != nil {
+		return zero, err
+	}
+	if resolveAll == nil {
+		return zero, errors.New("lookup: resolve hook is nil")
+	}
+	if key == nil {
+		return zero, errors.New("lookup: key function is nil")
+	}
+	if len(ids) == 0 {
+		return zero, rpcerr.Invalid(IDsPointer, "minItems", "must hold at least one identifier")
+	}
+	distinct := dedupe(ids)
+	max := opts.batchMax()
+	processed := distinct
+	unprocessed := 0
+	if len(distinct) > max {
+		processed = distinct[:max:max]
+		unprocessed = len(distinct) - max
+	}
+	if err := ctx.Err(); err != nil {
+		return zero, fmt.Errorf("lookup: resolve: %w", err)
+	}
+	byID, err := resolveAll(ctx, append([]string(nil), processed...))
+	if err != nil {
+		return zero, fmt.Errorf("lookup: resolve %d identifiers: %w", len(processed), err)
+	}
+	type slot struct {
+		loc    L
+		inputs []string
+	}
+	var slots []*slot
+	byKey := make(map[string]*slot)
+	var missing []string
+	for _, id := range processed {
+		locs := byID[id]
+		if len(locs) == 0 {
+			missing = append(missing, id)
+			continue
+		}
+		for _, l := range locs {
+			k := key(l)
+			if k == "" {
+				return zero, fmt.Errorf("lookup: resolve %q: a returned Location has an empty key", id)
+			}
+			s, seen := byKey[k]
+			if !seen {
+				s = &slot{loc: l}
+				byKey[k] = s
+				slots = append(slots, s)
+			}
+			if n := len(s.inputs); n == 0 || s.inputs[n-1] != id {
+				s.inputs = append(s.inputs, id)
+			}
+		}
+	}
+	keep := make([]bool, len(slots))
+	for i := range keep {
+		keep[i] = true
+	}
+	if refine != nil && len(slots) > 0 {
+		locs := make([]L, len(slots))
+		for i, s := range slots {
+			locs[i] = s.loc
+		}
+		got, err := refine(ctx, locs)
+		if err != nil {
+			return zero, fmt.Errorf("lookup: refine %d locations: %w", len(locs), err)
+		}
+		if len(got) != len(locs) {
+			return zero, fmt.Errorf("lookup: refine returned %d answers for %d locations", len(got), len(locs))
+		}
+		keep = got
+	}
+	entries := make([]Entry[L], 0, len(slots))
+	for i, s := range slots {
+		if keep[i] {
+			entries = append(entries, Entry[L]{Location: s.loc, Inputs: s.inputs})
+		}
+	}
+	return Result[L]{
+		Entries:     entries,
+		Messages:    messages(opts, max, len(distinct), unprocessed, missing),
+		Processed:   append([]string(nil), processed...),
+		Unprocessed: unprocessed,
+	}, nil
+}
+
+// messages builds batch_limit_applied (when the batch was cut) and then one
+// not_found per missing identifier (when enabled), in request order.
+func messages(opts Options, max, distinct, unprocessed int, missing []string) []Message {
 	var msgs []Message
 	if unprocessed > 0 {
-		msgs = append(msgs, Message{Type: "info", Code: CodeBatchLimitApplied, Content: batchLimitContent(max, len(distinct))})
+		msgs = append(msgs, Message{Type: "info", Code: CodeBatchLimitApplied, Content: batchLimitContent(max, distinct)})
 	}
 	if opts.notFound() {
 		for _, id := range missing {
 			msgs = append(msgs, Message{Type: "info", Code: CodeNotFound, Content: "Unable to find the location associated with " + displayID(id) + "."})
 		}
 	}
-
-	return Result[L]{
-		Entries:     entries,
-		Messages:    msgs,
-		Processed:   append([]string(nil), processed...),
-		Unprocessed: unprocessed,
-	}, nil
+	return msgs
 }
 
 // dedupe keeps the first occurrence of each identifier, in request order,

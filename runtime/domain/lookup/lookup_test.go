@@ -364,7 +364,7 @@ func TestResolveDefaultBatchMax(t *testing.T) {
 
 func TestResolveErrors(t *testing.T) {
 	hookErr := errors.New("store unavailable")
-	predErr := rpcerr.Invalid("/location/filters/amenities/0", "enum", "unsupported amenity %q", "helipad")
+	predErr := rpcerr.Invalid("/filters/amenities/0", "enum", "unsupported amenity %q", "helipad")
 	tests := []struct {
 		name    string
 		ids     []string
@@ -377,7 +377,7 @@ func TestResolveErrors(t *testing.T) {
 		check   func(t *testing.T, err error)
 	}{
 		{
-			name: "empty ids is invalid params at /location/ids",
+			name: "empty ids is invalid params at /ids",
 			ids:  nil,
 			check: func(t *testing.T, err error) {
 				ip, ok := rpcerr.AsInvalidParams(err)

@@ -36,8 +36,8 @@ import (
 // JSON Pointers of the pagination fields in the search_locations arguments,
 // used in every rejection this package returns.
 const (
-	CursorPointer = "/location/pagination/cursor"
-	LimitPointer  = "/location/pagination/limit"
+	CursorPointer = "/pagination/cursor"
+	LimitPointer  = "/pagination/limit"
 )
 
 // The two messages a rejected cursor can carry. Every failure of the cursor

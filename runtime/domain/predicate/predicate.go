@@ -27,6 +27,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
@@ -136,7 +137,7 @@ var ErrUnevaluable = errors.New("operand cannot be evaluated by this Business")
 
 // ExtensionFilter evaluates one extension filter key for a candidate, given
 // the operand exactly as supplied. An error wrapping ErrUnevaluable rejects
-// the request at /location/filters/<key>; an *rpcerr.InvalidParams it returns
+// the request at /filters/<key>; an *rpcerr.InvalidParams it returns
 // (wrapped or not) is passed through unchanged.
 type ExtensionFilter func(ctx context.Context, c *Candidate, raw json.RawMessage) (bool, error)
 
@@ -158,15 +159,17 @@ type Engine struct {
 	ExtensionFilters map[string]ExtensionFilter
 }
 
-// Pointers (RFC 6901, into the tool call's arguments) of the request members
-// the engine reports on.
+// Pointers (RFC 6901) of the request members the engine reports on. They are
+// relative to the domain request (the Search or Lookup body), so any binding
+// can reuse the engine: the MCP binding prefixes them with "/location", as it
+// does for decoding errors (rpcerr.InvalidParams.Prefix).
 const (
-	ptrDistance  = "/location/distance"
-	ptrServes    = "/location/serves"
-	ptrFilters   = "/location/filters"
-	ptrOpenAt    = "/location/filters/hours/open_at"
-	ptrAmenities = "/location/filters/amenities"
-	ptrItems     = "/location/filters/items"
+	ptrDistance  = "/distance"
+	ptrServes    = "/serves"
+	ptrFilters   = "/filters"
+	ptrOpenAt    = "/filters/hours/open_at"
+	ptrAmenities = "/filters/amenities"
+	ptrItems     = "/filters/items"
 )
 
 // reverseDomain is the reverse_domain_name.json pattern that amenity
@@ -355,6 +358,39 @@ func (p *Prepared) checkFilters(handlers map[string]ExtensionFilter) error {
 // target the hook cannot evaluate) or hook failures, wrapped with the
 // candidate's id; a non-matching candidate is (false, nil).
 func (p *Prepared) Match(ctx context.Context, c *Candidate) (bool, error) {
+	ok, err := p.MatchLocal(ctx, c)
+	if err != nil || !ok {
+		return false, err
+	}
+	if t := p.q.Serves; t != nil {
+		ok, err := p.hooks.Serves(ctx, c, *t)
+		if err != nil {
+			return false, p.ServesError(c.ID, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	if p.HasItems() {
+		if p.hooks == nil {
+			return false, nil // items nobody can evaluate fail the match
+		}
+		ok, err := p.hooks.ItemsAvailable(ctx, c, p.q.Filters.Items)
+		if err != nil {
+			return p.ItemsOutcome(c.ID, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// MatchLocal evaluates every constraint the engine decides on its own
+// (distance, amenities, hours, extension filters) and leaves out serves and
+// items, so a caller can ask the Business for those in one batch for all the
+// candidates that survive. Match is MatchLocal followed by the hooks.
+func (p *Prepared) MatchLocal(ctx context.Context, c *Candidate) (bool, error) {
 	if c == nil {
 		return false, errors.New("match: nil candidate")
 	}
@@ -383,7 +419,7 @@ func (p *Prepared) Match(ctx context.Context, c *Candidate) (bool, error) {
 		ok, err := x.filter(ctx, c, x.Raw)
 		if err != nil {
 			if _, isInvalid := rpcerr.AsInvalidParams(err); !isInvalid && errors.Is(err, ErrUnevaluable) {
-				return false, rpcerr.Invalid(x.pointer, "unevaluable", "filter %q cannot be evaluated: %v", x.Key, err)
+				return false, rpcerr.Invalid(x.pointer, "unevaluable", "filter %q cannot be evaluated: %s", x.Key, UnevaluableReason(err))
 			}
 			return false, fmt.Errorf("filter %q for location %q: %w", x.Key, c.ID, err)
 		}
@@ -391,36 +427,70 @@ func (p *Prepared) Match(ctx context.Context, c *Candidate) (bool, error) {
 			return false, nil
 		}
 	}
-
-	if t := q.Serves; t != nil {
-		ok, err := p.hooks.Serves(ctx, c, *t)
-		if err != nil {
-			if errors.Is(err, ErrUnevaluable) {
-				return false, rpcerr.Invalid(ptrServes+"/"+rpcerr.EscapeToken(t.Key), "unevaluable", "this Business cannot evaluate the serves target: %v", err)
-			}
-			return false, fmt.Errorf("serves hook for location %q: %w", c.ID, err)
-		}
-		if !ok {
-			return false, nil
-		}
-	}
-
-	if q.Filters.HasItems || len(q.Filters.Items) > 0 {
-		if p.hooks == nil {
-			return false, nil // items nobody can evaluate fail the match
-		}
-		ok, err := p.hooks.ItemsAvailable(ctx, c, q.Filters.Items)
-		if err != nil {
-			if errors.Is(err, ErrUnevaluable) {
-				return false, nil
-			}
-			return false, fmt.Errorf("items hook for location %q: %w", c.ID, err)
-		}
-		if !ok {
-			return false, nil
-		}
-	}
 	return true, nil
+}
+
+// Serves is the request's serves target, or nil, for callers that evaluate
+// it themselves after MatchLocal.
+func (p *Prepared) Serves() *Target { return p.q.Serves }
+
+// HasItems reports whether the request carries filters.items, which only the
+// Business can evaluate.
+func (p *Prepared) HasItems() bool { return p.q.Filters.HasItems || len(p.q.Filters.Items) > 0 }
+
+// Items is filters.items as supplied, for callers that evaluate it after
+// MatchLocal.
+func (p *Prepared) Items() []string { return p.q.Filters.Items }
+
+// ServesError turns a serves evaluation failure for location id into what
+// the request gets: ErrUnevaluable becomes an *rpcerr.InvalidParams at
+// /serves/<key> (the capability requires a rejection, never a silent
+// non-match); any other error is wrapped with the location id.
+func (p *Prepared) ServesError(id string, err error) error {
+	if _, ok := rpcerr.AsInvalidParams(err); ok {
+		return err
+	}
+	if errors.Is(err, ErrUnevaluable) {
+		key := ""
+		if p.q.Serves != nil {
+			key = p.q.Serves.Key
+		}
+		return rpcerr.Invalid(ptrServes+"/"+rpcerr.EscapeToken(key), "unevaluable", "this Business cannot evaluate the serves target: %s", UnevaluableReason(err))
+	}
+	if id == "" {
+		return fmt.Errorf("serves: %w", err)
+	}
+	return fmt.Errorf("serves hook for location %q: %w", id, err)
+}
+
+// ItemsOutcome turns an items evaluation failure into the match outcome: an
+// error wrapping ErrUnevaluable means "cannot tell", which fails the match
+// without an error, as the capability requires; any other error is wrapped
+// with the location id.
+func (p *Prepared) ItemsOutcome(id string, err error) (bool, error) {
+	if errors.Is(err, ErrUnevaluable) {
+		return false, nil
+	}
+	if id == "" {
+		return false, fmt.Errorf("items: %w", err)
+	}
+	return false, fmt.Errorf("items hook for location %q: %w", id, err)
+}
+
+// UnevaluableReason is the text of an error that wraps ErrUnevaluable with
+// the sentinel's own words removed, so a client reads the Business's reason
+// once instead of "cannot evaluate ...: operand cannot be evaluated ...".
+func UnevaluableReason(err error) string {
+	s := err.Error()
+	sentinel := ErrUnevaluable.Error()
+	for _, cut := range []string{sentinel + ": ", ": " + sentinel, sentinel} {
+		s = strings.Replace(s, cut, "", 1)
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "no reason given"
+	}
+	return s
 }
 
 // hasAllKeys reports whether every wanted id is exactly one of keys: no

@@ -267,28 +267,28 @@ func TestRejections(t *testing.T) {
 		pointer string
 		keyword string
 	}{
-		{"max above cap", newEngine, Query{Distance: &Distance{Center: center, Max: 50_000.001}}, "/location/distance/max", "maximum"},
-		{"negative max", newEngine, Query{Distance: &Distance{Center: center, Max: -1}}, "/location/distance/max", "minimum"},
-		{"NaN max", newEngine, Query{Distance: &Distance{Center: center, Max: nan}}, "/location/distance/max", "type"},
-		{"infinite max without cap", func(h *fakeHooks) *Engine { return &Engine{} }, Query{Distance: &Distance{Center: center, Max: math.Inf(1)}}, "/location/distance/max", "type"},
-		{"center latitude out of range", newEngine, Query{Distance: &Distance{Center: Geo{Lat: 90.5}, Max: 1}}, "/location/distance/center/latitude", "maximum"},
-		{"center latitude below range", newEngine, Query{Distance: &Distance{Center: Geo{Lat: -90.5}, Max: 1}}, "/location/distance/center/latitude", "minimum"},
-		{"center longitude NaN", newEngine, Query{Distance: &Distance{Center: Geo{Lon: nan}, Max: 1}}, "/location/distance/center/longitude", "type"},
-		{"serves without key", newEngine, Query{Serves: &Target{}}, "/location/serves", "minProperties"},
-		{"serves point missing", newEngine, Query{Serves: &Target{Key: "point"}}, "/location/serves/point", "required"},
-		{"serves point out of range", newEngine, Query{Serves: &Target{Key: "point", Point: &Geo{Lat: 0, Lon: 181}}}, "/location/serves/point/longitude", "maximum"},
-		{"serves address missing", newEngine, Query{Serves: &Target{Key: "address"}}, "/location/serves/address", "anyOf"},
-		{"serves address all empty", newEngine, Query{Serves: &Target{Key: "address", Address: &Locality{}}}, "/location/serves/address", "anyOf"},
-		{"serves key not negotiated", newEngine, Query{Serves: &Target{Key: "com.example.other_zone", Raw: json.RawMessage(`{}`)}}, "/location/serves/com.example.other_zone", "propertyNames"},
-		{"serves key escaped", newEngine, Query{Serves: &Target{Key: "a/b~c"}}, "/location/serves/a~1b~0c", "propertyNames"},
-		{"serves without hooks", func(*fakeHooks) *Engine { return &Engine{} }, Query{Serves: &Target{Key: "point", Point: &center}}, "/location/serves/point", "unsupported"},
-		{"unknown filter key", newEngine, Query{Filters: Filters{Extensions: []Extension{{Key: "com.example.color", Raw: json.RawMessage(`"red"`)}}}}, "/location/filters/com.example.color", "unsupported"},
-		{"unknown filter key after a known one", newEngine, Query{Filters: Filters{Extensions: []Extension{{Key: driveThru}, {Key: "inventory"}}}}, "/location/filters/inventory", "unsupported"},
-		{"unknown filter key escaped", newEngine, Query{Filters: Filters{Extensions: []Extension{{Key: "x/y~z"}}}}, "/location/filters/x~1y~0z", "unsupported"},
-		{"items present but empty", newEngine, Query{Filters: Filters{HasItems: true}}, "/location/filters/items", "minItems"},
-		{"items duplicate", newEngine, Query{Filters: Filters{HasItems: true, Items: []string{"a", "b", "a"}}}, "/location/filters/items/2", "uniqueItems"},
-		{"items empty id", newEngine, Query{Filters: Filters{HasItems: true, Items: []string{""}}}, "/location/filters/items/0", "minLength"},
-		{"amenity not reverse-domain", newEngine, Query{Filters: Filters{HasAmenities: true, Amenities: []string{wifi, "Wi-Fi"}}}, "/location/filters/amenities/1", "pattern"},
+		{"max above cap", newEngine, Query{Distance: &Distance{Center: center, Max: 50_000.001}}, "/distance/max", "maximum"},
+		{"negative max", newEngine, Query{Distance: &Distance{Center: center, Max: -1}}, "/distance/max", "minimum"},
+		{"NaN max", newEngine, Query{Distance: &Distance{Center: center, Max: nan}}, "/distance/max", "type"},
+		{"infinite max without cap", func(h *fakeHooks) *Engine { return &Engine{} }, Query{Distance: &Distance{Center: center, Max: math.Inf(1)}}, "/distance/max", "type"},
+		{"center latitude out of range", newEngine, Query{Distance: &Distance{Center: Geo{Lat: 90.5}, Max: 1}}, "/distance/center/latitude", "maximum"},
+		{"center latitude below range", newEngine, Query{Distance: &Distance{Center: Geo{Lat: -90.5}, Max: 1}}, "/distance/center/latitude", "minimum"},
+		{"center longitude NaN", newEngine, Query{Distance: &Distance{Center: Geo{Lon: nan}, Max: 1}}, "/distance/center/longitude", "type"},
+		{"serves without key", newEngine, Query{Serves: &Target{}}, "/serves", "minProperties"},
+		{"serves point missing", newEngine, Query{Serves: &Target{Key: "point"}}, "/serves/point", "required"},
+		{"serves point out of range", newEngine, Query{Serves: &Target{Key: "point", Point: &Geo{Lat: 0, Lon: 181}}}, "/serves/point/longitude", "maximum"},
+		{"serves address missing", newEngine, Query{Serves: &Target{Key: "address"}}, "/serves/address", "anyOf"},
+		{"serves address all empty", newEngine, Query{Serves: &Target{Key: "address", Address: &Locality{}}}, "/serves/address", "anyOf"},
+		{"serves key not negotiated", newEngine, Query{Serves: &Target{Key: "com.example.other_zone", Raw: json.RawMessage(`{}`)}}, "/serves/com.example.other_zone", "propertyNames"},
+		{"serves key escaped", newEngine, Query{Serves: &Target{Key: "a/b~c"}}, "/serves/a~1b~0c", "propertyNames"},
+		{"serves without hooks", func(*fakeHooks) *Engine { return &Engine{} }, Query{Serves: &Target{Key: "point", Point: &center}}, "/serves/point", "unsupported"},
+		{"unknown filter key", newEngine, Query{Filters: Filters{Extensions: []Extension{{Key: "com.example.color", Raw: json.RawMessage(`"red"`)}}}}, "/filters/com.example.color", "unsupported"},
+		{"unknown filter key after a known one", newEngine, Query{Filters: Filters{Extensions: []Extension{{Key: driveThru}, {Key: "inventory"}}}}, "/filters/inventory", "unsupported"},
+		{"unknown filter key escaped", newEngine, Query{Filters: Filters{Extensions: []Extension{{Key: "x/y~z"}}}}, "/filters/x~1y~0z", "unsupported"},
+		{"items present but empty", newEngine, Query{Filters: Filters{HasItems: true}}, "/filters/items", "minItems"},
+		{"items duplicate", newEngine, Query{Filters: Filters{HasItems: true, Items: []string{"a", "b", "a"}}}, "/filters/items/2", "uniqueItems"},
+		{"items empty id", newEngine, Query{Filters: Filters{HasItems: true, Items: []string{""}}}, "/filters/items/0", "minLength"},
+		{"amenity not reverse-domain", newEngine, Query{Filters: Filters{HasAmenities: true, Amenities: []string{wifi, "Wi-Fi"}}}, "/filters/amenities/1", "pattern"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -472,7 +472,7 @@ func TestParseOpenAt(t *testing.T) {
 	}
 	for _, s := range []string{"2026-07-15T12:00:00", "2026-07-15 12:00:00Z", "tomorrow"} {
 		_, err := ParseOpenAt(s)
-		assertInvalid(t, err, "/location/filters/hours/open_at", "format")
+		assertInvalid(t, err, "/filters/hours/open_at", "format")
 	}
 }
 
@@ -480,7 +480,7 @@ func TestServesUnevaluableRejects(t *testing.T) {
 	h := &fakeHooks{servesErr: fmt.Errorf("postal system of %q is not modelled: %w", "XK", ErrUnevaluable)}
 	q := Query{Serves: &Target{Key: "address", Address: &Locality{Country: "XK", PostalCode: "10000"}}}
 	_, err := newEngine(h).Match(context.Background(), q, &Candidate{ID: "a"})
-	assertInvalid(t, err, "/location/serves/address", "unevaluable")
+	assertInvalid(t, err, "/serves/address", "unevaluable")
 	if !strings.Contains(err.Error(), "postal system") {
 		t.Errorf("error %q lost the hook's reason", err)
 	}
@@ -493,17 +493,17 @@ func TestExtensionUnevaluableRejects(t *testing.T) {
 	}
 	q := Query{Filters: Filters{Extensions: []Extension{{Key: driveThru, Raw: json.RawMessage(`{"lanes":"many"}`)}}}}
 	_, err := e.Match(context.Background(), q, &Candidate{ID: "a"})
-	assertInvalid(t, err, "/location/filters/"+driveThru, "unevaluable")
+	assertInvalid(t, err, "/filters/"+driveThru, "unevaluable")
 }
 
 func TestExtensionInvalidParamsPassThrough(t *testing.T) {
 	e := newEngine(&fakeHooks{})
 	e.ExtensionFilters[driveThru] = func(context.Context, *Candidate, json.RawMessage) (bool, error) {
-		return false, rpcerr.Invalid("/location/filters/"+driveThru+"/lanes", "type", "lanes must be an integer")
+		return false, rpcerr.Invalid("/filters/"+driveThru+"/lanes", "type", "lanes must be an integer")
 	}
 	q := Query{Filters: Filters{Extensions: []Extension{{Key: driveThru}}}}
 	_, err := e.Match(context.Background(), q, &Candidate{ID: "a"})
-	assertInvalid(t, err, "/location/filters/"+driveThru+"/lanes", "type")
+	assertInvalid(t, err, "/filters/"+driveThru+"/lanes", "type")
 }
 
 func TestItemsUnevaluableFailsMatchWithoutError(t *testing.T) {

@@ -1,0 +1,214 @@
+package location_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+)
+
+// sliceSource is a Source over a few Locations sorted by id, with aliases
+// and an address service area per Location.
+type sliceSource struct {
+	locs     []location.Location
+	aliases  map[string]string // alias -> id
+	country  map[string]string // id -> served country
+	resolves int
+}
+
+func (s *sliceSource) Capabilities() location.SourceCapabilities {
+	return location.SourceCapabilities{Serves: []string{"address"}, Countries: []string{"DE", "US"}}
+}
+
+func (s *sliceSource) Candidates(_ context.Context, h location.Hints) ([]location.Candidate, error) {
+	var out []location.Candidate
+	for i := range s.locs {
+		if h.After != nil && s.locs[i].ID <= h.After.ID {
+			continue
+		}
+		if len(out) == h.Limit {
+			break
+		}
+		out = append(out, location.Candidate{Location: &s.locs[i]})
+	}
+	return out, nil
+}
+
+func (s *sliceSource) Resolve(_ context.Context, keys []string) (map[string][]location.Candidate, error) {
+	s.resolves++
+	out := map[string][]location.Candidate{}
+	for _, k := range keys {
+		id := k
+		if a, ok := s.aliases[k]; ok {
+			id = a
+		}
+		for i := range s.locs {
+			if s.locs[i].ID == id {
+				out[k] = append(out[k], location.Candidate{Location: &s.locs[i]})
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *sliceSource) Serves(_ context.Context, t location.ServesTarget, cands []location.Candidate) ([]bool, error) {
+	out := make([]bool, len(cands))
+	for i, c := range cands {
+		out[i] = s.country[c.Location.ID] == t.Address.Country
+	}
+	return out, nil
+}
+
+func (s *sliceSource) Items(context.Context, []string, []location.Candidate) ([]bool, error) {
+	return nil, nil
+}
+
+func newSliceSource(t *testing.T) *sliceSource {
+	t.Helper()
+	var locs []location.Location
+	for _, doc := range []string{
+		`{"id":"a","name":"Alpha","org.example.floor":3}`,
+		`{"id":"b","name":"Bravo"}`,
+		`{"id":"c","name":"Charlie"}`,
+		`{"id":"d","name":"Delta"}`,
+		`{"id":"e","name":"Echo"}`,
+	} {
+		l, err := location.DecodeLocation([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		locs = append(locs, *l)
+	}
+	return &sliceSource{locs: locs, aliases: map[string]string{"alias-c": "c"}, country: map[string]string{"a": "US", "c": "US", "d": "DE"}}
+}
+
+func TestNewServiceSearchPagesAndPrefixesErrors(t *testing.T) {
+	src := newSliceSource(t)
+	hooks, err := location.NewService(src, location.ServiceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var got []string
+	body := `{"pagination":{"limit":2}}`
+	for range 10 {
+		req, err := location.DecodeSearchRequest([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := hooks.SearchLocations(ctx, nil, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range resp.Locations {
+			got = append(got, l.ID)
+		}
+		p := resp.Pagination.V
+		if !p.HasNextPage {
+			break
+		}
+		body = `{"pagination":{"limit":2,"cursor":"` + p.Cursor.V + `"}}`
+	}
+	if !slices.Equal(got, []string{"a", "b", "c", "d", "e"}) {
+		t.Errorf("walked %v", got)
+	}
+
+	req, _ := location.DecodeSearchRequest([]byte(`{"serves":{"address":{"address_country":"usa"}}}`))
+	resp, err := hooks.SearchLocations(ctx, nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(resp.Locations)
+	if !strings.Contains(string(out), `"org.example.floor":3`) || len(resp.Locations) != 2 {
+		t.Errorf("serves USA returned %s", out)
+	}
+
+	for body, ptr := range map[string]string{
+		`{"serves":{"address":{"address_country":"FR"}}}`:          "/location/serves/address",
+		`{"serves":{"point":{"latitude":1,"longitude":2}}}`:        "/location/serves/point",
+		`{"pagination":{"cursor":"AAAAAAAAAAAAAAAAAAAAAAAAAAAA"}}`: "/location/pagination/cursor",
+	} {
+		req, err := location.DecodeSearchRequest([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = hooks.SearchLocations(ctx, nil, req)
+		ip, ok := rpcerr.AsInvalidParams(err)
+		if !ok || ip.Violations[0].Pointer != ptr {
+			t.Errorf("%s: error %v, want invalid params at %s", body, err, ptr)
+		}
+	}
+}
+
+func TestNewServiceLookup(t *testing.T) {
+	src := newSliceSource(t)
+	hooks, err := location.NewService(src, location.ServiceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := location.DecodeLookupRequest([]byte(`{"ids":["a","zz","a","d","alias-c"],"serves":{"address":{"address_country":"United States"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := hooks.LookupLocations(context.Background(), nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.resolves != 1 {
+		t.Errorf("%d Resolve calls, want 1", src.resolves)
+	}
+	out, _ := json.Marshal(resp)
+	for _, want := range []string{`"id":"a"`, `"inputs":[{"id":"a"}]`, `"org.example.floor":3`, `"code":"not_found"`, `"inputs":[{"id":"alias-c"}]`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("response %s lacks %s", out, want)
+		}
+	}
+	if strings.Contains(string(out), `"id":"d"`) {
+		t.Errorf("d serves DE, not US, but was returned: %s", out)
+	}
+	if _, err := location.DecodeLookupResponse(out); err != nil {
+		t.Errorf("response does not validate: %v", err)
+	}
+}
+
+// The digest covers every constraint member, and only those.
+func TestSearchConstraintDigest(t *testing.T) {
+	digest := func(body string) [32]byte {
+		req, err := location.DecodeSearchRequest([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := req.ConstraintDigest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	base := digest(`{"query":"coffee"}`)
+	for _, same := range []string{
+		`{"query":"coffee","pagination":{"limit":3}}`,
+		`{"query":"coffee","context":{"address_country":"US"}}`,
+		`{"query":"coffee","signals":{"dev.ucp.buyer_ip":"127.0.0.1"}}`,
+	} {
+		if digest(same) != base {
+			t.Errorf("%s changed the digest", same)
+		}
+	}
+	for _, other := range []string{
+		`{}`,
+		`{"query":""}`,
+		`{"query":"tea"}`,
+		`{"query":"coffee","filters":{}}`,
+		`{"query":"coffee","filters":{"org.example.vegan":true}}`,
+		`{"query":"coffee","org.example.new_member":1}`,
+		`{"query":"coffee","distance":{"center":{"latitude":1,"longitude":2},"max":3}}`,
+	} {
+		if digest(other) == base {
+			t.Errorf("%s left the digest unchanged", other)
+		}
+	}
+}
