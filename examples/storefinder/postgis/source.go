@@ -55,6 +55,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/domain/country"
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
@@ -106,16 +107,23 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 	}}, nil
 }
 
-// modelledCountries lists, upper case and sorted, the service-area
-// countries of public records: the postal systems this Business models.
+// modelledCountries lists the service-area countries of public records as
+// sorted alpha-2 codes: the postal systems this Business models. A listed
+// value that names no country models nothing.
 func modelledCountries(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
-	rows, err := pool.Query(ctx, `SELECT DISTINCT upper(c) FROM `+tableLocations+`, unnest(sa_countries) AS c WHERE NOT private`)
+	rows, err := pool.Query(ctx, `SELECT DISTINCT c FROM `+tableLocations+`, unnest(sa_countries) AS c WHERE NOT private`)
 	if err != nil {
 		return nil, fmt.Errorf("read modelled countries: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	raw, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("read modelled countries: %w", err)
+	}
+	out := []string{}
+	for _, r := range raw {
+		if c, ok := country.Normalize(r); ok && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
 	}
 	slices.Sort(out)
 	return out, nil
@@ -143,7 +151,7 @@ func (s *Source) Candidates(ctx context.Context, h finder.Hints) ([]finder.Candi
 	var w where
 	w.structured(h)
 	if h.After != nil {
-		w.add("id > "+w.arg(h.After.ID))
+		w.add("id > " + w.arg(h.After.ID))
 	}
 	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() +
 		` ORDER BY id LIMIT ` + w.arg(h.Limit)
@@ -161,11 +169,11 @@ func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate
 		w.structured(h)
 		q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
 		rank := `ts_rank(search, ` + q + `)`
-		w.add("search @@ "+q)
-		w.add(rank+" > 0")
+		w.add("search @@ " + q)
+		w.add(rank + " > 0")
 		if h.After != nil {
 			sc := w.arg(float32(h.After.Score))
-			w.add("("+rank+" < "+sc+"::real OR ("+rank+" = "+sc+"::real AND id > "+w.arg(h.After.ID)+"))")
+			w.add("(" + rank + " < " + sc + "::real OR (" + rank + " = " + sc + "::real AND id > " + w.arg(h.After.ID) + "))")
 		}
 		sql := `SELECT id, doc, ` + rank + ` FROM ` + tableLocations + ` WHERE ` + w.String() +
 			` ORDER BY 3 DESC, id LIMIT ` + w.arg(h.Limit)
@@ -181,9 +189,9 @@ func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate
 	var w where
 	w.structured(h)
 	q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
-	w.add("NOT (search @@ "+q+" AND ts_rank(search, "+q+") > 0)")
+	w.add("NOT (search @@ " + q + " AND ts_rank(search, " + q + ") > 0)")
 	if h.After != nil && h.After.Score <= 0 {
-		w.add("id > "+w.arg(h.After.ID))
+		w.add("id > " + w.arg(h.After.ID))
 	}
 	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() +
 		` ORDER BY id LIMIT ` + w.arg(h.Limit-len(out))
@@ -242,15 +250,15 @@ func (w *where) structured(h finder.Hints) {
 			w.add("geog IS NOT NULL")
 		} else {
 			pt := "ST_SetSRID(ST_MakePoint(" + w.arg(d.Center.Lon) + "::float8, " + w.arg(d.Center.Lat) + "::float8), 4326)::geography"
-			w.add("ST_DWithin(geog, "+pt+", "+w.arg(r)+"::float8, true)")
+			w.add("ST_DWithin(geog, " + pt + ", " + w.arg(r) + "::float8, true)")
 		}
 	}
 	f := h.Query.Filters
 	if f.HasAmenities || len(f.Amenities) > 0 {
-		w.add("amenities @> "+w.arg(nonNil(f.Amenities))+"::text[]")
+		w.add("amenities @> " + w.arg(nonNil(f.Amenities)) + "::text[]")
 	}
 	if len(f.Items) > 0 {
-		w.add("items @> "+w.arg(f.Items)+"::text[]")
+		w.add("items @> " + w.arg(f.Items) + "::text[]")
 	}
 }
 
@@ -353,11 +361,6 @@ func (s *Source) Serves(ctx context.Context, t predicate.Target, cands []finder.
 	if t.Key != "point" && t.Key != "address" {
 		return nil, fmt.Errorf("%w: serves target %q", predicate.ErrUnevaluable, t.Key)
 	}
-	if t.Key == "address" {
-		if err := s.checkPostalSystem(t.Address); err != nil {
-			return nil, err
-		}
-	}
 	ids, err := refs(cands)
 	if err != nil {
 		return nil, err
@@ -406,11 +409,19 @@ func serves(a area, l *location.Location, t predicate.Target) bool {
 		if ad == nil {
 			return false
 		}
-		return inList(a.countries, ad.Country, strings.EqualFold) &&
+		return inList(a.countries, ad.Country, sameCountry) &&
 			inList(a.regions, ad.Region, strings.EqualFold) &&
 			inList(a.postal, ad.PostalCode, func(x, y string) bool { return x == y })
 	}
 	return false
+}
+
+// sameCountry compares a service-area country, in any form the dataset
+// allows, with the request's country, which the engine has already turned
+// into an alpha-2 code.
+func sameCountry(listed, want string) bool {
+	c, ok := country.Normalize(listed)
+	return ok && c == want
 }
 
 // inList is true for an empty (absent) want, else when list holds it.
@@ -419,21 +430,6 @@ func inList(list []string, want string, eq func(string, string) bool) bool {
 		return true
 	}
 	return slices.ContainsFunc(list, func(x string) bool { return eq(x, want) })
-}
-
-// checkPostalSystem rejects a postal code that names no postal system this
-// Business models, whatever the candidates.
-func (s *Source) checkPostalSystem(a *predicate.Locality) error {
-	if a == nil || a.PostalCode == "" {
-		return nil
-	}
-	if a.Country == "" {
-		return fmt.Errorf("%w: postal code %q without address_country names no postal system", predicate.ErrUnevaluable, a.PostalCode)
-	}
-	if !slices.Contains(s.caps.Countries, strings.ToUpper(a.Country)) {
-		return fmt.Errorf("%w: postal codes of country %q are not modelled by this Business", predicate.ErrUnevaluable, a.Country)
-	}
-	return nil
 }
 
 // Items implements finder.Source: one statement, array containment.
