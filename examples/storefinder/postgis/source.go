@@ -75,13 +75,22 @@ type Options struct {
 	// MaxDistance is the largest distance.max in meters the source honours
 	// (0: no cap); it is reported in Capabilities.
 	MaxDistance float64
+	// DenseCircle is the number of Locations in a distance circle's
+	// bounding box from which Candidates reads in id order instead of
+	// through the spatial index (0: DefaultDenseCircle).
+	DenseCircle int
 }
+
+// DefaultDenseCircle is Options.DenseCircle's default: below it, sorting
+// the circle's Locations by id costs less than walking the id order.
+const DefaultDenseCircle = 4000
 
 // Source is a finder.Source[location.Location] over a PostGIS database; it
 // is safe for concurrent use and never writes.
 type Source struct {
-	pool *pgxpool.Pool
-	caps finder.Capabilities
+	pool  *pgxpool.Pool
+	caps  finder.Capabilities
+	dense int
 }
 
 var _ finder.Source[location.Location] = (*Source)(nil)
@@ -96,11 +105,18 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 	if math.IsNaN(opts.MaxDistance) || math.IsInf(opts.MaxDistance, 0) || opts.MaxDistance < 0 {
 		return nil, fmt.Errorf("postgis source: MaxDistance must be a finite number of meters >= 0, got %v", opts.MaxDistance)
 	}
+	if opts.DenseCircle < 0 {
+		return nil, fmt.Errorf("postgis source: DenseCircle must be >= 0, got %d", opts.DenseCircle)
+	}
+	dense := opts.DenseCircle
+	if dense == 0 {
+		dense = DefaultDenseCircle
+	}
 	countries, err := modelledCountries(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
-	return &Source{pool: pool, caps: finder.Capabilities{
+	return &Source{pool: pool, dense: dense, caps: finder.Capabilities{
 		Serves:      []string{"point", "address"},
 		Countries:   countries,
 		MaxDistance: opts.MaxDistance,
@@ -149,13 +165,36 @@ func (s *Source) Candidates(ctx context.Context, h finder.Hints) ([]finder.Candi
 		return nil, fmt.Errorf("postgis candidates: unknown order %d", h.Order)
 	}
 	var w where
-	w.structured(h)
+	spatial := w.structured(h, true)
 	if h.After != nil {
 		w.add("id > " + w.arg(h.After.ID))
 	}
-	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() +
-		` ORDER BY id LIMIT ` + w.arg(h.Limit)
-	return s.query(ctx, sql, w.args)
+	limit := w.arg(h.Limit)
+	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() + ` ORDER BY id LIMIT ` + limit
+	if spatial == nil {
+		return s.query(ctx, sql, w.args)
+	}
+	// A circle holding many Locations is read faster in id order, checking
+	// the circle row by row (about limit / density rows), than through the
+	// spatial index and a sort of every Location in it. PostgreSQL cannot
+	// estimate the circle's density, so one statement probes the index,
+	// counting bounding-box entries up to DenseCircle, and runs only the
+	// branch that suits: the index for a sparse circle, the id order with
+	// the non-indexed _ST_DWithin for a dense one.
+	w2 := where{args: w.args}
+	w2.structured(h, false)
+	if h.After != nil {
+		w2.add("id > " + w2.arg(h.After.ID))
+	}
+	probe := `WITH probe AS MATERIALIZED (SELECT count(*) < ` + fmt.Sprint(s.dense) + ` AS sparse FROM (SELECT 1 FROM ` +
+		tableLocations + ` WHERE NOT private AND geog && _ST_Expand(` + spatial.point + `, ` + spatial.radius + `) LIMIT ` +
+		fmt.Sprint(s.dense) + `) AS p)
+`
+	sql = probe + `(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE (SELECT sparse FROM probe) AND ` + w.String() + ` ORDER BY id LIMIT ` + limit + `)
+UNION ALL
+(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
+ORDER BY 1`
+	return s.query(ctx, sql, w2.args)
 }
 
 // ranked serves finder.ByRelevance in two keyset phases: Locations the text
@@ -166,7 +205,7 @@ func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate
 	var out []finder.Candidate[location.Location]
 	if h.After == nil || h.After.Score > 0 {
 		var w where
-		w.structured(h)
+		w.structured(h, true)
 		q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
 		rank := `ts_rank(search, ` + q + `)`
 		w.add("search @@ " + q)
@@ -187,7 +226,7 @@ func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate
 		}
 	}
 	var w where
-	w.structured(h)
+	w.structured(h, true)
 	q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
 	w.add("NOT (search @@ " + q + " AND ts_rank(search, " + q + ") > 0)")
 	if h.After != nil && h.After.Score <= 0 {
@@ -236,9 +275,16 @@ func (w *where) String() string {
 	return strings.Join(w.conds, " AND ")
 }
 
+// circle names the placeholders of a pushed-down distance circle.
+type circle struct{ point, radius string }
+
 // structured adds the conditions every candidate query shares: public rows
-// only, and the exact or superset pushdowns of the structured query.
-func (w *where) structured(h finder.Hints) {
+// only, and the exact or superset pushdowns of the structured query, with
+// the distance circle either indexable (ST_DWithin) or checked row by row
+// (_ST_DWithin). It returns the circle's placeholders, or nil when no
+// circle was pushed down.
+func (w *where) structured(h finder.Hints, indexed bool) *circle {
+	var c *circle
 	w.add("NOT private")
 	d := h.Distance
 	if d == nil {
@@ -249,8 +295,15 @@ func (w *where) structured(h finder.Hints) {
 		if r >= halfMeridian || math.IsNaN(r) {
 			w.add("geog IS NOT NULL")
 		} else {
-			pt := "ST_SetSRID(ST_MakePoint(" + w.arg(d.Center.Lon) + "::float8, " + w.arg(d.Center.Lat) + "::float8), 4326)::geography"
-			w.add("ST_DWithin(geog, " + pt + ", " + w.arg(r) + "::float8, true)")
+			c = &circle{
+				point:  "ST_SetSRID(ST_MakePoint(" + w.arg(d.Center.Lon) + "::float8, " + w.arg(d.Center.Lat) + "::float8), 4326)::geography",
+				radius: w.arg(r) + "::float8",
+			}
+			fn := "ST_DWithin"
+			if !indexed {
+				fn = "_ST_DWithin"
+			}
+			w.add(fn + "(geog, " + c.point + ", " + c.radius + ", true)")
 		}
 	}
 	f := h.Query.Filters
@@ -260,6 +313,7 @@ func (w *where) structured(h finder.Hints) {
 	if len(f.Items) > 0 {
 		w.add("items @> " + w.arg(f.Items) + "::text[]")
 	}
+	return c
 }
 
 // query runs a candidate statement and decodes each row's Location once.
@@ -459,4 +513,43 @@ func (s *Source) Items(ctx context.Context, items []string, cands []finder.Candi
 		out[i] = ok[id]
 	}
 	return out, nil
+}
+
+// Config parses dsn into a pool configuration suited to this source's short
+// read statements: JIT compilation and parallel workers cost more to start
+// than such a statement takes, so both are turned off for the session.
+func Config(dsn string) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres DSN: %w", err)
+	}
+	rp := cfg.ConnConfig.RuntimeParams
+	if _, set := rp["jit"]; !set {
+		rp["jit"] = "off"
+	}
+	if _, set := rp["max_parallel_workers_per_gather"]; !set {
+		rp["max_parallel_workers_per_gather"] = "0"
+	}
+	if _, set := rp["application_name"]; !set {
+		rp["application_name"] = "ucpgen-storefinder"
+	}
+	return cfg, nil
+}
+
+// Connect opens a pool on dsn with Config's settings and checks that the
+// server answers.
+func Connect(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
+	cfg, err := Config(dsn)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	return pool, nil
 }
