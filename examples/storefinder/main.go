@@ -26,8 +26,10 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 )
 
 func main() {
@@ -85,33 +87,29 @@ func loadRecords(path string) ([]dataset.Record, error) {
 	return recs, nil
 }
 
-// hooks adapts the store to the generated tool hooks.
-type hooks struct{ s *store.Store }
-
-func (h hooks) SearchLocations(ctx context.Context, meta *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
-	return h.s.Search(ctx, meta, req)
-}
-
-func (h hooks) LookupLocations(ctx context.Context, meta *location.Meta, req *location.LookupRequest) (*location.LookupResponse, error) {
-	return h.s.Lookup(ctx, meta, req)
-}
-
 // newServer builds the MCP server over the configured dataset.
 func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
 	recs, err := loadRecords(c.data)
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := store.New(recs, store.Options{BatchMax: c.batchMax, PageMax: c.pageMax})
+	src, err := store.New(recs, store.Options{})
 	if err != nil {
 		return nil, 0, fmt.Errorf("load stores: %w", err)
+	}
+	svc, err := location.NewService(src, location.ServiceOptions{
+		Lookup: lookup.Options{BatchMax: c.batchMax},
+		Pages:  pagination.Options{MaxLimit: c.pageMax},
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	neg, err := negotiator(c)
 	if err != nil {
 		return nil, 0, err
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "ucpgen-storefinder", Version: location.ProtocolVersion}, nil)
-	if err := location.Register(server, hooks{st}, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger, Negotiator: neg}); err != nil {
+	if err := location.Register(server, svc, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger, Negotiator: neg}); err != nil {
 		return nil, 0, err
 	}
 	return server, len(recs), nil

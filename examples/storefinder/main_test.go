@@ -37,12 +37,17 @@ func TestNewServerRejectsBadConfig(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`[{"location":{"id":"a","name":"A","geo":{"latitude":95,"longitude":0}}}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	mars := filepath.Join(t.TempDir(), "mars.json")
+	if err := os.WriteFile(mars, []byte(`[{"location":{"id":"a","name":"A"}},{"location":{"id":"b","name":"B","timezone":"Mars/Olympus_Mons","hours":[{"day":"monday","opens":"09:00","closes":"17:00"}]}}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		c    config
 		want string
 	}{
 		{config{data: filepath.Join(t.TempDir(), "missing.json")}, "--data"},
 		{config{data: bad}, "/0/location/geo/latitude"},
+		{config{data: mars}, "record 1 at /1/location/timezone"},
 		{config{batchMax: 3}, "batch maximum"},
 	}
 	for _, tc := range cases {

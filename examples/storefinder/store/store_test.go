@@ -15,6 +15,8 @@ import (
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
+	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
+	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -33,13 +35,45 @@ func records(t *testing.T) []dataset.Record {
 	return recs
 }
 
-func newStore(t *testing.T, opts Options) *Store {
+// testOptions are the limits a test server runs with.
+type testOptions struct {
+	BatchMax, PageMax int
+	MaxDistance       float64
+}
+
+// testStore is the generated service over a Source, as main.go builds it.
+type testStore struct {
+	hooks location.Hooks
+	src   *Source
+}
+
+func (s testStore) Search(ctx context.Context, meta *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
+	return s.hooks.SearchLocations(ctx, meta, req)
+}
+
+func (s testStore) Lookup(ctx context.Context, meta *location.Meta, req *location.LookupRequest) (*location.LookupResponse, error) {
+	return s.hooks.LookupLocations(ctx, meta, req)
+}
+
+func newService(t *testing.T, recs []dataset.Record, o testOptions) testStore {
 	t.Helper()
-	s, err := New(records(t), opts)
+	src, err := New(recs, Options{MaxDistance: o.MaxDistance})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	h, err := location.NewService(src, location.ServiceOptions{
+		Lookup: lookup.Options{BatchMax: o.BatchMax},
+		Pages:  pagination.Options{MaxLimit: o.PageMax},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testStore{hooks: h, src: src}
+}
+
+func newStore(t *testing.T, o testOptions) testStore {
+	t.Helper()
+	return newService(t, records(t), o)
 }
 
 func searchReq(t *testing.T, js string) *location.SearchRequest {
@@ -52,7 +86,7 @@ func searchReq(t *testing.T, js string) *location.SearchRequest {
 }
 
 // walk follows cursors to the end and returns every id in response order.
-func walk(t *testing.T, s *Store, js string, limit int) []string {
+func walk(t *testing.T, s testStore, js string, limit int) []string {
 	t.Helper()
 	var ids []string
 	cursor := ""
@@ -154,7 +188,7 @@ func (b brute) match(t *testing.T, r dataset.Record) bool {
 }
 
 func TestSearchAgainstBruteForce(t *testing.T) {
-	s := newStore(t, Options{PageMax: 1000})
+	s := newStore(t, testOptions{PageMax: 1000})
 	nyc := geodesic.Point{Lat: 40.75, Lon: -73.98}
 	at := time.Date(2026, 9, 7, 14, 30, 0, 0, time.UTC) // a Monday, 10:30 in New York
 	item := records(t)[0].Items[0]
@@ -205,7 +239,7 @@ func TestSearchAgainstBruteForce(t *testing.T) {
 }
 
 func TestQueryRanksBestFirst(t *testing.T) {
-	s := newStore(t, Options{})
+	s := newStore(t, testOptions{})
 	resp, err := s.Search(context.Background(), nil, searchReq(t, `{"query":"Voltbay Electronics Yonkers"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -216,21 +250,23 @@ func TestQueryRanksBestFirst(t *testing.T) {
 }
 
 func TestSmallPagesWalkEverything(t *testing.T) {
-	s := newStore(t, Options{PageMax: 7})
+	s := newStore(t, testOptions{PageMax: 7})
 	big := walk(t, s, `{"filters":{"amenities":["dev.ucp.amenity.wi_fi"]}}`, 50) // lowered to 7 per page
-	small := walk(t, newStore(t, Options{}), `{"filters":{"amenities":["dev.ucp.amenity.wi_fi"]}}`, 100)
+	small := walk(t, newStore(t, testOptions{}), `{"filters":{"amenities":["dev.ucp.amenity.wi_fi"]}}`, 100)
 	if !slices.Equal(big, small) {
 		t.Fatalf("7-per-page walk (%d) differs from 100-per-page walk (%d)", len(big), len(small))
 	}
 }
 
 func TestSearchRejects(t *testing.T) {
-	s := newStore(t, Options{MaxDistance: 50000})
+	s := newStore(t, testOptions{MaxDistance: 50000})
 	cases := []struct {
 		name, req, pointer string
 	}{
 		{"radius above cap", `{"distance":{"center":{"latitude":1,"longitude":1},"max":50001}}`, "/location/distance/max"},
-		{"postal system not modelled", `{"serves":{"address":{"address_country":"ZZ","postal_code":"123"}}}`, "/location/serves/address"},
+		{"not a country", `{"serves":{"address":{"address_country":"ZZ","postal_code":"123"}}}`, "/location/serves/address/address_country"},
+		{"country not modelled", `{"serves":{"address":{"address_country":"FR","postal_code":"123"}}}`, "/location/serves/address"},
+		{"country not modelled, no postal code", `{"serves":{"address":{"address_country":"France"}}}`, "/location/serves/address"},
 		{"postal code without country", `{"serves":{"address":{"postal_code":"10115"}}}`, "/location/serves/address"},
 		{"unknown filter", `{"filters":{"com.example.vegan":true}}`, "/location/filters/com.example.vegan"},
 		{"unnegotiated serves key", `{"serves":{"com.example.zone":"z1"}}`, "/location/serves/com.example.zone"},
@@ -253,7 +289,7 @@ func TestSearchRejects(t *testing.T) {
 }
 
 func TestCursorBoundToConstraints(t *testing.T) {
-	s := newStore(t, Options{})
+	s := newStore(t, testOptions{})
 	resp, err := s.Search(context.Background(), nil, searchReq(t, `{"pagination":{"limit":2}}`))
 	if err != nil || !resp.Pagination.V.HasNextPage {
 		t.Fatalf("first page: %v", err)
@@ -276,7 +312,7 @@ func privateRecord(t *testing.T) dataset.Record {
 }
 
 func TestPrivateNeverReturned(t *testing.T) {
-	s := newStore(t, Options{})
+	s := newStore(t, testOptions{})
 	p := privateRecord(t)
 	var l location.Location
 	if err := json.Unmarshal(p.Location, &l); err != nil {
@@ -314,7 +350,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	a, b := pub[0], pub[1]
-	s := newStore(t, Options{BatchMax: 10})
+	s := newStore(t, testOptions{BatchMax: 10})
 
 	t.Run("aliases merge with inputs in request order", func(t *testing.T) {
 		ids := []string{a.Aliases[1], "nope", a.ID, b.Aliases[0], a.ID}
@@ -398,6 +434,10 @@ func TestBadRecordsRejected(t *testing.T) {
 		{"hours without timezone", []dataset.Record{withLoc(`{"id":"x","name":"X","hours":[]}`)}, "/0/location/timezone"},
 		{"radius without geo", []dataset.Record{{Location: json.RawMessage(`{"id":"x","name":"X"}`), ServiceArea: &dataset.ServiceArea{RadiusM: &radius}}}, "/0/service_area/radius_m"},
 		{"duplicate id", []dataset.Record{good, good}, "/1/location/id"},
+		{"empty interval", []dataset.Record{withLoc(`{"id":"x","name":"X","timezone":"America/New_York","hours":[{"day":"monday","opens":"08:00","closes":"18:00"},{"day":"tuesday","opens":"09:00","closes":"09:00"}]}`)}, "/0/location/hours/1/closes"},
+		{"exception ends before it starts", []dataset.Record{withLoc(`{"id":"x","name":"X","timezone":"Europe/Berlin","exception_hours":[{"valid_from":"2026-12-26","valid_through":"2026-12-24"}]}`)}, "/0/location/exception_hours/0/valid_through"},
+		{"zone not in IANA", []dataset.Record{withLoc(`{"id":"x","name":"X","timezone":"Mars/Olympus_Mons","hours":[]}`)}, "/0/location/timezone"},
+		{"service-area country unknown", []dataset.Record{{Location: json.RawMessage(`{"id":"x","name":"X"}`), ServiceArea: &dataset.ServiceArea{Countries: []string{"Atlantis"}}}}, "/0/service_area/countries/0"},
 		{"alias collides with id", []dataset.Record{good, {Location: json.RawMessage(`{"id":"y","name":"Y"}`), Aliases: []string{good.ID}}}, "/1/aliases/0"},
 	}
 	for _, tc := range cases {
@@ -412,7 +452,53 @@ func TestBadRecordsRejected(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(nil, Options{BatchMax: 3}); err == nil {
-		t.Error("batch maximum below 10 accepted")
+	src, err := New(nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := location.NewService(src, location.ServiceOptions{Lookup: lookup.Options{BatchMax: 3}}); err == nil || !strings.Contains(err.Error(), "batch maximum") {
+		t.Errorf("batch maximum below 10: err = %v", err)
 	}
 }
+
+// Issue 14 item 7: countries come only from public records, so a private
+// store's country cannot turn a -32602 into an empty success.
+func TestPrivateCountryNotRevealed(t *testing.T) {
+	pub := dataset.Record{Location: json.RawMessage(`{"id":"pub","name":"Public"}`), ServiceArea: &dataset.ServiceArea{Countries: []string{"US"}}}
+	hidden := dataset.Record{Location: json.RawMessage(`{"id":"dark","name":"Dark store"}`), ServiceArea: &dataset.ServiceArea{Countries: []string{"FR"}}, Private: true}
+	for _, recs := range [][]dataset.Record{{pub}, {pub, hidden}} {
+		s := newService(t, recs, testOptions{})
+		_, err := s.Search(context.Background(), nil, searchReq(t, `{"serves":{"address":{"address_country":"FR"}}}`))
+		ip, ok := rpcerr.AsInvalidParams(err)
+		if !ok || ip.Violations[0].Pointer != "/location/serves/address" || ip.Violations[0].Keyword != "unevaluable" {
+			t.Errorf("%d records: err = %v, want -32602 unevaluable at /location/serves/address", len(recs), err)
+		}
+		if got := s.src.Capabilities().Countries; !slices.Equal(got, []string{"US"}) {
+			t.Errorf("%d records: capabilities countries %v, want [US]", len(recs), got)
+		}
+	}
+}
+
+// Issue 14 item 11: every spelling of a country the schema allows selects
+// the same stores; a spelling that is no country is rejected, never an empty
+// success.
+func TestAddressCountrySpellings(t *testing.T) {
+	s := newStore(t, testOptions{PageMax: 1000})
+	want := walk(t, s, `{"serves":{"address":{"address_country":"US"}}}`, 1000)
+	if len(want) == 0 {
+		t.Fatal("no store serves US")
+	}
+	for _, c := range []string{"us", "USA", "usa", "United States", "united states of america"} {
+		got := walk(t, s, fmt.Sprintf(`{"serves":{"address":{"address_country":%q}}}`, c), 1000)
+		if !slices.Equal(got, want) {
+			t.Errorf("address_country %q: %d stores, US gives %d", c, len(got), len(want))
+		}
+	}
+	_, err := s.Search(context.Background(), nil, searchReq(t, `{"serves":{"address":{"address_country":"U.S.A"}}}`))
+	if ip, ok := rpcerr.AsInvalidParams(err); !ok || ip.Violations[0].Pointer != "/location/serves/address/address_country" {
+		t.Errorf("U.S.A: err = %v, want -32602 at /location/serves/address/address_country", err)
+	}
+}
+
+// loadDefault parses the embedded dataset for benchmarks.
+func loadDefault() ([]dataset.Record, error) { return dataset.Default() }

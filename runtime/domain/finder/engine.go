@@ -90,10 +90,10 @@ func New[L any](src Source[L], bind Binding[L], opts Options) (*Engine[L], error
 		return nil, errors.New("finder: binding needs ID and Candidate functions")
 	}
 	if err := opts.Pages.Validate(); err != nil {
-		return nil, fmt.Errorf("finder: %w", err)
+		return nil, fmt.Errorf("finder: page size: %w", err)
 	}
 	if err := opts.Lookup.Validate(); err != nil {
-		return nil, fmt.Errorf("finder: %w", err)
+		return nil, fmt.Errorf("finder: batch maximum: %w", err)
 	}
 	if opts.Batch < 0 {
 		return nil, fmt.Errorf("finder: Batch is %d: must be 0 (automatic) or positive", opts.Batch)
