@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/domain/country"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -203,9 +205,21 @@ func toRow(i int, rec dataset.Record) (row, error) {
 	if (loc.Hours.Set || loc.ExceptionHours.Set) && loc.Timezone.V == "" {
 		return row{}, fieldErr(i, "/location/timezone", "required when hours or exception_hours are present")
 	}
+	cand := loc.PredicateCandidate()
+	if _, err := cand.Schedule.Compile(); err != nil {
+		return row{}, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
+	}
 	if sa := rec.ServiceArea; sa != nil {
 		r.saPresent = true
-		r.countries, r.regions, r.postal = nonNil(sa.Countries), nonNil(sa.Regions), nonNil(sa.PostalCodes)
+		r.regions, r.postal = nonNil(sa.Regions), nonNil(sa.PostalCodes)
+		r.countries = []string{}
+		for j, c := range sa.Countries {
+			code, ok := country.Normalize(c)
+			if !ok {
+				return row{}, fieldErr(i, "/service_area/countries/"+strconv.Itoa(j), "%q is not an ISO 3166-1 country", c)
+			}
+			r.countries = append(r.countries, code)
+		}
 		if sa.RadiusM != nil {
 			if v := *sa.RadiusM; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				return row{}, fieldErr(i, "/service_area/radius_m", "must be a finite number of meters >= 0, got %v", v)
@@ -248,6 +262,27 @@ func toRow(i int, rec dataset.Record) (row, error) {
 	sum := sha256.Sum256(canon)
 	r.digest = sum[:]
 	return r, nil
+}
+
+// scheduleField matches the field path hours.Compile puts first in its
+// errors, e.g. "hours[2].closes" or "timezone".
+var scheduleField = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?:`)
+
+// schedulePointer turns that field path into a JSON Pointer below the
+// Location, so a broken schedule is reported at the value to fix.
+func schedulePointer(msg string) string {
+	m := scheduleField.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	p := "/" + m[1]
+	if m[2] != "" {
+		p += "/" + m[2]
+	}
+	if m[3] != "" {
+		p += "/" + m[3]
+	}
+	return p
 }
 
 // nonNil returns s, or an empty slice for nil, so array columns hold '{}'

@@ -33,9 +33,10 @@
 //   - amenities and items: array containment (@>) is exact byte-wise string
 //     equality, the engine's rule, so they are pushed down.
 //   - hours, serves and extension filters are not: opening hours need IANA
-//     zone arithmetic, and serves follows rules (case folding, postal
-//     systems) that are evaluated in Go, once per batch, exactly as the
-//     in-memory store does.
+//     zone arithmetic, and serves follows rules (Unicode case folding of
+//     regions, geodesic radii) that are evaluated in Go on the batch's
+//     service areas, read in one statement, exactly as the in-memory store
+//     does.
 //
 // Free text orders and scores, never filters: under finder.ByRelevance the
 // score is ts_rank over a websearch OR-query for Locations that match it and
@@ -123,22 +124,21 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 	}}, nil
 }
 
-// modelledCountries lists the service-area countries of public records as
-// sorted alpha-2 codes: the postal systems this Business models. A listed
-// value that names no country models nothing.
+// modelledCountries lists the service-area countries of public records
+// (stored as alpha-2 codes by Load), sorted: the postal systems this
+// Business models.
 func modelledCountries(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
 	rows, err := pool.Query(ctx, `SELECT DISTINCT c FROM `+tableLocations+`, unnest(sa_countries) AS c WHERE NOT private`)
 	if err != nil {
 		return nil, fmt.Errorf("read modelled countries: %w", err)
 	}
-	raw, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("read modelled countries: %w", err)
 	}
-	out := []string{}
-	for _, r := range raw {
-		if c, ok := country.Normalize(r); ok && !slices.Contains(out, c) {
-			out = append(out, c)
+	for _, c := range out {
+		if !country.IsAlpha2(c) {
+			return nil, fmt.Errorf("%w: service-area country %q is not an alpha-2 code; reload the dataset", ErrSchema, c)
 		}
 	}
 	slices.Sort(out)
@@ -448,8 +448,9 @@ func (s *Source) Serves(ctx context.Context, t predicate.Target, cands []finder.
 
 // serves decides one candidate: a point within radius_m of the Location's
 // geo by geodesic distance; an address whose every non-empty member is in
-// the service area's list (countries and regions case-insensitive, postal
-// codes exact).
+// the service area's list (countries as alpha-2 codes, which Load stores and
+// the engine turns the request's country into; regions case-insensitively;
+// postal codes exactly).
 func serves(a area, l *location.Location, t predicate.Target) bool {
 	switch t.Key {
 	case "point":
@@ -463,19 +464,11 @@ func serves(a area, l *location.Location, t predicate.Target) bool {
 		if ad == nil {
 			return false
 		}
-		return inList(a.countries, ad.Country, sameCountry) &&
+		return inList(a.countries, ad.Country, func(x, y string) bool { return x == y }) &&
 			inList(a.regions, ad.Region, strings.EqualFold) &&
 			inList(a.postal, ad.PostalCode, func(x, y string) bool { return x == y })
 	}
 	return false
-}
-
-// sameCountry compares a service-area country, in any form the dataset
-// allows, with the request's country, which the engine has already turned
-// into an alpha-2 code.
-func sameCountry(listed, want string) bool {
-	c, ok := country.Normalize(listed)
-	return ok && c == want
 }
 
 // inList is true for an empty (absent) want, else when list holds it.
@@ -552,4 +545,14 @@ func Connect(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	return pool, nil
+}
+
+// PublicCount reports how many buyer-accessible Locations the database
+// holds, for start-up logs and health checks.
+func (s *Source) PublicCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM `+tableLocations+` WHERE NOT private`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count public locations: %w", err)
+	}
+	return n, nil
 }
