@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +23,10 @@ import (
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 )
+
+// pgCorpusSize is the number of requests in the equivalence corpus; walks
+// make it about 1,300 tool calls.
+const pgCorpusSize = 360
 
 // pgEquivalenceSeed fixes the randomized corpus, so a failure reproduces.
 const pgEquivalenceSeed = 20261130
@@ -340,7 +345,7 @@ func pgCompare(t *testing.T, corpus []pgRequest, want *mcp.ClientSession, got []
 				t.Fatal(err)
 			}
 			t0 := time.Now()
-			w, werr := pgCall(ctx, want, r.tool, string(body))
+			w, werr := pgMemoCall(ctx, want, r.tool, string(body))
 			t1 := time.Now()
 			g, gerr := pgCall(ctx, got[page%len(got)], r.tool, string(body))
 			pgSlow.want += t1.Sub(t0)
@@ -394,6 +399,27 @@ func pgCompare(t *testing.T, corpus []pgRequest, want *mcp.ClientSession, got []
 // clipDiff shows s around the first byte where it differs from other.
 var pgSlow struct{ want, got time.Duration }
 
+// pgMemo remembers the in-memory server's answers: every test builds that
+// server with the same dataset and key file, so its answer to a body is
+// the same across tests, and the second corpus run costs only the PostGIS
+// side.
+var pgMemo sync.Map
+
+type pgAnswer struct {
+	res string
+	err error
+}
+
+func pgMemoCall(ctx context.Context, cs *mcp.ClientSession, tool, body string) (string, error) {
+	key := tool + "\x00" + body
+	if a, ok := pgMemo.Load(key); ok {
+		return a.(pgAnswer).res, a.(pgAnswer).err
+	}
+	res, err := pgCall(ctx, cs, tool, body)
+	pgMemo.Store(key, pgAnswer{res, err})
+	return res, err
+}
+
 // pgSourceDependent removes the one member the engine lets depend on the
 // source's pushdown: a first page with a next page carries total_count when
 // the source happened to run dry while the engine gathered limit+1 matches,
@@ -441,7 +467,7 @@ func TestPostGISEquivalence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	corpus := pgCorpus(t, recs, 360)
+	corpus := pgCorpus(t, recs, pgCorpusSize)
 	start := time.Now()
 	st := pgCompare(t, corpus, mem, []*mcp.ClientSession{pg})
 	t.Logf("compared in %s (in memory %s, postgis %s)", time.Since(start), pgSlow.want, pgSlow.got)
