@@ -63,8 +63,8 @@ func (s *sliceSource) Serves(_ context.Context, t location.ServesTarget, cands [
 	return out, nil
 }
 
-func (s *sliceSource) Items(context.Context, []string, []location.Candidate) ([]bool, error) {
-	return nil, nil
+func (s *sliceSource) Items(_ context.Context, _ []string, cands []location.Candidate) ([]bool, error) {
+	return make([]bool, len(cands)), nil // no stock tracked
 }
 
 func newSliceSource(t *testing.T) *sliceSource {

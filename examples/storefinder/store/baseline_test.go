@@ -141,7 +141,7 @@ func (b *baseline) match(ctx context.Context, p *predicate.Prepared, q predicate
 	tq := textrank.NewQuery(text)
 	out := []baselineRanked{}
 	for _, e := range cands {
-		c := e.loc.PredicateCandidate()
+		c := e.cand // built once at load, as the old store did
 		c.Value = e
 		ok, err := p.Match(ctx, &c)
 		if err != nil {

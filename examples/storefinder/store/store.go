@@ -5,9 +5,12 @@
 // lookup bookkeeping, response shapes) on top of it.
 //
 // Its pushdown is what an in-memory Business can do cheaply: the spatial
-// index narrows a distance relation to a superset, textrank scores a
-// free-text query, and candidates come in keyset order (by id, or by score
-// then id) so a page reads O(page) records.
+// index narrows a distance relation to a superset, the amenity filter is
+// applied exactly, and candidates come in keyset order, by id (a page reads
+// the records up to its last match, from a binary-searched start) or, for a
+// free-text query, by textrank score then id (every candidate is scored once
+// per text, circle and amenity set, and the ranking is cached for the next
+// batches and pages).
 //
 // Every record is validated at load with the generated Location decoder plus
 // the schedule and IANA zone rules, so a server never starts on broken data.
@@ -52,19 +55,26 @@ type Options struct {
 type Source struct {
 	public    []*entry          // public records, sorted by id
 	byKey     map[string]*entry // canonical ids and aliases of public records
-	spatial   *spatial.Index    // over withGeo
-	withGeo   []*entry          // public records with a geo
+	spatial   *spatial.Index    // over withGeo, so ascending ids are id order
+	withGeo   []*entry          // public records with a geo, sorted by id
 	countries []string          // alpha-2 codes public records serve, sorted
 	caps      location.SourceCapabilities
+	rankings  rankCache
 }
 
 // entry is one record decoded once at load time.
 type entry struct {
 	rec       dataset.Record
 	loc       *location.Location
+	cand      predicate.Candidate // the engine's view, built once
 	geo       *predicate.Geo
 	doc       textrank.Doc
 	countries []string // service-area countries, alpha-2
+}
+
+// candidate is e as the engine receives it.
+func (e *entry) candidate(score float64) location.Candidate {
+	return location.Candidate{Location: e.loc, Score: score, Ref: e, Predicate: &e.cand}
 }
 
 // New validates every record and builds the indexes. An invalid record is a
@@ -100,12 +110,14 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 		for _, a := range rec.Aliases {
 			s.byKey[a] = e
 		}
+	}
+	slices.SortFunc(s.public, func(a, b *entry) int { return strings.Compare(a.loc.ID, b.loc.ID) })
+	for _, e := range s.public {
 		if e.geo != nil {
 			s.withGeo = append(s.withGeo, e)
 			points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
 		}
 	}
-	slices.SortFunc(s.public, func(a, b *entry) int { return strings.Compare(a.loc.ID, b.loc.ID) })
 	ix, err := spatial.New(points)
 	if err != nil {
 		return nil, fmt.Errorf("spatial index: %w", err)
@@ -148,11 +160,11 @@ func decode(i int, rec dataset.Record) (*entry, error) {
 	if loc.Name == "" {
 		return nil, fieldErr(i, "/location/name", "must not be empty")
 	}
-	cand := loc.PredicateCandidate()
-	if _, err := cand.Schedule.Compile(); err != nil {
+	e.cand = loc.PredicateCandidate()
+	if _, err := e.cand.Schedule.Compile(); err != nil {
 		return nil, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
 	}
-	e.geo = cand.Geo
+	e.geo = e.cand.Geo
 	if sa := rec.ServiceArea; sa != nil {
 		if r := sa.RadiusM; r != nil {
 			if math.IsNaN(*r) || math.IsInf(*r, 0) || *r < 0 {
@@ -219,65 +231,86 @@ func textFields(l *location.Location) textrank.Fields {
 	return f
 }
 
-// Len reports how many records are served (public ones).
-func (s *Source) Len() int { return len(s.public) }
-
 // Capabilities reports point and address targets and the countries public
 // records serve; private records never widen it.
 func (s *Source) Capabilities() location.SourceCapabilities { return s.caps }
 
 // Candidates returns the next batch in keyset order: the spatial index's
-// superset for a distance relation, every public record otherwise; scored
-// by textrank under relevance order.
+// superset for a distance relation, every public record otherwise; under
+// relevance order, ranked by textrank once per text and circle (the ranking
+// is cached, so the following batches and pages cost a binary search).
 func (s *Source) Candidates(ctx context.Context, h location.Hints) ([]location.Candidate, error) {
 	if h.Limit <= 0 {
 		return nil, nil
 	}
-	if h.Order == finder.ByID && h.Distance == nil {
-		start := 0
-		if h.After != nil {
-			start, _ = slices.BinarySearchFunc(s.public, h.After.ID, func(e *entry, id string) int { return strings.Compare(e.loc.ID, id) })
-			if start < len(s.public) && s.public[start].loc.ID == h.After.ID {
-				start++
-			}
-		}
-		end := min(start+h.Limit, len(s.public))
-		out := make([]location.Candidate, 0, end-start)
-		for _, e := range s.public[start:end] {
-			out = append(out, location.Candidate{Location: e.loc, Ref: e})
-		}
-		return out, nil
+	pool, err := s.pool(h.Distance)
+	if err != nil {
+		return nil, err
 	}
-	pool := s.public
-	if d := h.Distance; d != nil {
-		ids, err := s.spatial.Candidates(spatial.Point{Lat: d.Center.Lat, Lon: d.Center.Lon}, d.Max)
-		if err != nil {
-			return nil, fmt.Errorf("spatial candidates: %w", err)
-		}
-		pool = make([]*entry, len(ids))
-		for i, id := range ids {
-			pool[i] = s.withGeo[id]
-		}
-	}
-	var tq textrank.Query
+	amenities := h.Query.Filters.Amenities
 	if h.Order == finder.ByRelevance {
-		tq = textrank.NewQuery(h.Text)
+		r := s.rankings.get(h.Text, h.Distance, amenities, func() []*entry { return withAmenities(pool, amenities) })
+		return r.after(h.After, h.Limit), nil
 	}
-	out := make([]location.Candidate, 0, len(pool))
+	start := 0
+	if h.After != nil {
+		start, _ = slices.BinarySearchFunc(pool, h.After.ID, func(e *entry, id string) int { return strings.Compare(e.loc.ID, id) })
+		if start < len(pool) && pool[start].loc.ID == h.After.ID {
+			start++
+		}
+	}
+	out := make([]location.Candidate, 0, min(h.Limit, len(pool)-start))
+	for _, e := range pool[start:] {
+		if len(out) == h.Limit {
+			break
+		}
+		if hasAll(e.cand.Amenities, amenities) {
+			out = append(out, e.candidate(0))
+		}
+	}
+	return out, nil
+}
+
+// withAmenities keeps the records that have every amenity key, the one
+// filter this source pushes down exactly (the engine checks it again).
+func withAmenities(pool []*entry, keys []string) []*entry {
+	if len(keys) == 0 {
+		return pool
+	}
+	var out []*entry
 	for _, e := range pool {
-		c := location.Candidate{Location: e.loc, Ref: e}
-		if h.Order == finder.ByRelevance && !tq.Empty() {
-			c.Score = tq.Score(e.doc)
+		if hasAll(e.cand.Amenities, keys) {
+			out = append(out, e)
 		}
-		if h.After != nil && finder.Compare(h.Order, *h.After, finder.Position{Score: c.Score, ID: e.loc.ID}) >= 0 {
-			continue
-		}
-		out = append(out, c)
 	}
-	slices.SortFunc(out, func(a, b location.Candidate) int {
-		return finder.Compare(h.Order, finder.Position{Score: a.Score, ID: a.Location.ID}, finder.Position{Score: b.Score, ID: b.Location.ID})
-	})
-	return out[:min(h.Limit, len(out))], nil
+	return out
+}
+
+// hasAll reports whether every key is in sorted (the candidate's sorted
+// amenity keys).
+func hasAll(sorted, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := slices.BinarySearch(sorted, k); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// pool is every record a distance relation can match, in id order.
+func (s *Source) pool(d *predicate.Distance) ([]*entry, error) {
+	if d == nil {
+		return s.public, nil
+	}
+	ids, err := s.spatial.Candidates(spatial.Point{Lat: d.Center.Lat, Lon: d.Center.Lon}, d.Max)
+	if err != nil {
+		return nil, fmt.Errorf("spatial candidates: %w", err)
+	}
+	pool := make([]*entry, len(ids))
+	for i, id := range ids { // ascending ids are id order: withGeo is sorted
+		pool[i] = s.withGeo[id]
+	}
+	return pool, nil
 }
 
 // Resolve maps ids and aliases of public records to their Locations.
@@ -285,7 +318,7 @@ func (s *Source) Resolve(_ context.Context, keys []string) (map[string][]locatio
 	out := make(map[string][]location.Candidate, len(keys))
 	for _, k := range keys {
 		if e, ok := s.byKey[k]; ok {
-			out[k] = []location.Candidate{{Location: e.loc, Ref: e}}
+			out[k] = []location.Candidate{e.candidate(0)}
 		}
 	}
 	return out, nil

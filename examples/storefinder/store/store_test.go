@@ -502,3 +502,84 @@ func TestAddressCountrySpellings(t *testing.T) {
 
 // loadDefault parses the embedded dataset for benchmarks.
 func loadDefault() ([]dataset.Record, error) { return dataset.Default() }
+
+// countingSource counts the calls the generated service makes.
+type countingSource struct {
+	*Source
+	candidates, resolves, serves, items int
+}
+
+func (c *countingSource) Candidates(ctx context.Context, h location.Hints) ([]location.Candidate, error) {
+	c.candidates++
+	return c.Source.Candidates(ctx, h)
+}
+
+func (c *countingSource) Resolve(ctx context.Context, keys []string) (map[string][]location.Candidate, error) {
+	c.resolves++
+	return c.Source.Resolve(ctx, keys)
+}
+
+func (c *countingSource) Serves(ctx context.Context, t location.ServesTarget, cands []location.Candidate) ([]bool, error) {
+	c.serves++
+	return c.Source.Serves(ctx, t, cands)
+}
+
+func (c *countingSource) Items(ctx context.Context, items []string, cands []location.Candidate) ([]bool, error) {
+	c.items++
+	return c.Source.Items(ctx, items, cands)
+}
+
+// Acceptance 2 of issue 12 on the real source: pages whose constraints the
+// source pushes down exactly cost ceil((L+1)/B)+1 Candidates calls at most,
+// and a lookup of K ids one Resolve call.
+func TestServiceSourceCalls(t *testing.T) {
+	src, err := New(records(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &countingSource{Source: src}
+	const batch = 4
+	svc, err := location.NewService(c, location.ServiceOptions{Batch: batch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []string{
+		`{"pagination":{"limit":10}}`,
+		`{"query":"market","pagination":{"limit":10}}`,
+		`{"filters":{"amenities":["dev.ucp.amenity.wi_fi"]},"pagination":{"limit":10}}`,
+	} {
+		*c = countingSource{Source: src}
+		resp, err := svc.SearchLocations(context.Background(), nil, searchReq(t, req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Locations) != 10 {
+			t.Fatalf("%s: %d locations", req, len(resp.Locations))
+		}
+		if bound := (10+1+batch-1)/batch + 1; c.candidates > bound {
+			t.Errorf("%s: %d Candidates calls, bound %d", req, c.candidates, bound)
+		}
+	}
+	*c = countingSource{Source: src}
+	req := searchReq(t, `{"serves":{"address":{"address_country":"US"}},"filters":{"items":["sku-tv-55"]},"pagination":{"limit":10}}`)
+	if _, err := svc.SearchLocations(context.Background(), nil, req); err != nil {
+		t.Fatal(err)
+	}
+	if c.serves > c.candidates || c.items > c.candidates {
+		t.Errorf("%d Serves and %d Items calls for %d batches", c.serves, c.items, c.candidates)
+	}
+	*c = countingSource{Source: src}
+	var ids []string
+	for _, r := range records(t)[:12] {
+		ids = append(ids, r.ID)
+	}
+	lreq := &location.LookupRequest{IDs: ids}
+	lreq.Serves.V.Address.V.AddressCountry.V, lreq.Serves.V.Address.V.AddressCountry.Set = "US", true
+	lreq.Serves.V.Address.Set, lreq.Serves.Set = true, true
+	if _, err := svc.LookupLocations(context.Background(), nil, lreq); err != nil {
+		t.Fatal(err)
+	}
+	if c.resolves != 1 || c.serves != 1 || c.candidates != 0 {
+		t.Errorf("lookup of %d ids: %d Resolve, %d Serves, %d Candidates calls; want 1, 1, 0", len(ids), c.resolves, c.serves, c.candidates)
+	}
+}

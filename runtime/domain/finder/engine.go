@@ -19,14 +19,18 @@ import (
 // Cost of one request, in source calls (the bound the counting-source test
 // proves):
 //
-//   - Search with page size L and batch size B: the engine reads candidates
-//     in batches of B until it holds L+1 matches or the source runs dry. When
-//     R candidates are read up to the (L+1)-th match, a page costs at most
+//   - Search with page size L and first batch size B: the engine reads
+//     candidates in batches until it holds L+1 matches or the source runs
+//     dry. Each batch after the first is twice the previous one (up to
+//     MaxBatchGrowth times B), so a selective query over a superset source
+//     costs a logarithmic number of calls, not one per B rows. When R
+//     candidates are read up to the (L+1)-th match, a page costs at most
 //     ceil(R/B)+1 Candidates calls (the +1 is the call that finds the source
-//     exhausted), and at most one Serves and one Items call per batch. With
-//     exact pushdown (every candidate matches) R <= L+1, so a page costs at
-//     most ceil((L+1)/B)+1 Candidates calls. Counter.Count is called at most
-//     once per page.
+//     exhausted), and fewer with the growth; with exact pushdown (every
+//     candidate matches) R <= L+1, so a page costs at most ceil((L+1)/B)+1
+//     Candidates calls. Serves and Items are called at most once per batch,
+//     and only for candidates that passed every other predicate.
+//     Counter.Count is called at most once per page.
 //   - Lookup of K identifiers: one Resolve call, at most one Serves call and
 //     at most one Items call, whatever K is.
 //
@@ -35,6 +39,10 @@ import (
 // or the first page read the source to its end within the page's batches.
 // Otherwise it is omitted, which the pagination schema allows; the engine
 // never evaluates or sorts the whole result set to answer one page.
+
+// MaxBatchGrowth bounds how far batches grow within one page, relative to
+// the first batch, so one page never asks a source for an unbounded batch.
+const MaxBatchGrowth = 64
 
 // DefaultMinBatch is the smallest number of candidates the engine asks for
 // per Candidates call when Options.Batch is zero, so a superset source (a
@@ -61,8 +69,9 @@ type Options struct {
 	// Signer signs cursors; nil means a fresh per-process key, so cursors do
 	// not survive a restart or reach another replica.
 	Signer *pagination.Signer
-	// Batch is the number of candidates asked per Candidates call; 0 means
-	// the page size plus one, but at least DefaultMinBatch.
+	// Batch is the number of candidates asked in a page's first Candidates
+	// call (later calls double it, see MaxBatchGrowth); 0 means the page size
+	// plus one, but at least DefaultMinBatch.
 	Batch int
 }
 
@@ -280,10 +289,11 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 		}
 		after = &pos
 	}
-	batch := e.opts.Batch
-	if batch == 0 {
-		batch = max(limit+1, DefaultMinBatch)
+	first := e.opts.Batch
+	if first == 0 {
+		first = max(limit+1, DefaultMinBatch)
 	}
+	batch := first
 
 	need := limit + 1
 	var matched []Candidate[L]
@@ -318,6 +328,7 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 		}
 		last := cands[len(cands)-1]
 		after = &Position{Score: last.Score, ID: e.bind.ID(last.Location)}
+		batch = min(batch*2, first*MaxBatchGrowth)
 	}
 
 	page := Page[L]{Limit: limit}
@@ -358,7 +369,15 @@ func (e *Engine[L]) match(ctx context.Context, p *predicate.Prepared, cands []Ca
 	ok := make([]bool, len(cands))
 	var idx []int
 	for i, c := range cands {
-		pc := e.bind.Candidate(c.Location)
+		var pc predicate.Candidate
+		if c.Predicate != nil {
+			pc = *c.Predicate
+			if id := e.bind.ID(c.Location); pc.ID != id {
+				return nil, fmt.Errorf("finder: candidate %q carries the predicate view of %q", id, pc.ID)
+			}
+		} else {
+			pc = e.bind.Candidate(c.Location)
+		}
 		pc.Value = c.Location
 		m, err := p.MatchLocal(ctx, &pc)
 		if err != nil {

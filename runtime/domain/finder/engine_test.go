@@ -480,3 +480,63 @@ func TestNewRejectsBadCapabilities(t *testing.T) {
 		}
 	}
 }
+
+// A selective predicate the source cannot push down must not cost one call
+// per first-batch of rows: batches double up to MaxBatchGrowth times the
+// first one.
+func TestSelectiveSearchBatchesGrow(t *testing.T) {
+	s := newSource(1000)
+	for i, p := range s.places {
+		p.serves = i == 999
+	}
+	e := newEngine(t, s, Options{Batch: 4})
+	limit := 10
+	page, err := e.Search(context.Background(), SearchRequest{Limit: &limit, Query: predicate.Query{Serves: &predicate.Target{Key: "point", Point: &predicate.Geo{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(page.Locations); !slices.Equal(got, []string{"loc_999"}) {
+		t.Errorf("page %v, want [loc_999]", got)
+	}
+	// 4+8+...+256 (capped at 64x4) reads 508 rows in 7 calls; two more
+	// capped calls reach the end: 9 calls, where fixed batches of 4 need 250.
+	if s.candidates > 9 {
+		t.Errorf("%d Candidates calls (batches %v), want at most 9", s.candidates, s.batches)
+	}
+	for i, n := range s.batches[:len(s.batches)-1] {
+		if want := 4 << i; n != min(want, 4*MaxBatchGrowth) {
+			t.Errorf("batch %d had %d candidates, want %d", i, n, want)
+		}
+	}
+}
+
+// countingCounter is a source that can count its matches cheaply.
+type countingCounter struct {
+	*countingSource
+	total int
+}
+
+func (c *countingCounter) Count(context.Context, predicate.Query) (int, error) {
+	c.counts++
+	return c.total, nil
+}
+
+func TestTotalCountFromCounter(t *testing.T) {
+	s := &countingCounter{countingSource: newSource(100), total: 100}
+	s.caps.Counts = true
+	e, err := New[place](s, placeBinding, Options{Batch: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := 3
+	page, err := e.Search(context.Background(), SearchRequest{Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.TotalCount == nil || *page.TotalCount != 100 || s.counts != 1 {
+		t.Errorf("total_count %v after %d Count calls, want 100 after 1", page.TotalCount, s.counts)
+	}
+	if !page.HasNextPage {
+		t.Error("no next page")
+	}
+}

@@ -76,6 +76,11 @@ type Candidate[L any] struct {
 	// Ref is the source's own handle (an index, a row id), passed back to
 	// Serves and Items untouched.
 	Ref any
+	// Predicate, when non-nil, is the Location as the predicate engine sees
+	// it (id, geo, amenity keys, schedule), prepared once by the source (at
+	// load, say) so the engine need not convert the Location again on every
+	// request. nil means the engine converts it; the engine never modifies it.
+	Predicate *predicate.Candidate
 }
 
 // Source is what a Business implements. Every method may be called
@@ -96,7 +101,10 @@ type Source[L any] interface {
 	// available service or fulfilment method can serve t. It is called only
 	// for requests with serves, once per batch, for candidates that passed
 	// every other predicate. An error wrapping predicate.ErrUnevaluable
-	// rejects the request with -32602.
+	// rejects the request with -32602. For an address target,
+	// t.Address.Country is already the upper-case ISO 3166-1 alpha-2 code
+	// of a country in Capabilities.Countries (the engine reads alpha-3 codes
+	// and English names too); t.Raw is as supplied.
 	Serves(ctx context.Context, t predicate.Target, cands []Candidate[L]) ([]bool, error)
 	// Items reports, for each candidate, whether every item can currently be
 	// provided there. It is called only for requests with filters.items,

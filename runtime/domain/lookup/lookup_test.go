@@ -311,6 +311,73 @@ func TestResolve(t *testing.T) {
 					t.Errorf("entry %s returned without refinement", e.Location.ID)
 				}
 			}
+
+			// ResolveAll gives the same result with one resolve call (for
+			// exactly the processed ids) and at most one refine call.
+			var batches [][]string
+			all := func(_ context.Context, ids []string) (map[string][]loc, error) {
+				batches = append(batches, ids)
+				out := map[string][]loc{}
+				for _, id := range ids {
+					if l := byID[id]; l != nil {
+						out[id] = l
+					}
+				}
+				return out, nil
+			}
+			var refine func(context.Context, []loc) ([]bool, error)
+			refines := 0
+			if tc.keep != nil {
+				refine = func(ctx context.Context, ls []loc) ([]bool, error) {
+					refines++
+					ok := make([]bool, len(ls))
+					for i, l := range ls {
+						k, err := tc.keep(ctx, l)
+						if err != nil {
+							return nil, err
+						}
+						ok[i] = k
+					}
+					return ok, nil
+				}
+			}
+			batched, err := ResolveAll(context.Background(), tc.ids, tc.opts, all, locKey, refine)
+			if err != nil {
+				t.Fatalf("ResolveAll: %v", err)
+			}
+			if !reflect.DeepEqual(batched, res) {
+				t.Errorf("ResolveAll differs from Resolve:\n got %+v\nwant %+v", batched, res)
+			}
+			if len(batches) != 1 || !reflect.DeepEqual(batches[0], tc.processed) || refines > 1 {
+				t.Errorf("ResolveAll: resolve batches %v (want one: %v), %d refine calls", batches, tc.processed, refines)
+			}
+		})
+	}
+}
+
+func TestResolveAllErrors(t *testing.T) {
+	resolveErr := errors.New("database unavailable")
+	ok := func(context.Context, []string) (map[string][]loc, error) {
+		return map[string][]loc{"a": {{ID: "a"}}}, nil
+	}
+	for _, tc := range []struct {
+		name    string
+		ids     []string
+		resolve func(context.Context, []string) (map[string][]loc, error)
+		refine  func(context.Context, []loc) ([]bool, error)
+		want    string
+	}{
+		{"empty ids", nil, ok, nil, "/ids"},
+		{"resolve fails", []string{"a"}, func(context.Context, []string) (map[string][]loc, error) { return nil, resolveErr }, nil, "database unavailable"},
+		{"refine answers short", []string{"a"}, ok, func(context.Context, []loc) ([]bool, error) { return nil, nil }, "refine returned 0 answers for 1 locations"},
+		{"empty key", []string{"a"}, func(context.Context, []string) (map[string][]loc, error) { return map[string][]loc{"a": {{}}}, nil }, nil, "empty key"},
+		{"nil resolve", []string{"a"}, nil, nil, "resolve hook is nil"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ResolveAll(context.Background(), tc.ids, Options{}, tc.resolve, locKey, tc.refine)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to mention %q", err, tc.want)
+			}
 		})
 	}
 }

@@ -593,3 +593,59 @@ func TestNilCandidateIsAnError(t *testing.T) {
 		t.Errorf("Match(nil) = %v, %v; want an error", ok, err)
 	}
 }
+
+// MatchLocal is Match without the hooks: same verdict on every local
+// predicate, and no hook is ever called.
+func TestMatchLocalLeavesHooksOut(t *testing.T) {
+	q := queryWith(1<<len(predicateNames) - 1)
+	for _, fail := range []string{"distance", "amenities", "hours", "extension", "serves", "items", ""} {
+		t.Run("fails="+fail, func(t *testing.T) {
+			c, h := candidateFailing(fail)
+			p, err := newEngine(h).Prepare(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, err := p.MatchLocal(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			local := fail != "distance" && fail != "amenities" && fail != "hours" && fail != "extension"
+			if ok != local {
+				t.Errorf("MatchLocal = %v, want %v", ok, local)
+			}
+			if h.count("serves:")+h.count("items:") != 0 {
+				t.Errorf("MatchLocal called hooks: %q", h.calls)
+			}
+			if p.Serves() == nil || !p.HasItems() || len(p.Items()) == 0 {
+				t.Error("prepared query lost its serves target or items")
+			}
+		})
+	}
+}
+
+// The serves rejection says the Business's reason once, without the
+// sentinel's own words (issue 16 item 7).
+func TestUnevaluableReason(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("%w: postal codes of %q are not modelled", ErrUnevaluable, "FR"), `postal codes of "FR" are not modelled`},
+		{fmt.Errorf("zone lookup: %w", ErrUnevaluable), "zone lookup"},
+		{ErrUnevaluable, "no reason given"},
+	} {
+		if got := UnevaluableReason(tc.err); got != tc.want {
+			t.Errorf("UnevaluableReason(%q) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+	h := &fakeHooks{servesErr: fmt.Errorf("%w: regions are not modelled", ErrUnevaluable)}
+	q := Query{Serves: &Target{Key: "address", Address: &Locality{Region: "NY"}}}
+	_, err := newEngine(h).Match(context.Background(), q, &Candidate{ID: "a"})
+	ip, ok := rpcerr.AsInvalidParams(err)
+	if !ok {
+		t.Fatalf("err = %v", err)
+	}
+	if msg := ip.Violations[0].Message; msg != "this Business cannot evaluate the serves target: regions are not modelled" {
+		t.Errorf("message %q", msg)
+	}
+}
