@@ -24,7 +24,7 @@ func openSource(c config) (location.Source, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("load stores: %w", err)
 		}
-		return src, src.Len(), nil
+		return src, len(recs), nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
