@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -62,6 +63,7 @@ func run() error {
 	reqs := flag.Int("requests", 300, "requests per shape")
 	memory := flag.Bool("memory", false, "also run the in-memory source on the same rows")
 	skipLoad := flag.Bool("skip-load", false, "reuse the rows a previous run loaded")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the PostGIS requests to this file")
 	flag.Parse()
 	if *dsn == "" {
 		return fmt.Errorf("-dsn is required (or UCPGEN_POSTGRES_DSN)")
@@ -113,6 +115,17 @@ func run() error {
 	shapes := requests(base, ids, *reqs)
 	fmt.Println("| source | request | p50 | p99 | round trips / request | locations returned / request |")
 	fmt.Println("|---|---|---|---|---|---|")
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	for _, sh := range shapes {
 		r, err := measure(ctx, svc, sh, &trips.n)
 		if err != nil {
@@ -229,6 +242,7 @@ func measure(ctx context.Context, svc location.Hooks, sh shape, trips *atomic.In
 	var lat []time.Duration
 	var tr []int64
 	var returned int
+	var slowest string
 	for _, b := range sh.bodies {
 		before := int64(0)
 		if trips != nil {
@@ -256,11 +270,16 @@ func measure(ctx context.Context, svc location.Hooks, sh shape, trips *atomic.In
 			}
 			returned += len(resp.Locations)
 		}
-		lat = append(lat, time.Since(start))
+		el := time.Since(start)
+		if len(lat) == 0 || el > slices.Max(lat) {
+			slowest = b
+		}
+		lat = append(lat, el)
 		if trips != nil {
 			tr = append(tr, trips.Load()-before)
 		}
 	}
+	fmt.Fprintf(os.Stderr, "bench: slowest %s: %s\n", sh.name, slowest)
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	r := result{
 		p50:      lat[len(lat)/2].Round(10 * time.Microsecond),
