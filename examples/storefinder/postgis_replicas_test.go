@@ -184,7 +184,9 @@ func TestPostGISHotStandby(t *testing.T) {
 }
 
 // pgWaitReplay waits until the standby has replayed everything the primary
-// had written when it was called.
+// had inserted into its WAL when it was called: the insert position, not
+// the write position, because the throwaway cluster commits asynchronously
+// and the last commit record may not be written yet.
 func pgWaitReplay(t *testing.T, primary, standby string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -195,7 +197,7 @@ func pgWaitReplay(t *testing.T, primary, standby string) {
 	}
 	defer p.Close(ctx)
 	var lsn string
-	if err := p.QueryRow(ctx, `SELECT pg_current_wal_lsn()::text`).Scan(&lsn); err != nil {
+	if err := p.QueryRow(ctx, `SELECT pg_current_wal_insert_lsn()::text`).Scan(&lsn); err != nil {
 		t.Fatal(err)
 	}
 	s, err := pgx.Connect(ctx, standby)

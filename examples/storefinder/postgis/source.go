@@ -98,7 +98,9 @@ var _ finder.Source[location.Location] = (*Source)(nil)
 
 // Open checks that the database holds this program's schema and reads what
 // Capabilities reports (the countries that public records model); it does
-// not write, so pool may point at a hot standby.
+// not write, so pool may point at a hot standby. Capabilities are read once,
+// as the engine reads them once: restart servers after a load that adds a
+// service-area country. On a standby, open after the load has replayed.
 func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error) {
 	if err := checkSchema(ctx, pool); err != nil {
 		return nil, err
