@@ -18,18 +18,24 @@
 // writes, so a Source can run against a hot standby.
 //
 // Pushdown. Candidates pushes down what it can decide exactly or as a safe
-// superset, and reads O(limit) rows in keyset order (id COLLATE "C", or text
-// rank then id):
-//   - distance: ST_DWithin on the spheroid, radius max·(1+1e-6) + 1 m. PostGIS
-//     measures geography with its own code paths (GeographicLib's inverse for
-//     the final distance, but sphere-based bounding boxes and tree pruning
-//     before it, each with its own floating-point tolerance), while the engine
-//     decides with runtime/domain/geodesic's Karney solution, which stays
-//     authoritative. The margin, about a millimetre per kilometre plus a metre,
-//     is far above the nanometre disagreement of two correct geodesic solvers
-//     and the rounding of the pruning steps, and far below anything that would
-//     make a page read noticeably more rows. A radius whose circle covers the
-//     whole ellipsoid is not pushed down at all (only "has a geo" is).
+// superset, in keyset order (id COLLATE "C", or text rank then id). Under id
+// order a call reads O(limit) rows; under relevance order it reads every
+// text match the other pushdowns admit (through the GIN and GiST indexes),
+// to rank them, then O(limit) of the rest.
+//   - distance: a circle of radius max·(1+1e-6) + 1 m, checked on the
+//     spheroid with _ST_DWithin, read cell by cell from (cell, id) indexes
+//     of a latitude/longitude grid at the finest of four levels that covers
+//     it with at most 64 cells (cells.go), so a page reads about cells ×
+//     limit rows whether the circle holds ten Locations or a million. The
+//     margin exists because PostGIS measures geography with its own code
+//     (GeographicLib's inverse for points, but with its own tolerances
+//     around it), while the engine decides with runtime/domain/geodesic's
+//     Karney solution, which stays authoritative: about a millimetre per
+//     kilometre plus a metre is far above any disagreement of two correct
+//     geodesic solvers and far below anything that adds rows worth reading.
+//     A radius whose circle covers the whole ellipsoid is not pushed down
+//     (only "has a geo" is). Under relevance order the circle goes to the
+//     GiST index instead (ST_DWithin), since pages there follow the rank.
 //   - amenities and items: array containment (@>) is exact byte-wise string
 //     equality, the engine's rule, so they are pushed down.
 //   - hours, serves and extension filters are not: opening hours need IANA
@@ -76,22 +82,13 @@ type Options struct {
 	// MaxDistance is the largest distance.max in meters the source honours
 	// (0: no cap); it is reported in Capabilities.
 	MaxDistance float64
-	// DenseCircle is the number of Locations in a distance circle's
-	// bounding box from which Candidates reads in id order instead of
-	// through the spatial index (0: DefaultDenseCircle).
-	DenseCircle int
 }
-
-// DefaultDenseCircle is Options.DenseCircle's default: below it, sorting
-// the circle's Locations by id costs less than walking the id order.
-const DefaultDenseCircle = 4000
 
 // Source is a finder.Source[location.Location] over a PostGIS database; it
 // is safe for concurrent use and never writes.
 type Source struct {
-	pool  *pgxpool.Pool
-	caps  finder.Capabilities
-	dense int
+	pool *pgxpool.Pool
+	caps finder.Capabilities
 }
 
 var _ finder.Source[location.Location] = (*Source)(nil)
@@ -108,18 +105,11 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 	if math.IsNaN(opts.MaxDistance) || math.IsInf(opts.MaxDistance, 0) || opts.MaxDistance < 0 {
 		return nil, fmt.Errorf("postgis source: MaxDistance must be a finite number of meters >= 0, got %v", opts.MaxDistance)
 	}
-	if opts.DenseCircle < 0 {
-		return nil, fmt.Errorf("postgis source: DenseCircle must be >= 0, got %d", opts.DenseCircle)
-	}
-	dense := opts.DenseCircle
-	if dense == 0 {
-		dense = DefaultDenseCircle
-	}
 	countries, err := modelledCountries(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
-	return &Source{pool: pool, dense: dense, caps: finder.Capabilities{
+	return &Source{pool: pool, caps: finder.Capabilities{
 		Serves:      []string{"point", "address"},
 		Countries:   countries,
 		MaxDistance: opts.MaxDistance,
@@ -176,27 +166,21 @@ func (s *Source) Candidates(ctx context.Context, h finder.Hints) ([]finder.Candi
 	if spatial == nil {
 		return s.query(ctx, sql, w.args)
 	}
-	// A circle holding many Locations is read faster in id order, checking
-	// the circle row by row (about limit / density rows), than through the
-	// spatial index and a sort of every Location in it. PostgreSQL cannot
-	// estimate the circle's density, so one statement probes the index,
-	// counting bounding-box entries up to DenseCircle, and runs only the
-	// branch that suits: the index for a sparse circle, the id order with
-	// the non-indexed _ST_DWithin for a dense one.
-	w2 := where{args: w.args}
-	w2.structured(h, false)
+	// The circle is read cell by cell (see cells.go): each cell's rows in
+	// id order from its (cell, id) index, checked against the circle row
+	// by row, at most limit from each, then merged and cut to limit.
+	var wc where
+	wc.structured(h, false)
 	if h.After != nil {
-		w2.add("id > " + w2.arg(h.After.ID))
+		wc.add("l.id > " + wc.arg(h.After.ID))
 	}
-	probe := `WITH probe AS MATERIALIZED (SELECT count(*) < ` + fmt.Sprint(s.dense) + ` AS sparse FROM (SELECT 1 FROM ` +
-		tableLocations + ` WHERE NOT private AND geog && _ST_Expand(` + spatial.point + `, ` + spatial.radius + `) LIMIT ` +
-		fmt.Sprint(s.dense) + `) AS p)
-`
-	sql = probe + `(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE (SELECT sparse FROM probe) AND ` + w.String() + ` ORDER BY id LIMIT ` + limit + `)
-UNION ALL
-(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
-ORDER BY 1`
-	return s.query(ctx, sql, w2.args)
+	level, cells := coverCells(spatial.lat, spatial.lon, spatial.r)
+	wc.add("l." + cellColumns[level] + " = c.cell")
+	limit = wc.arg(h.Limit)
+	sql = `SELECT x.id, x.doc, 0::real FROM unnest(` + wc.arg(cells) + `::bigint[]) AS c(cell)
+CROSS JOIN LATERAL (SELECT l.id, l.doc FROM ` + tableLocations + ` AS l WHERE ` + wc.String() + ` ORDER BY l.id LIMIT ` + limit + `) AS x
+ORDER BY x.id LIMIT ` + limit
+	return s.query(ctx, sql, wc.args)
 }
 
 // ranked serves finder.ByRelevance in two keyset phases: Locations the text
@@ -277,8 +261,12 @@ func (w *where) String() string {
 	return strings.Join(w.conds, " AND ")
 }
 
-// circle names the placeholders of a pushed-down distance circle.
-type circle struct{ point, radius string }
+// circle is a pushed-down distance circle: its centre and radius (margin
+// included) and their placeholders.
+type circle struct {
+	point, radius string
+	lat, lon, r   float64
+}
 
 // structured adds the conditions every candidate query shares: public rows
 // only, and the exact or superset pushdowns of the structured query, with
@@ -300,6 +288,7 @@ func (w *where) structured(h finder.Hints, indexed bool) *circle {
 			c = &circle{
 				point:  "ST_SetSRID(ST_MakePoint(" + w.arg(d.Center.Lon) + "::float8, " + w.arg(d.Center.Lat) + "::float8), 4326)::geography",
 				radius: w.arg(r) + "::float8",
+				lat:    d.Center.Lat, lon: d.Center.Lon, r: r,
 			}
 			fn := "ST_DWithin"
 			if !indexed {

@@ -219,19 +219,6 @@ func TestOpenNeedsTheSchema(t *testing.T) {
 
 func TestCandidatesByIDWalkAndPushdown(t *testing.T) {
 	f := load(t)
-	// Both plans: the spatial index (every circle is sparse) and the id
-	// order (every circle with 50 or more Locations is dense).
-	for _, dense := range []int{0, 50} {
-		src, err := postgis.Open(context.Background(), f.pool, postgis.Options{DenseCircle: dense})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.src = src
-		checkByID(t, f)
-	}
-}
-
-func checkByID(t *testing.T, f *fixture) {
 	if got := ids(walk(t, f.src, finder.Hints{Order: finder.ByID}, 97)); !slices.Equal(got, f.public()) {
 		t.Fatalf("unconstrained walk returned %d ids, want the %d public ids in byte order", len(got), len(f.public()))
 	}

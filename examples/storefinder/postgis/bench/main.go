@@ -156,14 +156,16 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 		return nil
 	}
 	steps := []string{
-		`DROP INDEX IF EXISTS storefinder_locations_geog, storefinder_locations_search, storefinder_locations_items`,
+		`DROP INDEX IF EXISTS storefinder_locations_geog, storefinder_locations_search, storefinder_locations_items,
+			storefinder_locations_cell0, storefinder_locations_cell1, storefinder_locations_cell2, storefinder_locations_cell3`,
 		// Each copy k moves a store by a deterministic pseudo-random offset
 		// of up to ±0.25° in each axis, so density follows the metros.
-		`INSERT INTO storefinder_locations (id, doc, digest, private, geog, amenities, items,
+		`INSERT INTO storefinder_locations (id, doc, digest, private, geog, cell0, cell1, cell2, cell3, amenities, items,
 			sa_present, sa_countries, sa_regions, sa_postal_codes, sa_radius_m,
 			text_name, text_address, text_amenities)
 		SELECT c.id, c.doc, sha256(convert_to(c.doc, 'UTF8')), l.private,
 			ST_SetSRID(ST_MakePoint(j.lon::float8, j.lat::float8), 4326)::geography,
+			` + postgis.CellExpressions("j.lat::float8", "j.lon::float8") + `,
 			l.amenities, l.items, l.sa_present, l.sa_countries, l.sa_regions, l.sa_postal_codes, l.sa_radius_m,
 			l.text_name, l.text_address, l.text_amenities
 		FROM storefinder_locations l
@@ -178,6 +180,10 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 		`CREATE INDEX storefinder_locations_geog ON storefinder_locations USING gist (geog) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_search ON storefinder_locations USING gin (search) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_items ON storefinder_locations USING gin (items) WHERE NOT private`,
+		`CREATE INDEX storefinder_locations_cell0 ON storefinder_locations (cell0, id) WHERE NOT private`,
+		`CREATE INDEX storefinder_locations_cell1 ON storefinder_locations (cell1, id) WHERE NOT private`,
+		`CREATE INDEX storefinder_locations_cell2 ON storefinder_locations (cell2, id) WHERE NOT private`,
+		`CREATE INDEX storefinder_locations_cell3 ON storefinder_locations (cell3, id) WHERE NOT private`,
 		`ANALYZE storefinder_locations`,
 	}
 	for _, s := range steps {
