@@ -5,23 +5,24 @@ import (
 	"strconv"
 )
 
-// Grid cells let a distance search read O(page) rows in id order. Every
-// Location with a geo carries its cell at each level (a lat/lon square of
-// cellLevels[k] degrees) in column cell<k>, with a btree index on
+// Grid cells let a local distance search read O(page) rows in id order.
+// Every Location with a geo carries its cell at each level (a lat/lon square
+// of cellLevels[k] degrees) in column cell<k>, with a btree index on
 // (cell<k>, id). A circle is covered by the cells of its bounding box at the
 // finest level that needs at most maxCells of them; each cell is read in id
 // order from its index until it yields limit candidates, and the union is
-// cut to limit. A page therefore reads at most about cells × limit rows
-// (more only where a cell's rows mostly fall outside the circle), however
-// many Locations the circle holds.
-var cellLevels = [...]float64{0.1, 1, 10, 30}
+// cut to limit. A page therefore reads about cells × limit rows, however
+// many Locations the circle holds, plus the rows of covering cells that lie
+// outside the circle. That waste grows with the cell size, so circles too
+// large for the 1° level (a radius of a few hundred kilometres) are read
+// another way (see Candidates).
+var cellLevels = [...]float64{0.1, 1}
 
-// maxCells bounds the cells a circle is read from at the finer levels; the
-// coarsest level covers any circle (at most 7 × 12 cells).
+// maxCells bounds the cells a circle is read from.
 const maxCells = 64
 
 // cellColumns names the cell column of each level.
-var cellColumns = [...]string{"cell0", "cell1", "cell2", "cell3"}
+var cellColumns = [...]string{"cell0", "cell1"}
 
 // lonCells is the number of cells around a parallel at a level.
 func lonCells(level int) int64 { return int64(math.Round(360 / cellLevels[level])) }
@@ -52,7 +53,9 @@ func cellSQL(lat, lon string, level int) string {
 // a geodesic circle's longitude half-width is at most its latitude
 // half-width divided by the cosine of the box's highest latitude (with 10%
 // to spare); a box reaching a pole spans every longitude.
-func coverCells(lat, lon, r float64) (int, []int64) {
+//
+// ok is false when even the coarsest level needs more than maxCells.
+func coverCells(lat, lon, r float64) (level int, cells []int64, ok bool) {
 	dlat := r/110000 + 1e-9
 	south, north := lat-dlat, lat+dlat
 	full := south <= -90 || north >= 90
@@ -63,7 +66,7 @@ func coverCells(lat, lon, r float64) (int, []int64) {
 		full = dlon >= 180 || math.IsNaN(dlon)
 	}
 	south, north = math.Max(south, -90), math.Min(north, 90)
-	for level := range cellLevels {
+	for level = range cellLevels {
 		s := cellLevels[level]
 		n := lonCells(level)
 		r0, r1 := int64(math.Floor((south+90)/s)), int64(math.Floor((north+90)/s))
@@ -77,25 +80,25 @@ func coverCells(lat, lon, r float64) (int, []int64) {
 			}
 		}
 		count := (r1 - r0 + 1) * (c1 - c0 + 1)
-		if count > maxCells && level < len(cellLevels)-1 {
+		if count > maxCells {
 			continue
 		}
-		cells := make([]int64, 0, count)
+		cells = make([]int64, 0, count)
 		for row := r0; row <= r1; row++ {
 			for col := c0; col <= c1; col++ {
 				cells = append(cells, row*10000+((col%n)+n)%n)
 			}
 		}
-		return level, cells
+		return level, cells, true
 	}
-	return -1, nil // unreachable: the coarsest level always returns
+	return 0, nil, false
 }
 
 func formatDegrees(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) + "::float8" }
 
 func formatInt(v int64) string { return strconv.FormatInt(v, 10) }
 
-// CellExpressions returns the SQL expressions of the cell0..cell3 columns
+// CellExpressions returns the SQL expressions of the cell0 and cell1 columns
 // for a row whose latitude and longitude are the SQL expressions lat and
 // lon, comma-separated, so a bulk loader written in SQL (the benchmark's
 // replication) stores the same cells Load does.

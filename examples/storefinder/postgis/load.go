@@ -134,19 +134,19 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 	var inserted, updated int
 	err = tx.QueryRow(ctx, `
 WITH up AS (
-	INSERT INTO `+tableLocations+` AS l (id, doc, digest, private, geog, cell0, cell1, cell2, cell3, amenities, items,
+	INSERT INTO `+tableLocations+` AS l (id, doc, digest, private, geog, cell0, cell1, amenities, items,
 		sa_present, sa_countries, sa_regions, sa_postal_codes, sa_radius_m,
 		text_name, text_address, text_amenities)
 	SELECT id, doc, digest, private,
 		CASE WHEN lat IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography END,
-		`+cellSQL("lat", "lon", 0)+`, `+cellSQL("lat", "lon", 1)+`, `+cellSQL("lat", "lon", 2)+`, `+cellSQL("lat", "lon", 3)+`,
+		`+CellExpressions("lat", "lon")+`,
 		amenities, items, sa_present, sa_countries, sa_regions, sa_postal_codes, sa_radius_m,
 		text_name, text_address, text_amenities
 	FROM storefinder_stage
 	ON CONFLICT (id) DO UPDATE SET
 		doc = EXCLUDED.doc, digest = EXCLUDED.digest, private = EXCLUDED.private,
 		geog = EXCLUDED.geog, cell0 = EXCLUDED.cell0, cell1 = EXCLUDED.cell1,
-		cell2 = EXCLUDED.cell2, cell3 = EXCLUDED.cell3, amenities = EXCLUDED.amenities, items = EXCLUDED.items,
+		amenities = EXCLUDED.amenities, items = EXCLUDED.items,
 		sa_present = EXCLUDED.sa_present, sa_countries = EXCLUDED.sa_countries,
 		sa_regions = EXCLUDED.sa_regions, sa_postal_codes = EXCLUDED.sa_postal_codes,
 		sa_radius_m = EXCLUDED.sa_radius_m, text_name = EXCLUDED.text_name,

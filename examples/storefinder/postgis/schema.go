@@ -35,12 +35,10 @@ CREATE TABLE storefinder_locations (
 	digest          bytea NOT NULL,
 	private         boolean NOT NULL DEFAULT false,
 	geog            geography(Point, 4326),
-	-- Grid cells of geog at 0.1, 1, 10 and 30 degrees (cells.go), so a
+	-- Grid cells of geog at 0.1 and 1 degree (cells.go), so a local
 	-- distance search reads each covering cell in id order.
 	cell0           bigint,
 	cell1           bigint,
-	cell2           bigint,
-	cell3           bigint,
 	amenities       text[] COLLATE "C" NOT NULL DEFAULT '{}',
 	items           text[] COLLATE "C" NOT NULL DEFAULT '{}',
 	-- service_area: sa_present false means the record has none.
@@ -63,8 +61,6 @@ CREATE TABLE storefinder_locations (
 CREATE INDEX storefinder_locations_geog ON storefinder_locations USING gist (geog) WHERE NOT private;
 CREATE INDEX storefinder_locations_cell0 ON storefinder_locations (cell0, id) WHERE NOT private;
 CREATE INDEX storefinder_locations_cell1 ON storefinder_locations (cell1, id) WHERE NOT private;
-CREATE INDEX storefinder_locations_cell2 ON storefinder_locations (cell2, id) WHERE NOT private;
-CREATE INDEX storefinder_locations_cell3 ON storefinder_locations (cell3, id) WHERE NOT private;
 CREATE INDEX storefinder_locations_search ON storefinder_locations USING gin (search) WHERE NOT private;
 CREATE INDEX storefinder_locations_items ON storefinder_locations USING gin (items) WHERE NOT private;
 

@@ -23,10 +23,13 @@
 // text match the other pushdowns admit (through the GIN and GiST indexes),
 // to rank them, then O(limit) of the rest.
 //   - distance: a circle of radius max·(1+1e-6) + 1 m, checked on the
-//     spheroid with _ST_DWithin, read cell by cell from (cell, id) indexes
-//     of a latitude/longitude grid at the finest of four levels that covers
-//     it with at most 64 cells (cells.go), so a page reads about cells ×
-//     limit rows whether the circle holds ten Locations or a million. The
+//     spheroid. A local circle (up to a few hundred kilometres) is read cell
+//     by cell from (cell, id) indexes of a 0.1° or 1° latitude/longitude
+//     grid, at most 64 cells (cells.go), so a call reads about cells × limit
+//     rows whether the circle holds ten Locations or a million. A wider one
+//     is read in id order when dense (about limit ÷ density rows) and
+//     through the GiST index when sparse, chosen by a bounded index probe
+//     in the same statement. The
 //     margin exists because PostGIS measures geography with its own code
 //     (GeographicLib's inverse for points, but with its own tolerances
 //     around it), while the engine decides with runtime/domain/geodesic's
@@ -82,13 +85,22 @@ type Options struct {
 	// MaxDistance is the largest distance.max in meters the source honours
 	// (0: no cap); it is reported in Capabilities.
 	MaxDistance float64
+	// WideProbe is the number of Locations in a wide circle's bounding box
+	// from which Candidates reads in id order instead of through the
+	// spatial index (0: DefaultWideProbe).
+	WideProbe int
 }
+
+// DefaultWideProbe is Options.WideProbe's default: below it, sorting the
+// circle's Locations costs less than walking the id order.
+const DefaultWideProbe = 4000
 
 // Source is a finder.Source[location.Location] over a PostGIS database; it
 // is safe for concurrent use and never writes.
 type Source struct {
-	pool *pgxpool.Pool
-	caps finder.Capabilities
+	pool  *pgxpool.Pool
+	caps  finder.Capabilities
+	probe int
 }
 
 var _ finder.Source[location.Location] = (*Source)(nil)
@@ -105,11 +117,18 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 	if math.IsNaN(opts.MaxDistance) || math.IsInf(opts.MaxDistance, 0) || opts.MaxDistance < 0 {
 		return nil, fmt.Errorf("postgis source: MaxDistance must be a finite number of meters >= 0, got %v", opts.MaxDistance)
 	}
+	if opts.WideProbe < 0 {
+		return nil, fmt.Errorf("postgis source: WideProbe must be >= 0, got %d", opts.WideProbe)
+	}
+	probe := opts.WideProbe
+	if probe == 0 {
+		probe = DefaultWideProbe
+	}
 	countries, err := modelledCountries(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
-	return &Source{pool: pool, caps: finder.Capabilities{
+	return &Source{pool: pool, probe: probe, caps: finder.Capabilities{
 		Serves:      []string{"point", "address"},
 		Countries:   countries,
 		MaxDistance: opts.MaxDistance,
@@ -166,21 +185,43 @@ func (s *Source) Candidates(ctx context.Context, h finder.Hints) ([]finder.Candi
 	if spatial == nil {
 		return s.query(ctx, sql, w.args)
 	}
-	// The circle is read cell by cell (see cells.go): each cell's rows in
-	// id order from its (cell, id) index, checked against the circle row
-	// by row, at most limit from each, then merged and cut to limit.
-	var wc where
-	wc.structured(h, false)
-	if h.After != nil {
-		wc.add("l.id > " + wc.arg(h.After.ID))
-	}
-	level, cells := coverCells(spatial.lat, spatial.lon, spatial.r)
-	wc.add("l." + cellColumns[level] + " = c.cell")
-	limit = wc.arg(h.Limit)
-	sql = `SELECT x.id, x.doc, 0::real FROM unnest(` + wc.arg(cells) + `::bigint[]) AS c(cell)
+	if level, cells, ok := coverCells(spatial.lat, spatial.lon, spatial.r); ok {
+		// A local circle is read cell by cell (see cells.go): each cell's
+		// rows in id order from its (cell, id) index, checked against the
+		// circle row by row, at most limit from each, then merged.
+		var wc where
+		wc.structured(h, false)
+		if h.After != nil {
+			wc.add("l.id > " + wc.arg(h.After.ID))
+		}
+		wc.add("l." + cellColumns[level] + " = c.cell")
+		limit := wc.arg(h.Limit)
+		sql := `SELECT x.id, x.doc, 0::real FROM unnest(` + wc.arg(cells) + `::bigint[]) AS c(cell)
 CROSS JOIN LATERAL (SELECT l.id, l.doc FROM ` + tableLocations + ` AS l WHERE ` + wc.String() + ` ORDER BY l.id LIMIT ` + limit + `) AS x
 ORDER BY x.id LIMIT ` + limit
-	return s.query(ctx, sql, wc.args)
+		return s.query(ctx, sql, wc.args)
+	}
+	// A wide circle holding many Locations is read faster in id order,
+	// checking the circle row by row (about limit / density rows), than
+	// through the spatial index and a sort of every Location in it; one
+	// holding few (open sea) the other way round. PostgreSQL cannot
+	// estimate the circle's density, so one statement probes the spatial
+	// index, counting up to WideProbe bounding-box entries, and runs only
+	// the branch that suits.
+	w2 := where{args: w.args}
+	w2.structured(h, false)
+	if h.After != nil {
+		w2.add("id > " + w2.arg(h.After.ID))
+	}
+	probe := `WITH probe AS MATERIALIZED (SELECT count(*) < ` + fmt.Sprint(s.probe) + ` AS sparse FROM (SELECT 1 FROM ` +
+		tableLocations + ` WHERE NOT private AND geog && _ST_Expand(` + spatial.point + `, ` + spatial.radius + `) LIMIT ` +
+		fmt.Sprint(s.probe) + `) AS p)
+`
+	sql = probe + `(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE (SELECT sparse FROM probe) AND ` + w.String() + ` ORDER BY id LIMIT ` + limit + `)
+UNION ALL
+(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
+ORDER BY 1`
+	return s.query(ctx, sql, w2.args)
 }
 
 // ranked serves finder.ByRelevance in two keyset phases: Locations the text

@@ -219,6 +219,20 @@ func TestOpenNeedsTheSchema(t *testing.T) {
 
 func TestCandidatesByIDWalkAndPushdown(t *testing.T) {
 	f := load(t)
+	// Wide circles both ways: through the spatial index (every one sparse)
+	// and in id order (every one with 50 or more Locations dense); local
+	// circles go through the grid cells either way.
+	for _, probe := range []int{0, 50} {
+		src, err := postgis.Open(context.Background(), f.pool, postgis.Options{WideProbe: probe})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.src = src
+		checkByID(t, f)
+	}
+}
+
+func checkByID(t *testing.T, f *fixture) {
 	if got := ids(walk(t, f.src, finder.Hints{Order: finder.ByID}, 97)); !slices.Equal(got, f.public()) {
 		t.Fatalf("unconstrained walk returned %d ids, want the %d public ids in byte order", len(got), len(f.public()))
 	}

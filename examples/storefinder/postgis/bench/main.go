@@ -157,10 +157,10 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 	}
 	steps := []string{
 		`DROP INDEX IF EXISTS storefinder_locations_geog, storefinder_locations_search, storefinder_locations_items,
-			storefinder_locations_cell0, storefinder_locations_cell1, storefinder_locations_cell2, storefinder_locations_cell3`,
+			storefinder_locations_cell0, storefinder_locations_cell1`,
 		// Each copy k moves a store by a deterministic pseudo-random offset
 		// of up to ±0.25° in each axis, so density follows the metros.
-		`INSERT INTO storefinder_locations (id, doc, digest, private, geog, cell0, cell1, cell2, cell3, amenities, items,
+		`INSERT INTO storefinder_locations (id, doc, digest, private, geog, cell0, cell1, amenities, items,
 			sa_present, sa_countries, sa_regions, sa_postal_codes, sa_radius_m,
 			text_name, text_address, text_amenities)
 		SELECT c.id, c.doc, sha256(convert_to(c.doc, 'UTF8')), l.private,
@@ -182,8 +182,6 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 		`CREATE INDEX storefinder_locations_items ON storefinder_locations USING gin (items) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_cell0 ON storefinder_locations (cell0, id) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_cell1 ON storefinder_locations (cell1, id) WHERE NOT private`,
-		`CREATE INDEX storefinder_locations_cell2 ON storefinder_locations (cell2, id) WHERE NOT private`,
-		`CREATE INDEX storefinder_locations_cell3 ON storefinder_locations (cell3, id) WHERE NOT private`,
 		`ANALYZE storefinder_locations`,
 	}
 	for _, s := range steps {
