@@ -458,6 +458,9 @@ func clipDiff(s, other string) string {
 // return byte-identical structuredContent for a randomized corpus of
 // searches (walked through every page) and lookups.
 func TestPostGISEquivalence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: runs a 1,000-call corpus against PostGIS (not in -short mode)")
+	}
 	dsn := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
 	keys := pgKeys(t, "k1", "k1")
 	data := pgDataFile(t)
@@ -481,6 +484,9 @@ func TestPostGISEquivalence(t *testing.T) {
 // TestPostGISPostgresFlagAlone serves what a previous --data load left in
 // the database, and reloading the same file changes no row.
 func TestPostGISPostgresFlagAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: runs a 1,000-call corpus against PostGIS (not in -short mode)")
+	}
 	dsn := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
 	data := pgDataFile(t)
 	keys := pgKeys(t, "k1", "k1")

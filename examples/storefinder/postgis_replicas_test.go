@@ -163,6 +163,9 @@ func TestPostGISReplicas(t *testing.T) {
 // starts it with pg_basebackup on loopback) and requires the in-memory
 // answers byte for byte. A source that wrote anything would fail there.
 func TestPostGISHotStandby(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: runs a 1,000-call corpus against a PostGIS standby (not in -short mode)")
+	}
 	standby := pgtest.StandbyDSN(t)
 	schema := pgtest.Schema(t)
 	primary := pgtest.SchemaDSN(t, pgtest.DSN(t), schema)
