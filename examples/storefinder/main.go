@@ -102,11 +102,11 @@ func loadRecords(path string) ([]dataset.Record, error) {
 
 // newServer builds the MCP server over the configured dataset.
 func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
-	src, n, err := openSource(c)
+	signer, err := cursorkeys.Load(c.cursorKeys)
 	if err != nil {
 		return nil, 0, err
 	}
-	signer, err := cursorkeys.Load(c.cursorKeys)
+	src, n, err := openSource(c)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -79,8 +79,8 @@ func Parse(data []byte) (*pagination.Signer, error) {
 }
 
 // Load returns the signer of the key file at path, or of the EnvVar
-// variable when path is empty; (nil, nil) when neither is given, which
-// means a per-process key.
+// variable when path is empty; (nil, nil) when neither is given (an empty
+// variable counts as not given), which means a per-process key.
 func Load(path string) (*pagination.Signer, error) {
 	if path != "" {
 		b, err := os.ReadFile(path)
@@ -93,8 +93,8 @@ func Load(path string) (*pagination.Signer, error) {
 		}
 		return s, nil
 	}
-	v, ok := os.LookupEnv(EnvVar)
-	if !ok {
+	v := os.Getenv(EnvVar)
+	if v == "" {
 		return nil, nil
 	}
 	s, err := Parse([]byte(v))

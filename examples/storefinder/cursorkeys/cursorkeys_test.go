@@ -95,11 +95,13 @@ func TestLoadFileAndEnv(t *testing.T) {
 }
 
 func TestLoadNothingMeansProcessKey(t *testing.T) {
-	if v, ok := os.LookupEnv(cursorkeys.EnvVar); ok {
-		t.Setenv(cursorkeys.EnvVar, v)
-		os.Unsetenv(cursorkeys.EnvVar)
-	}
+	t.Setenv(cursorkeys.EnvVar, "")
 	s, err := cursorkeys.Load("")
+	if err != nil || s != nil {
+		t.Fatalf("Load(\"\") with an empty variable = %v, %v; want nil, nil", s, err)
+	}
+	os.Unsetenv(cursorkeys.EnvVar)
+	s, err = cursorkeys.Load("")
 	if err != nil || s != nil {
 		t.Fatalf("Load(\"\") with no variable = %v, %v; want nil, nil", s, err)
 	}
