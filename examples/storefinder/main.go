@@ -4,6 +4,8 @@
 //
 //	go run ./examples/storefinder                 # streamable HTTP on 127.0.0.1:8080
 //	go run ./examples/storefinder --stdio         # MCP over stdin/stdout
+//	go run ./examples/storefinder --postgres "$DSN" --data stores.json
+//	                                              # load into PostGIS, then serve from it
 //
 // Over HTTP the MCP endpoint is /ucp/mcp and the Business profile is
 // /.well-known/ucp. The server has read, write and idle timeouts, a cap on
@@ -25,10 +27,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ucpgen/ucpgen/examples/storefinder/cursorkeys"
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
-	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
@@ -50,6 +53,14 @@ type config struct {
 	data     string
 	batchMax int
 	pageMax  int
+	// postgres is the PostGIS DSN to serve from ("" : in memory).
+	postgres string
+	// cursorKeys is the shared cursor key file ("" : the environment
+	// variable, else a per-process key).
+	cursorKeys string
+	// pools, when set, collects the PostGIS pools opened, so a test can
+	// close them; a process keeps its pool for its lifetime.
+	pools *[]*pgxpool.Pool
 	// negotiate turns on Platform profile discovery (https only, public
 	// addresses only) instead of the trusted default.
 	negotiate bool
@@ -92,6 +103,8 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.data, "data", "", "dataset file (JSON array of store records); default: the embedded dataset")
 	fs.IntVar(&c.batchMax, "batch-max", 0, "distinct ids processed per lookup (0: runtime default; at least 10)")
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
+	fs.StringVar(&c.postgres, "postgres", "", "serve from this PostgreSQL + PostGIS DSN instead of memory; with --data, first load FILE into it (the database then holds exactly FILE's records)")
+	fs.StringVar(&c.cursorKeys, "cursor-keys", "", "cursor key file shared by replicas: {\"current\": id, \"keys\": {id: base64}} (default: $"+cursorkeys.EnvVar+", else a per-process key)")
 	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
 	l := &c.limits
 	fs.DurationVar(&l.readHeaderTimeout, "read-header-timeout", 10*time.Second, "time allowed to read a request's headers")
@@ -151,17 +164,18 @@ func loadRecords(path string) ([]dataset.Record, error) {
 
 // newServer builds the MCP server over the configured dataset.
 func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
-	recs, err := loadRecords(c.data)
+	signer, err := cursorkeys.Load(c.cursorKeys)
 	if err != nil {
 		return nil, 0, err
 	}
-	src, err := store.New(recs, store.Options{})
+	src, n, err := openSource(c)
 	if err != nil {
-		return nil, 0, fmt.Errorf("load stores: %w", err)
+		return nil, 0, err
 	}
 	svc, err := location.NewService(src, location.ServiceOptions{
 		Lookup: lookup.Options{BatchMax: c.batchMax},
 		Pages:  pagination.Options{MaxLimit: c.pageMax},
+		Signer: signer,
 	})
 	if err != nil {
 		return nil, 0, err
@@ -178,7 +192,7 @@ func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
 	if err := location.Register(server, h, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger, Negotiator: neg}); err != nil {
 		return nil, 0, err
 	}
-	return server, len(recs), nil
+	return server, n, nil
 }
 
 // businessCapabilities is what this Business offers, as negotiation sees it.

@@ -36,8 +36,10 @@ import (
 //
 // total_count policy: a page carries total_count only when it is exact and
 // cheap: the source declared Capabilities.Counts (one Count call per page),
-// or the first page read the source to its end within the page's batches.
-// Otherwise it is omitted, which the pagination schema allows; the engine
+// or the first page holds every match (the source ran dry before a next
+// page was found; with a next page, whether the source happened to run dry
+// in the same batch depends on how tight its prefilter is, and answers must
+// not depend on that). Otherwise it is omitted, which the pagination schema allows; the engine
 // never evaluates or sorts the whole result set to answer one page.
 
 // MaxBatchGrowth bounds how far batches grow within one page, relative to
@@ -356,7 +358,7 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 			return zero, fmt.Errorf("finder: count returned %d: must not be negative", total)
 		}
 		page.TotalCount = &total
-	case exhausted && req.Cursor == nil:
+	case exhausted && req.Cursor == nil && !page.HasNextPage:
 		total := len(matched)
 		page.TotalCount = &total
 	}

@@ -418,13 +418,24 @@ func TestSearchStopsWhenCallerGoesAway(t *testing.T) {
 func TestTotalCountPolicy(t *testing.T) {
 	s := newSource(12)
 	e := newEngine(t, s, Options{Batch: 50})
-	limit := 5
-	page, err := e.Search(context.Background(), SearchRequest{Limit: &limit})
+	all := 20
+	page, err := e.Search(context.Background(), SearchRequest{Limit: &all})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page.TotalCount == nil || *page.TotalCount != 12 {
-		t.Errorf("first page read the whole source: total_count %v, want 12", page.TotalCount)
+	if page.HasNextPage || page.TotalCount == nil || *page.TotalCount != 12 {
+		t.Errorf("one page holding every match: has_next_page %v, total_count %v, want false and 12", page.HasNextPage, page.TotalCount)
+	}
+	// The source runs dry inside the first batch here too, but the page has
+	// a next one: whether a source runs dry that early depends on its
+	// prefilter, so total_count is omitted and answers stay source-independent.
+	limit := 5
+	page, err = e.Search(context.Background(), SearchRequest{Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !page.HasNextPage || page.TotalCount != nil {
+		t.Errorf("first of several pages: has_next_page %v, total_count %v, want true and omitted", page.HasNextPage, page.TotalCount)
 	}
 	c := page.Cursor
 	page, err = e.Search(context.Background(), SearchRequest{Limit: &limit, Cursor: &c})

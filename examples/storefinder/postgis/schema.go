@@ -1,0 +1,144 @@
+package postgis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Table names; prefixed so the store finder can share a database with other
+// applications without clashing with a generic "locations" table.
+const (
+	tableLocations  = "storefinder_locations"
+	tableAliases    = "storefinder_aliases"
+	tableMigrations = "storefinder_migrations"
+)
+
+// migrations are applied in order, each once, each in its own transaction;
+// a released migration is never edited, only followed by a new one.
+var migrations = []string{
+	// 1: the locations, their aliases, and the indexes the queries use.
+	`
+CREATE EXTENSION IF NOT EXISTS postgis;
+
+CREATE TABLE storefinder_locations (
+	-- COLLATE "C" makes ORDER BY id the byte-wise order of finder.ByID and
+	-- lets the primary key serve keyset pagination.
+	id              text COLLATE "C" PRIMARY KEY,
+	-- The UCP Location JSON exactly as loaded; decoded by the server.
+	doc             text NOT NULL,
+	-- SHA-256 of the whole dataset record, so a reload rewrites only the
+	-- rows that changed.
+	digest          bytea NOT NULL,
+	private         boolean NOT NULL DEFAULT false,
+	geog            geography(Point, 4326),
+	-- Grid cells of geog at 0.1 and 1 degree (cells.go), so a local
+	-- distance search reads each covering cell in id order.
+	cell0           bigint,
+	cell1           bigint,
+	amenities       text[] COLLATE "C" NOT NULL DEFAULT '{}',
+	items           text[] COLLATE "C" NOT NULL DEFAULT '{}',
+	-- service_area: sa_present false means the record has none.
+	sa_present      boolean NOT NULL DEFAULT false,
+	sa_countries    text[] NOT NULL DEFAULT '{}',
+	sa_regions      text[] NOT NULL DEFAULT '{}',
+	sa_postal_codes text[] COLLATE "C" NOT NULL DEFAULT '{}',
+	sa_radius_m     double precision,
+	-- Searchable text by field weight: name, address, amenity labels.
+	text_name       text NOT NULL DEFAULT '',
+	text_address    text NOT NULL DEFAULT '',
+	text_amenities  text NOT NULL DEFAULT '',
+	search          tsvector GENERATED ALWAYS AS (
+		setweight(to_tsvector('simple', text_name), 'A') ||
+		setweight(to_tsvector('simple', text_address), 'B') ||
+		setweight(to_tsvector('simple', text_amenities), 'C')) STORED,
+	CHECK (sa_radius_m IS NULL OR sa_radius_m >= 0)
+);
+
+CREATE INDEX storefinder_locations_geog ON storefinder_locations USING gist (geog) WHERE NOT private;
+CREATE INDEX storefinder_locations_cell0 ON storefinder_locations (cell0, id) WHERE NOT private;
+CREATE INDEX storefinder_locations_cell1 ON storefinder_locations (cell1, id) WHERE NOT private;
+CREATE INDEX storefinder_locations_search ON storefinder_locations USING gin (search) WHERE NOT private;
+CREATE INDEX storefinder_locations_items ON storefinder_locations USING gin (items) WHERE NOT private;
+
+CREATE TABLE storefinder_aliases (
+	alias       text COLLATE "C" PRIMARY KEY,
+	location_id text COLLATE "C" NOT NULL REFERENCES storefinder_locations (id) ON DELETE CASCADE
+);
+CREATE INDEX storefinder_aliases_location ON storefinder_aliases (location_id);
+`,
+}
+
+// migrationLock is the advisory lock key that serialises concurrent
+// migrators (several replicas starting at once).
+const migrationLock = 0x75637067656e // "ucpgen"
+
+// Migrate brings the schema to the newest version, so a fresh database and
+// an older one both end up with the tables this package queries. It writes,
+// so run it against the primary, never against a standby.
+func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: acquire connection: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, int64(migrationLock)); err != nil {
+		return fmt.Errorf("migrate: take advisory lock: %w", err)
+	}
+	defer func() {
+		_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(migrationLock))
+	}()
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+tableMigrations+` (
+		version integer PRIMARY KEY,
+		applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return fmt.Errorf("migrate: create %s: %w", tableMigrations, err)
+	}
+	var have int
+	if err := conn.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM `+tableMigrations).Scan(&have); err != nil {
+		return fmt.Errorf("migrate: read schema version: %w", err)
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("migrate: database schema version %d is newer than this program's %d; upgrade the program", have, len(migrations))
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO `+tableMigrations+` (version) VALUES ($1)`, v)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate: apply version %d: %w", v, err)
+		}
+	}
+	return nil
+}
+
+// ErrSchema reports a database whose schema this program cannot read (not
+// migrated, or migrated by a newer program), so serving fails at start-up
+// instead of on the first request.
+var ErrSchema = errors.New("storefinder schema not usable")
+
+// checkSchema verifies, read-only, that the database holds exactly the
+// schema version this program was written for.
+func checkSchema(ctx context.Context, pool *pgxpool.Pool) error {
+	var exists bool
+	if err := pool.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`, tableMigrations).Scan(&exists); err != nil {
+		return fmt.Errorf("check schema: %w", err)
+	}
+	if !exists {
+		return fmt.Errorf("%w: table %s is missing; load a dataset (storefinder --postgres DSN --data FILE) or run Migrate first", ErrSchema, tableMigrations)
+	}
+	var have int
+	if err := pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM `+tableMigrations).Scan(&have); err != nil {
+		return fmt.Errorf("check schema: read version: %w", err)
+	}
+	if have != len(migrations) {
+		return fmt.Errorf("%w: database is at version %d, this program needs %d", ErrSchema, have, len(migrations))
+	}
+	return nil
+}

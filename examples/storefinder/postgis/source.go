@@ -1,0 +1,590 @@
+// Package postgis is the store finder's PostgreSQL 15 + PostGIS 3 data
+// source: a finder.Source over tables a loader fills from the dataset file
+// format, so a chain whose locations live in a database can answer agents
+// from any number of stateless replicas, primary or hot standby.
+//
+// Schema. storefinder_locations holds one row per record: the Location JSON
+// exactly as loaded (text), a geography(Point,4326) with a GiST index, the
+// amenity keys and item ids as arrays, the service area, the private flag
+// and a weighted tsvector with a GIN index; storefinder_aliases maps each
+// alias to its Location. Migrate creates and upgrades them.
+//
+// Loading. Load makes the tables hold exactly a dataset's records in one
+// transaction, writing only rows whose record changed, so it is idempotent
+// and readers never see a half-loaded dataset.
+//
+// Reading. Every Source method is one read-only statement: Candidates,
+// Resolve, Serves and Items each cost one round trip per call, and nothing
+// writes, so a Source can run against a hot standby.
+//
+// Pushdown. Candidates pushes down what it can decide exactly or as a safe
+// superset, in keyset order (id COLLATE "C", or text rank then id). Under id
+// order a call reads O(limit) rows; under relevance order it reads every
+// text match the other pushdowns admit (through the GIN and GiST indexes),
+// to rank them, then O(limit) of the rest.
+//   - distance: a circle of radius max·(1+1e-6) + 1 m, checked on the
+//     spheroid. A local circle (up to a few hundred kilometres) is read cell
+//     by cell from (cell, id) indexes of a 0.1° or 1° latitude/longitude
+//     grid, at most 64 cells (cells.go), so a call reads about cells × limit
+//     rows whether the circle holds ten Locations or a million. A wider one
+//     is read in id order when dense (about limit ÷ density rows) and
+//     through the GiST index when sparse, chosen by a bounded index probe
+//     in the same statement. The
+//     margin exists because PostGIS measures geography with its own code
+//     (GeographicLib's inverse for points, but with its own tolerances
+//     around it), while the engine decides with runtime/domain/geodesic's
+//     Karney solution, which stays authoritative: about a millimetre per
+//     kilometre plus a metre is far above any disagreement of two correct
+//     geodesic solvers and far below anything that adds rows worth reading.
+//     A radius whose circle covers the whole ellipsoid is not pushed down
+//     (only "has a geo" is). Under relevance order the circle goes to the
+//     GiST index instead (ST_DWithin), since pages there follow the rank.
+//   - amenities and items: array containment (@>) is exact byte-wise string
+//     equality, the engine's rule, so they are pushed down.
+//   - hours, serves and extension filters are not: opening hours need IANA
+//     zone arithmetic, and serves follows rules (Unicode case folding of
+//     regions, geodesic radii) that are evaluated in Go on the batch's
+//     service areas, read in one statement, exactly as the in-memory store
+//     does.
+//
+// Free text orders and scores, never filters: under finder.ByRelevance the
+// score is ts_rank over a websearch OR-query for Locations that match it and
+// 0 for the rest, so every Location a structured constraint admits still
+// comes, after the scored ones. Scores differ from the in-memory ranking.
+package postgis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/domain/country"
+	"github.com/ucpgen/ucpgen/runtime/domain/finder"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+)
+
+// Distance margin of the ST_DWithin prefilter; see the package doc.
+const (
+	marginRelative = 1e-6
+	marginAbsolute = 1.0 // meters
+	// halfMeridian bounds every WGS 84 geodesic distance (meters): a circle
+	// this large holds the whole ellipsoid.
+	halfMeridian = 20003931.4586
+)
+
+// Options configures a Source.
+type Options struct {
+	// MaxDistance is the largest distance.max in meters the source honours
+	// (0: no cap); it is reported in Capabilities.
+	MaxDistance float64
+	// WideProbe is the number of Locations in a wide circle's bounding box
+	// from which Candidates reads in id order instead of through the
+	// spatial index (0: DefaultWideProbe).
+	WideProbe int
+}
+
+// DefaultWideProbe is Options.WideProbe's default: below it, sorting the
+// circle's Locations costs less than walking the id order.
+const DefaultWideProbe = 4000
+
+// Source is a finder.Source[location.Location] over a PostGIS database; it
+// is safe for concurrent use and never writes.
+type Source struct {
+	pool  *pgxpool.Pool
+	caps  finder.Capabilities
+	probe int
+}
+
+var _ finder.Source[location.Location] = (*Source)(nil)
+
+// Open checks that the database holds this program's schema and reads what
+// Capabilities reports (the countries that public records model); it does
+// not write, so pool may point at a hot standby. Capabilities are read once,
+// as the engine reads them once: restart servers after a load that adds a
+// service-area country. On a standby, open after the load has replayed.
+func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error) {
+	if err := checkSchema(ctx, pool); err != nil {
+		return nil, err
+	}
+	if math.IsNaN(opts.MaxDistance) || math.IsInf(opts.MaxDistance, 0) || opts.MaxDistance < 0 {
+		return nil, fmt.Errorf("postgis source: MaxDistance must be a finite number of meters >= 0, got %v", opts.MaxDistance)
+	}
+	if opts.WideProbe < 0 {
+		return nil, fmt.Errorf("postgis source: WideProbe must be >= 0, got %d", opts.WideProbe)
+	}
+	probe := opts.WideProbe
+	if probe == 0 {
+		probe = DefaultWideProbe
+	}
+	countries, err := modelledCountries(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	return &Source{pool: pool, probe: probe, caps: finder.Capabilities{
+		Serves:      []string{"point", "address"},
+		Countries:   countries,
+		MaxDistance: opts.MaxDistance,
+	}}, nil
+}
+
+// modelledCountries lists the service-area countries of public records
+// (stored as alpha-2 codes by Load), sorted: the postal systems this
+// Business models.
+func modelledCountries(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
+	rows, err := pool.Query(ctx, `SELECT DISTINCT c FROM `+tableLocations+`, unnest(sa_countries) AS c WHERE NOT private`)
+	if err != nil {
+		return nil, fmt.Errorf("read modelled countries: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("read modelled countries: %w", err)
+	}
+	for _, c := range out {
+		if !country.IsAlpha2(c) {
+			return nil, fmt.Errorf("%w: service-area country %q is not an alpha-2 code; reload the dataset", ErrSchema, c)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Capabilities implements finder.Source.
+func (s *Source) Capabilities() finder.Capabilities {
+	c := s.caps
+	c.Serves = slices.Clone(c.Serves)
+	c.Countries = slices.Clone(c.Countries)
+	return c
+}
+
+// Candidates implements finder.Source: one query, keyset order, LIMIT.
+func (s *Source) Candidates(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
+	if h.Limit <= 0 {
+		return nil, nil
+	}
+	if h.Order == finder.ByRelevance {
+		return s.ranked(ctx, h)
+	}
+	if h.Order != finder.ByID {
+		return nil, fmt.Errorf("postgis candidates: unknown order %d", h.Order)
+	}
+	var w where
+	spatial := w.structured(h, true)
+	if h.After != nil {
+		w.add("id > " + w.arg(h.After.ID))
+	}
+	limit := w.arg(h.Limit)
+	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() + ` ORDER BY id LIMIT ` + limit
+	if spatial == nil {
+		return s.query(ctx, sql, w.args)
+	}
+	if level, cells, ok := coverCells(spatial.lat, spatial.lon, spatial.r); ok {
+		// A local circle is read cell by cell (see cells.go): each cell's
+		// rows in id order from its (cell, id) index, checked against the
+		// circle row by row, at most limit from each, then merged.
+		var wc where
+		wc.structured(h, false)
+		if h.After != nil {
+			wc.add("l.id > " + wc.arg(h.After.ID))
+		}
+		wc.add("l." + cellColumns[level] + " = c.cell")
+		limit := wc.arg(h.Limit)
+		sql := `SELECT x.id, x.doc, 0::real FROM unnest(` + wc.arg(cells) + `::bigint[]) AS c(cell)
+CROSS JOIN LATERAL (SELECT l.id, l.doc FROM ` + tableLocations + ` AS l WHERE ` + wc.String() + ` ORDER BY l.id LIMIT ` + limit + `) AS x
+ORDER BY x.id LIMIT ` + limit
+		return s.query(ctx, sql, wc.args)
+	}
+	// A wide circle holding many Locations is read faster in id order,
+	// checking the circle row by row (about limit / density rows), than
+	// through the spatial index and a sort of every Location in it; one
+	// holding few (open sea) the other way round. PostgreSQL cannot
+	// estimate the circle's density, so one statement probes the spatial
+	// index, counting up to WideProbe bounding-box entries, and runs only
+	// the branch that suits.
+	w2 := where{args: w.args}
+	w2.structured(h, false)
+	if h.After != nil {
+		w2.add("id > " + w2.arg(h.After.ID))
+	}
+	probe := `WITH probe AS MATERIALIZED (SELECT count(*) < ` + fmt.Sprint(s.probe) + ` AS sparse FROM (SELECT 1 FROM ` +
+		tableLocations + ` WHERE NOT private AND geog && _ST_Expand(` + spatial.point + `, ` + spatial.radius + `) LIMIT ` +
+		fmt.Sprint(s.probe) + `) AS p)
+`
+	sql = probe + `(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE (SELECT sparse FROM probe) AND ` + w.String() + ` ORDER BY id LIMIT ` + limit + `)
+UNION ALL
+(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
+ORDER BY 1`
+	return s.query(ctx, sql, w2.args)
+}
+
+// ranked serves finder.ByRelevance in two keyset phases: Locations the text
+// matches with a positive rank (GIN index, rank desc, id asc), then every
+// other admitted Location with score 0 in id order.
+func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
+	tsq := orQuery(h.Text)
+	var out []finder.Candidate[location.Location]
+	if h.After == nil || h.After.Score > 0 {
+		var w where
+		w.structured(h, true)
+		q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
+		rank := `ts_rank(search, ` + q + `)`
+		w.add("search @@ " + q)
+		w.add(rank + " > 0")
+		if h.After != nil {
+			sc := w.arg(float32(h.After.Score))
+			w.add("(" + rank + " < " + sc + "::real OR (" + rank + " = " + sc + "::real AND id > " + w.arg(h.After.ID) + "))")
+		}
+		sql := `SELECT id, doc, ` + rank + ` FROM ` + tableLocations + ` WHERE ` + w.String() +
+			` ORDER BY 3 DESC, id LIMIT ` + w.arg(h.Limit)
+		got, err := s.query(ctx, sql, w.args)
+		if err != nil {
+			return nil, err
+		}
+		out = got
+		if len(out) == h.Limit {
+			return out, nil
+		}
+	}
+	var w where
+	w.structured(h, true)
+	q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
+	w.add("NOT (search @@ " + q + " AND ts_rank(search, " + q + ") > 0)")
+	if h.After != nil && h.After.Score <= 0 {
+		w.add("id > " + w.arg(h.After.ID))
+	}
+	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() +
+		` ORDER BY id LIMIT ` + w.arg(h.Limit-len(out))
+	rest, err := s.query(ctx, sql, w.args)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rest...), nil
+}
+
+// orQuery turns free text into websearch_to_tsquery input that ORs every
+// word, so a Location matching some words ranks above one matching none;
+// quotes and leading minus signs (phrase and negation syntax) are dropped,
+// and websearch_to_tsquery never fails on what is left.
+func orQuery(text string) string {
+	words := strings.FieldsFunc(text, func(r rune) bool { return r == '"' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	var keep []string
+	for _, w := range words {
+		w = strings.TrimLeft(w, "-")
+		if w != "" && !strings.EqualFold(w, "or") {
+			keep = append(keep, w)
+		}
+	}
+	return strings.Join(keep, " or ")
+}
+
+// where accumulates the SQL conditions and positional arguments of one
+// statement.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) arg(v any) string {
+	w.args = append(w.args, v)
+	return fmt.Sprintf("$%d", len(w.args))
+}
+
+func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
+
+func (w *where) String() string {
+	return strings.Join(w.conds, " AND ")
+}
+
+// circle is a pushed-down distance circle: its centre and radius (margin
+// included) and their placeholders.
+type circle struct {
+	point, radius string
+	lat, lon, r   float64
+}
+
+// structured adds the conditions every candidate query shares: public rows
+// only, and the exact or superset pushdowns of the structured query, with
+// the distance circle either indexable (ST_DWithin) or checked row by row
+// (_ST_DWithin). It returns the circle's placeholders, or nil when no
+// circle was pushed down.
+func (w *where) structured(h finder.Hints, indexed bool) *circle {
+	var c *circle
+	w.add("NOT private")
+	d := h.Distance
+	if d == nil {
+		d = h.Query.Distance
+	}
+	if d != nil {
+		r := d.Max*(1+marginRelative) + marginAbsolute
+		if r >= halfMeridian || math.IsNaN(r) {
+			w.add("geog IS NOT NULL")
+		} else {
+			c = &circle{
+				point:  "ST_SetSRID(ST_MakePoint(" + w.arg(d.Center.Lon) + "::float8, " + w.arg(d.Center.Lat) + "::float8), 4326)::geography",
+				radius: w.arg(r) + "::float8",
+				lat:    d.Center.Lat, lon: d.Center.Lon, r: r,
+			}
+			fn := "ST_DWithin"
+			if !indexed {
+				fn = "_ST_DWithin"
+			}
+			w.add(fn + "(geog, " + c.point + ", " + c.radius + ", true)")
+		}
+	}
+	f := h.Query.Filters
+	if f.HasAmenities || len(f.Amenities) > 0 {
+		w.add("amenities @> " + w.arg(nonNil(f.Amenities)) + "::text[]")
+	}
+	if len(f.Items) > 0 {
+		w.add("items @> " + w.arg(f.Items) + "::text[]")
+	}
+	return c
+}
+
+// query runs a candidate statement and decodes each row's Location once.
+func (s *Source) query(ctx context.Context, sql string, args []any) ([]finder.Candidate[location.Location], error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgis candidates: %w", err)
+	}
+	defer rows.Close()
+	var out []finder.Candidate[location.Location]
+	for rows.Next() {
+		var id string
+		var doc []byte
+		var score float32
+		if err := rows.Scan(&id, &doc, &score); err != nil {
+			return nil, fmt.Errorf("postgis candidates: %w", err)
+		}
+		c, err := candidate(id, doc)
+		if err != nil {
+			return nil, err
+		}
+		c.Score = float64(score)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgis candidates: %w", err)
+	}
+	return out, nil
+}
+
+// candidate decodes a stored Location; Ref is the row's id.
+func candidate(id string, doc []byte) (finder.Candidate[location.Location], error) {
+	loc, err := location.DecodeLocation(doc)
+	if err != nil {
+		return finder.Candidate[location.Location]{}, fmt.Errorf("postgis: stored location %q no longer decodes: %w", id, err)
+	}
+	return finder.Candidate[location.Location]{Location: loc, Ref: id}, nil
+}
+
+// Resolve implements finder.Source: ids and aliases in one statement.
+func (s *Source) Resolve(ctx context.Context, keys []string) (map[string][]finder.Candidate[location.Location], error) {
+	out := map[string][]finder.Candidate[location.Location]{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `
+SELECT k.key, l.id, l.doc FROM unnest($1::text[]) AS k(key)
+	JOIN `+tableLocations+` l ON l.id = k.key COLLATE "C" AND NOT l.private
+UNION ALL
+SELECT k.key, l.id, l.doc FROM unnest($1::text[]) AS k(key)
+	JOIN `+tableAliases+` a ON a.alias = k.key COLLATE "C"
+	JOIN `+tableLocations+` l ON l.id = a.location_id AND NOT l.private`, keys)
+	if err != nil {
+		return nil, fmt.Errorf("postgis resolve: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, id string
+		var doc []byte
+		if err := rows.Scan(&key, &id, &doc); err != nil {
+			return nil, fmt.Errorf("postgis resolve: %w", err)
+		}
+		c, err := candidate(id, doc)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = append(out[key], c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgis resolve: %w", err)
+	}
+	return out, nil
+}
+
+// refs returns the row ids of cands, failing on a candidate this source did
+// not produce.
+func refs(cands []finder.Candidate[location.Location]) ([]string, error) {
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		id, ok := c.Ref.(string)
+		if !ok {
+			return nil, fmt.Errorf("postgis: candidate %d has ref %T, not this source's row id", i, c.Ref)
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// area is a row's service area as Serves evaluates it.
+type area struct {
+	present                    bool
+	countries, regions, postal []string
+	radius                     *float64
+}
+
+// Serves implements finder.Source: one statement reads the batch's service
+// areas; the rules are evaluated in Go exactly as the in-memory store does.
+func (s *Source) Serves(ctx context.Context, t predicate.Target, cands []finder.Candidate[location.Location]) ([]bool, error) {
+	if t.Key != "point" && t.Key != "address" {
+		return nil, fmt.Errorf("%w: serves target %q", predicate.ErrUnevaluable, t.Key)
+	}
+	ids, err := refs(cands)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, sa_present, sa_countries, sa_regions, sa_postal_codes, sa_radius_m
+		FROM `+tableLocations+` WHERE id = ANY($1::text[]) AND NOT private`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("postgis serves: %w", err)
+	}
+	areas := make(map[string]area, len(ids))
+	for rows.Next() {
+		var id string
+		var a area
+		if err := rows.Scan(&id, &a.present, &a.countries, &a.regions, &a.postal, &a.radius); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("postgis serves: %w", err)
+		}
+		areas[id] = a
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgis serves: %w", err)
+	}
+	out := make([]bool, len(cands))
+	for i, c := range cands {
+		a, ok := areas[ids[i]]
+		out[i] = ok && a.present && serves(a, c.Location, t)
+	}
+	return out, nil
+}
+
+// serves decides one candidate: a point within radius_m of the Location's
+// geo by geodesic distance; an address whose every non-empty member is in
+// the service area's list (countries as alpha-2 codes, which Load stores and
+// the engine turns the request's country into; regions case-insensitively;
+// postal codes exactly).
+func serves(a area, l *location.Location, t predicate.Target) bool {
+	switch t.Key {
+	case "point":
+		g, ok := l.Geo.Get()
+		if a.radius == nil || !ok || t.Point == nil {
+			return false
+		}
+		return geodesic.Within(geodesic.Point{Lat: g.Latitude, Lon: g.Longitude}, *t.Point, *a.radius)
+	case "address":
+		ad := t.Address
+		if ad == nil {
+			return false
+		}
+		return inList(a.countries, ad.Country, func(x, y string) bool { return x == y }) &&
+			inList(a.regions, ad.Region, strings.EqualFold) &&
+			inList(a.postal, ad.PostalCode, func(x, y string) bool { return x == y })
+	}
+	return false
+}
+
+// inList is true for an empty (absent) want, else when list holds it.
+func inList(list []string, want string, eq func(string, string) bool) bool {
+	if want == "" {
+		return true
+	}
+	return slices.ContainsFunc(list, func(x string) bool { return eq(x, want) })
+}
+
+// Items implements finder.Source: one statement, array containment.
+func (s *Source) Items(ctx context.Context, items []string, cands []finder.Candidate[location.Location]) ([]bool, error) {
+	ids, err := refs(cands)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		return nil, errors.New("postgis items: no item ids given")
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id FROM `+tableLocations+`
+		WHERE id = ANY($1::text[]) AND NOT private AND items @> $2::text[]`, ids, items)
+	if err != nil {
+		return nil, fmt.Errorf("postgis items: %w", err)
+	}
+	have, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgis items: %w", err)
+	}
+	ok := make(map[string]bool, len(have))
+	for _, id := range have {
+		ok[id] = true
+	}
+	out := make([]bool, len(cands))
+	for i, id := range ids {
+		out[i] = ok[id]
+	}
+	return out, nil
+}
+
+// Config parses dsn into a pool configuration suited to this source's short
+// read statements: JIT compilation and parallel workers cost more to start
+// than such a statement takes, so both are turned off for the session.
+func Config(dsn string) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres DSN: %w", err)
+	}
+	rp := cfg.ConnConfig.RuntimeParams
+	if _, set := rp["jit"]; !set {
+		rp["jit"] = "off"
+	}
+	if _, set := rp["max_parallel_workers_per_gather"]; !set {
+		rp["max_parallel_workers_per_gather"] = "0"
+	}
+	if _, set := rp["application_name"]; !set {
+		rp["application_name"] = "ucpgen-storefinder"
+	}
+	return cfg, nil
+}
+
+// Connect opens a pool on dsn with Config's settings and checks that the
+// server answers.
+func Connect(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
+	cfg, err := Config(dsn)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	return pool, nil
+}
+
+// PublicCount reports how many buyer-accessible Locations the database
+// holds, for start-up logs and health checks.
+func (s *Source) PublicCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM `+tableLocations+` WHERE NOT private`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count public locations: %w", err)
+	}
+	return n, nil
+}

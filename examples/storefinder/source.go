@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
+	"github.com/ucpgen/ucpgen/examples/storefinder/store"
+	"github.com/ucpgen/ucpgen/generated/location"
+)
+
+// openSource selects the data source: the in-memory dataset (embedded or
+// --data) by default, or PostGIS with --postgres, after loading --data into
+// it when both are given. It returns the number of public records served.
+func openSource(c config) (location.Source, int, error) {
+	if c.postgres == "" {
+		recs, err := loadRecords(c.data)
+		if err != nil {
+			return nil, 0, err
+		}
+		src, err := store.New(recs, store.Options{})
+		if err != nil {
+			return nil, 0, fmt.Errorf("load stores: %w", err)
+		}
+		return src, len(recs), nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	pool, err := postgis.Connect(ctx, c.postgres)
+	if err != nil {
+		return nil, 0, fmt.Errorf("--postgres: %w", err)
+	}
+	if c.pools != nil {
+		*c.pools = append(*c.pools, pool)
+	}
+	if c.data != "" {
+		recs, err := loadRecords(c.data)
+		if err != nil {
+			return nil, 0, err
+		}
+		st, err := postgis.Load(ctx, pool, recs)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--postgres --data %s: %w", c.data, err)
+		}
+		fmt.Fprintf(os.Stderr, "storefinder: loaded %s into PostgreSQL: %d records, %d inserted, %d updated, %d deleted\n",
+			c.data, st.Records, st.Inserted, st.Updated, st.Deleted)
+	}
+	src, err := postgis.Open(ctx, pool, postgis.Options{})
+	if err != nil {
+		return nil, 0, fmt.Errorf("--postgres: %w", err)
+	}
+	n, err := src.PublicCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("--postgres: %w", err)
+	}
+	return src, n, nil
+}
