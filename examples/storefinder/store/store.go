@@ -20,11 +20,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,48 +112,63 @@ func (s *Source) candidate(doc int32, score float64) (location.Candidate, error)
 // New validates every record and builds the indexes. An invalid record is a
 // *dataset.FieldError naming its index and the JSON Pointer of the value;
 // when several are invalid, the first in dataset order is reported.
+//
+// Each record is decoded once: public records in id order, so their doc
+// numbers, the text index and the spatial index are built in the same pass.
+// While it runs, New lowers the garbage collector's growth target (and
+// restores it on return): the records usually share one large dataset
+// buffer that stays live, and the default target would let the decoding
+// garbage grow to the size of that buffer again.
 func New(records []dataset.Record, opts Options) (*Source, error) {
-	s := &Source{}
+	if len(records) >= loadGCThreshold {
+		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
+	}
+	ids := make([]string, len(records))
+	var public []int32
+	for i := range records {
+		ids[i] = records[i].ID
+		if ids[i] == "" {
+			ids[i] = locationID(records[i].Location)
+		}
+		if !records[i].Private {
+			public = append(public, int32(i))
+		}
+	}
+	slices.SortStableFunc(public, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
+	s := &Source{ents: make([]entry, 0, len(public)), text: textrank.NewIndex()}
 	ld := newLoader()
 	served := map[string]bool{}
-	for i, rec := range records {
-		e, err := ld.decode(i, rec)
+	var points []spatial.Point
+	for _, i := range public {
+		e, loc, err := ld.decode(int(i), records[i])
 		if err != nil {
-			if kerr := checkKeys(records[:i]); kerr != nil {
-				return nil, kerr // an earlier record breaks the id rules
-			}
-			return nil, err
+			return nil, firstError(records, ld)
 		}
-		if rec.Private {
-			continue // after validation, before anything a request can observe
-		}
+		doc := int32(len(s.ents))
 		for _, c := range e.countries {
 			served[c] = true
 		}
-		s.ents = append(s.ents, e)
-		for _, a := range rec.Aliases {
-			s.aliases = append(s.aliases, alias{key: a, doc: int32(len(s.ents) - 1)})
+		for _, a := range records[i].Aliases {
+			s.aliases = append(s.aliases, alias{key: a, doc: doc})
 		}
-	}
-	if err := checkKeys(records); err != nil {
-		return nil, err
-	}
-	s.sortByID()
-	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
-	var points []spatial.Point
-	s.text = textrank.NewIndex()
-	for doc := range s.ents {
-		e := &s.ents[doc]
 		if e.hasGeo {
-			s.geoDoc = append(s.geoDoc, int32(doc))
+			s.geoDoc = append(s.geoDoc, doc)
 			points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
 		}
-		loc, err := location.DecodeLocation(e.raw)
-		if err != nil {
-			return nil, fmt.Errorf("decode location %q: %w", e.id, err)
-		}
 		s.text.Add(textFields(loc))
+		s.ents = append(s.ents, e)
 	}
+	for i := range records {
+		if records[i].Private { // validated, never indexed
+			if _, _, err := ld.decode(i, records[i]); err != nil {
+				return nil, firstError(records, ld)
+			}
+		}
+	}
+	if err := checkKeys(records, ids); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
 	s.text.Finish()
 	ix, err := spatial.New(points)
 	if err != nil {
@@ -170,75 +187,70 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 	return s, nil
 }
 
-// sortByID puts the public records in id order (unless they already are),
-// permuting in place so no second copy of the records is made, and renumbers
-// the aliases.
-func (s *Source) sortByID() {
-	if slices.IsSortedFunc(s.ents, func(a, b entry) int { return strings.Compare(a.id, b.id) }) {
-		return
-	}
-	perm := make([]int32, len(s.ents)) // perm[new] = old
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	slices.SortFunc(perm, func(a, b int32) int { return strings.Compare(s.ents[a].id, s.ents[b].id) })
-	where := make([]int32, len(perm)) // where[old] = new
-	for n, o := range perm {
-		where[o] = int32(n)
-	}
-	for i := range s.aliases {
-		s.aliases[i].doc = where[s.aliases[i].doc]
-	}
-	// Apply the permutation cycle by cycle.
-	for start := range perm {
-		if perm[start] < 0 {
-			continue
+// The garbage collector's growth target while a large dataset loads (see
+// New); below the threshold the default is kept, since the whole load is
+// small and tests build many sources concurrently.
+const (
+	loadGCThreshold = 50_000
+	loadGCPercent   = 10
+)
+
+// firstError finds the error a reader going through the records in order
+// meets first: a record's own problem, else an identifier an earlier record
+// already used. It runs only when loading has already failed.
+func firstError(records []dataset.Record, ld *loader) error {
+	ids := make([]string, len(records))
+	for i, r := range records {
+		ids[i] = r.ID
+		if ids[i] == "" {
+			ids[i] = locationID(r.Location)
 		}
-		tmp := s.ents[start]
-		cur := start
-		for {
-			next := int(perm[cur])
-			perm[cur] = -1
-			if next == start {
-				s.ents[cur] = tmp
-				break
+	}
+	for i := range records {
+		if _, _, err := ld.decode(i, records[i]); err != nil {
+			if kerr := checkKeys(records[:i], ids[:i]); kerr != nil {
+				return kerr
 			}
-			s.ents[cur] = s.ents[next]
-			cur = next
+			return err
 		}
 	}
+	return checkKeys(records, ids)
 }
 
 // checkKeys enforces one namespace for ids and aliases of all records, as
 // dataset.Parse does for files (records may also be built in code). Like a
 // reader going through the records in order (each id, then its aliases), it
 // reports the first identifier that was already used, and by which record.
-func checkKeys(records []dataset.Record) error {
-	type key struct {
-		k   string
-		seq int // position in reading order
-		rec int
-		mem int // -1: the id, else the alias position
-	}
-	keys := make([]key, 0, len(records))
+func checkKeys(records []dataset.Record, ids []string) error {
+	// A key is (record << 32 | member), member 0 the id and j+1 alias j;
+	// the numbers sort in reading order.
+	keys := make([]uint64, 0, len(records)*2)
 	for i, r := range records {
-		id := r.ID
-		if id == "" {
-			id = locationID(r.Location)
-		}
-		keys = append(keys, key{id, len(keys), i, -1})
-		for j, a := range r.Aliases {
-			keys = append(keys, key{a, len(keys), i, j})
+		keys = append(keys, uint64(i)<<32)
+		for j := range r.Aliases {
+			keys = append(keys, uint64(i)<<32|uint64(j+1))
 		}
 	}
-	slices.SortStableFunc(keys, func(a, b key) int { return strings.Compare(a.k, b.k) })
+	name := func(k uint64) string {
+		rec, mem := int(k>>32), int(k&0xffffffff)
+		if mem == 0 {
+			return ids[rec]
+		}
+		return records[rec].Aliases[mem-1]
+	}
+	slices.SortFunc(keys, func(a, b uint64) int {
+		if c := strings.Compare(name(a), name(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	bad, first := -1, -1
 	for i := 0; i < len(keys); {
-		j := i + 1 // keys[i:j] are equal, in reading order
-		for j < len(keys) && keys[j].k == keys[i].k {
+		j := i + 1 // keys[i:j] are equal names, in reading order
+		for j < len(keys) && name(keys[j]) == name(keys[i]) {
 			j++
 		}
-		if j-i > 1 && (bad < 0 || keys[i+1].seq < keys[bad].seq) {
+		if j-i > 1 && (bad < 0 || keys[i+1] < keys[bad]) {
 			bad, first = i+1, i
 		}
 		i = j
@@ -247,10 +259,10 @@ func checkKeys(records []dataset.Record) error {
 		return nil
 	}
 	ptr := "/location/id"
-	if m := keys[bad].mem; m >= 0 {
-		ptr = "/aliases/" + strconv.Itoa(m)
+	if m := int(keys[bad] & 0xffffffff); m > 0 {
+		ptr = "/aliases/" + strconv.Itoa(m-1)
 	}
-	return fieldErr(keys[bad].rec, ptr, "identifier %q is already used by record %d", keys[bad].k, keys[first].rec)
+	return fieldErr(int(keys[bad]>>32), ptr, "identifier %q is already used by record %d", name(keys[bad]), int(keys[first]>>32))
 }
 
 // locationID reads the id of a Location that decode has already accepted.
@@ -350,23 +362,23 @@ func boolByte(b bool) byte {
 // decode validates one record with the generated Location decoder (schema
 // validation included) plus the rules the schema cannot state, and keeps
 // what the request paths need.
-func (ld *loader) decode(i int, rec dataset.Record) (entry, error) {
+func (ld *loader) decode(i int, rec dataset.Record) (entry, *location.Location, error) {
 	loc, err := location.DecodeLocation(rec.Location)
 	if err != nil {
 		if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
 			first := ip.Violations[0]
-			return entry{}, fieldErr(i, "/location"+first.Pointer, "not a valid UCP Location: %s", first.Message)
+			return entry{}, nil, fieldErr(i, "/location"+first.Pointer, "not a valid UCP Location: %s", first.Message)
 		}
-		return entry{}, fieldErr(i, "/location", "not a valid UCP Location: %v", err)
+		return entry{}, nil, fieldErr(i, "/location", "not a valid UCP Location: %v", err)
 	}
 	if loc.ID == "" {
-		return entry{}, fieldErr(i, "/location/id", "must not be empty")
+		return entry{}, nil, fieldErr(i, "/location/id", "must not be empty")
 	}
 	if rec.ID != "" && rec.ID != loc.ID {
-		return entry{}, fieldErr(i, "/location/id", "record id %q differs from the Location id %q", rec.ID, loc.ID)
+		return entry{}, nil, fieldErr(i, "/location/id", "record id %q differs from the Location id %q", rec.ID, loc.ID)
 	}
 	if loc.Name == "" {
-		return entry{}, fieldErr(i, "/location/name", "must not be empty")
+		return entry{}, nil, fieldErr(i, "/location/name", "must not be empty")
 	}
 	e := entry{raw: rec.Location, id: rec.ID, items: rec.Items, area: rec.ServiceArea}
 	if e.id == "" {
@@ -374,7 +386,7 @@ func (ld *loader) decode(i int, rec dataset.Record) (entry, error) {
 	}
 	pc := loc.PredicateCandidate()
 	if e.compiled, err = ld.compile(pc.Schedule); err != nil {
-		return entry{}, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
+		return entry{}, nil, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
 	}
 	if pc.Geo != nil {
 		e.geo, e.hasGeo = *pc.Geo, true
@@ -383,23 +395,23 @@ func (ld *loader) decode(i int, rec dataset.Record) (entry, error) {
 	if sa := rec.ServiceArea; sa != nil {
 		if r := sa.RadiusM; r != nil {
 			if math.IsNaN(*r) || math.IsInf(*r, 0) || *r < 0 {
-				return entry{}, fieldErr(i, "/service_area/radius_m", "must be a finite number of meters >= 0, got %v", *r)
+				return entry{}, nil, fieldErr(i, "/service_area/radius_m", "must be a finite number of meters >= 0, got %v", *r)
 			}
 			if !e.hasGeo {
-				return entry{}, fieldErr(i, "/service_area/radius_m", "needs the Location's geo to measure from")
+				return entry{}, nil, fieldErr(i, "/service_area/radius_m", "needs the Location's geo to measure from")
 			}
 		}
 		var codes []string
 		for j, c := range sa.Countries {
 			code, ok := country.Normalize(c)
 			if !ok {
-				return entry{}, fieldErr(i, "/service_area/countries/"+strconv.Itoa(j), "%q is not an ISO 3166-1 country", c)
+				return entry{}, nil, fieldErr(i, "/service_area/countries/"+strconv.Itoa(j), "%q is not an ISO 3166-1 country", c)
 			}
 			codes = append(codes, code)
 		}
 		e.countries = ld.shared(codes)
 	}
-	return e, nil
+	return e, loc, nil
 }
 
 // scheduleField matches the field path hours.Compile puts first in its
