@@ -160,7 +160,7 @@ func run(args []string, out io.Writer) error {
 			}
 			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", label, q.name, fmtDur(p50), fmtDur(p99), b, ratio)
 		}
-		notes = append(notes, fmt.Sprintf("N=%s: start-up %s, peak RSS %d MB", label, res.startup.Round(10*time.Millisecond), res.peakRSSKB/1024))
+		notes = append(notes, fmt.Sprintf("N=%s: start-up %s (server CPU %s), peak RSS %d MB", label, res.startup.Round(10*time.Millisecond), res.startCPU.Round(10*time.Millisecond), res.peakRSSKB/1024))
 	}
 	fmt.Fprintln(out)
 	for _, n := range notes {
@@ -184,6 +184,7 @@ func writeDataset(path string, n int) error {
 // result is what one server run measured.
 type result struct {
 	startup   time.Duration
+	startCPU  time.Duration // the server's user+system CPU until it answered
 	peakRSSKB int64
 	lat       map[string][]time.Duration
 }
@@ -219,6 +220,7 @@ func measure(c config, bin, data string) (result, error) {
 	defer stop()
 	base := "http://" + addr
 	r.startup = time.Since(start)
+	r.startCPU = cpuTime(pid)
 
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "loadbench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/ucp/mcp"}, nil)
@@ -279,6 +281,25 @@ func browseIDs(ctx context.Context, cs *mcp.ClientSession, n int) ([]string, err
 		return nil, errors.New("browse returned no Locations")
 	}
 	return ids, nil
+}
+
+// cpuTime reads the process's user plus system CPU time (Linux), so a
+// start-up on a busy machine can be told apart from a slow one.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// Fields after the parenthesised command name: state is field 3, utime
+	// and stime are fields 14 and 15, in clock ticks of 1/100 s.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return -1
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	k, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+k) * 10 * time.Millisecond
 }
 
 // peakRSS reads the process's high-water resident set (Linux), in KiB.

@@ -5,12 +5,22 @@
 // lookup bookkeeping, response shapes) on top of it.
 //
 // Its pushdown is what an in-memory Business can do cheaply: the spatial
-// index narrows a distance relation to a superset, the amenity filter is
-// applied exactly, and candidates come in keyset order, by id (a page reads
-// the records up to its last match, from a binary-searched start) or, for a
-// free-text query, by textrank score then id (every candidate is scored once
-// per text, circle and amenity set, and the ranking is cached for the next
-// batches and pages).
+// index narrows a distance relation to a superset (a small circle's records
+// are listed, a large one's are tested one by one while walking in id
+// order), the amenity filter is applied exactly, and candidates come in
+// keyset order, by id (a page reads the records up to its last match, from
+// a binary-searched start) or, for a free-text query, by textrank score then
+// id: the inverted text index yields the records that score above zero,
+// best first, and the rest of the pool follows with score 0 in id order, so
+// ranking reorders but never admits or drops a record. A ranking is cached
+// for the next batches and pages.
+//
+// Memory is what bounds the dataset size, so a record keeps only what the
+// request paths read (id, geo, shared amenity keys and compiled schedule,
+// items, service area) plus its Location as the dataset's JSON text, which
+// is decoded with the generated decoder when a candidate is handed to the
+// engine: a page costs a few dozen decodes, a million records cost no
+// decoded Locations.
 //
 // Every record is validated at load with the generated Location decoder plus
 // the schedule and IANA zone rules, so a server never starts on broken data.
@@ -77,7 +87,8 @@ type Source struct {
 
 // entry is one public record, as compact as the request paths allow.
 type entry struct {
-	raw       json.RawMessage // the Location's JSON, validated at load
+	raw       json.RawMessage    // the Location's JSON, validated at load
+	loc       *location.Location // decoded, kept only for small datasets
 	id        string
 	geo       predicate.Geo
 	hasGeo    bool
@@ -98,9 +109,12 @@ type alias struct {
 // decoded from the dataset text.
 func (s *Source) candidate(doc int32, score float64) (location.Candidate, error) {
 	e := &s.ents[doc]
-	loc, err := location.DecodeLocation(e.raw)
-	if err != nil { // validated at load: only a corrupted heap gets here
-		return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
+	loc := e.loc
+	if loc == nil {
+		var err error
+		if loc, err = location.DecodeLocation(e.raw); err != nil { // validated at load
+			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
+		}
 	}
 	pc := &predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled}
 	if e.hasGeo {
@@ -156,6 +170,9 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 			points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
 		}
 		s.text.Add(textFields(loc))
+		if len(public) <= keepDecodedUpTo {
+			e.loc = loc
+		}
 		s.ents = append(s.ents, e)
 	}
 	for i := range records {
@@ -186,6 +203,11 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 	}
 	return s, nil
 }
+
+// keepDecodedUpTo is the largest number of public records whose decoded
+// Locations are kept (a few KB each): below it, memory is no concern and a
+// request saves decoding its candidates again.
+var keepDecodedUpTo = 20_000
 
 // The garbage collector's growth target while a large dataset loads (see
 // New); below the threshold the default is kept, since the whole load is
