@@ -119,7 +119,8 @@ func DefaultJSON() []byte {
 // the record index and pointer), never silently dropped.
 //
 // The returned Locations may share data's memory, so data must not be
-// modified afterwards.
+// modified afterwards, and records with the same service_area text may
+// share one ServiceArea: treat records as read-only.
 func Parse(data []byte) ([]Record, error) {
 	recs, ok := parseFast(data)
 	if !ok {

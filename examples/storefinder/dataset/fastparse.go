@@ -257,15 +257,20 @@ func (s *scanner) elements(each func() bool) bool {
 	}
 }
 
-// interner shares one string per distinct value across records.
-type interner map[string]string
+// interner shares one string per distinct value across records, and one
+// ServiceArea per distinct service_area text (most stores of a metro have
+// the same coverage).
+type interner struct {
+	strs  map[string]string
+	areas map[string]*ServiceArea
+}
 
-func (in interner) get(b []byte) string {
-	if s, ok := in[string(b)]; ok {
+func (in *interner) get(b []byte) string {
+	if s, ok := in.strs[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	in[s] = s
+	in.strs[s] = s
 	return s
 }
 
@@ -291,7 +296,7 @@ func parseFast(data []byte) ([]Record, bool) {
 		return nil, false
 	}
 	recs := make([]Record, len(spans))
-	in := interner{}
+	in := &interner{strs: map[string]string{}, areas: map[string]*ServiceArea{}}
 	for k, sp := range spans {
 		r := &scanner{b: data[:sp.end], i: sp.start}
 		if !fastRecord(r, in, &recs[k]) {
@@ -302,7 +307,7 @@ func parseFast(data []byte) ([]Record, bool) {
 }
 
 // fastRecord decodes one record the way decodeRecord does.
-func fastRecord(s *scanner, in interner, rec *Record) bool {
+func fastRecord(s *scanner, in *interner, rec *Record) bool {
 	if !s.eat('{') {
 		return false
 	}
@@ -384,7 +389,7 @@ func fastLocation(s *scanner, rec *Record) bool {
 
 // fastStrings reads an array of distinct non-empty strings, interned when in
 // is non-nil.
-func fastStrings(s *scanner, in interner) ([]string, bool) {
+func fastStrings(s *scanner, in *interner) ([]string, bool) {
 	if !s.eat('[') {
 		return nil, false
 	}
@@ -409,7 +414,9 @@ func fastStrings(s *scanner, in interner) ([]string, bool) {
 	return out, ok
 }
 
-func fastServiceArea(s *scanner, in interner, rec *Record) bool {
+func fastServiceArea(s *scanner, in *interner, rec *Record) bool {
+	s.ws()
+	start := s.i
 	if !s.eat('{') {
 		return false
 	}
@@ -443,6 +450,14 @@ func fastServiceArea(s *scanner, in interner, rec *Record) bool {
 		seen[i] = true
 		return ok
 	})
+	if !ok {
+		return false
+	}
+	if shared, dup := in.areas[string(s.b[start:s.i])]; dup {
+		rec.ServiceArea = shared
+		return true
+	}
+	in.areas[string(s.b[start:s.i])] = sa
 	rec.ServiceArea = sa
-	return ok
+	return true
 }

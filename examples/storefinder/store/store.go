@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -134,7 +135,8 @@ func (s *Source) candidate(doc int32, score float64) (location.Candidate, error)
 // buffer that stays live, and the default target would let the decoding
 // garbage grow to the size of that buffer again.
 func New(records []dataset.Record, opts Options) (*Source, error) {
-	if len(records) >= loadGCThreshold {
+	big := len(records) >= loadGCThreshold
+	if big {
 		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 	}
 	ids := make([]string, len(records))
@@ -153,7 +155,10 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 	ld := newLoader()
 	served := map[string]bool{}
 	var points []spatial.Point
-	for _, i := range public {
+	for n, i := range public {
+		if big && n > 0 && n%loadGCEvery == 0 {
+			runtime.GC() // see loadGCEvery
+		}
 		e, loc, err := ld.decode(int(i), records[i])
 		if err != nil {
 			return nil, firstError(records, ld)
@@ -212,9 +217,14 @@ var keepDecodedUpTo = 20_000
 // The garbage collector's growth target while a large dataset loads (see
 // New); below the threshold the default is kept, since the whole load is
 // small and tests build many sources concurrently.
+// On a busy machine the background collector can fall behind the decoding
+// and let garbage overshoot that target, so a large load also collects
+// explicitly every loadGCEvery records (each collection only has to mark the
+// records' pointers; the dataset buffer holds none).
 const (
 	loadGCThreshold = 50_000
 	loadGCPercent   = 10
+	loadGCEvery     = 50_000
 )
 
 // firstError finds the error a reader going through the records in order
