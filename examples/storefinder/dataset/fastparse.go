@@ -263,6 +263,10 @@ func (s *scanner) elements(each func() bool) bool {
 type interner struct {
 	strs  map[string]string
 	areas map[string]*ServiceArea
+	// scratch, reused from record to record so parsing a record allocates
+	// only what the record keeps
+	names [][]byte
+	list  []string
 }
 
 func (in *interner) get(b []byte) string {
@@ -322,14 +326,14 @@ func fastRecord(s *scanner, in *interner, rec *Record) bool {
 	ok := s.members(func(name []byte) bool {
 		switch string(name) {
 		case "location":
-			return once(0) && fastLocation(s, rec)
+			return once(0) && fastLocation(s, in, rec)
 		case "aliases":
 			var ok bool
-			rec.Aliases, ok = fastStrings(s, nil)
+			rec.Aliases, ok = fastStrings(s, in, false)
 			return once(1) && ok
 		case "items":
 			var ok bool
-			rec.Items, ok = fastStrings(s, in)
+			rec.Items, ok = fastStrings(s, in, true)
 			return once(2) && ok
 		case "service_area":
 			return once(3) && fastServiceArea(s, in, rec)
@@ -352,20 +356,20 @@ func fastRecord(s *scanner, in *interner, rec *Record) bool {
 
 // fastLocation keeps the Location's text and reads its id, refusing
 // duplicate member names as the strict path does.
-func fastLocation(s *scanner, rec *Record) bool {
+func fastLocation(s *scanner, in *interner, rec *Record) bool {
 	if s.peek() != '{' {
 		return false
 	}
 	start := s.i
 	s.i++
-	var names [][]byte
+	in.names = in.names[:0]
 	ok := s.members(func(name []byte) bool {
-		for _, n := range names {
+		for _, n := range in.names {
 			if string(n) == string(name) {
 				return false
 			}
 		}
-		names = append(names, name)
+		in.names = append(in.names, name)
 		if string(name) == "id" {
 			if s.peek() != '"' {
 				return false
@@ -387,31 +391,36 @@ func fastLocation(s *scanner, rec *Record) bool {
 	return true
 }
 
-// fastStrings reads an array of distinct non-empty strings, interned when in
-// is non-nil.
-func fastStrings(s *scanner, in *interner) ([]string, bool) {
+// fastStrings reads an array of distinct non-empty strings into a slice of
+// exactly its length, interning the strings when shared is set.
+func fastStrings(s *scanner, in *interner, shared bool) ([]string, bool) {
 	if !s.eat('[') {
 		return nil, false
 	}
-	out := []string{}
+	in.list = in.list[:0]
 	ok := s.elements(func() bool {
 		b, ok := s.text()
 		if !ok || len(b) == 0 {
 			return false
 		}
-		for _, prev := range out {
+		for _, prev := range in.list {
 			if prev == string(b) {
 				return false
 			}
 		}
-		if in != nil {
-			out = append(out, in.get(b))
+		if shared {
+			in.list = append(in.list, in.get(b))
 		} else {
-			out = append(out, string(b))
+			in.list = append(in.list, string(b))
 		}
 		return true
 	})
-	return out, ok
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(in.list)) // empty but present, like the strict path
+	copy(out, in.list)
+	return out, true
 }
 
 func fastServiceArea(s *scanner, in *interner, rec *Record) bool {
@@ -428,13 +437,13 @@ func fastServiceArea(s *scanner, in *interner, rec *Record) bool {
 		switch string(name) {
 		case "countries":
 			i = 0
-			sa.Countries, ok = fastStrings(s, in)
+			sa.Countries, ok = fastStrings(s, in, true)
 		case "regions":
 			i = 1
-			sa.Regions, ok = fastStrings(s, in)
+			sa.Regions, ok = fastStrings(s, in, true)
 		case "postal_codes":
 			i = 2
-			sa.PostalCodes, ok = fastStrings(s, in)
+			sa.PostalCodes, ok = fastStrings(s, in, true)
 		case "radius_m":
 			i = 3
 			var num []byte

@@ -41,6 +41,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	_ "time/tzdata" // Location timezones are IANA names evaluated on any host
 
@@ -135,8 +136,7 @@ func (s *Source) candidate(doc int32, score float64) (location.Candidate, error)
 // buffer that stays live, and the default target would let the decoding
 // garbage grow to the size of that buffer again.
 func New(records []dataset.Record, opts Options) (*Source, error) {
-	big := len(records) >= loadGCThreshold
-	if big {
+	if len(records) >= loadGCThreshold {
 		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 	}
 	ids := make([]string, len(records))
@@ -155,30 +155,58 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 	ld := newLoader()
 	served := map[string]bool{}
 	var points []spatial.Point
-	for n, i := range public {
-		if big && n > 0 && n%loadGCEvery == 0 {
-			runtime.GC() // see loadGCEvery
+	// Records are decoded and tokenised in parallel, a chunk at a time, and
+	// numbered and indexed in id order.
+	type decoded struct {
+		e     entry
+		loc   *location.Location
+		terms textrank.Terms
+		err   error
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	chunk := make([]decoded, min(len(public), loadChunk))
+	for lo := 0; lo < len(public); lo += loadChunk {
+		part := public[lo:min(lo+loadChunk, len(public))]
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := w; k < len(part); k += workers {
+					i := int(part[k])
+					d := &chunk[k]
+					d.e, d.loc, d.err = ld.decode(i, records[i])
+					if d.err == nil {
+						d.terms = textrank.Analyze(textFields(d.loc))
+					}
+				}
+			}()
 		}
-		e, loc, err := ld.decode(int(i), records[i])
-		if err != nil {
-			return nil, firstError(records, ld)
+		wg.Wait()
+		for k, i := range part {
+			d := &chunk[k]
+			if d.err != nil {
+				return nil, firstError(records, ld)
+			}
+			e := d.e
+			doc := int32(len(s.ents))
+			for _, c := range e.countries {
+				served[c] = true
+			}
+			for _, a := range records[i].Aliases {
+				s.aliases = append(s.aliases, alias{key: a, doc: doc})
+			}
+			if e.hasGeo {
+				s.geoDoc = append(s.geoDoc, doc)
+				points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
+			}
+			s.text.AddTerms(d.terms)
+			if len(public) <= keepDecodedUpTo {
+				e.loc = d.loc
+			}
+			s.ents = append(s.ents, e)
+			*d = decoded{}
 		}
-		doc := int32(len(s.ents))
-		for _, c := range e.countries {
-			served[c] = true
-		}
-		for _, a := range records[i].Aliases {
-			s.aliases = append(s.aliases, alias{key: a, doc: doc})
-		}
-		if e.hasGeo {
-			s.geoDoc = append(s.geoDoc, doc)
-			points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
-		}
-		s.text.Add(textFields(loc))
-		if len(public) <= keepDecodedUpTo {
-			e.loc = loc
-		}
-		s.ents = append(s.ents, e)
 	}
 	for i := range records {
 		if records[i].Private { // validated, never indexed
@@ -209,6 +237,10 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 	return s, nil
 }
 
+// loadChunk is how many records are decoded in parallel between two
+// in-order indexing steps; it bounds the decoded Locations alive at once.
+const loadChunk = 4096
+
 // keepDecodedUpTo is the largest number of public records whose decoded
 // Locations are kept (a few KB each): below it, memory is no concern and a
 // request saves decoding its candidates again.
@@ -217,14 +249,11 @@ var keepDecodedUpTo = 20_000
 // The garbage collector's growth target while a large dataset loads (see
 // New); below the threshold the default is kept, since the whole load is
 // small and tests build many sources concurrently.
-// On a busy machine the background collector can fall behind the decoding
-// and let garbage overshoot that target, so a large load also collects
-// explicitly every loadGCEvery records (each collection only has to mark the
-// records' pointers; the dataset buffer holds none).
+// Each collection only has to mark the records' pointers (the dataset
+// buffer holds none), so a low target costs little CPU.
 const (
 	loadGCThreshold = 50_000
 	loadGCPercent   = 10
-	loadGCEvery     = 50_000
 )
 
 // firstError finds the error a reader going through the records in order
@@ -314,6 +343,7 @@ func fieldErr(i int, rel, format string, args ...any) *dataset.FieldError {
 // amenity key sets, country lists), so a million stores keep a few hundred
 // distinct schedules rather than a million copies.
 type loader struct {
+	mu        sync.Mutex // decode runs on several goroutines
 	schedules map[string]*hours.Compiled
 	strs      map[string][]string
 	key       []byte
@@ -329,6 +359,8 @@ func (ld *loader) shared(list []string) []string {
 	if len(list) == 0 {
 		return nil
 	}
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
 	ld.key = ld.key[:0]
 	for _, v := range list {
 		ld.key = append(ld.key, v...)
@@ -347,6 +379,8 @@ func (ld *loader) shared(list []string) []string {
 
 // compile returns the compiled schedule, shared between equal schedules.
 func (ld *loader) compile(sc hours.Schedule) (*hours.Compiled, error) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
 	k := ld.key[:0]
 	k = append(k, sc.Timezone...)
 	k = append(k, 0, boolByte(sc.HasHours), boolByte(sc.HasExceptions))

@@ -51,24 +51,39 @@ func NewIndex() *Index {
 }
 
 // Add indexes the next document (number Len() before the call).
-func (ix *Index) Add(f Fields) {
-	doc := int32(ix.n)
-	ix.n++
-	seq, name := withCompounds(f.Name)
-	ix.addField(fieldName, doc, name)
-	var addr, amen []string
+func (ix *Index) Add(f Fields) { ix.AddTerms(Analyze(f)) }
+
+// Terms is a document tokenised for the index. Analyze may run on many
+// documents concurrently; only AddTerms must be called in document order.
+type Terms struct {
+	seq, name, address, amenities []string
+}
+
+// Analyze tokenises a document's fields for AddTerms.
+func Analyze(f Fields) Terms {
+	var t Terms
+	t.seq, t.name = withCompounds(f.Name)
 	for _, a := range f.Address {
 		_, all := withCompounds(a)
-		addr = append(addr, all...)
+		t.address = append(t.address, all...)
 	}
 	for _, a := range f.Amenities {
 		_, all := withCompounds(a)
-		amen = append(amen, all...)
+		t.amenities = append(t.amenities, all...)
 	}
-	ix.addField(fieldAddress, doc, addr)
-	ix.addField(fieldAmenity, doc, amen)
-	for _, t := range seq {
-		ix.seqs = append(ix.seqs, ix.id(t))
+	return t
+}
+
+// AddTerms indexes the next document (number Len() before the call) from
+// its Analyze result.
+func (ix *Index) AddTerms(t Terms) {
+	doc := int32(ix.n)
+	ix.n++
+	ix.addField(fieldName, doc, t.name)
+	ix.addField(fieldAddress, doc, t.address)
+	ix.addField(fieldAmenity, doc, t.amenities)
+	for _, tok := range t.seq {
+		ix.seqs = append(ix.seqs, ix.id(tok))
 	}
 	ix.nameOff = append(ix.nameOff, uint32(len(ix.seqs)))
 }
