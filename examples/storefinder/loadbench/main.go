@@ -10,6 +10,7 @@
 //	go run ./examples/storefinder/loadbench -n 0,100000
 //	go run ./examples/storefinder/loadbench -n 1000000 -postgres "$DSN"
 //	go run ./examples/storefinder/loadbench -throughput 8,32,64
+//	go run ./examples/storefinder/loadbench -loaders -n 1000000
 //
 // N = 0 means the embedded default dataset. It is a benchmark, not a test:
 // nothing here runs under go test.
@@ -39,6 +40,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == childFlag {
+		if err := runChild(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "loadbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
@@ -56,6 +64,7 @@ type config struct {
 	extra    []string
 	clients  []int
 	duration time.Duration
+	loaders  bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -71,6 +80,7 @@ func parseFlags(args []string) (config, error) {
 	extra := fs.String("server-flags", "", "extra storefinder flags, space-separated")
 	tp := fs.String("throughput", "", "instead of the latency table: comma-separated client counts for a throughput run on the default dataset, beside a minimal go-sdk server")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "length of each throughput measurement")
+	fs.BoolVar(&c.loaders, "loaders", false, "instead of the latency table: load each generated dataset in a process of its own with each dataset loader (whole file + Parse, streamed ParseFile) into a store, and print time and peak RSS")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -110,6 +120,9 @@ func run(args []string, out io.Writer) error {
 		}
 		defer os.RemoveAll(d)
 		dir = d
+	}
+	if c.loaders {
+		return compareLoaders(out, dir, c.sizes)
 	}
 	bin := filepath.Join(dir, "storefinder")
 	build := exec.Command("go", "build", "-o", bin, "github.com/ucpgen/ucpgen/examples/storefinder")
