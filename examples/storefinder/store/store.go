@@ -32,6 +32,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -362,9 +363,9 @@ func (ld *loader) shared(list []string) []string {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
 	ld.key = ld.key[:0]
-	for _, v := range list {
+	for _, v := range list { // length-prefixed, so no two lists share a key
+		ld.key = binary.AppendUvarint(ld.key, uint64(len(v)))
 		ld.key = append(ld.key, v...)
-		ld.key = append(ld.key, 0)
 	}
 	if got, ok := ld.strs[string(ld.key)]; ok {
 		return got
@@ -381,28 +382,30 @@ func (ld *loader) shared(list []string) []string {
 func (ld *loader) compile(sc hours.Schedule) (*hours.Compiled, error) {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
+	// Every string is length-prefixed, so no two schedules share a key.
 	k := ld.key[:0]
-	k = append(k, sc.Timezone...)
-	k = append(k, 0, boolByte(sc.HasHours), boolByte(sc.HasExceptions))
-	for _, h := range sc.Hours {
-		k = append(k, 1)
-		k = append(k, h.Day...)
-		k = append(k, 0)
-		k = append(k, h.Opens...)
-		k = append(k, 0)
-		k = append(k, h.Closes...)
+	str := func(v string) {
+		k = binary.AppendUvarint(k, uint64(len(v)))
+		k = append(k, v...)
 	}
+	str(sc.Timezone)
+	k = append(k, boolByte(sc.HasHours), boolByte(sc.HasExceptions))
+	k = binary.AppendUvarint(k, uint64(len(sc.Hours)))
+	for _, h := range sc.Hours {
+		str(h.Day)
+		str(h.Opens)
+		str(h.Closes)
+	}
+	k = binary.AppendUvarint(k, uint64(len(sc.Exceptions)))
 	for _, x := range sc.Exceptions {
-		k = append(k, 2)
-		k = append(k, x.ValidFrom...)
-		k = append(k, 0)
-		k = append(k, x.ValidThrough...)
+		str(x.ValidFrom)
+		str(x.ValidThrough)
 		for _, p := range []*string{x.Opens, x.Closes} {
 			if p == nil {
-				k = append(k, 3)
-			} else {
 				k = append(k, 0)
-				k = append(k, *p...)
+			} else {
+				k = append(k, 1)
+				str(*p)
 			}
 		}
 	}
