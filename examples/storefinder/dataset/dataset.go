@@ -34,7 +34,8 @@ var defaultData []byte
 // needs to answer lookups, items filters and serves relations.
 type Record struct {
 	// Location is the UCP Location (2026-08-25 shape), kept raw so that the
-	// server decodes and validates it with the generated UCP types.
+	// server decodes and validates it with the generated UCP types. It may
+	// share the parsed file's memory and must be treated as read-only.
 	Location json.RawMessage `json:"location"`
 	// ID is the Location's id, copied out by Parse so that callers can index
 	// records without decoding the Location; it is not a member of the file.
@@ -116,7 +117,24 @@ func DefaultJSON() []byte {
 // Parse decodes a dataset file strictly: unknown or duplicate members, nulls,
 // wrong types and broken record-level rules are errors (a *FieldError naming
 // the record index and pointer), never silently dropped.
+//
+// The returned Locations may share data's memory, so data must not be
+// modified afterwards, and records with the same service_area text may
+// share one ServiceArea: treat records as read-only.
 func Parse(data []byte) ([]Record, error) {
+	recs, ok := parseFast(data)
+	if !ok {
+		return parseStrict(data)
+	}
+	if err := checkIdentifiers(recs); err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
+
+// parseStrict is the general path: encoding/json per element, every rule
+// checked with a precise error.
+func parseStrict(data []byte) ([]Record, error) {
 	raws, err := splitArray(data)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -23,6 +24,16 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if fast, ok := parseFast(data); ok {
+			strict, err := parseStrict(data)
+			ferr := checkIdentifiers(fast)
+			if (err == nil) != (ferr == nil) || err != nil && err.Error() != ferr.Error() {
+				t.Fatalf("strict path says %v, fast path plus identifier check says %v", err, ferr)
+			}
+			if err == nil && !reflect.DeepEqual(normalized(fast), normalized(strict)) {
+				t.Fatalf("fast and strict records differ")
+			}
+		}
 		recs, err := Parse(data)
 		if err != nil {
 			var fe *FieldError

@@ -10,6 +10,7 @@
 //	go run ./examples/storefinder/loadbench -n 0,100000
 //	go run ./examples/storefinder/loadbench -n 1000000 -postgres "$DSN"
 //	go run ./examples/storefinder/loadbench -throughput 8,32,64
+//	go run ./examples/storefinder/loadbench -loaders -n 1000000
 //
 // N = 0 means the embedded default dataset. It is a benchmark, not a test:
 // nothing here runs under go test.
@@ -39,6 +40,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == childFlag {
+		if err := runChild(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "loadbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
@@ -56,6 +64,7 @@ type config struct {
 	extra    []string
 	clients  []int
 	duration time.Duration
+	loaders  bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -71,6 +80,7 @@ func parseFlags(args []string) (config, error) {
 	extra := fs.String("server-flags", "", "extra storefinder flags, space-separated")
 	tp := fs.String("throughput", "", "instead of the latency table: comma-separated client counts for a throughput run on the default dataset, beside a minimal go-sdk server")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "length of each throughput measurement")
+	fs.BoolVar(&c.loaders, "loaders", false, "instead of the latency table: load each generated dataset in a process of its own with each dataset loader (whole file + Parse, streamed ParseFile) into a store, and print time and peak RSS")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -110,6 +120,9 @@ func run(args []string, out io.Writer) error {
 		}
 		defer os.RemoveAll(d)
 		dir = d
+	}
+	if c.loaders {
+		return compareLoaders(out, dir, c.sizes)
 	}
 	bin := filepath.Join(dir, "storefinder")
 	build := exec.Command("go", "build", "-o", bin, "github.com/ucpgen/ucpgen/examples/storefinder")
@@ -160,7 +173,7 @@ func run(args []string, out io.Writer) error {
 			}
 			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", label, q.name, fmtDur(p50), fmtDur(p99), b, ratio)
 		}
-		notes = append(notes, fmt.Sprintf("N=%s: start-up %s, peak RSS %d MB", label, res.startup.Round(10*time.Millisecond), res.peakRSSKB/1024))
+		notes = append(notes, fmt.Sprintf("N=%s: start-up %s (server CPU %s), peak RSS %d MB", label, res.startup.Round(10*time.Millisecond), res.startCPU.Round(10*time.Millisecond), res.peakRSSKB/1024))
 	}
 	fmt.Fprintln(out)
 	for _, n := range notes {
@@ -184,6 +197,7 @@ func writeDataset(path string, n int) error {
 // result is what one server run measured.
 type result struct {
 	startup   time.Duration
+	startCPU  time.Duration // the server's user+system CPU until it answered
 	peakRSSKB int64
 	lat       map[string][]time.Duration
 }
@@ -219,6 +233,7 @@ func measure(c config, bin, data string) (result, error) {
 	defer stop()
 	base := "http://" + addr
 	r.startup = time.Since(start)
+	r.startCPU = cpuTime(pid)
 
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "loadbench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/ucp/mcp"}, nil)
@@ -279,6 +294,25 @@ func browseIDs(ctx context.Context, cs *mcp.ClientSession, n int) ([]string, err
 		return nil, errors.New("browse returned no Locations")
 	}
 	return ids, nil
+}
+
+// cpuTime reads the process's user plus system CPU time (Linux), so a
+// start-up on a busy machine can be told apart from a slow one.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// Fields after the parenthesised command name: state is field 3, utime
+	// and stime are fields 14 and 15, in clock ticks of 1/100 s.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return -1
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	k, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+k) * 10 * time.Millisecond
 }
 
 // peakRSS reads the process's high-water resident set (Linux), in KiB.

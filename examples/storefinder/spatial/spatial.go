@@ -117,51 +117,131 @@ func normLon(lon float64) float64 {
 	return l - 180
 }
 
+// Region is the area a distance query may reach, as the index bounds it:
+// a latitude band and one or two longitude intervals (or every point). It
+// lets a caller test points one by one, in its own order, instead of
+// materialising the candidates.
+type Region struct {
+	all          bool // every point
+	latLo, latHi float64
+	allLon       bool
+	lon          [2][2]float64 // closed longitude intervals
+	nlon         int
+}
+
+// Region bounds the points that may lie within maxMeters of center by
+// geodesic distance on WGS 84, with the same errors as Candidates.
+func (ix *Index) Region(center Point, maxMeters float64) (Region, error) {
+	if err := checkPoint(center); err != nil {
+		return Region{}, fmt.Errorf("spatial query center: %w", err)
+	}
+	if math.IsNaN(maxMeters) || maxMeters < 0 {
+		return Region{}, fmt.Errorf("spatial query radius %v: must be a number >= 0 meters", maxMeters)
+	}
+	if maxMeters > allBeyondMeters {
+		return Region{all: true}, nil
+	}
+	dLat := maxMeters/minMetersPerDegLat + padDeg
+	r := Region{latLo: center.Lat - dLat, latHi: center.Lat + dLat}
+	r.allLon = r.latLo <= -90 || r.latHi >= 90 // the cap may contain a pole
+	if r.allLon {
+		return r, nil
+	}
+	phiMax := math.Max(math.Abs(r.latLo), math.Abs(r.latHi)) * math.Pi / 180
+	perDeg := equatorialRadius * math.Cos(phiMax) * math.Pi / 180
+	dLon := maxMeters/perDeg*lonMargin + padDeg
+	if r.allLon = dLon >= 180; r.allLon {
+		return r, nil
+	}
+	c := normLon(center.Lon)
+	lo, hi := c-dLon, c+dLon
+	switch {
+	case lo < -180:
+		r.lon, r.nlon = [2][2]float64{{lo + 360, 180}, {-180, hi}}, 2
+	case hi >= 180:
+		r.lon, r.nlon = [2][2]float64{{lo, 180}, {-180, hi - 360}}, 2
+	default:
+		r.lon, r.nlon = [2][2]float64{{lo, hi}}, 1
+	}
+	return r, nil
+}
+
+// Covers reports whether p lies in the region, exactly as Candidates would
+// include it.
+func (r Region) Covers(p Point) bool {
+	if r.all {
+		return true
+	}
+	if !(p.Lat >= r.latLo && p.Lat <= r.latHi) {
+		return false
+	}
+	if r.allLon {
+		return true
+	}
+	l := normLon(p.Lon)
+	for _, iv := range r.lon[:r.nlon] {
+		if l >= iv[0] && l <= iv[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// Count returns an upper bound on the number of points in the region (the
+// points of its rows and longitude intervals), in time logarithmic in the
+// row sizes, so a caller can choose between Candidates and testing points.
+func (ix *Index) Count(r Region) int {
+	if r.all {
+		return ix.n
+	}
+	n := 0
+	for row := rowOf(r.latLo); row <= rowOf(r.latHi); row++ {
+		entries := ix.rows[row]
+		if r.allLon {
+			n += len(entries)
+			continue
+		}
+		for _, iv := range r.lon[:r.nlon] {
+			i := sort.Search(len(entries), func(k int) bool { return entries[k].lon >= iv[0] })
+			j := sort.Search(len(entries), func(k int) bool { return entries[k].lon > iv[1] })
+			n += j - i
+		}
+	}
+	return n
+}
+
 // Candidates returns, in ascending order, the ids of every point that may
 // lie within maxMeters of center by geodesic distance on WGS 84: a superset
 // of the true matches, never missing one. The caller must still apply the
 // exact comparison. A bad center (latitude outside [-90, 90], non-finite
 // coordinate) or a negative or NaN maxMeters is an error.
 func (ix *Index) Candidates(center Point, maxMeters float64) ([]int, error) {
-	if err := checkPoint(center); err != nil {
-		return nil, fmt.Errorf("spatial query center: %w", err)
+	r, err := ix.Region(center, maxMeters)
+	if err != nil {
+		return nil, err
 	}
-	if math.IsNaN(maxMeters) || maxMeters < 0 {
-		return nil, fmt.Errorf("spatial query radius %v: must be a number >= 0 meters", maxMeters)
+	return ix.Within(r), nil
+}
+
+// Within returns, in ascending order, the ids of the points the region
+// covers.
+func (ix *Index) Within(r Region) []int {
+	if r.all {
+		return ix.all()
 	}
-	if maxMeters > allBeyondMeters {
-		return ix.all(), nil
-	}
-	dLat := maxMeters/minMetersPerDegLat + padDeg
-	latLo, latHi := center.Lat-dLat, center.Lat+dLat
-	allLon := latLo <= -90 || latHi >= 90 // the cap may contain a pole
-	var dLon float64
-	if !allLon {
-		phiMax := math.Max(math.Abs(latLo), math.Abs(latHi)) * math.Pi / 180
-		perDeg := equatorialRadius * math.Cos(phiMax) * math.Pi / 180
-		dLon = maxMeters/perDeg*lonMargin + padDeg
-		allLon = dLon >= 180
-	}
-	c := normLon(center.Lon)
-	lo, hi := c-dLon, c+dLon
 	var out []int
-	for r := rowOf(latLo); r <= rowOf(latHi); r++ {
-		row := ix.rows[r]
-		switch {
-		case allLon:
-			out = appendBand(out, row, 0, len(row), latLo, latHi)
-		case lo < -180:
-			out = appendLon(out, row, lo+360, 180, latLo, latHi)
-			out = appendLon(out, row, -180, hi, latLo, latHi)
-		case hi >= 180:
-			out = appendLon(out, row, lo, 180, latLo, latHi)
-			out = appendLon(out, row, -180, hi-360, latLo, latHi)
-		default:
-			out = appendLon(out, row, lo, hi, latLo, latHi)
+	for row := rowOf(r.latLo); row <= rowOf(r.latHi); row++ {
+		entries := ix.rows[row]
+		if r.allLon {
+			out = appendBand(out, entries, 0, len(entries), r.latLo, r.latHi)
+			continue
+		}
+		for _, iv := range r.lon[:r.nlon] {
+			out = appendLon(out, entries, iv[0], iv[1], r.latLo, r.latHi)
 		}
 	}
 	slices.Sort(out)
-	return out, nil
+	return out
 }
 
 // appendLon adds the row's entries with lon in [lo, hi] and lat in the band.

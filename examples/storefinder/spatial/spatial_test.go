@@ -294,3 +294,47 @@ func BenchmarkDistanceQuery(b *testing.B) {
 		})
 	}
 }
+
+// TestRegionAgreesWithCandidates proves that testing points one by one with
+// Region.Covers selects exactly the ids Candidates returns, and that Count
+// never undercounts them, so a caller may use either path.
+func TestRegionAgreesWithCandidates(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	points := make([]Point, 3000)
+	for i := range points {
+		points[i] = randomPoint(r)
+	}
+	ix, err := New(points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 300 {
+		center, radius := randomPoint(r), randomRadius(r)
+		want, err := ix.Candidates(center, radius)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg, err := ix.Region(center, radius)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for i, p := range points {
+			if reg.Covers(p) {
+				got = append(got, i)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("center %v radius %v: Covers selects %d points, Candidates %d", center, radius, len(got), len(want))
+		}
+		if n := ix.Count(reg); n < len(want) {
+			t.Fatalf("center %v radius %v: Count %d below %d candidates", center, radius, n, len(want))
+		}
+	}
+	if _, err := ix.Region(Point{Lat: 91}, 1); err == nil {
+		t.Error("Region accepted latitude 91")
+	}
+	if _, err := ix.Region(Point{}, math.NaN()); err == nil {
+		t.Error("Region accepted a NaN radius")
+	}
+}

@@ -22,6 +22,9 @@ import (
 // hand-built constraint digest. It reads the same records as Source.
 type baseline struct {
 	s      *Source
+	locs   []*location.Location // by doc number, decoded once
+	cands  []predicate.Candidate
+	docs   []textrank.Doc
 	engine predicate.Engine
 	page   pagination.Options
 	signer *pagination.Signer
@@ -33,6 +36,15 @@ func newBaseline(s *Source) (*baseline, error) {
 		return nil, err
 	}
 	b := &baseline{s: s, signer: sg}
+	for i := range s.ents {
+		l, err := location.DecodeLocation(s.ents[i].raw)
+		if err != nil {
+			return nil, err
+		}
+		b.locs = append(b.locs, l)
+		b.cands = append(b.cands, l.PredicateCandidate())
+		b.docs = append(b.docs, textrank.NewDoc(textFields(l)))
+	}
 	b.engine = predicate.Engine{Hooks: baselineHooks{s}, MaxDistance: s.caps.MaxDistance}
 	return b, nil
 }
@@ -42,8 +54,8 @@ func newBaseline(s *Source) (*baseline, error) {
 type baselineHooks struct{ s *Source }
 
 func (h baselineHooks) Serves(ctx context.Context, c *predicate.Candidate, t predicate.Target) (bool, error) {
-	e := c.Value.(*entry)
-	ok, err := h.s.Serves(ctx, t, []location.Candidate{{Location: e.loc, Ref: e}})
+	e := &h.s.ents[c.Value.(int)]
+	ok, err := h.s.Serves(ctx, t, []location.Candidate{{Ref: e}})
 	if err != nil {
 		return false, err
 	}
@@ -51,8 +63,8 @@ func (h baselineHooks) Serves(ctx context.Context, c *predicate.Candidate, t pre
 }
 
 func (h baselineHooks) ItemsAvailable(ctx context.Context, c *predicate.Candidate, items []string) (bool, error) {
-	e := c.Value.(*entry)
-	ok, err := h.s.Items(ctx, items, []location.Candidate{{Location: e.loc, Ref: e}})
+	e := &h.s.ents[c.Value.(int)]
+	ok, err := h.s.Items(ctx, items, []location.Candidate{{Ref: e}})
 	if err != nil {
 		return false, err
 	}
@@ -60,7 +72,7 @@ func (h baselineHooks) ItemsAvailable(ctx context.Context, c *predicate.Candidat
 }
 
 type baselineRanked struct {
-	e   *entry
+	doc int
 	key string
 }
 
@@ -113,7 +125,7 @@ func (b *baseline) Search(ctx context.Context, req *location.SearchRequest) (*lo
 		Locations: make([]location.Location, len(page.Items)),
 	}
 	for i, r := range page.Items {
-		resp.Locations[i] = *r.e.loc
+		resp.Locations[i] = *b.locs[r.doc]
 	}
 	pr := location.PaginationResponse{HasNextPage: page.HasNextPage}
 	if page.Cursor != "" {
@@ -127,22 +139,25 @@ func (b *baseline) Search(ctx context.Context, req *location.SearchRequest) (*lo
 }
 
 func (b *baseline) match(ctx context.Context, p *predicate.Prepared, q predicate.Query, text string) ([]baselineRanked, error) {
-	cands := b.s.public
+	var docs []int
 	if d := q.Distance; d != nil {
 		ids, err := b.s.spatial.Candidates(spatial.Point{Lat: d.Center.Lat, Lon: d.Center.Lon}, d.Max)
 		if err != nil {
 			return nil, err
 		}
-		cands = make([]*entry, len(ids))
-		for i, id := range ids {
-			cands[i] = b.s.withGeo[id]
+		for _, id := range ids {
+			docs = append(docs, int(b.s.geoDoc[id]))
+		}
+	} else {
+		for i := range b.s.ents {
+			docs = append(docs, i)
 		}
 	}
 	tq := textrank.NewQuery(text)
 	out := []baselineRanked{}
-	for _, e := range cands {
-		c := e.cand // built once at load, as the old store did
-		c.Value = e
+	for _, i := range docs {
+		c := b.cands[i] // built once at load, as the old store did
+		c.Value = i
 		ok, err := p.Match(ctx, &c)
 		if err != nil {
 			return nil, err
@@ -150,11 +165,11 @@ func (b *baseline) match(ctx context.Context, p *predicate.Prepared, q predicate
 		if !ok {
 			continue
 		}
-		key := e.loc.ID
+		key := b.locs[i].ID
 		if !tq.Empty() {
-			key = fmt.Sprintf("%016x:", ^math.Float64bits(tq.Score(e.doc))) + key
+			key = fmt.Sprintf("%016x:", ^math.Float64bits(tq.Score(b.docs[i]))) + key
 		}
-		out = append(out, baselineRanked{e: e, key: key})
+		out = append(out, baselineRanked{doc: i, key: key})
 	}
 	slices.SortFunc(out, func(a, b baselineRanked) int { return strings.Compare(a.key, b.key) })
 	return out, nil

@@ -5,12 +5,22 @@
 // lookup bookkeeping, response shapes) on top of it.
 //
 // Its pushdown is what an in-memory Business can do cheaply: the spatial
-// index narrows a distance relation to a superset, the amenity filter is
-// applied exactly, and candidates come in keyset order, by id (a page reads
-// the records up to its last match, from a binary-searched start) or, for a
-// free-text query, by textrank score then id (every candidate is scored once
-// per text, circle and amenity set, and the ranking is cached for the next
-// batches and pages).
+// index narrows a distance relation to a superset (a small circle's records
+// are listed, a large one's are tested one by one while walking in id
+// order), the amenity filter is applied exactly, and candidates come in
+// keyset order, by id (a page reads the records up to its last match, from
+// a binary-searched start) or, for a free-text query, by textrank score then
+// id: the inverted text index yields the records that score above zero,
+// best first, and the rest of the pool follows with score 0 in id order, so
+// ranking reorders but never admits or drops a record. A ranking is cached
+// for the next batches and pages.
+//
+// Memory is what bounds the dataset size, so a record keeps only what the
+// request paths read (id, geo, shared amenity keys and compiled schedule,
+// items, service area) plus its Location as the dataset's JSON text, which
+// is decoded with the generated decoder when a candidate is handed to the
+// engine: a page costs a few dozen decodes, a million records cost no
+// decoded Locations.
 //
 // Every record is validated at load with the generated Location decoder plus
 // the schedule and IANA zone rules, so a server never starts on broken data.
@@ -20,13 +30,19 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	_ "time/tzdata" // Location timezones are IANA names evaluated on any host
 
@@ -37,6 +53,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/country"
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
@@ -52,72 +69,158 @@ type Options struct {
 
 // Source serves an immutable set of public records; it is safe for
 // concurrent use.
+//
+// Public records live in one slice sorted by id, so a record's position (its
+// doc number) is its place in the id keyset order, and every index below
+// refers to records by doc number: a flat layout with no per-record maps or
+// pointers for the garbage collector to walk. A record keeps its Location as
+// the dataset's JSON text and decodes it only when the engine asks for it, a
+// page or a batch at a time.
 type Source struct {
-	public    []*entry          // public records, sorted by id
-	byKey     map[string]*entry // canonical ids and aliases of public records
-	spatial   *spatial.Index    // over withGeo, so ascending ids are id order
-	withGeo   []*entry          // public records with a geo, sorted by id
-	countries []string          // alpha-2 codes public records serve, sorted
+	ents      []entry        // public records, sorted by id
+	aliases   []alias        // sorted by key
+	spatial   *spatial.Index // over the records with a geo, in doc order
+	geoDoc    []int32        // spatial point id -> doc number
+	text      *textrank.Index
+	countries []string // alpha-2 codes public records serve, sorted
 	caps      location.SourceCapabilities
-	rankings  rankCache
+	rankings  lru[*ranking]
+	pools     lru[[]int32]
 }
 
-// entry is one record decoded once at load time.
+// entry is one public record, as compact as the request paths allow.
 type entry struct {
-	rec       dataset.Record
-	loc       *location.Location
-	cand      predicate.Candidate // the engine's view, built once
-	geo       *predicate.Geo
-	doc       textrank.Doc
+	raw       json.RawMessage    // the Location's JSON, validated at load
+	loc       *location.Location // decoded, kept only for small datasets
+	id        string
+	geo       predicate.Geo
+	hasGeo    bool
+	amenities []string        // sorted keys, shared between equal sets
+	compiled  *hours.Compiled // shared between equal schedules
+	items     []string
+	area      *dataset.ServiceArea
 	countries []string // service-area countries, alpha-2
 }
 
-// candidate is e as the engine receives it.
-func (e *entry) candidate(score float64) location.Candidate {
-	return location.Candidate{Location: e.loc, Score: score, Ref: e, Predicate: &e.cand}
+// alias maps a secondary identifier to its record.
+type alias struct {
+	key string
+	doc int32
+}
+
+// candidate is record doc as the engine receives it, with its Location
+// decoded from the dataset text.
+func (s *Source) candidate(doc int32, score float64) (location.Candidate, error) {
+	e := &s.ents[doc]
+	loc := e.loc
+	if loc == nil {
+		var err error
+		if loc, err = location.DecodeLocation(e.raw); err != nil { // validated at load
+			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
+		}
+	}
+	pc := &predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled}
+	if e.hasGeo {
+		pc.Geo = &e.geo
+	}
+	return location.Candidate{Location: loc, Score: score, Ref: e, Predicate: pc}, nil
 }
 
 // New validates every record and builds the indexes. An invalid record is a
-// *dataset.FieldError naming its index and the JSON Pointer of the value.
+// *dataset.FieldError naming its index and the JSON Pointer of the value;
+// when several are invalid, the first in dataset order is reported.
+//
+// Each record is decoded once: public records in id order, so their doc
+// numbers, the text index and the spatial index are built in the same pass.
+// While it runs, New lowers the garbage collector's growth target (and
+// restores it on return): the records usually share one large dataset
+// buffer that stays live, and the default target would let the decoding
+// garbage grow to the size of that buffer again.
 func New(records []dataset.Record, opts Options) (*Source, error) {
-	s := &Source{byKey: map[string]*entry{}}
-	seen := map[string]int{}
+	if len(records) >= loadGCThreshold {
+		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
+	}
+	ids := make([]string, len(records))
+	var public []int32
+	for i := range records {
+		ids[i] = records[i].ID
+		if ids[i] == "" {
+			ids[i] = locationID(records[i].Location)
+		}
+		if !records[i].Private {
+			public = append(public, int32(i))
+		}
+	}
+	slices.SortStableFunc(public, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
+	s := &Source{ents: make([]entry, 0, len(public)), text: textrank.NewIndex()}
+	ld := newLoader()
 	served := map[string]bool{}
 	var points []spatial.Point
-	for i, rec := range records {
-		e, err := decode(i, rec)
-		if err != nil {
-			return nil, err
-		}
-		for j, k := range append([]string{e.loc.ID}, rec.Aliases...) {
-			if prev, dup := seen[k]; dup {
-				ptr := "/location/id"
-				if j > 0 {
-					ptr = "/aliases/" + strconv.Itoa(j-1)
+	// Records are decoded and tokenised in parallel, a chunk at a time, and
+	// numbered and indexed in id order.
+	type decoded struct {
+		e     entry
+		loc   *location.Location
+		terms textrank.Terms
+		err   error
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	chunk := make([]decoded, min(len(public), loadChunk))
+	for lo := 0; lo < len(public); lo += loadChunk {
+		part := public[lo:min(lo+loadChunk, len(public))]
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := w; k < len(part); k += workers {
+					i := int(part[k])
+					d := &chunk[k]
+					d.e, d.loc, d.err = ld.decode(i, records[i])
+					if d.err == nil {
+						d.terms = textrank.Analyze(textFields(d.loc))
+					}
 				}
-				return nil, fieldErr(i, ptr, "identifier %q is already used by record %d", k, prev)
+			}()
+		}
+		wg.Wait()
+		for k, i := range part {
+			d := &chunk[k]
+			if d.err != nil {
+				return nil, firstError(records, ld)
 			}
-			seen[k] = i
-		}
-		if rec.Private {
-			continue // after validation, before anything a request can observe
-		}
-		for _, c := range e.countries {
-			served[c] = true
-		}
-		s.public = append(s.public, e)
-		s.byKey[e.loc.ID] = e
-		for _, a := range rec.Aliases {
-			s.byKey[a] = e
+			e := d.e
+			doc := int32(len(s.ents))
+			for _, c := range e.countries {
+				served[c] = true
+			}
+			for _, a := range records[i].Aliases {
+				s.aliases = append(s.aliases, alias{key: a, doc: doc})
+			}
+			if e.hasGeo {
+				s.geoDoc = append(s.geoDoc, doc)
+				points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
+			}
+			s.text.AddTerms(d.terms)
+			if len(public) <= keepDecodedUpTo {
+				e.loc = d.loc
+			}
+			s.ents = append(s.ents, e)
+			*d = decoded{}
 		}
 	}
-	slices.SortFunc(s.public, func(a, b *entry) int { return strings.Compare(a.loc.ID, b.loc.ID) })
-	for _, e := range s.public {
-		if e.geo != nil {
-			s.withGeo = append(s.withGeo, e)
-			points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
+	for i := range records {
+		if records[i].Private { // validated, never indexed
+			if _, _, err := ld.decode(i, records[i]); err != nil {
+				return nil, firstError(records, ld)
+			}
 		}
 	}
+	if err := checkKeys(records, ids); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
+	s.text.Finish()
 	ix, err := spatial.New(points)
 	if err != nil {
 		return nil, fmt.Errorf("spatial index: %w", err)
@@ -135,55 +238,249 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 	return s, nil
 }
 
+// loadChunk is how many records are decoded in parallel between two
+// in-order indexing steps; it bounds the decoded Locations alive at once.
+const loadChunk = 4096
+
+// keepDecodedUpTo is the largest number of public records whose decoded
+// Locations are kept (a few KB each): below it, memory is no concern and a
+// request saves decoding its candidates again.
+var keepDecodedUpTo = 20_000
+
+// The garbage collector's growth target while a large dataset loads (see
+// New); below the threshold the default is kept, since the whole load is
+// small and tests build many sources concurrently.
+// Each collection only has to mark the records' pointers (the dataset
+// buffer holds none), so a low target costs little CPU.
+const (
+	loadGCThreshold = 50_000
+	loadGCPercent   = 10
+)
+
+// firstError finds the error a reader going through the records in order
+// meets first: a record's own problem, else an identifier an earlier record
+// already used. It runs only when loading has already failed.
+func firstError(records []dataset.Record, ld *loader) error {
+	ids := make([]string, len(records))
+	for i, r := range records {
+		ids[i] = r.ID
+		if ids[i] == "" {
+			ids[i] = locationID(r.Location)
+		}
+	}
+	for i := range records {
+		if _, _, err := ld.decode(i, records[i]); err != nil {
+			if kerr := checkKeys(records[:i], ids[:i]); kerr != nil {
+				return kerr
+			}
+			return err
+		}
+	}
+	return checkKeys(records, ids)
+}
+
+// checkKeys enforces one namespace for ids and aliases of all records, as
+// dataset.Parse does for files (records may also be built in code). Like a
+// reader going through the records in order (each id, then its aliases), it
+// reports the first identifier that was already used, and by which record.
+func checkKeys(records []dataset.Record, ids []string) error {
+	// A key is (record << 32 | member), member 0 the id and j+1 alias j;
+	// the numbers sort in reading order.
+	keys := make([]uint64, 0, len(records)*2)
+	for i, r := range records {
+		keys = append(keys, uint64(i)<<32)
+		for j := range r.Aliases {
+			keys = append(keys, uint64(i)<<32|uint64(j+1))
+		}
+	}
+	name := func(k uint64) string {
+		rec, mem := int(k>>32), int(k&0xffffffff)
+		if mem == 0 {
+			return ids[rec]
+		}
+		return records[rec].Aliases[mem-1]
+	}
+	slices.SortFunc(keys, func(a, b uint64) int {
+		if c := strings.Compare(name(a), name(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	bad, first := -1, -1
+	for i := 0; i < len(keys); {
+		j := i + 1 // keys[i:j] are equal names, in reading order
+		for j < len(keys) && name(keys[j]) == name(keys[i]) {
+			j++
+		}
+		if j-i > 1 && (bad < 0 || keys[i+1] < keys[bad]) {
+			bad, first = i+1, i
+		}
+		i = j
+	}
+	if bad < 0 {
+		return nil
+	}
+	ptr := "/location/id"
+	if m := int(keys[bad] & 0xffffffff); m > 0 {
+		ptr = "/aliases/" + strconv.Itoa(m-1)
+	}
+	return fieldErr(int(keys[bad]>>32), ptr, "identifier %q is already used by record %d", name(keys[bad]), int(keys[first]>>32))
+}
+
+// locationID reads the id of a Location that decode has already accepted.
+func locationID(raw json.RawMessage) string {
+	var l struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(raw, &l)
+	return l.ID
+}
+
 func fieldErr(i int, rel, format string, args ...any) *dataset.FieldError {
 	return &dataset.FieldError{Index: i, Pointer: "/" + strconv.Itoa(i) + rel, Reason: fmt.Sprintf(format, args...)}
 }
 
-// decode turns one record into an entry with the generated Location decoder
-// (schema validation included) plus the rules the schema cannot state.
-func decode(i int, rec dataset.Record) (*entry, error) {
+// loader shares what many records have in common (compiled schedules,
+// amenity key sets, country lists), so a million stores keep a few hundred
+// distinct schedules rather than a million copies.
+type loader struct {
+	mu        sync.Mutex // decode runs on several goroutines
+	schedules map[string]*hours.Compiled
+	strs      map[string][]string
+	key       []byte
+}
+
+func newLoader() *loader {
+	return &loader{schedules: map[string]*hours.Compiled{}, strs: map[string][]string{}}
+}
+
+// shared returns a read-only slice equal to list, shared with every equal
+// list seen before.
+func (ld *loader) shared(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	ld.key = ld.key[:0]
+	for _, v := range list { // length-prefixed, so no two lists share a key
+		ld.key = binary.AppendUvarint(ld.key, uint64(len(v)))
+		ld.key = append(ld.key, v...)
+	}
+	if got, ok := ld.strs[string(ld.key)]; ok {
+		return got
+	}
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = strings.Clone(v)
+	}
+	ld.strs[string(ld.key)] = out
+	return out
+}
+
+// compile returns the compiled schedule, shared between equal schedules.
+func (ld *loader) compile(sc hours.Schedule) (*hours.Compiled, error) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	// Every string is length-prefixed, so no two schedules share a key.
+	k := ld.key[:0]
+	str := func(v string) {
+		k = binary.AppendUvarint(k, uint64(len(v)))
+		k = append(k, v...)
+	}
+	str(sc.Timezone)
+	k = append(k, boolByte(sc.HasHours), boolByte(sc.HasExceptions))
+	k = binary.AppendUvarint(k, uint64(len(sc.Hours)))
+	for _, h := range sc.Hours {
+		str(h.Day)
+		str(h.Opens)
+		str(h.Closes)
+	}
+	k = binary.AppendUvarint(k, uint64(len(sc.Exceptions)))
+	for _, x := range sc.Exceptions {
+		str(x.ValidFrom)
+		str(x.ValidThrough)
+		for _, p := range []*string{x.Opens, x.Closes} {
+			if p == nil {
+				k = append(k, 0)
+			} else {
+				k = append(k, 1)
+				str(*p)
+			}
+		}
+	}
+	ld.key = k
+	if c, ok := ld.schedules[string(k)]; ok {
+		return c, nil
+	}
+	c, err := sc.Compile()
+	if err != nil {
+		return nil, err
+	}
+	ld.schedules[string(k)] = c
+	return c, nil
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// decode validates one record with the generated Location decoder (schema
+// validation included) plus the rules the schema cannot state, and keeps
+// what the request paths need.
+func (ld *loader) decode(i int, rec dataset.Record) (entry, *location.Location, error) {
 	loc, err := location.DecodeLocation(rec.Location)
 	if err != nil {
 		if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
 			first := ip.Violations[0]
-			return nil, fieldErr(i, "/location"+first.Pointer, "not a valid UCP Location: %s", first.Message)
+			return entry{}, nil, fieldErr(i, "/location"+first.Pointer, "not a valid UCP Location: %s", first.Message)
 		}
-		return nil, fieldErr(i, "/location", "not a valid UCP Location: %v", err)
+		return entry{}, nil, fieldErr(i, "/location", "not a valid UCP Location: %v", err)
 	}
-	e := &entry{rec: rec, loc: loc}
 	if loc.ID == "" {
-		return nil, fieldErr(i, "/location/id", "must not be empty")
+		return entry{}, nil, fieldErr(i, "/location/id", "must not be empty")
 	}
 	if rec.ID != "" && rec.ID != loc.ID {
-		return nil, fieldErr(i, "/location/id", "record id %q differs from the Location id %q", rec.ID, loc.ID)
+		return entry{}, nil, fieldErr(i, "/location/id", "record id %q differs from the Location id %q", rec.ID, loc.ID)
 	}
 	if loc.Name == "" {
-		return nil, fieldErr(i, "/location/name", "must not be empty")
+		return entry{}, nil, fieldErr(i, "/location/name", "must not be empty")
 	}
-	e.cand = loc.PredicateCandidate()
-	if _, err := e.cand.Schedule.Compile(); err != nil {
-		return nil, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
+	e := entry{raw: rec.Location, id: rec.ID, items: rec.Items, area: rec.ServiceArea}
+	if e.id == "" {
+		e.id = strings.Clone(loc.ID)
 	}
-	e.geo = e.cand.Geo
+	pc := loc.PredicateCandidate()
+	if e.compiled, err = ld.compile(pc.Schedule); err != nil {
+		return entry{}, nil, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
+	}
+	if pc.Geo != nil {
+		e.geo, e.hasGeo = *pc.Geo, true
+	}
+	e.amenities = ld.shared(pc.Amenities)
 	if sa := rec.ServiceArea; sa != nil {
 		if r := sa.RadiusM; r != nil {
 			if math.IsNaN(*r) || math.IsInf(*r, 0) || *r < 0 {
-				return nil, fieldErr(i, "/service_area/radius_m", "must be a finite number of meters >= 0, got %v", *r)
+				return entry{}, nil, fieldErr(i, "/service_area/radius_m", "must be a finite number of meters >= 0, got %v", *r)
 			}
-			if e.geo == nil {
-				return nil, fieldErr(i, "/service_area/radius_m", "needs the Location's geo to measure from")
+			if !e.hasGeo {
+				return entry{}, nil, fieldErr(i, "/service_area/radius_m", "needs the Location's geo to measure from")
 			}
 		}
+		var codes []string
 		for j, c := range sa.Countries {
 			code, ok := country.Normalize(c)
 			if !ok {
-				return nil, fieldErr(i, "/service_area/countries/"+strconv.Itoa(j), "%q is not an ISO 3166-1 country", c)
+				return entry{}, nil, fieldErr(i, "/service_area/countries/"+strconv.Itoa(j), "%q is not an ISO 3166-1 country", c)
 			}
-			e.countries = append(e.countries, code)
+			codes = append(codes, code)
 		}
+		e.countries = ld.shared(codes)
 	}
-	e.doc = textrank.NewDoc(textFields(loc))
-	return e, nil
+	return e, loc, nil
 }
 
 // scheduleField matches the field path hours.Compile puts first in its
@@ -235,58 +532,134 @@ func textFields(l *location.Location) textrank.Fields {
 // records serve; private records never widen it.
 func (s *Source) Capabilities() location.SourceCapabilities { return s.caps }
 
-// Candidates returns the next batch in keyset order: the spatial index's
-// superset for a distance relation, every public record otherwise; under
-// relevance order, ranked by textrank once per text and circle (the ranking
-// is cached, so the following batches and pages cost a binary search).
+// Candidates returns the next batch in keyset order. Under id order it walks
+// the pool (every public record, or the distance circle's superset) from a
+// binary-searched start; under relevance order it serves the cached ranking
+// of the text index's hits, followed by the rest of the pool in id order.
+// The amenity filter is applied exactly; the engine re-checks everything.
 func (s *Source) Candidates(ctx context.Context, h location.Hints) ([]location.Candidate, error) {
 	if h.Limit <= 0 {
 		return nil, nil
 	}
-	pool, err := s.pool(h.Distance)
+	p, err := s.pool(h.Distance, h.Query.Filters.Amenities)
 	if err != nil {
 		return nil, err
 	}
-	amenities := h.Query.Filters.Amenities
+	var docs []int32
+	var scores []float64
 	if h.Order == finder.ByRelevance {
-		r := s.rankings.get(h.Text, h.Distance, amenities, func() []*entry { return withAmenities(pool, amenities) })
-		return r.after(h.After, h.Limit), nil
-	}
-	start := 0
-	if h.After != nil {
-		start, _ = slices.BinarySearchFunc(pool, h.After.ID, func(e *entry, id string) int { return strings.Compare(e.loc.ID, id) })
-		if start < len(pool) && pool[start].loc.ID == h.After.ID {
-			start++
+		r := s.ranking(h.Text, h.Distance, p)
+		docs, scores = r.after(s, p, h.After, h.Limit)
+	} else {
+		from := int32(0)
+		if h.After != nil {
+			from = s.docAfter(h.After.ID)
 		}
+		docs = p.collect(s, from, h.Limit, nil)
 	}
-	out := make([]location.Candidate, 0, min(h.Limit, len(pool)-start))
-	for _, e := range pool[start:] {
-		if len(out) == h.Limit {
-			break
+	out := make([]location.Candidate, len(docs))
+	for i, d := range docs {
+		var sc float64
+		if scores != nil {
+			sc = scores[i]
 		}
-		if hasAll(e.cand.Amenities, amenities) {
-			out = append(out, e.candidate(0))
+		if out[i], err = s.candidate(d, sc); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// withAmenities keeps the records that have every amenity key, the one
-// filter this source pushes down exactly (the engine checks it again).
-func withAmenities(pool []*entry, keys []string) []*entry {
-	if len(keys) == 0 {
-		return pool
+// docAfter is the first doc number whose id sorts after id.
+func (s *Source) docAfter(id string) int32 {
+	i, found := slices.BinarySearchFunc(s.ents, id, func(e entry, id string) int { return strings.Compare(e.id, id) })
+	if found {
+		i++
 	}
-	var out []*entry
-	for _, e := range pool {
-		if hasAll(e.cand.Amenities, keys) {
-			out = append(out, e)
+	return int32(i)
+}
+
+// pool is the set of records a search can match before the engine's exact
+// checks: inside the distance region (when there is one) and holding every
+// requested amenity key.
+type pool struct {
+	region    *spatial.Region
+	docs      []int32 // the region's records in doc order, when small enough to list
+	amenities []string
+}
+
+// listBelow is the share of all records under which a region's records are
+// listed (and sorted) rather than tested one by one in id order: walking a
+// region holding 1/16 of the records costs about 16 tests per candidate.
+const listBelow = 16
+
+func (s *Source) pool(d *predicate.Distance, amenities []string) (*pool, error) {
+	p := &pool{amenities: amenities}
+	if d == nil {
+		return p, nil
+	}
+	reg, err := s.spatial.Region(spatial.Point{Lat: d.Center.Lat, Lon: d.Center.Lon}, d.Max)
+	if err != nil {
+		return nil, fmt.Errorf("spatial candidates: %w", err)
+	}
+	p.region = &reg
+	if s.spatial.Count(reg)*listBelow < len(s.ents) {
+		key := fmt.Sprintf("%v,%v,%v", d.Center.Lat, d.Center.Lon, d.Max)
+		p.docs = s.pools.get(key, func() []int32 {
+			ids := s.spatial.Within(reg)
+			docs := make([]int32, len(ids))
+			for i, id := range ids { // ascending point ids are doc order
+				docs[i] = s.geoDoc[id]
+			}
+			return docs
+		})
+	}
+	return p, nil
+}
+
+// has reports whether doc is in the pool.
+func (p *pool) has(s *Source, doc int32) bool {
+	e := &s.ents[doc]
+	if p.region != nil {
+		if !e.hasGeo {
+			return false
+		}
+		if p.docs != nil {
+			if _, ok := slices.BinarySearch(p.docs, doc); !ok {
+				return false
+			}
+		} else if !p.region.Covers(spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon}) {
+			return false
+		}
+	}
+	return hasAll(e.amenities, p.amenities)
+}
+
+// collect returns up to limit pool records from doc number from on, in doc
+// order, leaving out those skip reports.
+func (p *pool) collect(s *Source, from int32, limit int, skip func(int32) bool) []int32 {
+	var out []int32
+	if p.docs != nil {
+		i, _ := slices.BinarySearch(p.docs, from)
+		for _, d := range p.docs[i:] {
+			if len(out) == limit {
+				break
+			}
+			if (skip == nil || !skip(d)) && hasAll(s.ents[d].amenities, p.amenities) {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	for d := from; int(d) < len(s.ents) && len(out) < limit; d++ {
+		if (skip == nil || !skip(d)) && p.has(s, d) {
+			out = append(out, d)
 		}
 	}
 	return out
 }
 
-// hasAll reports whether every key is in sorted (the candidate's sorted
+// hasAll reports whether every key is in sorted (the record's sorted
 // amenity keys).
 func hasAll(sorted, keys []string) bool {
 	for _, k := range keys {
@@ -297,29 +670,24 @@ func hasAll(sorted, keys []string) bool {
 	return true
 }
 
-// pool is every record a distance relation can match, in id order.
-func (s *Source) pool(d *predicate.Distance) ([]*entry, error) {
-	if d == nil {
-		return s.public, nil
-	}
-	ids, err := s.spatial.Candidates(spatial.Point{Lat: d.Center.Lat, Lon: d.Center.Lon}, d.Max)
-	if err != nil {
-		return nil, fmt.Errorf("spatial candidates: %w", err)
-	}
-	pool := make([]*entry, len(ids))
-	for i, id := range ids { // ascending ids are id order: withGeo is sorted
-		pool[i] = s.withGeo[id]
-	}
-	return pool, nil
-}
-
 // Resolve maps ids and aliases of public records to their Locations.
 func (s *Source) Resolve(_ context.Context, keys []string) (map[string][]location.Candidate, error) {
 	out := make(map[string][]location.Candidate, len(keys))
 	for _, k := range keys {
-		if e, ok := s.byKey[k]; ok {
-			out[k] = []location.Candidate{e.candidate(0)}
+		doc := int32(-1)
+		if i, ok := slices.BinarySearchFunc(s.ents, k, func(e entry, k string) int { return strings.Compare(e.id, k) }); ok {
+			doc = int32(i)
+		} else if i, ok := slices.BinarySearchFunc(s.aliases, k, func(a alias, k string) int { return strings.Compare(a.key, k) }); ok {
+			doc = s.aliases[i].doc
 		}
+		if doc < 0 {
+			continue
+		}
+		c, err := s.candidate(doc, 0)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = []location.Candidate{c}
 	}
 	return out, nil
 }
@@ -335,13 +703,13 @@ func (s *Source) Serves(_ context.Context, t location.ServesTarget, cands []loca
 		if !ok {
 			return nil, fmt.Errorf("serves: candidate %q is not a store entry", c.Location.ID)
 		}
-		sa := e.rec.ServiceArea
+		sa := e.area
 		if sa == nil {
 			continue
 		}
 		switch t.Key {
 		case "point":
-			out[i] = sa.RadiusM != nil && e.geo != nil && t.Point != nil && geodesic.Within(*e.geo, *t.Point, *sa.RadiusM)
+			out[i] = sa.RadiusM != nil && e.hasGeo && t.Point != nil && geodesic.Within(e.geo, *t.Point, *sa.RadiusM)
 		case "address":
 			a := t.Address
 			out[i] = a != nil &&
@@ -373,7 +741,7 @@ func (s *Source) Items(_ context.Context, items []string, cands []location.Candi
 		}
 		out[i] = true
 		for _, it := range items {
-			if !slices.Contains(e.rec.Items, it) {
+			if !slices.Contains(e.items, it) {
 				out[i] = false
 				break
 			}

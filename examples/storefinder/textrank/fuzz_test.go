@@ -31,3 +31,19 @@ func FuzzScore(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndex checks on arbitrary text that the inverted index finds exactly
+// the documents, scores and order that scoring every document gives.
+func FuzzIndex(f *testing.F) {
+	f.Add("Harvest Lane Market", "Market Street", "Free Wi-Fi", "market harvest")
+	f.Add("無料駐車場", "Straße 5", "New Year's", "駐車 strasse")
+	f.Fuzz(func(t *testing.T, a, b, c, query string) {
+		fields := []Fields{
+			{Name: a, Address: []string{b}, Amenities: []string{c}},
+			{Name: b, Address: []string{c, a}},
+			{Name: c + " " + a, Amenities: []string{b}},
+			{Name: query},
+		}
+		checkIndex(t, fields, []string{query, a, b + " " + c})
+	})
+}

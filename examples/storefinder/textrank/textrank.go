@@ -191,6 +191,11 @@ var folder = cases.Fold()
 
 // normalize applies the normalisation described in the package comment.
 func normalize(s string) string {
+	if ascii(s) {
+		// Compatibility decomposition, accent removal and NFC leave ASCII
+		// as it is, and case folding ASCII is lowering it.
+		return strings.ToLower(s)
+	}
 	var b strings.Builder
 	latinLike := false
 	for _, r := range norm.NFKD.String(s) {
@@ -283,4 +288,13 @@ func withCompounds(text string) (seq, all []string) {
 		i = j
 	}
 	return toks, out
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

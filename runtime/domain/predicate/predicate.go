@@ -110,8 +110,22 @@ type Candidate struct {
 	Amenities []string
 	// Schedule is the Location's hours, exception_hours and timezone.
 	Schedule hours.Schedule
+	// Compiled, when non-nil, is Schedule already compiled (by a source at
+	// load time, say), so an hours filter evaluates it without parsing the
+	// schedule again for every candidate; the engine then ignores Schedule.
+	// Compiled schedules are read-only and may be shared between candidates.
+	Compiled *hours.Compiled
 	// Value is the service's own Location value, passed back to hooks untouched.
 	Value any
+}
+
+// openAt evaluates the hours filter on c, with its compiled schedule when it
+// has one.
+func (c *Candidate) openAt(t time.Time) bool {
+	if c.Compiled != nil {
+		return c.Compiled.OpenAt(t)
+	}
+	return c.Schedule.OpenAt(t)
 }
 
 // Hooks are the Business's authoritative answers that the engine cannot
@@ -411,7 +425,7 @@ func (p *Prepared) MatchLocal(ctx context.Context, c *Candidate) (bool, error) {
 		}
 	}
 
-	if q.Filters.OpenAt != nil && !c.Schedule.OpenAt(*q.Filters.OpenAt) {
+	if q.Filters.OpenAt != nil && !c.openAt(*q.Filters.OpenAt) {
 		return false, nil
 	}
 

@@ -466,6 +466,40 @@ func TestHoursFilterUsesSchedule(t *testing.T) {
 	}
 }
 
+// TestCompiledScheduleWins proves the engine evaluates a candidate's
+// compiled schedule, not its Schedule, when the source supplied one: the two
+// disagree here on purpose.
+func TestCompiledScheduleWins(t *testing.T) {
+	at, err := ParseOpenAt("2026-07-15T16:00:00-04:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, err := wednesdays.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		c    Candidate
+		want bool
+	}{
+		{"compiled open, schedule absent", Candidate{ID: "x", Compiled: open}, true},
+		{"compiled absent, schedule open", Candidate{ID: "x", Schedule: wednesdays}, true},
+		{"neither", Candidate{ID: "x"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := Query{Filters: Filters{OpenAt: &at}}
+			got, err := (&Engine{}).Match(context.Background(), q, &tc.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("Match = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestParseOpenAt(t *testing.T) {
 	if _, err := ParseOpenAt("2026-07-15T12:00:00Z"); err != nil {
 		t.Errorf("valid instant: %v", err)

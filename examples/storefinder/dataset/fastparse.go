@@ -1,0 +1,472 @@
+package dataset
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The fast path below reads a well-formed dataset in two passes over the
+// bytes, without encoding/json, and allocates only what the records keep:
+// each Location is a sub-slice of the input (no copy), and the strings that
+// repeat across stores (item ids, countries, regions, postal codes) are
+// interned, so a million records cost a few hundred bytes each beyond the
+// file. It accepts only the plain shape the generator and most authors
+// write: no escapes in member names or in the strings it keeps, no nulls,
+// nothing unknown. On anything else it gives up and Parse runs the strict
+// path, which produces the exact error (or the same records) for that input.
+
+// maxDepth matches encoding/json's nesting limit, so both paths accept the
+// same documents.
+const maxDepth = 10000
+
+// scanner walks a JSON text; every method reports false on anything the fast
+// path does not accept.
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte without consuming it (0 at the end).
+func (s *scanner) peek() byte {
+	s.ws()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+func (s *scanner) eat(c byte) bool {
+	if s.peek() != c {
+		return false
+	}
+	s.i++
+	return true
+}
+
+// str consumes a string and returns its contents; plain is false when it
+// holds an escape (the caller then needs the strict path to decode it).
+func (s *scanner) str() (body []byte, plain, ok bool) {
+	if !s.eat('"') {
+		return nil, false, false
+	}
+	start := s.i
+	plain = true
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			body = s.b[start:s.i]
+			s.i++
+			return body, plain, true
+		case c == '\\':
+			plain = false
+			if !s.escape() {
+				return nil, false, false
+			}
+		case c < 0x20:
+			return nil, false, false
+		default:
+			s.i++
+		}
+	}
+	return nil, false, false
+}
+
+// escape consumes one valid escape sequence starting at the backslash.
+func (s *scanner) escape() bool {
+	if s.i+1 >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.i += 2
+		return true
+	case 'u':
+		if s.i+6 > len(s.b) {
+			return false
+		}
+		for _, h := range s.b[s.i+2 : s.i+6] {
+			if !isHex(h) {
+				return false
+			}
+		}
+		s.i += 6
+		return true
+	}
+	return false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// text consumes a string the records keep: it must be plain and valid
+// UTF-8 (encoding/json would replace invalid bytes, so those take the strict
+// path).
+func (s *scanner) text() ([]byte, bool) {
+	body, plain, ok := s.str()
+	if !ok || !plain || !validUTF8(body) {
+		return nil, false
+	}
+	return body, true
+}
+
+func validUTF8(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return utf8.Valid(b)
+		}
+	}
+	return true
+}
+
+// number consumes a JSON number and returns its text.
+func (s *scanner) number() ([]byte, bool) {
+	s.ws()
+	start := s.i
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i < len(s.b) && s.b[s.i] == '0':
+		s.i++
+	case s.i < len(s.b) && s.b[s.i] >= '1' && s.b[s.i] <= '9':
+		s.digits()
+	default:
+		return nil, false
+	}
+	if s.i < len(s.b) && s.b[s.i] == '.' {
+		s.i++
+		if !s.digits() {
+			return nil, false
+		}
+	}
+	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+			s.i++
+		}
+		if !s.digits() {
+			return nil, false
+		}
+	}
+	return s.b[start:s.i], true
+}
+
+func (s *scanner) digits() bool {
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i > start
+}
+
+func (s *scanner) literal(word string) bool {
+	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
+		return false
+	}
+	s.i += len(word)
+	return true
+}
+
+// value consumes any JSON value and returns its exact text.
+func (s *scanner) value(depth int) ([]byte, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	c := s.peek()
+	start := s.i
+	ok := false
+	switch c {
+	case '{':
+		s.i++
+		ok = s.members(func(name []byte) bool {
+			_, ok := s.value(depth + 1)
+			return ok
+		})
+	case '[':
+		s.i++
+		ok = s.elements(func() bool {
+			_, ok := s.value(depth + 1)
+			return ok
+		})
+	case '"':
+		_, _, ok = s.str()
+	case 't':
+		ok = s.literal("true")
+	case 'f':
+		ok = s.literal("false")
+	case 'n':
+		ok = s.literal("null")
+	default:
+		_, ok = s.number()
+	}
+	if !ok {
+		return nil, false
+	}
+	return s.b[start:s.i], true
+}
+
+// members consumes the rest of an object after its '{', calling each with
+// the (plain) member name positioned at the member's value.
+func (s *scanner) members(each func(name []byte) bool) bool {
+	if s.eat('}') {
+		return true
+	}
+	for {
+		name, ok := s.text()
+		if !ok || !s.eat(':') || !each(name) {
+			return false
+		}
+		if s.eat('}') {
+			return true
+		}
+		if !s.eat(',') {
+			return false
+		}
+	}
+}
+
+// elements consumes the rest of an array after its '['.
+func (s *scanner) elements(each func() bool) bool {
+	if s.eat(']') {
+		return true
+	}
+	for {
+		if !each() {
+			return false
+		}
+		if s.eat(']') {
+			return true
+		}
+		if !s.eat(',') {
+			return false
+		}
+	}
+}
+
+// interner shares one string per distinct value across records, and one
+// ServiceArea per distinct service_area text (most stores of a metro have
+// the same coverage).
+type interner struct {
+	strs  map[string]string
+	areas map[string]*ServiceArea
+	// scratch, reused from record to record so parsing a record allocates
+	// only what the record keeps
+	names [][]byte
+	list  []string
+}
+
+func (in *interner) get(b []byte) string {
+	if s, ok := in.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in.strs[s] = s
+	return s
+}
+
+// parseFast is Parse's fast path; ok is false when the input needs the
+// strict path (which then also decides whether it is valid).
+func parseFast(data []byte) ([]Record, bool) {
+	s := &scanner{b: data}
+	if !s.eat('[') {
+		return nil, false
+	}
+	type span struct{ start, end int }
+	var spans []span
+	if !s.elements(func() bool {
+		s.ws()
+		start := s.i
+		_, ok := s.value(1)
+		spans = append(spans, span{start, s.i})
+		return ok
+	}) {
+		return nil, false
+	}
+	if s.ws(); s.i != len(s.b) {
+		return nil, false
+	}
+	recs := make([]Record, len(spans))
+	in := &interner{strs: map[string]string{}, areas: map[string]*ServiceArea{}}
+	for k, sp := range spans {
+		r := &scanner{b: data[:sp.end], i: sp.start}
+		if !fastRecord(r, in, &recs[k]) {
+			return nil, false
+		}
+	}
+	return recs, true
+}
+
+// fastRecord decodes one record the way decodeRecord does.
+func fastRecord(s *scanner, in *interner, rec *Record) bool {
+	if !s.eat('{') {
+		return false
+	}
+	var seen [5]bool
+	once := func(i int) bool {
+		if seen[i] {
+			return false
+		}
+		seen[i] = true
+		return true
+	}
+	ok := s.members(func(name []byte) bool {
+		switch string(name) {
+		case "location":
+			return once(0) && fastLocation(s, in, rec)
+		case "aliases":
+			var ok bool
+			rec.Aliases, ok = fastStrings(s, in, false)
+			return once(1) && ok
+		case "items":
+			var ok bool
+			rec.Items, ok = fastStrings(s, in, true)
+			return once(2) && ok
+		case "service_area":
+			return once(3) && fastServiceArea(s, in, rec)
+		case "private":
+			if !once(4) {
+				return false
+			}
+			switch s.peek() {
+			case 't':
+				rec.Private = true
+				return s.literal("true")
+			case 'f':
+				return s.literal("false")
+			}
+		}
+		return false
+	})
+	return ok && seen[0]
+}
+
+// fastLocation keeps the Location's text and reads its id, refusing
+// duplicate member names as the strict path does.
+func fastLocation(s *scanner, in *interner, rec *Record) bool {
+	if s.peek() != '{' {
+		return false
+	}
+	start := s.i
+	s.i++
+	in.names = in.names[:0]
+	ok := s.members(func(name []byte) bool {
+		for _, n := range in.names {
+			if string(n) == string(name) {
+				return false
+			}
+		}
+		in.names = append(in.names, name)
+		if string(name) == "id" {
+			if s.peek() != '"' {
+				return false
+			}
+			id, ok := s.text()
+			if !ok || len(id) == 0 {
+				return false
+			}
+			rec.ID = string(id)
+			return true
+		}
+		_, ok := s.value(2)
+		return ok
+	})
+	if !ok || rec.ID == "" {
+		return false
+	}
+	rec.Location = s.b[start:s.i:s.i]
+	return true
+}
+
+// fastStrings reads an array of distinct non-empty strings into a slice of
+// exactly its length, interning the strings when shared is set.
+func fastStrings(s *scanner, in *interner, shared bool) ([]string, bool) {
+	if !s.eat('[') {
+		return nil, false
+	}
+	in.list = in.list[:0]
+	ok := s.elements(func() bool {
+		b, ok := s.text()
+		if !ok || len(b) == 0 {
+			return false
+		}
+		for _, prev := range in.list {
+			if prev == string(b) {
+				return false
+			}
+		}
+		if shared {
+			in.list = append(in.list, in.get(b))
+		} else {
+			in.list = append(in.list, string(b))
+		}
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(in.list)) // empty but present, like the strict path
+	copy(out, in.list)
+	return out, true
+}
+
+func fastServiceArea(s *scanner, in *interner, rec *Record) bool {
+	s.ws()
+	start := s.i
+	if !s.eat('{') {
+		return false
+	}
+	sa := &ServiceArea{}
+	var seen [4]bool
+	ok := s.members(func(name []byte) bool {
+		var ok bool
+		i := -1
+		switch string(name) {
+		case "countries":
+			i = 0
+			sa.Countries, ok = fastStrings(s, in, true)
+		case "regions":
+			i = 1
+			sa.Regions, ok = fastStrings(s, in, true)
+		case "postal_codes":
+			i = 2
+			sa.PostalCodes, ok = fastStrings(s, in, true)
+		case "radius_m":
+			i = 3
+			var num []byte
+			if num, ok = s.number(); ok {
+				v, err := strconv.ParseFloat(string(num), 64)
+				ok = err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) && v >= 0
+				sa.RadiusM = &v
+			}
+		}
+		if i < 0 || seen[i] {
+			return false
+		}
+		seen[i] = true
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	if shared, dup := in.areas[string(s.b[start:s.i])]; dup {
+		rec.ServiceArea = shared
+		return true
+	}
+	in.areas[string(s.b[start:s.i])] = sa
+	rec.ServiceArea = sa
+	return true
+}

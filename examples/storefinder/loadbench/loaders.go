@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/store"
+)
+
+// loaders are the two ways to load a --data file: the one main.go uses
+// today (read the whole file, then Parse) and the streaming ParseFile.
+var loaders = []struct {
+	name string
+	load func(path string) ([]dataset.Record, error)
+}{
+	{"read whole + Parse", func(path string) ([]dataset.Record, error) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return dataset.Parse(b)
+	}},
+	{"ParseFile (streamed)", dataset.ParseFile},
+}
+
+// childFlag makes the binary load one dataset with one loader and report,
+// so each measurement has a process (and a peak RSS) of its own.
+const childFlag = "-loadbench-child"
+
+// runChild loads path with loader k into a store.Source and prints wall
+// time, CPU time and peak RSS on one line.
+func runChild(args []string, out io.Writer) error {
+	if len(args) != 2 {
+		return fmt.Errorf("%s: want a loader number and a path", childFlag)
+	}
+	var k int
+	if _, err := fmt.Sscan(args[0], &k); err != nil || k < 0 || k >= len(loaders) {
+		return fmt.Errorf("%s: bad loader %q", childFlag, args[0])
+	}
+	t0 := time.Now()
+	recs, err := loaders[k].load(args[1])
+	if err != nil {
+		return err
+	}
+	src, err := store.New(recs, store.Options{})
+	if err != nil {
+		return err
+	}
+	wall := time.Since(t0)
+	_ = src
+	fmt.Fprintf(out, "%d %d %d\n", wall, cpuTime(os.Getpid()), peakRSS(os.Getpid()))
+	return nil
+}
+
+// compareLoaders generates each size and loads it with every loader in a
+// child process, printing wall and CPU time and peak RSS.
+func compareLoaders(out io.Writer, dir string, sizes []int) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "| N | loader | load + index wall | CPU | peak RSS |")
+	fmt.Fprintln(out, "|---|---|---|---|---|")
+	for _, n := range sizes {
+		if n == 0 {
+			continue
+		}
+		path := filepath.Join(dir, fmt.Sprintf("stores-%d.json", n))
+		if err := writeDataset(path, n); err != nil {
+			return err
+		}
+		for k, l := range loaders {
+			cmd := exec.Command(self, childFlag, fmt.Sprint(k), path)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("N=%d %s: %w: %s", n, l.name, err, strings.TrimSpace(stderr.String()))
+			}
+			var wall, cpu time.Duration
+			var rss int64
+			if _, err := fmt.Sscan(stdout.String(), &wall, &cpu, &rss); err != nil {
+				return fmt.Errorf("N=%d %s: unreadable report %q", n, l.name, stdout.String())
+			}
+			fmt.Fprintf(out, "| %d | %s | %s | %s | %d MB |\n", n, l.name, wall.Round(10*time.Millisecond), cpu.Round(10*time.Millisecond), rss/1024)
+		}
+	}
+	return nil
+}
