@@ -17,8 +17,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -151,12 +153,13 @@ func loadRecords(path string) ([]dataset.Record, error) {
 	if path == "" {
 		return dataset.Default()
 	}
-	b, err := os.ReadFile(path)
+	// ParseFile streams the file, so a large dataset is never held whole
+	// beside the records made from it.
+	recs, err := dataset.ParseFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("--data: %w", err)
-	}
-	recs, err := dataset.Parse(b)
-	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
 		return nil, fmt.Errorf("--data %s: %w", path, err)
 	}
 	return recs, nil
