@@ -131,7 +131,7 @@ func run(args []string, out io.Writer) error {
 		return fmt.Errorf("build storefinder: %w", err)
 	}
 	if len(c.clients) > 0 {
-		return runThroughput(out, bin, c.clients, c.duration)
+		return runThroughput(out, bin, c.clients, c.duration, c.extra)
 	}
 	source := "memory"
 	if c.postgres != "" {

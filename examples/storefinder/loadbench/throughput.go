@@ -21,12 +21,12 @@ const floorResult = `{"ucp":{"version":"2026-08-25","capabilities":{"dev.ucp.com
 // floorServer is the SDK's floor: a minimal go-sdk server whose one tool
 // returns floorResult without looking at its arguments, served statelessly
 // with JSON responses like the store finder.
-func floorServer() (string, func(), error) {
+func floorServer(result string) (string, func(), error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "search_locations", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{
-			StructuredContent: json.RawMessage(floorResult),
-			Content:           []mcp.Content{&mcp.TextContent{Text: floorResult}},
+			StructuredContent: json.RawMessage(result),
+			Content:           []mcp.Content{&mcp.TextContent{Text: result}},
 		}, nil
 	})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
@@ -90,23 +90,40 @@ func realistic(i int) string {
 
 // runThroughput measures the store finder on the default dataset and the
 // floor server side by side, alternating per client count.
-func runThroughput(out io.Writer, bin string, counts []int, d time.Duration) error {
+//
+// Every client sends the same agent profile, so the server's per-caller
+// rate limit would measure itself: it runs with --rate 0 unless extra
+// (-server-flags) says otherwise.
+func runThroughput(out io.Writer, bin string, counts []int, d time.Duration, extra []string) error {
 	addr, err := freeAddr()
 	if err != nil {
 		return err
 	}
-	stop, _, err := startServer(bin, []string{"--addr", addr}, "http://"+addr, 5*time.Minute)
+	args := append([]string{"--addr", addr, "--rate", "0"}, extra...)
+	stop, _, err := startServer(bin, args, "http://"+addr, 5*time.Minute)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	floor, closeFloor, err := floorServer()
+	floor, closeFloor, err := floorServer(floorResult)
 	if err != nil {
 		return err
 	}
 	defer closeFloor()
-	fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor |")
-	fmt.Fprintln(out, "|---|---|---|---|")
+	// The second floor answers with the store finder's own answer to the
+	// first request, fixed: the SDK's cost for a payload of the same size.
+	same, err := fixedAnswer("http://" + addr + "/ucp/mcp")
+	if err != nil {
+		return err
+	}
+	floorSame, closeSame, err := floorServer(same)
+	if err != nil {
+		return err
+	}
+	defer closeSame()
+	fmt.Fprintf(out, "small floor result %d bytes; storefinder result %d bytes\n\n", len(floorResult), len(same))
+	fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor | floor, same payload, req/s | storefinder / same-payload floor |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|")
 	for _, c := range counts {
 		sf, err := throughput("http://"+addr+"/ucp/mcp", c, d)
 		if err != nil {
@@ -116,7 +133,28 @@ func runThroughput(out io.Writer, bin string, counts []int, d time.Duration) err
 		if err != nil {
 			return fmt.Errorf("floor, %d clients: %w", c, err)
 		}
-		fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% |\n", c, sf, fl, 100*sf/fl)
+		fs, err := throughput(floorSame, c, d)
+		if err != nil {
+			return fmt.Errorf("same-payload floor, %d clients: %w", c, err)
+		}
+		fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% |\n", c, sf, fl, 100*sf/fl, fs, 100*sf/fs)
 	}
 	return nil
+}
+
+// fixedAnswer is the structured content of the store finder's answer to
+// the first throughput request.
+func fixedAnswer(endpoint string) (string, error) {
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "loadbench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		return "", fmt.Errorf("connect: %w", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_locations", Arguments: json.RawMessage(realistic(0))})
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	return string(b), err
 }
