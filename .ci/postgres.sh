@@ -50,6 +50,25 @@ free_port() {
   echo "$p"
 }
 
+# start_cluster starts the cluster in $1 (log $2) on the first port from $3
+# upward that it can bind, and prints that port. A port nobody listens on
+# can still refuse a bind for a while after a previous server on it stopped,
+# so a failed start moves on to the next port instead of failing the run.
+start_cluster() {
+  local d=$1 l=$2 p
+  p="$(free_port "$3")"
+  for _ in $(seq 1 20); do
+    if as_pg "$PGBIN/pg_ctl" -D "$d" -l "$l" -o "-p $p" -w start >&2; then
+      echo "$p"
+      return 0
+    fi
+    log "could not start on port $p; trying the next one"
+    p="$(free_port $((p + 1)))"
+  done
+  cat "$l" >&2
+  return 1
+}
+
 start() {
   install
   if [ "$(id -u)" = 0 ] && ! id "$PGUSER_OS" >/dev/null 2>&1; then
@@ -60,15 +79,12 @@ start() {
   chmod 755 "$dir"
   [ "$(id -u)" = 0 ] && chown "$PGUSER_OS" "$dir"
   local port sport
-  port="$(free_port 55432)"
-  sport="$(free_port $((port + 1)))"
 
-  log "initdb primary in $dir/primary (port $port)"
+  log "initdb primary in $dir/primary"
   as_pg "$PGBIN/initdb" -D "$dir/primary" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; exit 1; }
   cat >>"$dir/primary/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
-port = $port
 unix_socket_directories = '$dir'
 wal_level = replica
 max_wal_senders = 4
@@ -78,20 +94,17 @@ synchronous_commit = off
 full_page_writes = off
 EOF
   echo "host replication postgres 127.0.0.1/32 trust" >>"$dir/primary/pg_hba.conf"
-  as_pg "$PGBIN/pg_ctl" -D "$dir/primary" -l "$dir/primary.log" -w start >&2 ||
-    { cat "$dir/primary.log" >&2; exit 1; }
+  port="$(start_cluster "$dir/primary" "$dir/primary.log" 55432)" || exit 1
+  log "primary listening on 127.0.0.1:$port"
   as_pg "$PGBIN/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
     -c "CREATE DATABASE ucpgen" >&2
   as_pg "$PGBIN/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d ucpgen -v ON_ERROR_STOP=1 \
     -c "CREATE EXTENSION IF NOT EXISTS postgis" >&2
 
-  log "pg_basebackup standby in $dir/standby (port $sport)"
+  log "pg_basebackup standby in $dir/standby"
   as_pg "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$dir/standby" -R -X stream >&2
-  cat >>"$dir/standby/postgresql.conf" <<EOF
-port = $sport
-EOF
-  as_pg "$PGBIN/pg_ctl" -D "$dir/standby" -l "$dir/standby.log" -w start >&2 ||
-    { cat "$dir/standby.log" >&2; exit 1; }
+  sport="$(start_cluster "$dir/standby" "$dir/standby.log" $((port + 1)))" || exit 1
+  log "standby listening on 127.0.0.1:$sport"
 
   echo "export UCPGEN_POSTGRES_DIR='$dir'"
   echo "export UCPGEN_POSTGRES_DSN='postgres://postgres@127.0.0.1:$port/ucpgen?sslmode=disable'"
