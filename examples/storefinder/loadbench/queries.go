@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/examples/storefinder/textrank"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
-	"github.com/ucpgen/ucpgen/runtime/opt"
 )
 
 const meta = `{"ucp-agent":{"profile":"https://platform.example/profile.json"}}`
@@ -80,7 +80,7 @@ func bruteForce(data string, reps int) (map[string]time.Duration, error) {
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
-		s := bruteStore{id: l.ID, cand: l.PredicateCandidate(), doc: textrank.NewDoc(textFields(l))}
+		s := bruteStore{id: l.ID, cand: l.PredicateCandidate(), doc: textrank.NewDoc(store.TextFields(l))}
 		stores = append(stores, s)
 	}
 	ids := make([]string, 0, 50)
@@ -155,28 +155,4 @@ func bruteForce(data string, reps int) (map[string]time.Duration, error) {
 		out[q.name] = percentile(ds, 50)
 	}
 	return out, nil
-}
-
-// textFields is the searchable text of a Location, as the store ranks it.
-func textFields(l *location.Location) textrank.Fields {
-	var f textrank.Fields
-	f.Name = l.Name
-	if a, ok := l.Address.Get(); ok {
-		for _, v := range []opt.Value[string]{a.StreetAddress, a.AddressLocality, a.AddressRegion, a.PostalCode, a.AddressCountry} {
-			if v.Set {
-				f.Address = append(f.Address, v.V)
-			}
-		}
-	}
-	if am, ok := l.Amenities.Get(); ok {
-		keys := make([]string, 0, len(am))
-		for k := range am {
-			keys = append(keys, string(k))
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			f.Amenities = append(f.Amenities, am[location.AmenityType(k)].Description)
-		}
-	}
-	return f
 }

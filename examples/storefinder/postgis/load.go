@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/country"
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -209,7 +209,7 @@ func toRow(i int, rec dataset.Record) (row, error) {
 	}
 	cand := loc.PredicateCandidate()
 	if _, err := cand.Schedule.Compile(); err != nil {
-		return row{}, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
+		return row{}, fieldErr(i, "/location"+hours.Pointer(err), "unusable schedule: %v", err)
 	}
 	if sa := rec.ServiceArea; sa != nil {
 		r.saPresent = true
@@ -264,27 +264,6 @@ func toRow(i int, rec dataset.Record) (row, error) {
 	sum := sha256.Sum256(canon)
 	r.digest = sum[:]
 	return r, nil
-}
-
-// scheduleField matches the field path hours.Compile puts first in its
-// errors, e.g. "hours[2].closes" or "timezone".
-var scheduleField = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?:`)
-
-// schedulePointer turns that field path into a JSON Pointer below the
-// Location, so a broken schedule is reported at the value to fix.
-func schedulePointer(msg string) string {
-	m := scheduleField.FindStringSubmatch(msg)
-	if m == nil {
-		return ""
-	}
-	p := "/" + m[1]
-	if m[2] != "" {
-		p += "/" + m[2]
-	}
-	if m[3] != "" {
-		p += "/" + m[3]
-	}
-	return p
 }
 
 // nonNil returns s, or an empty slice for nil, so array columns hold '{}'

@@ -43,7 +43,7 @@ func newBaseline(s *Source) (*baseline, error) {
 		}
 		b.locs = append(b.locs, l)
 		b.cands = append(b.cands, l.PredicateCandidate())
-		b.docs = append(b.docs, textrank.NewDoc(textFields(l)))
+		b.docs = append(b.docs, textrank.NewDoc(TextFields(l)))
 	}
 	b.engine = predicate.Engine{Hooks: baselineHooks{s}, MaxDistance: s.caps.MaxDistance}
 	return b, nil

@@ -57,7 +57,7 @@ func TestRelevanceOrderMatchesScoringEverything(t *testing.T) {
 				if err := json.Unmarshal(r.Location, &l); err != nil {
 					t.Fatal(err)
 				}
-				want = append(want, scored{l.ID, q.Score(textrank.NewDoc(textFields(&l)))})
+				want = append(want, scored{l.ID, q.Score(textrank.NewDoc(TextFields(&l)))})
 			}
 			slices.SortFunc(want, func(a, b scored) int {
 				if c := cmp.Compare(b.score, a.score); c != 0 {

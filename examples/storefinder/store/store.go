@@ -36,7 +36,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -178,7 +177,7 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 					d := &chunk[k]
 					d.e, d.loc, d.err = ld.decode(i, records[i])
 					if d.err == nil {
-						d.terms = textrank.Analyze(textFields(d.loc))
+						d.terms = textrank.Analyze(TextFields(d.loc))
 					}
 				}
 			}()
@@ -455,7 +454,7 @@ func (ld *loader) decode(i int, rec dataset.Record) (entry, *location.Location, 
 	}
 	pc := loc.PredicateCandidate()
 	if e.compiled, err = ld.compile(pc.Schedule); err != nil {
-		return entry{}, nil, fieldErr(i, "/location"+schedulePointer(err.Error()), "unusable schedule: %v", err)
+		return entry{}, nil, fieldErr(i, "/location"+hours.Pointer(err), "unusable schedule: %v", err)
 	}
 	if pc.Geo != nil {
 		e.geo, e.hasGeo = *pc.Geo, true
@@ -483,29 +482,9 @@ func (ld *loader) decode(i int, rec dataset.Record) (entry, *location.Location, 
 	return e, loc, nil
 }
 
-// scheduleField matches the field path hours.Compile puts first in its
-// errors, e.g. "hours[2].closes" or "timezone".
-var scheduleField = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?:`)
-
-// schedulePointer turns that field path into a JSON Pointer below the
-// Location.
-func schedulePointer(msg string) string {
-	m := scheduleField.FindStringSubmatch(msg)
-	if m == nil {
-		return ""
-	}
-	p := "/" + m[1]
-	if m[2] != "" {
-		p += "/" + m[2]
-	}
-	if m[3] != "" {
-		p += "/" + m[3]
-	}
-	return p
-}
-
-// textFields is the searchable text of a Location for ranking.
-func textFields(l *location.Location) textrank.Fields {
+// TextFields is the searchable text of a Location for ranking, exported so
+// a benchmark baseline ranks with exactly the store's text.
+func TextFields(l *location.Location) textrank.Fields {
 	var f textrank.Fields
 	f.Name = l.Name
 	if a, ok := l.Address.Get(); ok {

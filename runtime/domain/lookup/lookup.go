@@ -126,90 +126,42 @@ func Resolve[L any](
 	key func(L) string,
 	keep func(ctx context.Context, l L) (bool, error),
 ) (Result[L], error) {
-	var zero Result[L]
-	if err := opts.Validate(); err != nil {
-		return zero, err
-	}
 	if resolve == nil {
-		return zero, errors.New("lookup: resolve hook is nil")
+		return Result[L]{}, errors.New("lookup: resolve hook is nil")
 	}
-	if key == nil {
-		return zero, errors.New("lookup: key function is nil")
-	}
-	if len(ids) == 0 {
-		return zero, rpcerr.Invalid(IDsPointer, "minItems", "must hold at least one identifier")
-	}
-
-	distinct := dedupe(ids)
-	max := opts.batchMax()
-	processed := distinct
-	unprocessed := 0
-	if len(distinct) > max {
-		processed = distinct[:max:max]
-		unprocessed = len(distinct) - max
-	}
-
-	// Resolution: collect distinct Locations in order of first resolution,
-	// each with the identifiers that reached it.
-	type slot struct {
-		loc    L
-		inputs []string
-	}
-	var slots []*slot
-	byKey := make(map[string]*slot)
-	var missing []string
-	for _, id := range processed {
-		if err := ctx.Err(); err != nil {
-			return zero, fmt.Errorf("lookup: resolve %q: %w", id, err)
-		}
-		locs, err := resolve(ctx, id)
-		if err != nil {
-			return zero, fmt.Errorf("lookup: resolve %q: %w", id, err)
-		}
-		if len(locs) == 0 {
-			missing = append(missing, id)
-			continue
-		}
-		for _, l := range locs {
-			k := key(l)
-			if k == "" {
-				return zero, fmt.Errorf("lookup: resolve %q: a returned Location has an empty key", id)
+	// One call per identifier and per Location, through the batched path,
+	// so both entry points share one set of rules.
+	all := func(ctx context.Context, ids []string) (map[string][]L, error) {
+		out := make(map[string][]L, len(ids))
+		for _, id := range ids {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%q: %w", id, err)
 			}
-			s, seen := byKey[k]
-			if !seen {
-				s = &slot{loc: l}
-				byKey[k] = s
-				slots = append(slots, s)
-			}
-			// One identifier reaching the same Location twice counts once;
-			// identifiers are processed in order, so checking the tail is enough.
-			if n := len(s.inputs); n == 0 || s.inputs[n-1] != id {
-				s.inputs = append(s.inputs, id)
-			}
-		}
-	}
-
-	// Refinement: once per distinct Location, after every id is resolved.
-	entries := make([]Entry[L], 0, len(slots))
-	for _, s := range slots {
-		if keep != nil {
-			ok, err := keep(ctx, s.loc)
+			locs, err := resolve(ctx, id)
 			if err != nil {
-				return zero, fmt.Errorf("lookup: refine %q: %w", key(s.loc), err)
+				return nil, fmt.Errorf("%q: %w", id, err)
 			}
-			if !ok {
-				continue
+			if len(locs) > 0 {
+				out[id] = locs
 			}
 		}
-		entries = append(entries, Entry[L]{Location: s.loc, Inputs: s.inputs})
+		return out, nil
 	}
-
-	return Result[L]{
-		Entries:     entries,
-		Messages:    messages(opts, max, len(distinct), unprocessed, missing),
-		Processed:   append([]string(nil), processed...),
-		Unprocessed: unprocessed,
-	}, nil
+	var refine func(ctx context.Context, locs []L) ([]bool, error)
+	if keep != nil {
+		refine = func(ctx context.Context, locs []L) ([]bool, error) {
+			ok := make([]bool, len(locs))
+			for i, l := range locs {
+				v, err := keep(ctx, l)
+				if err != nil {
+					return nil, fmt.Errorf("%q: %w", key(l), err)
+				}
+				ok[i] = v
+			}
+			return ok, nil
+		}
+	}
+	return ResolveAll(ctx, ids, opts, all, key, refine)
 }
 
 // ResolveAll is Resolve for a store that answers in batches: resolveAll gets

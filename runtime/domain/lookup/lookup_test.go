@@ -462,7 +462,7 @@ func TestResolveErrors(t *testing.T) {
 				if !errors.Is(err, hookErr) {
 					t.Fatalf("want wrapped hook error, got %v", err)
 				}
-				if !strings.Contains(err.Error(), `resolve "boom"`) {
+				if !strings.Contains(err.Error(), `resolve`) || !strings.Contains(err.Error(), `"boom"`) {
 					t.Errorf("error does not name the id: %v", err)
 				}
 			},
