@@ -81,12 +81,12 @@ func compareLoaders(out io.Writer, dir string, sizes []int) error {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("N=%d %s: %w: %s", n, l.name, err, strings.TrimSpace(stderr.String()))
+				return fmt.Errorf("size %d, %s: %w: %s", n, l.name, err, strings.TrimSpace(stderr.String()))
 			}
 			var wall, cpu time.Duration
 			var rss int64
 			if _, err := fmt.Sscan(stdout.String(), &wall, &cpu, &rss); err != nil {
-				return fmt.Errorf("N=%d %s: unreadable report %q", n, l.name, stdout.String())
+				return fmt.Errorf("size %d, %s: unreadable report %q", n, l.name, stdout.String())
 			}
 			fmt.Fprintf(out, "| %d | %s | %s | %s | %d MB |\n", n, l.name, wall.Round(10*time.Millisecond), cpu.Round(10*time.Millisecond), rss/1024)
 		}
