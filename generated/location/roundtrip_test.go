@@ -52,13 +52,24 @@ func target(schema, direction string) func() any {
 	return nil
 }
 
-func TestRoundTripReleaseExamples(t *testing.T) {
+// releaseExample is one release example that is a tool payload: the UCP
+// value extracted from its envelope and a constructor of its generated type.
+type releaseExample struct {
+	name    string
+	payload json.RawMessage
+	mk      func() any
+}
+
+// releaseExamples reads every release example and keeps the tool payloads;
+// discovery profiles, which no generated type models, are logged and left out.
+func releaseExamples(t *testing.T) []releaseExample {
+	t.Helper()
 	dir := testshared.Path(t, "ucp-upstream", "2026-08-25", "examples")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
-	n := 0
+	var out []releaseExample
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -76,13 +87,20 @@ func TestRoundTripReleaseExamples(t *testing.T) {
 			t.Logf("%s: %s is a discovery profile, not a tool payload; not a generated type", filepath.Base(f), ex.Annotation.Schema)
 			continue
 		}
-		roundTrip(t, filepath.Base(f), testshared.Extract(t, ex.Payload, ex.Annotation.Extract), mk)
-		n++
+		out = append(out, releaseExample{filepath.Base(f), testshared.Extract(t, ex.Payload, ex.Annotation.Extract), mk})
 	}
-	if n < 16 {
-		t.Fatalf("only %d examples exercised", n)
+	if len(out) < 16 {
+		t.Fatalf("only %d tool-payload examples found", len(out))
 	}
-	t.Logf("%d release examples round-tripped", n)
+	return out
+}
+
+func TestRoundTripReleaseExamples(t *testing.T) {
+	exs := releaseExamples(t)
+	for _, ex := range exs {
+		roundTrip(t, ex.name, ex.payload, ex.mk)
+	}
+	t.Logf("%d release examples round-tripped", len(exs))
 }
 
 // seedEnvelopes pulls the JSON-RPC envelopes out of the seed binding text.
