@@ -182,28 +182,33 @@ func (o *Options) version() string { return o.Version }
 // requires (locations: []), because MCP clients validate structuredContent
 // against the advertised outputSchema and would throw the outcome away.
 func incompatible(t Tool, outcome envelope.Outcome) (*mcp.CallToolResult, error) {
-	body, err := json.Marshal(struct {
-		UCP      envelope.UCP            `json:"ucp"`
-		Messages []envelope.ErrorMessage `json:"messages"`
-	}{outcome.UCP(), []envelope.ErrorMessage{outcome.IncompatibleMessage()}})
-	if err != nil {
-		return nil, err
-	}
 	if t.emptyErr != nil {
 		return nil, fmt.Errorf("%s outputSchema: %w", t.Name, t.emptyErr)
 	}
+	ucp, err := json.Marshal(outcome.UCP())
+	if err != nil {
+		return nil, err
+	}
+	body := append([]byte(`{"ucp":`), ucp...)
 	for _, m := range t.empty {
 		if m.name == "ucp" || m.name == "messages" {
 			continue
 		}
-		if body, err = SetMember(body, m.name, m.empty); err != nil {
+		name, err := json.Marshal(m.name)
+		if err != nil {
 			return nil, err
 		}
-		// SetMember puts the member first; move ucp back in front.
-		if body, err = SetMember(body, "ucp", outcome.UCP()); err != nil {
+		empty, err := json.Marshal(m.empty)
+		if err != nil {
 			return nil, err
 		}
+		body = append(append(append(append(body, ','), name...), ':'), empty...)
 	}
+	msgs, err := json.Marshal([]envelope.ErrorMessage{outcome.IncompatibleMessage()})
+	if err != nil {
+		return nil, err
+	}
+	body = append(append(append(body, `,"messages":`...), msgs...), '}')
 	return result(body), nil
 }
 
