@@ -8,29 +8,56 @@ import (
 	"github.com/ucpgen/ucpgen/generator/load"
 )
 
-// bundle builds a self-contained JSON Schema for MCP: root is an object with
-// the given members, and every schema they reach through $ref is copied into
-// $defs with its references rewritten, so clients never fetch anything.
+// bundler builds a self-contained JSON Schema for MCP: root is an object
+// with the given members, and every schema they reach through $ref is copied
+// into $defs with its references rewritten, so clients never fetch anything.
 type bundler struct {
 	set *load.Set
-	// reduce drops the annotations a client cannot use (see reducedAway).
-	reduce bool
-	keys   map[load.Loc]string
-	used   map[string]bool
-	defs   map[string]*load.Node
-	todo   []*load.Schema
+	// form says which keywords the bundle leaves out (see form.drops) and
+	// whether definitions used once are written in place.
+	form form
+	keys map[load.Loc]string
+	used map[string]bool
+	defs map[string]*load.Node
+	todo []*load.Schema
 }
 
-func newBundler(set *load.Set, reduce bool) *bundler {
-	return &bundler{set: set, reduce: reduce, keys: map[load.Loc]string{}, used: map[string]bool{}, defs: map[string]*load.Node{}}
+func newBundler(set *load.Set, f form) *bundler {
+	return &bundler{set: set, form: f, keys: map[load.Loc]string{}, used: map[string]bool{}, defs: map[string]*load.Node{}}
 }
 
-// reducedAway are the schema keywords a reduced bundle leaves out. None of
-// them asserts anything, so the reduced schema accepts exactly what the full
+// form is how much of a tool schema a bundle keeps. Every form accepts
+// exactly the same documents; they differ only in annotations and layout.
+type form int
+
+const (
+	// formFull keeps every keyword and every definition in $defs: the
+	// reference the reduced forms are tested against.
+	formFull form = iota
+	// formDescribed leaves out the annotations no reader needs (see
+	// reducedAway) but keeps every description, and writes each definition
+	// used once in place of its reference. Input schemas use it, because
+	// models read them.
+	formDescribed
+	// formLean is formDescribed without descriptions and defaults. Output
+	// schemas use it by default: clients validate results against them and
+	// nobody reads their prose, which is half of their bytes.
+	formLean
+)
+
+// reducedAway are the schema keywords the reduced forms leave out. None of
+// them asserts anything, so a reduced schema accepts exactly what the full
 // one does: UCP's direction annotations (already applied by the server's
-// validator), examples, titles (every schema keeps its description) and
-// comments.
+// validator), examples, titles and comments.
 var reducedAway = map[string]bool{"ucp_request": true, "ucp_response": true, "examples": true, "title": true, "$comment": true}
+
+// leanAway are the further annotations formLean leaves out.
+var leanAway = map[string]bool{"description": true, "default": true}
+
+// drops reports whether the form leaves the schema keyword out.
+func (f form) drops(keyword string) bool {
+	return f >= formDescribed && reducedAway[keyword] || f >= formLean && leanAway[keyword]
+}
 
 // Keywords whose value is a schema, an array of schemas or a map of schemas;
 // everything else in a schema object is copied as a plain value, so that a
@@ -63,15 +90,22 @@ func (b *bundler) key(s *load.Schema) string {
 
 // ref returns a {"$ref": "#/$defs/key"} node for s.
 func (b *bundler) ref(s *load.Schema) *load.Node {
-	for s.Ref != nil && isPureRef(s) {
-		s = s.Ref
-	}
-	return obj(member("$ref", str("#/$defs/"+b.key(s))))
+	return obj(member("$ref", str("#/$defs/"+b.key(b.target(s)))))
 }
 
-func isPureRef(s *load.Schema) bool {
+// target follows s through schemas that, in this form, hold nothing but a
+// $ref: such a schema accepts exactly what its target accepts.
+func (b *bundler) target(s *load.Schema) *load.Schema {
+	for s.Ref != nil && b.isPureRef(s) {
+		s = s.Ref
+	}
+	return s
+}
+
+// isPureRef reports whether s keeps nothing but its $ref in this form.
+func (b *bundler) isPureRef(s *load.Schema) bool {
 	for _, m := range s.Node.Members {
-		if m.Key != "$ref" {
+		if m.Key != "$ref" && !b.form.drops(m.Key) {
 			return false
 		}
 	}
@@ -94,14 +128,18 @@ func (b *bundler) copyNode(n *load.Node) (*load.Node, error) {
 		switch {
 		case m.Key == "$id" || m.Key == "$schema" || m.Key == "$defs" && m.Value.Kind == load.Object:
 			continue
-		case b.reduce && reducedAway[m.Key]:
+		case b.form.drops(m.Key):
 			continue
 		case m.Key == "$ref" && m.Value.Kind == load.String:
 			s := b.set.SchemaAt(n.Loc)
 			if s == nil || s.Ref == nil {
 				return nil, fmt.Errorf("%s: unresolved $ref while bundling", n.Loc)
 			}
-			c = str("#/$defs/" + b.key(s.Ref))
+			t := s.Ref
+			if b.form > formFull {
+				t = b.target(t)
+			}
+			c = str("#/$defs/" + b.key(t))
 		case schemaValued[m.Key]:
 			c, err = b.copyNode(m.Value)
 		case schemaArrays[m.Key] && m.Value.Kind == load.Array:
@@ -161,14 +199,11 @@ func (b *bundler) finish() (*load.Node, error) {
 // its "type" sits beside its content: some clients (MCP Inspector 0.15)
 // choose an input widget from a top-level member's type and send a string
 // when there is none.
-func objectSchema(set *load.Set, names []string, schemas []*load.Schema, required []string, reduce bool) ([]byte, error) {
-	b := newBundler(set, reduce)
+func objectSchema(set *load.Set, names []string, schemas []*load.Schema, required []string, f form) ([]byte, error) {
+	b := newBundler(set, f)
 	props := &load.Node{Kind: load.Object}
 	for i, name := range names {
-		s := schemas[i]
-		for s.Ref != nil && isPureRef(s) {
-			s = s.Ref
-		}
+		s := b.target(schemas[i])
 		inline, err := b.copyNode(s.Node)
 		if err != nil {
 			return nil, err
@@ -190,17 +225,18 @@ func objectSchema(set *load.Set, names []string, schemas []*load.Schema, require
 	if err != nil {
 		return nil, err
 	}
-	members := []load.Member{
-		member("$schema", str("https://json-schema.org/draft/2020-12/schema")),
+	root := obj(
+		member("$schema", str(dialect)),
 		member("type", str("object")),
 		member("required", req),
 		member("properties", props),
-	}
-	if len(defs.Members) > 0 {
-		members = append(members, member("$defs", defs))
-	}
-	return obj(members...).JSON(), nil
+	)
+	return b.layout(root, defs).JSON(), nil
 }
+
+// dialect is the JSON Schema version every bundle declares (also MCP's
+// default, but stating it costs little and spares clients a guess).
+const dialect = "https://json-schema.org/draft/2020-12/schema"
 
 // schemaType is the single JSON type a schema is declared with, looking
 // through $ref and allOf, or "" when it declares none or several.
@@ -225,20 +261,173 @@ func schemaType(s *load.Schema) string {
 }
 
 // refSchema bundles a single schema (a tool result) as the root.
-func refSchema(set *load.Set, s *load.Schema, reduce bool) ([]byte, error) {
-	b := newBundler(set, reduce)
+func refSchema(set *load.Set, s *load.Schema, f form) ([]byte, error) {
+	b := newBundler(set, f)
 	r := b.ref(s)
 	defs, err := b.finish()
 	if err != nil {
 		return nil, err
 	}
 	root := obj(
-		member("$schema", str("https://json-schema.org/draft/2020-12/schema")),
+		member("$schema", str(dialect)),
 		member("type", str("object")),
 		member("$ref", r.Get("$ref")),
-		member("$defs", defs),
 	)
-	return root.JSON(), nil
+	return b.layout(root, defs).JSON(), nil
+}
+
+// layout attaches defs to root. The reduced forms first write every
+// definition referenced exactly once in place of its reference, which keeps
+// what the schema accepts (a schema that is nothing but a $ref accepts what
+// its target does) and saves the $defs entry and the pointer. A definition
+// referenced twice or more, or from inside itself, stays in $defs, so
+// recursion keeps its $ref.
+func (b *bundler) layout(root, defs *load.Node) *load.Node {
+	if b.form > formFull {
+		defs = inlineSingleUse(root, defs)
+	}
+	if len(defs.Members) > 0 {
+		root.Members = append(root.Members, member("$defs", defs))
+	}
+	return root
+}
+
+// inlineSingleUse moves each definition of defs that is referenced exactly
+// once, by a schema holding nothing but that $ref, into the referring
+// schema's place, and returns the definitions that remain. A root made of
+// $schema, type "object" and the $ref takes the members of its definition
+// when that one declares no other type. root must not hold defs yet.
+func inlineSingleUse(root, defs *load.Node) *load.Node {
+	byKey := map[string]*load.Node{}
+	uses := map[string]int{}
+	for _, m := range defs.Members {
+		byKey[m.Key] = m.Value
+	}
+	countRefs(root, uses)
+	for _, m := range defs.Members {
+		countRefs(m.Value, uses)
+	}
+	moved := map[string]bool{}
+	// open holds the definitions being written out, so that a reference
+	// from inside one of them to itself is never followed.
+	open := map[string]bool{}
+	var visit func(n *load.Node) *load.Node
+	visit = func(n *load.Node) *load.Node {
+		if k, ok := bareRef(n); ok && uses[k] == 1 && !open[k] && byKey[k] != nil {
+			moved[k], open[k] = true, true
+			n = visit(byKey[k])
+			delete(open, k)
+			return n
+		}
+		eachSubschema(n, visit)
+		return n
+	}
+	if k, ok := rootRef(root, byKey); ok && uses[k] == 1 {
+		moved[k], open[k] = true, true
+		def := visit(byKey[k])
+		delete(open, k)
+		root.Members = root.Members[:len(root.Members)-1] // the $ref
+		for _, m := range def.Members {
+			if m.Key != "type" {
+				root.Members = append(root.Members, m)
+			}
+		}
+	} else {
+		eachSubschema(root, visit)
+	}
+	for _, m := range defs.Members {
+		if !moved[m.Key] {
+			open[m.Key] = true
+			eachSubschema(m.Value, visit)
+			delete(open, m.Key)
+		}
+	}
+	kept := &load.Node{Kind: load.Object}
+	for _, m := range defs.Members {
+		if !moved[m.Key] {
+			kept.Members = append(kept.Members, m)
+		}
+	}
+	return kept
+}
+
+// rootRef returns the definition a root of $schema, type "object" and a
+// last member $ref points to, when that definition is an object schema
+// declaring type "object" or none, so the root can take its members.
+func rootRef(root *load.Node, defs map[string]*load.Node) (string, bool) {
+	if len(root.Members) != 3 || root.Members[2].Key != "$ref" {
+		return "", false
+	}
+	for _, m := range root.Members[:2] {
+		switch {
+		case m.Key == "$schema":
+		case m.Key == "type" && m.Value.Kind == load.String && m.Value.Str == "object":
+		default:
+			return "", false
+		}
+	}
+	k, ok := strings.CutPrefix(refString(root.Members[2].Value), "#/$defs/")
+	def := defs[k]
+	if !ok || def == nil || def.Kind != load.Object || def.Get("$schema") != nil {
+		return "", false
+	}
+	if t := def.Get("type"); t != nil && (t.Kind != load.String || t.Str != "object") {
+		return "", false
+	}
+	return k, true
+}
+
+// bareRef returns the definition key of a schema that holds nothing but a
+// local $ref.
+func bareRef(n *load.Node) (string, bool) {
+	if n.Kind != load.Object || len(n.Members) != 1 || n.Members[0].Key != "$ref" {
+		return "", false
+	}
+	return strings.CutPrefix(refString(n.Members[0].Value), "#/$defs/")
+}
+
+func refString(n *load.Node) string {
+	if n.Kind != load.String {
+		return ""
+	}
+	return n.Str
+}
+
+// countRefs counts the local references to each definition in schema n and
+// its subschemas (never in values such as const, enum or default).
+func countRefs(n *load.Node, uses map[string]int) {
+	if r := n.Get("$ref"); r != nil {
+		if k, ok := strings.CutPrefix(refString(r), "#/$defs/"); ok {
+			uses[k]++
+		}
+	}
+	eachSubschema(n, func(c *load.Node) *load.Node {
+		countRefs(c, uses)
+		return c
+	})
+}
+
+// eachSubschema replaces every direct subschema of n (not $defs) with what
+// fn returns for it.
+func eachSubschema(n *load.Node, fn func(*load.Node) *load.Node) {
+	if n.Kind != load.Object {
+		return
+	}
+	for i, m := range n.Members {
+		v := m.Value
+		switch {
+		case schemaValued[m.Key]:
+			n.Members[i].Value = fn(v)
+		case schemaArrays[m.Key] && v.Kind == load.Array:
+			for j := range v.Items {
+				v.Items[j] = fn(v.Items[j])
+			}
+		case schemaMaps[m.Key] && v.Kind == load.Object:
+			for j := range v.Members {
+				v.Members[j].Value = fn(v.Members[j].Value)
+			}
+		}
+	}
 }
 
 func obj(ms ...load.Member) *load.Node          { return &load.Node{Kind: load.Object, Members: ms} }

@@ -241,8 +241,9 @@ func schemaVars(m *ir.Model) jen.Code {
 // ToolSchemas returns the self-contained input and output JSON Schema of
 // every tool, pretty-printed and keyed by file name (<tool>.input.json,
 // <tool>.output.json). With reduce, annotations that assert nothing are
-// left out (see reducedAway), which keeps what the schemas accept and every
-// description while making tools/list shorter for the agents that read it.
+// left out (see reducedAway) and definitions used once are written in place,
+// which keeps what the schemas accept and every description while making
+// tools/list shorter for the agents that read it.
 func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, t := range m.Tools {
@@ -258,11 +259,15 @@ func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 				required = append(required, p.Name)
 			}
 		}
-		in, err := objectSchema(m.Spec.Set, names, schemas, required, reduce)
+		f := formFull
+		if reduce {
+			f = formDescribed
+		}
+		in, err := objectSchema(m.Spec.Set, names, schemas, required, f)
 		if err != nil {
 			return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
 		}
-		res, err := refSchema(m.Spec.Set, t.Result.Schema, reduce)
+		res, err := refSchema(m.Spec.Set, t.Result.Schema, f)
 		if err != nil {
 			return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
 		}
