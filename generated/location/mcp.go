@@ -96,6 +96,7 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 // Register adds every tool to server, wired to hooks through the ucpgen runtime (decode,
 // validate, negotiate, call, fill ucp, map errors). Without a Negotiator the tools answer at
 // ProtocolVersion; opts.Version may be left empty and must not name another release.
+// opts.DescribedOutputSchemas chooses the output schemas with descriptions.
 func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
 	if server == nil || hooks == nil {
 		return errors.New("Register: server and hooks must not be nil")
@@ -112,6 +113,9 @@ func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
 		return fmt.Errorf("Register: opts.Version %q is not %s, the release these tools implement", o.Version, ProtocolVersion)
 	}
 	for _, t := range Tools(hooks) {
+		if o.DescribedOutputSchemas {
+			t.OutputSchema = describedOutputSchema(t.Name)
+		}
 		mcpserver.Add(server, t, &o)
 	}
 	return nil
@@ -164,15 +168,32 @@ func argumentErrors(meta, location error) error {
 	return &all
 }
 
+// describedOutputSchema is the output schema of the named tool with every description,
+// or nil for a tool this package does not define.
+func describedOutputSchema(tool string) json.RawMessage {
+	switch tool {
+	case "search_locations":
+		return searchLocationsOutputDescribedSchema
+	case "lookup_locations":
+		return lookupLocationsOutputDescribedSchema
+	}
+	return nil
+}
+
 // The tools' self-contained JSON Schemas, kept as pretty JSON files beside this one so
-// that they can be read and diffed; their annotations that assert nothing are left out.
+// that they can be read and diffed. Annotations that assert nothing are left out, and so are
+// the output schemas' descriptions unless Options.DescribedOutputSchemas asks for them.
 var (
 	//go:embed search_locations.input.json
 	searchLocationsInputSchema []byte
 	//go:embed search_locations.output.json
 	searchLocationsOutputSchema []byte
+	//go:embed search_locations.output.described.json
+	searchLocationsOutputDescribedSchema []byte
 	//go:embed lookup_locations.input.json
 	lookupLocationsInputSchema []byte
 	//go:embed lookup_locations.output.json
 	lookupLocationsOutputSchema []byte
+	//go:embed lookup_locations.output.described.json
+	lookupLocationsOutputDescribedSchema []byte
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -47,9 +48,11 @@ func compactLen(t *testing.T, data []byte) int {
 }
 
 // TestReducedToolSchemasAcceptTheSame runs the differential corpus through
-// the full and the reduced tool schemas (the ones tools/list sends) and
-// requires the same verdict for every case: the reduction drops only
-// keywords that assert nothing.
+// the full tool schemas and every reduced one the generated code embeds (the
+// input schemas, the lean output schemas tools/list sends by default and
+// the described ones it sends on request) and requires the same verdict for
+// every case: the reduction drops only keywords that assert nothing and
+// writes single-use definitions in place.
 func TestReducedToolSchemasAcceptTheSame(t *testing.T) {
 	m, _, err := generator.Model(generator.Config{FS: schemas.FS, OpenRPC: schemas.OpenRPCPath, Package: "location"})
 	if err != nil {
@@ -63,16 +66,33 @@ func TestReducedToolSchemasAcceptTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(full) != 4 || len(reduced) != len(full) {
-		t.Fatalf("got %d full and %d reduced schema files, want 4 each", len(full), len(reduced))
+	if len(full) != 4 || len(reduced) != 6 {
+		t.Fatalf("got %d full and %d reduced schema files, want 4 and 6", len(full), len(reduced))
 	}
-	type pair struct{ full, reduced *jsonschema.Schema }
-	compiled := map[string]pair{}
-	for name := range full {
-		if rn, fn := compactLen(t, reduced[name]), compactLen(t, full[name]); rn >= fn {
-			t.Errorf("%s: reduced schema (%d bytes compact) is not smaller than the full one (%d)", name, rn, fn)
+	// variants maps each full schema file to the reduced ones that must
+	// accept the same documents.
+	variants := map[string][]string{}
+	for name := range reduced {
+		of := strings.Replace(name, ".output.described.", ".output.", 1)
+		if full[of] == nil {
+			t.Fatalf("reduced %s has no full counterpart %s", name, of)
 		}
-		compiled[name] = pair{compileToolSchema(t, "full/"+name, full[name]), compileToolSchema(t, "reduced/"+name, reduced[name])}
+		variants[of] = append(variants[of], name)
+	}
+	type set struct {
+		full    *jsonschema.Schema
+		reduced map[string]*jsonschema.Schema
+	}
+	compiled := map[string]set{}
+	for name := range full {
+		s := set{compileToolSchema(t, "full/"+name, full[name]), map[string]*jsonschema.Schema{}}
+		for _, r := range variants[name] {
+			if rn, fn := compactLen(t, reduced[r]), compactLen(t, full[name]); rn >= fn {
+				t.Errorf("%s: reduced schema (%d bytes compact) is not smaller than the full one (%d)", r, rn, fn)
+			}
+			s.reduced[r] = compileToolSchema(t, "reduced/"+r, reduced[r])
+		}
+		compiled[name] = s
 	}
 
 	const meta = `{"ucp-agent":{"profile":"https://platform.example/profile.json"}}`
@@ -97,6 +117,7 @@ func TestReducedToolSchemasAcceptTheSame(t *testing.T) {
 	}
 	cases := corpus(t, seedCases(t))
 	compared, accepted, disagree := 0, 0, 0
+	perVariant := map[string]int{}
 	for _, c := range cases {
 		for _, w := range wrap[c.target] {
 			if !json.Valid(c.data) {
@@ -104,21 +125,29 @@ func TestReducedToolSchemasAcceptTheSame(t *testing.T) {
 			}
 			name, data := w(c.data)
 			p := compiled[name]
-			a, b := referenceVerdict(p.full, data), referenceVerdict(p.reduced, data)
+			a := referenceVerdict(p.full, data)
 			compared++
 			if a == nil {
 				accepted++
 			}
-			if (a == nil) != (b == nil) {
-				disagree++
-				if disagree <= 10 {
-					t.Errorf("%s via %s: full=%v reduced=%v\npayload: %s", c.name, name, a, b, data)
+			for r, sch := range p.reduced {
+				perVariant[r]++
+				if b := referenceVerdict(sch, data); (a == nil) != (b == nil) {
+					disagree++
+					if disagree <= 10 {
+						t.Errorf("%s via %s: full=%v %s=%v\npayload: %s", c.name, name, a, r, b, data)
+					}
 				}
 			}
 		}
 	}
-	t.Logf("tool schemas: %d cases compared, %d accepted, %d rejected, %d disagreements", compared, accepted, compared-accepted, disagree)
+	t.Logf("tool schemas: %d cases compared, %d accepted, %d rejected, %d disagreements; per reduced file: %v", compared, accepted, compared-accepted, disagree, perVariant)
 	if compared < 100 || accepted == 0 || accepted == compared {
 		t.Fatalf("corpus too thin to prove anything: %d cases, %d accepted", compared, accepted)
+	}
+	for r := range reduced {
+		if perVariant[r] == 0 {
+			t.Errorf("no corpus case reached %s", r)
+		}
 	}
 }

@@ -49,6 +49,7 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	}
 	f.Add(caps)
 	f.Add(decodeArgumentFunc(m))
+	f.Add(describedOutputFunc(m))
 	f.Anon("embed")
 	f.Add(schemaVars(m))
 	return nil
@@ -124,6 +125,7 @@ func registerFunc() jen.Code {
 	return jen.Comment("Register adds every tool to server, wired to hooks through the ucpgen runtime (decode,").Line().
 		Comment("validate, negotiate, call, fill ucp, map errors). Without a Negotiator the tools answer at").Line().
 		Comment("ProtocolVersion; opts.Version may be left empty and must not name another release.").Line().
+		Comment("opts.DescribedOutputSchemas chooses the output schemas with descriptions.").Line().
 		Func().Id("Register").Params(jen.Id("server").Op("*").Qual(mcpPkg, "Server"), jen.Id("hooks").Id("Hooks"), jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options")).Error().Block(
 		jen.If(jen.Id("server").Op("==").Nil().Op("||").Id("hooks").Op("==").Nil()).Block(
 			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("Register: server and hooks must not be nil"))),
@@ -137,6 +139,9 @@ func registerFunc() jen.Code {
 				jen.Lit("Register: opts.Version %q is not %s, the release these tools implement"), jen.Id("o").Dot("Version"), jen.Id("ProtocolVersion")))),
 		),
 		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("Tools").Call(jen.Id("hooks"))).Block(
+			jen.If(jen.Id("o").Dot("DescribedOutputSchemas")).Block(
+				jen.Id("t").Dot("OutputSchema").Op("=").Id("describedOutputSchema").Call(jen.Id("t").Dot("Name")),
+			),
 			jen.Qual(mcpserverPkg, "Add").Call(jen.Id("server"), jen.Id("t"), jen.Op("&").Id("o")),
 		),
 		jen.Return(jen.Nil()),
@@ -219,33 +224,63 @@ func decodeArgumentFunc(m *ir.Model) jen.Code {
 }
 
 // schemaFile names the file holding one of a tool's schemas (kind is
-// "input" or "output").
+// "input", "output" or "output.described").
 func schemaFile(t *ir.Tool, kind string) string { return t.Name + "." + kind + ".json" }
+
+// schemaKinds are the schema files of each tool in generated code, with the
+// suffix of the variable that embeds each one.
+var schemaKinds = []struct{ file, suffix string }{
+	{"input", "Input"}, {"output", "Output"}, {"output.described", "OutputDescribed"},
+}
 
 // schemaVars declares the embedded schema files, one variable each.
 func schemaVars(m *ir.Model) jen.Code {
 	var defs []jen.Code
 	for _, t := range m.Tools {
-		for _, kind := range []string{"input", "output"} {
+		for _, k := range schemaKinds {
 			defs = append(defs,
-				jen.Comment("//go:embed "+schemaFile(t, kind)),
-				jen.Id(schemaVar(t, ir.GoName(kind))).Index().Byte(),
+				jen.Comment("//go:embed "+schemaFile(t, k.file)),
+				jen.Id(schemaVar(t, k.suffix)).Index().Byte(),
 			)
 		}
 	}
 	return jen.Comment("The tools' self-contained JSON Schemas, kept as pretty JSON files beside this one so").Line().
-		Comment("that they can be read and diffed; their annotations that assert nothing are left out.").Line().
+		Comment("that they can be read and diffed. Annotations that assert nothing are left out, and so are").Line().
+		Comment("the output schemas' descriptions unless Options.DescribedOutputSchemas asks for them.").Line().
 		Var().Defs(defs...)
 }
 
-// ToolSchemas returns the self-contained input and output JSON Schema of
-// every tool, pretty-printed and keyed by file name (<tool>.input.json,
-// <tool>.output.json). With reduce, annotations that assert nothing are
-// left out (see reducedAway) and definitions used once are written in place,
-// which keeps what the schemas accept and every description while making
-// tools/list shorter for the agents that read it.
+// describedOutputFunc emits the lookup from a tool name to its output
+// schema with descriptions, which Register serves on request.
+func describedOutputFunc(m *ir.Model) jen.Code {
+	var cases []jen.Code
+	for _, t := range m.Tools {
+		cases = append(cases, jen.Case(jen.Lit(t.Name)).Block(jen.Return(jen.Id(schemaVar(t, "OutputDescribed")))))
+	}
+	return jen.Comment("describedOutputSchema is the output schema of the named tool with every description,").Line().
+		Comment("or nil for a tool this package does not define.").Line().
+		Func().Id("describedOutputSchema").Params(jen.Id("tool").String()).Qual(jsonPkg, "RawMessage").Block(
+		jen.Switch(jen.Id("tool")).Block(cases...),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// ToolSchemas returns the self-contained JSON Schemas of every tool,
+// pretty-printed and keyed by file name. Without reduce it returns every
+// keyword of the source schemas, as <tool>.input.json and
+// <tool>.output.json, for tests to compare against. With reduce it returns
+// what the generated code embeds: <tool>.input.json without the annotations
+// that assert nothing but with every description (models read it),
+// <tool>.output.json without descriptions either (clients validate results
+// against it, and descriptions were half of tools/list), and
+// <tool>.output.described.json with them; definitions used once are written
+// in place. Every form accepts exactly what the full one does.
 func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 	out := map[string][]byte{}
+	in, res, described := formFull, formFull, formFull
+	if reduce {
+		in, res, described = formDescribed, formLean, formDescribed
+	}
 	for _, t := range m.Tools {
 		if len(t.Params) != 2 || t.Result == nil {
 			return nil, fmt.Errorf("tool %s: not of the UCP binding's shape (meta, a domain argument, a result)", t.Name)
@@ -259,19 +294,21 @@ func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 				required = append(required, p.Name)
 			}
 		}
-		f := formFull
-		if reduce {
-			f = formDescribed
-		}
-		in, err := objectSchema(m.Spec.Set, names, schemas, required, f)
+		files := map[string][]byte{}
+		data, err := objectSchema(m.Spec.Set, names, schemas, required, in)
 		if err != nil {
 			return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
 		}
-		res, err := refSchema(m.Spec.Set, t.Result.Schema, f)
-		if err != nil {
+		files["input"] = data
+		if files["output"], err = refSchema(m.Spec.Set, t.Result.Schema, res); err != nil {
 			return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
 		}
-		for kind, data := range map[string][]byte{"input": in, "output": res} {
+		if reduce {
+			if files["output.described"], err = refSchema(m.Spec.Set, t.Result.Schema, described); err != nil {
+				return nil, fmt.Errorf("bundle %s described output schema: %w", t.Name, err)
+			}
+		}
+		for kind, data := range files {
 			var pretty bytes.Buffer
 			if err := json.Indent(&pretty, data, "", "  "); err != nil {
 				return nil, fmt.Errorf("format %s: %w", schemaFile(t, kind), err)

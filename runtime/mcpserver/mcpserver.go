@@ -44,6 +44,11 @@ type Options struct {
 	// and turns a violation into -32603 (and a log line); for tests and debug
 	// builds.
 	ValidateOutput bool
+	// DescribedOutputSchemas makes the generated Register advertise output
+	// schemas with their descriptions, for clients that show output docs;
+	// off by default because models never read them and they add about
+	// 25 KB to every tools/list.
+	DescribedOutputSchemas bool
 	// Logger receives unexpected hook errors, which are never sent to clients.
 	Logger *slog.Logger
 }
