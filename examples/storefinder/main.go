@@ -89,6 +89,9 @@ type limits struct {
 	rateBurst         int
 	itemsRate         float64
 	itemsBurst        int
+	// viaSDK routes tools/call through the SDK's per-request session
+	// instead of mcpserver's direct path (for comparison and debugging).
+	viaSDK bool
 }
 
 // hooksWrapper decorates the generated hooks (an interface, so config stays
@@ -120,6 +123,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&l.rateBurst, "rate-burst", 400, "tool calls a caller may make at once before --rate applies")
 	fs.Float64Var(&l.itemsRate, "items-rate", 20, "searches with filters.items per second per caller, on top of --rate, against inventory probing (0: no extra limit)")
 	fs.IntVar(&l.itemsBurst, "items-burst", 40, "searches with filters.items a caller may make at once before --items-rate applies")
+	fs.BoolVar(&l.viaSDK, "tool-calls-via-sdk", false, "answer tools/call through the MCP SDK's per-request session instead of the direct path (same bytes, about half the throughput; for comparison)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -284,7 +288,9 @@ func httpServer(c config, server *mcp.Server, base string, logger *slog.Logger) 
 		return nil, fmt.Errorf("business profile: %w", err)
 	}
 	l := c.limits
-	opts := &mcpserver.HTTPOptions{MaxInFlight: l.maxInFlight, Logger: logger}
+	// The store finder adds no SDK middleware, so the direct path, which
+	// writes the SDK's bytes without its per-request session, loses nothing.
+	opts := &mcpserver.HTTPOptions{MaxInFlight: l.maxInFlight, Logger: logger, DirectToolCalls: !l.viaSDK}
 	if l.rate > 0 || l.itemsRate > 0 {
 		opts.RateLimit = &mcpserver.RateLimit{
 			PerSecond:       l.rate,

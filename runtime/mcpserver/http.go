@@ -40,6 +40,17 @@ type HTTPOptions struct {
 	// Stateful keeps MCP sessions across requests; the default is stateless,
 	// which suits UCP's read-only tools and horizontal scaling.
 	Stateful bool
+	// DirectToolCalls answers stateless tools/call requests for tools added
+	// with Add without the SDK's per-request session, writing the same
+	// bytes once instead of three times (about twice the throughput on
+	// 10-location pages, docs/benchmarks.md). The server's receiving
+	// middleware does not see those calls, so it is off by default; other
+	// requests, and calls in a shape the direct path does not know, still go
+	// through the SDK, and so does one tools/list per protocol version, which
+	// asks the SDK whether the server speaks it. TestDirectToolCallsMatchTheSDK
+	// holds the two paths to the same status, headers and bytes. It has no
+	// effect with Stateful.
+	DirectToolCalls bool
 	// Logger receives responses that exceeded MaxResponseBytes.
 	Logger *slog.Logger
 }
@@ -83,6 +94,9 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 	if opts.MaxInFlight > 0 {
 		h.inflight = make(chan struct{}, opts.MaxInFlight)
 	}
+	if opts.DirectToolCalls && !opts.Stateful {
+		h.direct = server
+	}
 	h.inner = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless:           !opts.Stateful,
 		JSONResponse:        true,
@@ -96,6 +110,10 @@ type httpHandler struct {
 	inner    http.Handler
 	inflight chan struct{}
 	limiter  *rateLimiter
+	// direct is the server whose Add-ed tools the direct path answers, nil
+	// when the path is off; versions caches versionServed.
+	direct   *mcp.Server
+	versions sync.Map
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -144,12 +162,18 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if req != nil && h.direct != nil && h.serveDirect(w, r, req) {
+		return
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	// The SDK does not hand the request's context to tool handlers, so work
-	// would go on after the caller left; pass it by a key only we set.
+	// would go on after the caller left; pass it by a key only we set. The
+	// tool handler leaves the HTTP status of a -32000 error in the same
+	// entry, so the response need not be parsed again to find it.
 	key := rand.Text()
 	r.Header.Set(requestKeyHeader, key)
-	requestContexts.Store(key, r.Context())
+	call := &callState{ctx: r.Context()}
+	requestContexts.Store(key, call)
 	defer requestContexts.Delete(key)
 	rec := &statusRecorder{header: http.Header{}, limit: h.opts.MaxResponseBytes}
 	h.inner.ServeHTTP(rec, r)
@@ -158,7 +182,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeProtocolError(w, http.StatusInternalServerError, id, rpcerr.CodeInternal, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
 		return
 	}
-	rec.flush(w, id)
+	status, retry := call.transportStatus()
+	rec.flush(w, id, status, retry)
 }
 
 // requestKeyHeader carries, from Handler to the tool handler, the key of
@@ -167,20 +192,56 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // request's context.
 const requestKeyHeader = "X-Ucpgen-Request-Key"
 
-// requestContexts maps request keys to the contexts of requests in flight.
+// requestContexts maps request keys to the *callState of requests in flight.
 var requestContexts sync.Map
+
+// callState is what the HTTP layer and the tool handler share about one
+// request: its context, and the HTTP status a -32000 error asks for.
+type callState struct {
+	ctx        context.Context
+	mu         sync.Mutex
+	status     int
+	retryAfter int64
+}
+
+// noteError records the HTTP status and Retry-After that err names, if it
+// is a -32000 transport error with a status in its data.
+func (c *callState) noteError(err *jsonrpc.Error) {
+	status, retry := transportStatus(err)
+	if status == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.status, c.retryAfter = status, retry
+	c.mu.Unlock()
+}
+
+func (c *callState) transportStatus() (int, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.status, c.retryAfter
+}
+
+// callOfHeader is the state of the HTTP request whose key header is set.
+func callOfHeader(header http.Header) *callState {
+	if header == nil {
+		return nil
+	}
+	v, ok := requestContexts.Load(header.Get(requestKeyHeader))
+	if !ok {
+		return nil
+	}
+	return v.(*callState)
+}
 
 // callerContext returns ctx, cancelled as well when the HTTP request that
 // carried the call ends (the client went away or the server shut down).
 func callerContext(ctx context.Context, header http.Header) (context.Context, context.CancelFunc) {
-	if header == nil {
+	state := callOfHeader(header)
+	if state == nil {
 		return ctx, func() {}
 	}
-	v, ok := requestContexts.Load(header.Get(requestKeyHeader))
-	if !ok {
-		return ctx, func() {}
-	}
-	caller := v.(context.Context)
+	caller := state.ctx
 	merged, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })
 	return merged, func() {
@@ -270,19 +331,29 @@ func writeProtocolError(w http.ResponseWriter, status int, id jsonrpc.ID, code i
 // -32000 error names.
 func writeRPCError(w http.ResponseWriter, id jsonrpc.ID, err *jsonrpc.Error) {
 	status := http.StatusInternalServerError
-	if err.Code == rpcerr.CodeTransport {
-		var d struct {
-			Status     int   `json:"status"`
-			RetryAfter int64 `json:"retry_after"`
-		}
-		if json.Unmarshal(err.Data, &d) == nil && d.Status >= 400 && d.Status <= 599 {
-			status = d.Status
-			if d.RetryAfter > 0 {
-				w.Header().Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
-			}
+	if st, retry := transportStatus(err); st != 0 {
+		status = st
+		if retry > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
 		}
 	}
 	writeResponse(w, status, id, err)
+}
+
+// transportStatus is the HTTP status (400-599) and Retry-After seconds a
+// -32000 error names in its data; 0 for any other error.
+func transportStatus(err *jsonrpc.Error) (int, int64) {
+	if err == nil || err.Code != rpcerr.CodeTransport {
+		return 0, 0
+	}
+	var d struct {
+		Status     int   `json:"status"`
+		RetryAfter int64 `json:"retry_after"`
+	}
+	if json.Unmarshal(err.Data, &d) != nil || d.Status < 400 || d.Status > 599 {
+		return 0, 0
+	}
+	return d.Status, d.RetryAfter
 }
 
 func writeResponse(w http.ResponseWriter, status int, id jsonrpc.ID, err *jsonrpc.Error) {
@@ -325,7 +396,9 @@ func (s *statusRecorder) WriteHeader(code int) {
 	}
 }
 
-func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID) {
+// flush sends the buffered response; transport and retry are the HTTP
+// status and Retry-After of a -32000 error the tool handler returned.
+func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, transport int, retry int64) {
 	status := s.status
 	if status == 0 {
 		status = http.StatusOK
@@ -353,36 +426,14 @@ func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID) {
 	for k, v := range s.header {
 		w.Header()[k] = v
 	}
-	if status == http.StatusOK && isJSON {
-		if st, retry := transportStatus(s.body.Bytes()); st != 0 {
-			status = st
-			if retry > 0 {
-				w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
-			}
+	if status == http.StatusOK && isJSON && transport != 0 {
+		status = transport
+		if retry > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
 		}
 	}
 	w.WriteHeader(status)
 	w.Write(s.body.Bytes())
-}
-
-// transportStatus extracts the HTTP status of a -32000 JSON-RPC error.
-func transportStatus(body []byte) (int, int64) {
-	var msg struct {
-		Error *struct {
-			Code int64 `json:"code"`
-			Data struct {
-				Status     int   `json:"status"`
-				RetryAfter int64 `json:"retry_after"`
-			} `json:"data"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(body, &msg) != nil || msg.Error == nil || msg.Error.Code != rpcerr.CodeTransport {
-		return 0, 0
-	}
-	if msg.Error.Data.Status < 400 || msg.Error.Data.Status > 599 {
-		return 0, 0
-	}
-	return msg.Error.Data.Status, msg.Error.Data.RetryAfter
 }
 
 // ProfileHandler serves a Business profile document at /.well-known/ucp.

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
 	"strings"
 
@@ -79,11 +80,13 @@ type Tool struct {
 	emptyErr error
 }
 
-// Add registers t on server.
+// Add registers t on server; the same tool is also answered by Handler's
+// direct path when HTTPOptions.DirectToolCalls is set.
 func Add(server *mcp.Server, t Tool, opts *Options) {
 	if opts == nil {
 		opts = &Options{}
 	}
+	t.empty, t.emptyErr = requiredEmpty(t.OutputSchema)
 	server.AddTool(&mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
@@ -91,30 +94,54 @@ func Add(server *mcp.Server, t Tool, opts *Options) {
 		InputSchema:  t.InputSchema,
 		OutputSchema: t.OutputSchema,
 	}, handler(t, opts))
+	registerDirect(server, t, opts)
 }
 
 func handler(t Tool, opts *Options) mcp.ToolHandler {
-	t.empty, t.emptyErr = requiredEmpty(t.OutputSchema)
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		// The SDK runs each request in its own goroutine without a recover,
-		// so a panic in a hook would end the process and every call in it.
-		defer func() {
-			if p := recover(); p != nil {
-				opts.logger().Error("ucp tool panicked", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				res, err = nil, &jsonrpc.Error{Code: rpcerr.CodeInternal, Message: "internal error"}
-			}
-		}()
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var header http.Header
 		if req.Extra != nil {
+			header = req.Extra.Header
 			var cancel context.CancelFunc
-			ctx, cancel = callerContext(ctx, req.Extra.Header)
+			ctx, cancel = callerContext(ctx, header)
 			defer cancel()
 		}
-		res, err = serve(ctx, t, opts, req.Params.Arguments)
-		if err != nil {
-			return toolError(err, opts)
+		rep, rpcErr := invoke(ctx, t, opts, req.Params.Arguments)
+		if rpcErr != nil {
+			if call := callOfHeader(header); call != nil {
+				call.noteError(rpcErr)
+			}
+			return nil, rpcErr
 		}
-		return res, nil
+		return rep.res, nil
 	}
+}
+
+// reply is a tool's answer. When body is set, res is result(body) and body
+// is already in encoding/json's canonical form (compact, HTML-escaped), so
+// the direct path can write it without scanning it again.
+type reply struct {
+	res  *mcp.CallToolResult
+	body []byte
+}
+
+// invoke runs one call to t and returns its result or the JSON-RPC error
+// the binding prescribes. A panic in a hook becomes -32603 and a log line:
+// the SDK runs each request in its own goroutine without a recover, so it
+// would otherwise end the process and every call in it.
+func invoke(ctx context.Context, t Tool, opts *Options, args json.RawMessage) (rep reply, rpcErr *jsonrpc.Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			opts.logger().Error("ucp tool panicked", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			rep, rpcErr = reply{}, &jsonrpc.Error{Code: rpcerr.CodeInternal, Message: "internal error"}
+		}
+	}()
+	rep, err := serve(ctx, t, opts, args)
+	if err != nil {
+		res, rpcErr := toolError(err, opts)
+		return reply{res: res}, rpcErr
+	}
+	return rep, nil
 }
 
 func (o *Options) logger() *slog.Logger {
@@ -125,20 +152,20 @@ func (o *Options) logger() *slog.Logger {
 }
 
 // serve runs one call and returns a result or a typed error.
-func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mcp.CallToolResult, error) {
+func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (reply, error) {
 	meta, location, err := splitArguments(raw)
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
 	profile, err := profileURL(meta)
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
 	// Validate the whole request before negotiation, so an invalid call
 	// never makes the server fetch a caller-supplied profile URL.
 	run, err := t.Bind(meta, location)
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
 	neg := opts.Negotiator
 	if neg == nil {
@@ -146,33 +173,38 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (*mc
 	}
 	outcome, err := neg.Negotiate(ctx, profile, t.Capability)
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
 	if !outcome.Compatible {
 		return incompatible(t, outcome)
 	}
 	resp, err := run(ctx)
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
 	body, err := encodeResponse(resp, outcome)
 	if err != nil {
-		return nil, fmt.Errorf("encode %s response: %w", t.Name, err)
+		return reply{}, fmt.Errorf("encode %s response: %w", t.Name, err)
 	}
 	if opts.ValidateOutput && t.CheckOutput != nil {
 		if err := t.CheckOutput(body); err != nil {
 			// %v, not %w: the violations are the Business's, not the
 			// caller's, so they must not reach the client as -32602.
-			return nil, fmt.Errorf("%s response fails its schema: %v", t.Name, err)
+			return reply{}, fmt.Errorf("%s response fails its schema: %v", t.Name, err)
 		}
 	}
 	return result(body), nil
 }
 
-func result(body []byte) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		StructuredContent: json.RawMessage(body),
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+// result is the binding's success: the response as structured content and
+// the same JSON as a text block. body must be canonical (see reply).
+func result(body []byte) reply {
+	return reply{
+		res: &mcp.CallToolResult{
+			StructuredContent: json.RawMessage(body),
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		},
+		body: body,
 	}
 }
 
@@ -186,13 +218,13 @@ func (o *Options) version() string { return o.Version }
 // carries an empty value for every other member the tool's outputSchema
 // requires (locations: []), because MCP clients validate structuredContent
 // against the advertised outputSchema and would throw the outcome away.
-func incompatible(t Tool, outcome envelope.Outcome) (*mcp.CallToolResult, error) {
+func incompatible(t Tool, outcome envelope.Outcome) (reply, error) {
 	if t.emptyErr != nil {
-		return nil, fmt.Errorf("%s outputSchema: %w", t.Name, t.emptyErr)
+		return reply{}, fmt.Errorf("%s outputSchema: %w", t.Name, t.emptyErr)
 	}
 	ucp, err := json.Marshal(outcome.UCP())
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
 	body := append([]byte(`{"ucp":`), ucp...)
 	for _, m := range t.empty {
@@ -201,17 +233,17 @@ func incompatible(t Tool, outcome envelope.Outcome) (*mcp.CallToolResult, error)
 		}
 		name, err := json.Marshal(m.name)
 		if err != nil {
-			return nil, err
+			return reply{}, err
 		}
 		empty, err := json.Marshal(m.empty)
 		if err != nil {
-			return nil, err
+			return reply{}, err
 		}
 		body = append(append(append(append(body, ','), name...), ':'), empty...)
 	}
 	msgs, err := json.Marshal([]envelope.ErrorMessage{outcome.IncompatibleMessage()})
 	if err != nil {
-		return nil, err
+		return reply{}, err
 	}
 	body = append(append(append(body, `,"messages":`...), msgs...), '}')
 	return result(body), nil
@@ -373,7 +405,7 @@ func profileURL(meta json.RawMessage) (string, error) {
 
 // toolError turns a typed error into the JSON-RPC error (or isError result)
 // the UCP binding prescribes.
-func toolError(err error, opts *Options) (*mcp.CallToolResult, error) {
+func toolError(err error, opts *Options) (*mcp.CallToolResult, *jsonrpc.Error) {
 	if ip, ok := rpcerr.AsInvalidParams(err); ok && opts.InvalidArgumentsAsToolErrors {
 		body, _ := json.Marshal(map[string]any{"error": "invalid arguments", "violations": violations(ip)})
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}, nil

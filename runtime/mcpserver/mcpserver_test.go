@@ -218,30 +218,34 @@ func TestIncompatibleNeedsEmptyValues(t *testing.T) {
 // TestContextReachesHook checks that the request context reaches the hook
 // and ends when the caller goes away, so long work can stop.
 func TestContextReachesHook(t *testing.T) {
-	entered, stopped := make(chan struct{}), make(chan error, 1)
-	s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
-		close(entered)
-		<-ctx.Done()
-		stopped <- ctx.Err()
-		return nil, ctx.Err()
-	}))
-	url := serveHTTP(t, s, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		<-entered
-		cancel()
-	}()
-	req := newPost(t, ctx, url, callBody(1, "search", `{"meta":`+meta+`,"location":{}}`))
-	if _, err := httpClient.Do(req); err == nil {
-		t.Fatal("cancelled request succeeded")
-	}
-	select {
-	case err := <-stopped:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("hook context ended with %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("hook context was never cancelled after the client went away")
+	for _, direct := range []bool{false, true} {
+		t.Run(fmt.Sprintf("direct=%v", direct), func(t *testing.T) {
+			entered, stopped := make(chan struct{}), make(chan error, 1)
+			s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+				close(entered)
+				<-ctx.Done()
+				stopped <- ctx.Err()
+				return nil, ctx.Err()
+			}))
+			url := serveHTTP(t, s, &mcpserver.HTTPOptions{DirectToolCalls: direct})
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				<-entered
+				cancel()
+			}()
+			req := newPost(t, ctx, url, callBody(1, "search", `{"meta":`+meta+`,"location":{}}`))
+			if _, err := httpClient.Do(req); err == nil {
+				t.Fatal("cancelled request succeeded")
+			}
+			select {
+			case err := <-stopped:
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("hook context ended with %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("hook context was never cancelled after the client went away")
+			}
+		})
 	}
 }
 

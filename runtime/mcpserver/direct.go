@@ -1,0 +1,393 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
+)
+
+// The direct path answers a stateless tools/call for a tool added with Add
+// without the SDK's per-request session: the SDK would build a session,
+// decode the message again, and encode the 10-50 KB answer three times
+// (structured content compacted, the text block escaped, the result
+// compacted once more inside the JSON-RPC response). The direct path writes
+// the bytes the SDK would write, once; anything it is not sure of (an
+// unusual header, a params member it does not know, a protocol version it
+// has not checked with the SDK) goes to the SDK instead.
+
+// directTools are the tools added with Add to one server.
+type directTools struct {
+	mu     sync.RWMutex
+	byName map[string]*directTool
+}
+
+// directTool is one tool as the direct path calls it.
+type directTool struct {
+	tool Tool
+	opts *Options
+}
+
+// directServers maps each *mcp.Server to its *directTools.
+var directServers sync.Map
+
+func registerDirect(server *mcp.Server, t Tool, opts *Options) {
+	v, _ := directServers.LoadOrStore(server, &directTools{byName: map[string]*directTool{}})
+	d := v.(*directTools)
+	d.mu.Lock()
+	d.byName[t.Name] = &directTool{tool: t, opts: opts}
+	d.mu.Unlock()
+}
+
+func lookupDirect(server *mcp.Server, name string) *directTool {
+	v, ok := directServers.Load(server)
+	if !ok {
+		return nil
+	}
+	d := v.(*directTools)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.byName[name]
+}
+
+// directVersions are the MCP protocol versions whose tools/call answer the
+// direct path writes byte for byte as SDK v1.8 does ("" is a request
+// without the MCP-Protocol-Version header). From 2026-07-28 on the result
+// also carries resultType.
+var directVersions = map[string]bool{
+	"":           true,
+	"2024-11-05": true,
+	"2025-03-26": true,
+	"2025-06-18": true,
+	"2025-11-25": true,
+	"2026-07-28": true,
+}
+
+// serveDirect answers req if the direct path applies and reports whether
+// it did; otherwise nothing has been written.
+func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request) bool {
+	if req.Method != "tools/call" || !req.ID.IsValid() {
+		return false
+	}
+	version := r.Header.Get("Mcp-Protocol-Version")
+	if !directVersions[version] || !directHeaders(r) {
+		return false
+	}
+	served := h.versionServed(version)
+	if !served.ok {
+		return false
+	}
+	name, args, meta, ok := directParams(req.Params)
+	if !ok || !directMeta(version, meta, r.Header, name) {
+		return false
+	}
+	tool := lookupDirect(h.direct, name)
+	if tool == nil {
+		return false
+	}
+	rep, rpcErr := invoke(r.Context(), tool.tool, tool.opts, args)
+	// The SDK marks every JSON answer as not to be cached or transformed.
+	w.Header().Set("Cache-Control", "no-cache, no-transform")
+	if rpcErr != nil {
+		writeDirectError(w, req.ID, rpcErr, version)
+		return true
+	}
+	data, err := directResponse(req.ID, rep, served.resultMeta)
+	if err != nil {
+		h.opts.Logger.Error("ucp tool result could not be encoded", "tool", name, "err", err)
+		writeDirectError(w, req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}, version)
+		return true
+	}
+	if int64(len(data)) > h.opts.MaxResponseBytes {
+		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
+		writeProtocolError(w, http.StatusInternalServerError, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
+		return true
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(data)
+	return true
+}
+
+// writeDirectError sends a tool's JSON-RPC error as the SDK path does:
+// HTTP 200, unless a -32000 error names its status or (from 2026-07-28,
+// SEP-2575) the error is -32602, which is a 400.
+func writeDirectError(w http.ResponseWriter, id jsonrpc.ID, err *jsonrpc.Error, version string) {
+	status := http.StatusOK
+	if version >= "2026-07-28" && err.Code == jsonrpc.CodeInvalidParams {
+		status = http.StatusBadRequest
+	}
+	if st, retry := transportStatus(err); st != 0 {
+		status = st
+		if retry > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
+		}
+	}
+	writeResponse(w, status, id, err)
+}
+
+// directResponse is the JSON-RPC response carrying rep, as the SDK encodes
+// it. resultMeta is the result _meta of the per-request protocol (the
+// server's identity), nil before 2026-07-28; with it comes resultType.
+func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byte, error) {
+	// The envelope around a stand-in result, cut before it, so that the id
+	// is written exactly as the SDK writes it.
+	frame, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: json.RawMessage("0")})
+	if err != nil {
+		return nil, err
+	}
+	head, ok := bytes.CutSuffix(frame, []byte(`"result":0}`))
+	if !ok {
+		return nil, fmt.Errorf("unexpected JSON-RPC framing %.80q", frame)
+	}
+	b := make([]byte, 0, len(head)+len(resultMeta)+2*len(rep.body)+len(rep.body)/8+128)
+	b = append(b, head...)
+	b = append(b, `"result":{`...)
+	if resultMeta != nil {
+		b = append(b, `"_meta":`...)
+		b = append(b, resultMeta...)
+		b = append(b, ',')
+	}
+	if rep.body != nil {
+		// result(body): one text block and the structured content, both
+		// the canonical body.
+		b = append(b, `"content":[{"type":"text","text":`...)
+		b = jsonenc.AppendString(b, string(rep.body))
+		b = append(b, `}],"structuredContent":`...)
+		b = append(b, rep.body...)
+	} else {
+		if rep.res.Meta != nil {
+			return nil, fmt.Errorf("a tool result with _meta of its own")
+		}
+		res, err := json.Marshal(rep.res)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, res[1:len(res)-1]...)
+	}
+	if resultMeta != nil {
+		b = append(b, `,"resultType":"complete"`...)
+	}
+	return append(b, "}}"...), nil
+}
+
+// directParams reads tools/call params of the plain form: an object with
+// name (a string), arguments (an object) and optionally _meta (an object),
+// each once. Any other shape is left to the SDK.
+func directParams(params json.RawMessage) (name string, args, meta json.RawMessage, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(params))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", nil, nil, false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", nil, nil, false
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return "", nil, nil, false
+		}
+		seen[key] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return "", nil, nil, false
+		}
+		switch key {
+		case "name":
+			if json.Unmarshal(raw, &name) != nil {
+				return "", nil, nil, false
+			}
+		case "arguments":
+			args = raw
+		case "_meta":
+			if raw[0] != '{' {
+				return "", nil, nil, false
+			}
+			meta = raw
+		default:
+			return "", nil, nil, false
+		}
+	}
+	if len(args) == 0 || args[0] != '{' || !seen["name"] {
+		return "", nil, nil, false
+	}
+	return name, args, meta, true
+}
+
+// The _meta keys of the per-request protocol (MCP 2026-07-28, SEP-2575).
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaReserved           = "io.modelcontextprotocol/"
+)
+
+// directMeta reports whether the SDK would accept the call's protocol
+// metadata. Before 2026-07-28 that is any _meta without protocol keys. From
+// 2026-07-28 the SDK checks the version in _meta against the header, the
+// Mcp-Method and Mcp-Name headers against the body, and decodes the client
+// info and capabilities; the direct path takes only the plain form of that
+// (the three keys, decodable strictly, no Mcp-Param-* headers).
+func directMeta(version string, meta json.RawMessage, header http.Header, name string) bool {
+	var m map[string]json.RawMessage
+	if len(meta) > 0 && json.Unmarshal(meta, &m) != nil {
+		return false
+	}
+	if version < "2026-07-28" {
+		for k := range m {
+			if strings.HasPrefix(k, metaReserved) {
+				return false
+			}
+		}
+		return true
+	}
+	if header.Get("Mcp-Method") != "tools/call" || header.Get("Mcp-Name") != name {
+		return false
+	}
+	for k := range header {
+		if strings.HasPrefix(k, "Mcp-Param-") {
+			return false
+		}
+	}
+	for k := range m {
+		switch k {
+		case metaProtocolVersion, metaClientInfo, metaClientCapabilities:
+		default:
+			if strings.HasPrefix(k, metaReserved) {
+				return false
+			}
+		}
+	}
+	var v string
+	if json.Unmarshal(m[metaProtocolVersion], &v) != nil || v != version {
+		return false
+	}
+	if raw, ok := m[metaClientInfo]; ok && !strictDecode(raw, &mcp.Implementation{}) {
+		return false
+	}
+	var caps struct {
+		mcp.ClientCapabilities
+		// The SDK reads roots here in its 2026-07-28 form.
+		Roots *struct {
+			ListChanged bool `json:"listChanged,omitempty"`
+		} `json:"roots,omitempty"`
+	}
+	raw, ok := m[metaClientCapabilities]
+	return ok && len(raw) > 0 && raw[0] == '{' && strictDecode(raw, &caps)
+}
+
+// strictDecode decodes one JSON value into v, refusing unknown members.
+func strictDecode(raw json.RawMessage, v any) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v) == nil && !dec.More()
+}
+
+// directHeaders reports whether the SDK would accept the request's
+// headers: a JSON body, an Accept naming both JSON and event streams, and
+// (on a loopback listener) a loopback Host, its guard against DNS
+// rebinding. It is stricter than the SDK where that is simpler.
+func directHeaders(r *http.Request) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !strings.HasPrefix(ct, "application/json;") {
+		return false
+	}
+	var jsonOK, streamOK bool
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			media, _, _ := strings.Cut(part, ";")
+			switch strings.TrimSpace(media) {
+			case "application/json":
+				jsonOK = true
+			case "text/event-stream":
+				streamOK = true
+			}
+		}
+	}
+	if !jsonOK || !streamOK {
+		return false
+	}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
+		if loopback(local.String()) && !loopback(r.Host) {
+			return false
+		}
+	}
+	return true
+}
+
+// loopback reports whether a host or host:port names the loopback
+// interface.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// servedVersion is what the SDK said, once, about one protocol version.
+type servedVersion struct {
+	ok bool
+	// resultMeta is the _meta the SDK adds to every result from 2026-07-28
+	// on (the server's identity); nil before.
+	resultMeta json.RawMessage
+}
+
+// versionServed reports whether the server accepts requests at version:
+// a server may narrow the versions it speaks, which only the SDK knows, so
+// each version is asked once through the SDK (tools/list, in the form that
+// version wants). From 2026-07-28 the answer also shows the result _meta
+// the SDK adds.
+func (h *httpHandler) versionServed(version string) servedVersion {
+	if v, ok := h.versions.Load(version); ok {
+		return v.(servedVersion)
+	}
+	newProtocol := version >= "2026-07-28"
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	if newProtocol {
+		body = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"` + metaProtocolVersion + `":"` + version + `","` + metaClientCapabilities + `":{}}}}`
+	}
+	probe := httptest.NewRequestWithContext(context.Background(), http.MethodPost, "/", strings.NewReader(body))
+	probe.Host = "localhost"
+	probe.Header.Set("Content-Type", "application/json")
+	probe.Header.Set("Accept", "application/json, text/event-stream")
+	probe.Header.Set("Mcp-Method", "tools/list")
+	if version != "" {
+		probe.Header.Set("Mcp-Protocol-Version", version)
+	}
+	rec := httptest.NewRecorder()
+	h.inner.ServeHTTP(rec, probe)
+	var resp struct {
+		Result *struct {
+			Meta json.RawMessage `json:"_meta"`
+		} `json:"result"`
+	}
+	var served servedVersion
+	if rec.Code == http.StatusOK && json.Unmarshal(rec.Body.Bytes(), &resp) == nil && resp.Result != nil {
+		served.ok = true
+		if newProtocol {
+			served.resultMeta = resp.Result.Meta
+			served.ok = len(served.resultMeta) > 0
+		}
+	}
+	h.versions.Store(version, served)
+	return served
+}
