@@ -117,3 +117,45 @@ func FuzzAppendFloat(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendJSONAsString holds the one-pass text block to AppendString for
+// canonical JSON (encoding/json's own output for the fuzzed string, as a
+// value and inside an object) and for arbitrary bytes.
+func FuzzAppendJSONAsString(f *testing.F) {
+	for _, s := range []string{"", `plain`, `"quoted" \ back`, "<&>", "Café \u2028 \u2029", "\x00\x1f\x7f", "\xff\xfe", "\xe2\x80", `{"a":[1,"b"]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		value, _ := json.Marshal(s)
+		object, _ := json.Marshal(map[string]any{"k" + s: []any{s, 1.5, nil}})
+		for _, in := range [][]byte{value, object, []byte(s)} {
+			want := AppendString([]byte("x"), string(in))
+			if got := AppendJSONAsString([]byte("x"), in); !bytes.Equal(got, want) {
+				t.Fatalf("AppendJSONAsString(%q) = %q, want %q", in, got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkTextBlock compares the one-pass text block with AppendString on
+// a 17 KB response-like JSON text (short keys and values, many quotes).
+func BenchmarkTextBlock(b *testing.B) {
+	var locs []any
+	for i := 0; i < 60; i++ {
+		locs = append(locs, map[string]any{"id": "loc_123", "name": "Corner Shop Café", "geo": map[string]any{"latitude": 51.5, "longitude": -0.12}, "hours": []any{map[string]any{"day": "monday", "open": "08:00", "close": "20:00"}}, "amenities": map[string]any{"dev.ucp.amenity.parking": true}})
+	}
+	body, _ := json.Marshal(map[string]any{"locations": locs})
+	buf := make([]byte, 0, 2*len(body))
+	b.Run("AppendString", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			buf = AppendString(buf[:0], string(body))
+		}
+	})
+	b.Run("AppendJSONAsString", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			buf = AppendJSONAsString(buf[:0], body)
+		}
+	})
+}

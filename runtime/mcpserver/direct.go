@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,7 +120,34 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(data)
+	// Neither buffer is referenced once written: the next call reuses them.
+	putBuffer(rep.body)
+	putBuffer(data)
 	return true
+}
+
+// buffers recycles the response buffers of the direct path, which would
+// otherwise allocate (and collect) two or three times a page's size per
+// call. The SDK path takes buffers too but never gives them back, since the
+// SDK may hold them after the handler returns.
+var buffers sync.Pool
+
+// maxPooledBuffer keeps one unusually large answer from pinning its buffer.
+const maxPooledBuffer = 1 << 20
+
+func getBuffer() []byte {
+	if p, ok := buffers.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, 16<<10)
+}
+
+func putBuffer(b []byte) {
+	if b == nil || cap(b) > maxPooledBuffer {
+		return
+	}
+	b = b[:0]
+	buffers.Put(&b)
 }
 
 // writeDirectError sends a tool's JSON-RPC error as the SDK path does:
@@ -153,7 +181,7 @@ func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byt
 	if !ok {
 		return nil, fmt.Errorf("unexpected JSON-RPC framing %.80q", frame)
 	}
-	b := make([]byte, 0, len(head)+len(resultMeta)+2*len(rep.body)+len(rep.body)/8+128)
+	b := slices.Grow(getBuffer(), len(head)+len(resultMeta)+2*len(rep.body)+len(rep.body)/8+128)
 	b = append(b, head...)
 	b = append(b, `"result":{`...)
 	if resultMeta != nil {
@@ -165,7 +193,7 @@ func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byt
 		// result(body): one text block and the structured content, both
 		// the canonical body.
 		b = append(b, `"content":[{"type":"text","text":`...)
-		b = jsonenc.AppendString(b, string(rep.body))
+		b = jsonenc.AppendJSONAsString(b, rep.body)
 		b = append(b, `}],"structuredContent":`...)
 		b = append(b, rep.body...)
 	} else {

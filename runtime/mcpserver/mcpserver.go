@@ -182,7 +182,7 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (rep
 	if err != nil {
 		return reply{}, err
 	}
-	body, err := encodeResponse(resp, outcome)
+	body, err := encodeResponse(getBuffer(), resp, outcome)
 	if err != nil {
 		return reply{}, fmt.Errorf("encode %s response: %w", t.Name, err)
 	}
@@ -463,14 +463,15 @@ type envelopeAppender interface {
 }
 
 // encodeResponse writes a hook's response with the outcome's ucp member,
-// in one pass for generated results and through SetMember otherwise.
-func encodeResponse(resp any, outcome envelope.Outcome) ([]byte, error) {
+// in one pass for generated results (appended to buf) and through SetMember
+// otherwise.
+func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, error) {
 	ucp, err := json.Marshal(outcome.UCP())
 	if err != nil {
 		return nil, err
 	}
 	if a, ok := resp.(envelopeAppender); ok {
-		return a.AppendJSONWithUCP(make([]byte, 0, 4096), ucp)
+		return a.AppendJSONWithUCP(buf[:0], ucp)
 	}
 	body, err := json.Marshal(resp)
 	if err != nil {
