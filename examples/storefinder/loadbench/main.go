@@ -40,6 +40,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == floorFlag {
+		if err := runFloor(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "loadbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == childFlag {
 		if err := runChild(os.Args[2:], os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "loadbench:", err)
@@ -63,8 +70,10 @@ type config struct {
 	keep     string
 	extra    []string
 	clients  []int
-	duration time.Duration
-	loaders  bool
+	// clientKinds are the throughput load clients, "sdk" and/or "http".
+	clientKinds []string
+	duration    time.Duration
+	loaders     bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -80,6 +89,7 @@ func parseFlags(args []string) (config, error) {
 	extra := fs.String("server-flags", "", "extra storefinder flags, space-separated")
 	tp := fs.String("throughput", "", "instead of the latency table: comma-separated client counts for a throughput run on the default dataset, beside a minimal go-sdk server")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "length of each throughput measurement")
+	clients := fs.String("client", "sdk,http", "throughput load clients, comma-separated: sdk (go-sdk client sessions, which decode every answer) and http (plain HTTP posts, which check every answer's frame and decode one in 64), one table each")
 	fs.BoolVar(&c.loaders, "loaders", false, "instead of the latency table: load each generated dataset in a process of its own with each dataset loader (whole file + Parse, streamed ParseFile) into a store, and print time and peak RSS")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -95,6 +105,14 @@ func parseFlags(args []string) (config, error) {
 		return c, fmt.Errorf("-reps: %d: must be at least 1", c.reps)
 	}
 	c.extra = strings.Fields(*extra)
+	for _, k := range strings.Split(*clients, ",") {
+		switch k = strings.TrimSpace(k); k {
+		case "sdk", "http":
+			c.clientKinds = append(c.clientKinds, k)
+		default:
+			return c, fmt.Errorf("-client: %q is neither sdk nor http", k)
+		}
+	}
 	if *tp != "" {
 		for _, f := range strings.Split(*tp, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -131,7 +149,7 @@ func run(args []string, out io.Writer) error {
 		return fmt.Errorf("build storefinder: %w", err)
 	}
 	if len(c.clients) > 0 {
-		return runThroughput(out, bin, c.clients, c.duration, c.extra)
+		return runThroughput(out, bin, c.clients, c.clientKinds, c.duration, c.extra)
 	}
 	source := "memory"
 	if c.postgres != "" {

@@ -7,6 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,30 +23,83 @@ import (
 // of one Location, the least any UCP search answer carries.
 const floorResult = `{"ucp":{"version":"2026-08-25","capabilities":{"dev.ucp.common.location.search":[{"version":"2026-08-25"}]}},"locations":[{"id":"loc_1","name":"Floor"}],"pagination":{"has_next_page":false}}`
 
-// floorServer is the SDK's floor: a minimal go-sdk server whose one tool
-// returns floorResult without looking at its arguments, served statelessly
-// with JSON responses like the store finder.
-func floorServer(result string) (string, func(), error) {
+// floorFlag makes the binary serve one floor server, in a process of its
+// own like the store finder, so that neither side shares a runtime (or a
+// garbage collector) with the load clients.
+const floorFlag = "-loadbench-floor"
+
+// runFloor serves the floor at args[0] with the result in file args[1]
+// until the process is killed.
+func runFloor(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("%s: want an address and a result file", floorFlag)
+	}
+	result, err := os.ReadFile(args[1])
+	if err != nil {
+		return err
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
 	s.AddTool(&mcp.Tool{Name: "search_locations", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{
 			StructuredContent: json.RawMessage(result),
-			Content:           []mcp.Content{&mcp.TextContent{Text: result}},
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(result)}},
 		}, nil
 	})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	srv := &http.Server{Addr: args[0], Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	return srv.ListenAndServe()
+}
+
+// floorServer starts the SDK's floor: a minimal go-sdk server whose one
+// tool returns result without looking at its arguments, served statelessly
+// with JSON responses like the store finder, in a process of its own.
+func floorServer(dir, name, result string) (string, func(), error) {
+	file := filepath.Join(dir, name+".json")
+	if err := os.WriteFile(file, []byte(result), 0o644); err != nil {
+		return "", nil, err
+	}
+	addr, err := freeAddr()
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(l)
-	return "http://" + l.Addr().String(), func() { srv.Close() }, nil
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(self, floorFlag, addr, file)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return "http://" + addr, stop, nil
+		}
+		if time.Since(start) > 30*time.Second {
+			stop()
+			return "", nil, fmt.Errorf("floor server did not start on %s", addr)
+		}
+	}
 }
 
-// throughput runs clients concurrent sessions, each calling the realistic
-// search back to back for d, and returns completed calls per second.
-func throughput(endpoint string, clients int, d time.Duration) (float64, error) {
+// throughput runs clients concurrent callers of kind ("sdk" or "http"),
+// each calling the realistic search back to back for d, and returns
+// completed calls per second.
+func throughput(kind, endpoint string, clients int, d time.Duration) (float64, error) {
+	if kind == "http" {
+		return throughputHTTP(endpoint, clients, d)
+	}
+	return throughputSDK(endpoint, clients, d)
+}
+
+// throughputSDK uses go-sdk client sessions: every answer is decoded into
+// a CallToolResult, structured content included, as an agent's client does.
+func throughputSDK(endpoint string, clients int, d time.Duration) (float64, error) {
 	ctx := context.Background()
 	sessions := make([]*mcp.ClientSession, clients)
 	for i := range sessions {
@@ -52,22 +110,79 @@ func throughput(endpoint string, clients int, d time.Duration) (float64, error) 
 		defer cs.Close()
 		sessions[i] = cs
 	}
+	return callLoop(clients, d, func(i, n int) error {
+		res, err := sessions[i].CallTool(ctx, &mcp.CallToolParams{Name: "search_locations", Arguments: json.RawMessage(realistic(n))})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error: %v", res.Content)
+		}
+		return err
+	})
+}
+
+// throughputHTTP is a plain load generator, as wrk or hey would be, so
+// that the clients' own decoding does not take the CPU the servers are
+// measured on: each client posts tools/call over keep-alive connections
+// (stateless, MCP 2025-11-25) and reads every answer whole. Every answer's
+// status and JSON-RPC frame are checked; one in 64 (and each client's
+// first) is decoded and must carry locations in its structured content.
+func throughputHTTP(endpoint string, clients int, d time.Duration) (float64, error) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
+	defer client.CloseIdleConnections()
+	return callLoop(clients, d, func(i, n int) error {
+		id := strconv.Itoa(n)
+		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"search_locations","arguments":` + realistic(n) + `}}`
+		req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		raw, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		frame := `{"jsonrpc":"2.0","id":` + id + `,"result":{`
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(raw[:min(len(raw), len(frame))]), frame) || !strings.HasSuffix(string(raw[max(0, len(raw)-2):]), "}}") {
+			return fmt.Errorf("status %d, answer %.200q", resp.StatusCode, raw)
+		}
+		if n%64 == i%64 {
+			var msg struct {
+				Result struct {
+					IsError           bool `json:"isError"`
+					StructuredContent struct {
+						Locations []json.RawMessage `json:"locations"`
+					} `json:"structuredContent"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal(raw, &msg); err != nil || msg.Result.IsError || len(msg.Result.StructuredContent.Locations) == 0 {
+				return fmt.Errorf("answer without locations (%v): %.200q", err, raw)
+			}
+		}
+		return nil
+	})
+}
+
+// callLoop runs call(client, n) back to back from clients goroutines for d
+// and returns completed calls per second; the first error ends the run.
+func callLoop(clients int, d time.Duration, call func(client, n int) error) (float64, error) {
 	var done atomic.Int64
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
 	stop := time.Now().Add(d)
 	start := time.Now()
-	for i, cs := range sessions {
+	for i := 0; i < clients; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for n := i; time.Now().Before(stop); n++ {
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_locations", Arguments: json.RawMessage(realistic(n))})
-				if err == nil && res.IsError {
-					err = fmt.Errorf("tool error: %v", res.Content)
-				}
-				if err != nil {
+			for n := i; time.Now().Before(stop); n += clients {
+				if err := call(i, n); err != nil {
 					once.Do(func() { firstErr = err })
 					return
 				}
@@ -88,13 +203,14 @@ func realistic(i int) string {
 	return `{"meta":` + meta + `,"location":{` + circle(i, 5_000) + `,"filters":{"hours":{"open_at":"2026-12-02T18:30:00Z"},"amenities":["dev.ucp.amenity.parking"]},"pagination":{"limit":10}}}`
 }
 
-// runThroughput measures the store finder on the default dataset and the
-// floor server side by side, alternating per client count.
+// runThroughput measures the store finder on the default dataset, the same
+// store finder with tools/call through the SDK, and the floor servers side
+// by side, alternating per client count.
 //
 // Every client sends the same agent profile, so the server's per-caller
 // rate limit would measure itself: it runs with --rate 0 unless extra
 // (-server-flags) says otherwise.
-func runThroughput(out io.Writer, bin string, counts []int, d time.Duration, extra []string) error {
+func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d time.Duration, extra []string) error {
 	addr, err := freeAddr()
 	if err != nil {
 		return err
@@ -105,7 +221,24 @@ func runThroughput(out io.Writer, bin string, counts []int, d time.Duration, ext
 		return err
 	}
 	defer stop()
-	floor, closeFloor, err := floorServer(floorResult)
+	// The same store finder with tools/call through the SDK's session, as
+	// before the direct path: what the direct path is worth, same run.
+	viaAddr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	viaArgs := append([]string{"--addr", viaAddr, "--rate", "0", "--tool-calls-via-sdk"}, extra...)
+	stopVia, _, err := startServer(bin, viaArgs, "http://"+viaAddr, 5*time.Minute)
+	if err != nil {
+		return err
+	}
+	defer stopVia()
+	dir, err := os.MkdirTemp("", "loadbench-floor-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	floor, closeFloor, err := floorServer(dir, "small", floorResult)
 	if err != nil {
 		return err
 	}
@@ -116,28 +249,35 @@ func runThroughput(out io.Writer, bin string, counts []int, d time.Duration, ext
 	if err != nil {
 		return err
 	}
-	floorSame, closeSame, err := floorServer(same)
+	floorSame, closeSame, err := floorServer(dir, "same", same)
 	if err != nil {
 		return err
 	}
 	defer closeSame()
-	fmt.Fprintf(out, "small floor result %d bytes; storefinder result %d bytes\n\n", len(floorResult), len(same))
-	fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor | floor, same payload, req/s | storefinder / same-payload floor |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|")
-	for _, c := range counts {
-		sf, err := throughput("http://"+addr+"/ucp/mcp", c, d)
-		if err != nil {
-			return fmt.Errorf("storefinder, %d clients: %w", c, err)
+	fmt.Fprintf(out, "small floor result %d bytes; storefinder result %d bytes\n", len(floorResult), len(same))
+	for _, kind := range kinds {
+		fmt.Fprintf(out, "\nload clients: %s\n\n", kind)
+		fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor | floor, same payload, req/s | storefinder / same-payload floor | storefinder via the SDK req/s | direct / via SDK |")
+		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
+		for _, c := range counts {
+			sf, err := throughput(kind, "http://"+addr+"/ucp/mcp", c, d)
+			if err != nil {
+				return fmt.Errorf("storefinder, %d %s clients: %w", c, kind, err)
+			}
+			via, err := throughput(kind, "http://"+viaAddr+"/ucp/mcp", c, d)
+			if err != nil {
+				return fmt.Errorf("storefinder via the SDK, %d %s clients: %w", c, kind, err)
+			}
+			fl, err := throughput(kind, floor, c, d)
+			if err != nil {
+				return fmt.Errorf("floor, %d %s clients: %w", c, kind, err)
+			}
+			fs, err := throughput(kind, floorSame, c, d)
+			if err != nil {
+				return fmt.Errorf("same-payload floor, %d %s clients: %w", c, kind, err)
+			}
+			fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% | %.0f | %.2fx |\n", c, sf, fl, 100*sf/fl, fs, 100*sf/fs, via, sf/via)
 		}
-		fl, err := throughput(floor, c, d)
-		if err != nil {
-			return fmt.Errorf("floor, %d clients: %w", c, err)
-		}
-		fs, err := throughput(floorSame, c, d)
-		if err != nil {
-			return fmt.Errorf("same-payload floor, %d clients: %w", c, err)
-		}
-		fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% |\n", c, sf, fl, 100*sf/fl, fs, 100*sf/fs)
 	}
 	return nil
 }
