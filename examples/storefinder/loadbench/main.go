@@ -40,6 +40,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == ceilingFlag {
+		if err := runCeiling(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "loadbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == floorFlag {
 		if err := runFloor(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "loadbench:", err)

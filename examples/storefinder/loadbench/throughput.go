@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,23 +53,95 @@ func runFloor(args []string) error {
 	return srv.ListenAndServe()
 }
 
-// floorServer starts the SDK's floor: a minimal go-sdk server whose one
-// tool returns result without looking at its arguments, served statelessly
-// with JSON responses like the store finder, in a process of its own.
-func floorServer(dir, name, result string) (string, func(), error) {
-	file := filepath.Join(dir, name+".json")
-	if err := os.WriteFile(file, []byte(result), 0o644); err != nil {
-		return "", nil, err
+// ceilingFlag makes the binary serve the payload ceiling: tools/call is
+// answered by replaying the store finder's own answer (one per protocol
+// version, fetched once, the id swapped in), everything else is passed to
+// the store finder. Its rate bounds what any server could reach with that
+// answer and those clients, since it does no work but writing the bytes.
+const ceilingFlag = "-loadbench-ceiling"
+
+// runCeiling serves the ceiling at args[0] in front of the store finder's
+// endpoint args[1] until the process is killed.
+func runCeiling(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("%s: want an address and the store finder's endpoint", ceilingFlag)
 	}
-	addr, err := freeAddr()
+	upstream, err := url.Parse(args[1])
 	if err != nil {
-		return "", nil, err
+		return err
 	}
+	// The ceiling serves the store finder's path, so requests pass as they are.
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: upstream.Scheme, Host: upstream.Host})
+	var mu sync.Mutex
+	answers := map[string][]byte{} // protocol version -> result
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if r.Method != http.MethodPost || json.Unmarshal(body, &req) != nil || req.Method != "tools/call" || len(req.ID) == 0 {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.Host = upstream.Host
+			proxy.ServeHTTP(w, r)
+			return
+		}
+		version := r.Header.Get("Mcp-Protocol-Version")
+		mu.Lock()
+		result, ok := answers[version]
+		mu.Unlock()
+		if !ok {
+			up, err := http.NewRequest(http.MethodPost, upstream.String(), bytes.NewReader(body))
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			up.Header = r.Header.Clone()
+			resp, err := http.DefaultClient.Do(up)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var msg struct {
+				Result json.RawMessage `json:"result"`
+			}
+			if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &msg) != nil || len(msg.Result) == 0 {
+				http.Error(w, fmt.Sprintf("store finder answered %d: %.200s", resp.StatusCode, raw), http.StatusBadGateway)
+				return
+			}
+			result = msg.Result
+			mu.Lock()
+			answers[version] = result
+			mu.Unlock()
+		}
+		out := make([]byte, 0, len(result)+64)
+		out = append(out, `{"jsonrpc":"2.0","id":`...)
+		out = append(out, req.ID...)
+		out = append(out, `,"result":`...)
+		out = append(out, result...)
+		out = append(out, '}')
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+		w.Write(out)
+	})
+	srv := &http.Server{Addr: args[0], Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	return srv.ListenAndServe()
+}
+
+// childServer starts this binary as a server (flag and args), waits until
+// it accepts connections on addr, and returns its URL and a stop function.
+func childServer(addr, flag string, args ...string) (string, func(), error) {
 	self, err := os.Executable()
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command(self, floorFlag, addr, file)
+	cmd := exec.Command(self, append([]string{flag, addr}, args...)...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return "", nil, err
@@ -82,9 +157,24 @@ func floorServer(dir, name, result string) (string, func(), error) {
 		}
 		if time.Since(start) > 30*time.Second {
 			stop()
-			return "", nil, fmt.Errorf("floor server did not start on %s", addr)
+			return "", nil, fmt.Errorf("%s server did not start on %s", flag, addr)
 		}
 	}
+}
+
+// floorServer starts the SDK's floor: a minimal go-sdk server whose one
+// tool returns result without looking at its arguments, served statelessly
+// with JSON responses like the store finder, in a process of its own.
+func floorServer(dir, name, result string) (string, func(), error) {
+	file := filepath.Join(dir, name+".json")
+	if err := os.WriteFile(file, []byte(result), 0o644); err != nil {
+		return "", nil, err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return "", nil, err
+	}
+	return childServer(addr, floorFlag, file)
 }
 
 // throughput runs clients concurrent callers of kind ("sdk" or "http"),
@@ -254,11 +344,20 @@ func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d ti
 		return err
 	}
 	defer closeSame()
+	ceilAddr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	ceiling, closeCeiling, err := childServer(ceilAddr, ceilingFlag, "http://"+addr+"/ucp/mcp")
+	if err != nil {
+		return err
+	}
+	defer closeCeiling()
 	fmt.Fprintf(out, "small floor result %d bytes; storefinder result %d bytes\n", len(floorResult), len(same))
 	for _, kind := range kinds {
 		fmt.Fprintf(out, "\nload clients: %s\n\n", kind)
-		fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor | floor, same payload, req/s | storefinder / same-payload floor | storefinder via the SDK req/s | direct / via SDK |")
-		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
+		fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor | floor, same payload, req/s | storefinder / same-payload floor | storefinder via the SDK req/s | direct / via SDK | payload ceiling req/s | ceiling / floor |")
+		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
 		for _, c := range counts {
 			sf, err := throughput(kind, "http://"+addr+"/ucp/mcp", c, d)
 			if err != nil {
@@ -276,7 +375,11 @@ func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d ti
 			if err != nil {
 				return fmt.Errorf("same-payload floor, %d %s clients: %w", c, kind, err)
 			}
-			fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% | %.0f | %.2fx |\n", c, sf, fl, 100*sf/fl, fs, 100*sf/fs, via, sf/via)
+			ceil, err := throughput(kind, ceiling+"/ucp/mcp", c, d)
+			if err != nil {
+				return fmt.Errorf("payload ceiling, %d %s clients: %w", c, kind, err)
+			}
+			fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% | %.0f | %.2fx | %.0f | %.0f%% |\n", c, sf, fl, 100*sf/fl, fs, 100*sf/fs, via, sf/via, ceil, 100*ceil/fl)
 		}
 	}
 	return nil
