@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -174,32 +172,11 @@ func TestDirectToolCallsMatchTheSDK(t *testing.T) {
 	}
 }
 
-// rawPost sends body with header pairs (an empty value deletes the header)
-// and renders status, the headers that matter and the body as one string.
+// rawPost sends body with header pairs (see send) and renders status, the
+// headers that matter and the body as one string.
 func rawPost(t *testing.T, url, body string, header []string) string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for i := 0; i+1 < len(header); i += 2 {
-		switch {
-		case header[i] == "Host":
-			req.Host = header[i+1]
-		case header[i+1] == "":
-			req.Header.Del(header[i])
-		default:
-			req.Header.Set(header[i], header[i+1])
-		}
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	resp, raw := send(t, url, body, header)
 	var keys []string
 	for k := range resp.Header {
 		if k != "Date" {

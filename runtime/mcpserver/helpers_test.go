@@ -84,22 +84,7 @@ type rpcReply struct {
 // post sends body to url as an MCP client would and decodes the reply.
 func post(t *testing.T, url, body string, header ...string) (*http.Response, rpcReply, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	resp, raw := send(t, url, body, append([]string{"Mcp-Protocol-Version", "2025-06-18"}, header...))
 	var r rpcReply
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &r); err != nil {
@@ -107,6 +92,39 @@ func post(t *testing.T, url, body string, header ...string) (*http.Response, rpc
 		}
 	}
 	return resp, r, string(raw)
+}
+
+// send posts body with MCP's JSON headers, then the header pairs (Host sets
+// the request's host, an empty value deletes the header), and returns the
+// response with its whole body.
+func send(t *testing.T, url, body string, header []string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(header); i += 2 {
+		switch {
+		case header[i] == "Host":
+			req.Host = header[i+1]
+		case header[i+1] == "":
+			req.Header.Del(header[i])
+		default:
+			req.Header.Set(header[i], header[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, raw
 }
 
 // callBody is a tools/call request with the given id and arguments.
