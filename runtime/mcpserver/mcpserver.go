@@ -113,16 +113,30 @@ func handler(t Tool, opts *Options) mcp.ToolHandler {
 			}
 			return nil, rpcErr
 		}
-		return rep.res, nil
+		return rep.toolResult(), nil
 	}
 }
 
-// reply is a tool's answer. When body is set, res is result(body) and body
-// is already in encoding/json's canonical form (compact, HTML-escaped), so
-// the direct path can write it without scanning it again.
+// reply is a tool's answer: either body, the binding's success (see
+// result), or res, a result of another shape (an isError result).
 type reply struct {
-	res  *mcp.CallToolResult
+	// body is the response in encoding/json's canonical form (compact,
+	// HTML-escaped), so the direct path can write it without scanning it
+	// again.
 	body []byte
+	res  *mcp.CallToolResult
+}
+
+// toolResult is the reply as the SDK sends it. The success result is built
+// here, on the SDK path only, since its text block copies the whole body.
+func (r reply) toolResult() *mcp.CallToolResult {
+	if r.body == nil {
+		return r.res
+	}
+	return &mcp.CallToolResult{
+		StructuredContent: json.RawMessage(r.body),
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(r.body)}},
+	}
 }
 
 // invoke runs one call to t and returns its result or the JSON-RPC error
@@ -198,15 +212,7 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (rep
 
 // result is the binding's success: the response as structured content and
 // the same JSON as a text block. body must be canonical (see reply).
-func result(body []byte) reply {
-	return reply{
-		res: &mcp.CallToolResult{
-			StructuredContent: json.RawMessage(body),
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-		},
-		body: body,
-	}
-}
+func result(body []byte) reply { return reply{body: body} }
 
 // version is the release a tool answers at without a Negotiator. The runtime
 // names no release of its own: the generated Register fills Version with the
