@@ -63,17 +63,27 @@ func lookupDirect(server *mcp.Server, name string) *directTool {
 	return d.byName[name]
 }
 
+// perRequestVersion is the first MCP protocol version whose requests carry
+// their protocol metadata themselves (SEP-2575): _meta keys and the
+// Mcp-Method and Mcp-Name headers, resultType and the server's identity in
+// every result, and HTTP 400 for -32602.
+const perRequestVersion = "2026-07-28"
+
+// perRequestProtocol reports whether version is perRequestVersion or later
+// (protocol versions are dates, so they order as strings).
+func perRequestProtocol(version string) bool { return version >= perRequestVersion }
+
 // directVersions are the MCP protocol versions whose tools/call answer the
 // direct path writes byte for byte as SDK v1.8 does ("" is a request
 // without the MCP-Protocol-Version header). From 2026-07-28 on the result
 // also carries resultType.
 var directVersions = map[string]bool{
-	"":           true,
-	"2024-11-05": true,
-	"2025-03-26": true,
-	"2025-06-18": true,
-	"2025-11-25": true,
-	"2026-07-28": true,
+	"":                true,
+	"2024-11-05":      true,
+	"2025-03-26":      true,
+	"2025-06-18":      true,
+	"2025-11-25":      true,
+	perRequestVersion: true,
 }
 
 // serveDirect answers req if the direct path applies and reports whether
@@ -155,16 +165,10 @@ func putBuffer(b []byte) {
 // SEP-2575) the error is -32602, which is a 400.
 func writeDirectError(w http.ResponseWriter, id jsonrpc.ID, err *jsonrpc.Error, version string) {
 	status := http.StatusOK
-	if version >= "2026-07-28" && err.Code == jsonrpc.CodeInvalidParams {
+	if perRequestProtocol(version) && err.Code == jsonrpc.CodeInvalidParams {
 		status = http.StatusBadRequest
 	}
-	if st, retry := transportStatus(err); st != 0 {
-		status = st
-		if retry > 0 {
-			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
-		}
-	}
-	writeResponse(w, status, id, err)
+	writeResponse(w, statusFor(w, status, err), id, err)
 }
 
 // directResponse is the JSON-RPC response carrying rep, as the SDK encodes
@@ -276,7 +280,7 @@ func directMeta(version string, meta json.RawMessage, header http.Header, name s
 	if len(meta) > 0 && json.Unmarshal(meta, &m) != nil {
 		return false
 	}
-	if version < "2026-07-28" {
+	if !perRequestProtocol(version) {
 		for k := range m {
 			if strings.HasPrefix(k, metaReserved) {
 				return false
@@ -388,7 +392,7 @@ func (h *httpHandler) versionServed(version string) servedVersion {
 	if v, ok := h.versions.Load(version); ok {
 		return v.(servedVersion)
 	}
-	newProtocol := version >= "2026-07-28"
+	newProtocol := perRequestProtocol(version)
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	if newProtocol {
 		body = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"` + metaProtocolVersion + `":"` + version + `","` + metaClientCapabilities + `":{}}}}`

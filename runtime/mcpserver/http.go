@@ -168,8 +168,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	// The SDK does not hand the request's context to tool handlers, so work
 	// would go on after the caller left; pass it by a key only we set. The
-	// tool handler leaves the HTTP status of a -32000 error in the same
-	// entry, so the response need not be parsed again to find it.
+	// tool handler leaves its JSON-RPC error in the same entry, so the
+	// response need not be parsed again to find a -32000 status.
 	key := rand.Text()
 	r.Header.Set(requestKeyHeader, key)
 	call := &callState{ctx: r.Context()}
@@ -182,8 +182,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeProtocolError(w, http.StatusInternalServerError, id, rpcerr.CodeInternal, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
 		return
 	}
-	status, retry := call.transportStatus()
-	rec.flush(w, id, status, retry)
+	rec.flush(w, id, call.toolError())
 }
 
 // requestKeyHeader carries, from Handler to the tool handler, the key of
@@ -196,30 +195,24 @@ const requestKeyHeader = "X-Ucpgen-Request-Key"
 var requestContexts sync.Map
 
 // callState is what the HTTP layer and the tool handler share about one
-// request: its context, and the HTTP status a -32000 error asks for.
+// request: its context, and the JSON-RPC error the tool returned.
 type callState struct {
-	ctx        context.Context
-	mu         sync.Mutex
-	status     int
-	retryAfter int64
+	ctx context.Context
+	mu  sync.Mutex
+	err *jsonrpc.Error
 }
 
-// noteError records the HTTP status and Retry-After that err names, if it
-// is a -32000 transport error with a status in its data.
+// noteError records the error the tool handler returned.
 func (c *callState) noteError(err *jsonrpc.Error) {
-	status, retry := transportStatus(err)
-	if status == 0 {
-		return
-	}
 	c.mu.Lock()
-	c.status, c.retryAfter = status, retry
+	c.err = err
 	c.mu.Unlock()
 }
 
-func (c *callState) transportStatus() (int, int64) {
+func (c *callState) toolError() *jsonrpc.Error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.status, c.retryAfter
+	return c.err
 }
 
 // callOfHeader is the state of the HTTP request whose key header is set.
@@ -330,30 +323,27 @@ func writeProtocolError(w http.ResponseWriter, status int, id jsonrpc.ID, code i
 // writeRPCError answers with err, using the HTTP status and Retry-After a
 // -32000 error names.
 func writeRPCError(w http.ResponseWriter, id jsonrpc.ID, err *jsonrpc.Error) {
-	status := http.StatusInternalServerError
-	if st, retry := transportStatus(err); st != 0 {
-		status = st
-		if retry > 0 {
-			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
-		}
-	}
-	writeResponse(w, status, id, err)
+	writeResponse(w, statusFor(w, http.StatusInternalServerError, err), id, err)
 }
 
-// transportStatus is the HTTP status (400-599) and Retry-After seconds a
-// -32000 error names in its data; 0 for any other error.
-func transportStatus(err *jsonrpc.Error) (int, int64) {
+// statusFor is the HTTP status a -32000 error names in its data (400-599),
+// with its Retry-After set on w when it carries retry_after; for any other
+// error, or none, it is status.
+func statusFor(w http.ResponseWriter, status int, err *jsonrpc.Error) int {
 	if err == nil || err.Code != rpcerr.CodeTransport {
-		return 0, 0
+		return status
 	}
 	var d struct {
 		Status     int   `json:"status"`
 		RetryAfter int64 `json:"retry_after"`
 	}
 	if json.Unmarshal(err.Data, &d) != nil || d.Status < 400 || d.Status > 599 {
-		return 0, 0
+		return status
 	}
-	return d.Status, d.RetryAfter
+	if d.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
+	}
+	return d.Status
 }
 
 func writeResponse(w http.ResponseWriter, status int, id jsonrpc.ID, err *jsonrpc.Error) {
@@ -396,9 +386,9 @@ func (s *statusRecorder) WriteHeader(code int) {
 	}
 }
 
-// flush sends the buffered response; transport and retry are the HTTP
-// status and Retry-After of a -32000 error the tool handler returned.
-func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, transport int, retry int64) {
+// flush sends the buffered response; toolErr is the error the tool handler
+// returned, whose -32000 status it takes.
+func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *jsonrpc.Error) {
 	status := s.status
 	if status == 0 {
 		status = http.StatusOK
@@ -426,11 +416,8 @@ func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, transport i
 	for k, v := range s.header {
 		w.Header()[k] = v
 	}
-	if status == http.StatusOK && isJSON && transport != 0 {
-		status = transport
-		if retry > 0 {
-			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
-		}
+	if status == http.StatusOK && isJSON {
+		status = statusFor(w, status, toolErr)
 	}
 	w.WriteHeader(status)
 	w.Write(s.body.Bytes())
