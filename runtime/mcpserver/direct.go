@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -220,46 +221,38 @@ func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byt
 // name (a string), arguments (an object) and optionally _meta (an object),
 // each once. Any other shape is left to the SDK.
 func directParams(params json.RawMessage) (name string, args, meta json.RawMessage, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(params))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return "", nil, nil, false
-	}
 	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", nil, nil, false
-		}
-		key, _ := tok.(string)
+	err := eachMember(params, func(key string, raw json.RawMessage) error {
 		if seen[key] {
-			return "", nil, nil, false
+			return errNotDirect
 		}
 		seen[key] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return "", nil, nil, false
-		}
 		switch key {
 		case "name":
 			if json.Unmarshal(raw, &name) != nil {
-				return "", nil, nil, false
+				return errNotDirect
 			}
 		case "arguments":
 			args = raw
 		case "_meta":
 			if raw[0] != '{' {
-				return "", nil, nil, false
+				return errNotDirect
 			}
 			meta = raw
 		default:
-			return "", nil, nil, false
+			return errNotDirect
 		}
-	}
-	if len(args) == 0 || args[0] != '{' || !seen["name"] {
+		return nil
+	})
+	if err != nil || len(args) == 0 || args[0] != '{' || !seen["name"] {
 		return "", nil, nil, false
 	}
 	return name, args, meta, true
 }
+
+// errNotDirect stops directParams at the first sign of a shape it leaves to
+// the SDK.
+var errNotDirect = errors.New("not a plain tools/call")
 
 // The _meta keys of the per-request protocol (MCP 2026-07-28, SEP-2575).
 const (

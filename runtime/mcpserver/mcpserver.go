@@ -342,22 +342,8 @@ func splitArguments(raw json.RawMessage) (meta, location json.RawMessage, err er
 		return nil, nil, rpcerr.Invalid("", "type", "arguments must be an object with meta and location")
 	}
 	var v rpcerr.InvalidParams
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.UseNumber()
 	seen := map[string]bool{}
-	if _, err := dec.Token(); err != nil {
-		return nil, nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
-		}
-		name, _ := tok.(string)
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return nil, nil, rpcerr.Invalid("/"+rpcerr.EscapeToken(name), "json", "arguments are not valid JSON: %v", err)
-		}
+	err = eachMember(trimmed, func(name string, value json.RawMessage) error {
 		at := "/" + rpcerr.EscapeToken(name)
 		switch {
 		case seen[name]:
@@ -370,8 +356,16 @@ func splitArguments(raw json.RawMessage) (meta, location json.RawMessage, err er
 			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "additionalProperties", Message: "is not allowed: the arguments have exactly two members, meta and location"})
 		}
 		seen[name] = true
+		return nil
+	})
+	if se, ok := err.(*memberSyntaxError); ok {
+		at := ""
+		if se.inValue {
+			at = "/" + rpcerr.EscapeToken(se.key)
+		}
+		return nil, nil, rpcerr.Invalid(at, "json", "arguments are not valid JSON: %v", se.err)
 	}
-	if _, err := dec.Token(); err != nil {
+	if err != nil {
 		return nil, nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
 	}
 	if len(v.Violations) > 0 {
@@ -493,35 +487,28 @@ func SetMember(obj []byte, name string, v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("response is not a JSON object")
-	}
 	var b bytes.Buffer
 	b.WriteByte('{')
 	key, _ := json.Marshal(name)
 	b.Write(key)
 	b.WriteByte(':')
 	b.Write(val)
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
-		k := kt.(string)
+	err = eachMember(obj, func(k string, raw json.RawMessage) error {
 		if k == name {
-			continue
+			return nil
 		}
 		kb, _ := json.Marshal(k)
 		b.WriteByte(',')
 		b.Write(kb)
 		b.WriteByte(':')
 		b.Write(raw)
+		return nil
+	})
+	if errors.Is(err, errNotObject) {
+		return nil, fmt.Errorf("response is not a JSON object")
+	}
+	if err != nil {
+		return nil, err
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
