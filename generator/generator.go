@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,7 +114,7 @@ func Update(dir string, files map[string][]byte) (Result, error) {
 			res.Removed = append(res.Removed, name)
 		}
 	}
-	for _, name := range sortedNames(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(dir, name)
 		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, files[name]) {
 			res.Unchanged = append(res.Unchanged, name)
@@ -141,7 +143,7 @@ type Stale struct {
 // so CI can fail when committed generated code is out of date and show why.
 func Check(dir string, files map[string][]byte) ([]Stale, error) {
 	var out []Stale
-	for _, name := range sortedNames(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(dir, name)
 		have, err := os.ReadFile(path)
 		switch {
@@ -194,13 +196,4 @@ func generatedFiles(dir string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-func sortedNames(files map[string][]byte) []string {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -133,14 +134,14 @@ func TestPropertyOrderMatchesUpstream(t *testing.T) {
 		t.Run(p.rel, func(t *testing.T) {
 			want := propertyOrders(p.rel, p.upstream)
 			got := propertyOrders(p.rel, p.ours)
-			for _, ptr := range sortedKeys(want) {
+			for _, ptr := range slices.Sorted(maps.Keys(want)) {
 				if g, ok := got[ptr]; !ok {
 					t.Errorf("%s#%s: properties object missing in ours", p.rel, ptr)
 				} else if !slices.Equal(want[ptr], g) {
 					t.Errorf("%s#%s: member order %v, upstream %v", p.rel, ptr, g, want[ptr])
 				}
 			}
-			for _, ptr := range sortedKeys(got) {
+			for _, ptr := range slices.Sorted(maps.Keys(got)) {
 				if _, ok := want[ptr]; !ok {
 					t.Errorf("%s#%s: properties object not present upstream", p.rel, ptr)
 				}
@@ -168,7 +169,7 @@ func TestDescriptionsAreOwnWords(t *testing.T) {
 	for _, p := range all {
 		theirs := descriptions(p.rel, p.upstream)
 		ours := descriptions(p.rel, p.ours)
-		for _, ptr := range sortedKeys(ours) {
+		for _, ptr := range slices.Sorted(maps.Keys(ours)) {
 			d := ours[ptr]
 			if utf8.RuneCountInString(d) <= copiedProseLimit {
 				continue
@@ -181,7 +182,7 @@ func TestDescriptionsAreOwnWords(t *testing.T) {
 				t.Errorf("%s#%s: description repeats upstream text of %s: %q", p.rel, ptr, where, d)
 			}
 		}
-		for _, ptr := range sortedKeys(theirs) {
+		for _, ptr := range slices.Sorted(maps.Keys(theirs)) {
 			if strings.TrimSpace(ours[ptr]) == "" {
 				t.Errorf("%s#%s: upstream documents this position, ours has no description", p.rel, ptr)
 			}
@@ -196,15 +197,6 @@ func normaliseProse(s string) string {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	return strings.Join(fields, " ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // TestAnnotationStrippingIsPositional checks the stripping walker itself: a

@@ -9,10 +9,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -477,7 +478,7 @@ func mutants(t *testing.T, c testCase) []testCase {
 		}
 		switch x := v.(type) {
 		case map[string]any:
-			keys := sortedKeys(x)
+			keys := slices.Sorted(maps.Keys(x))
 			for _, k := range keys {
 				add("drop "+strings.Join(append(path, k), "/"), dropAt(root, append(path, k)))
 			}
@@ -508,15 +509,6 @@ func mutants(t *testing.T, c testCase) []testCase {
 	}
 	walk(nil, root)
 	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func cloneMap(m map[string]any) map[string]any {

@@ -5,9 +5,11 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -483,7 +485,7 @@ func TestHTTPSourceEndToEndNegotiation(t *testing.T) {
 	if err != nil || !out.Compatible {
 		t.Fatalf("search: %+v %v", out, errString(err))
 	}
-	if got := sortedKeys(out.Capabilities); strings.Join(got, ",") != capSearch+",net.example.location.wheelchair" {
+	if got := slices.Sorted(maps.Keys(out.Capabilities)); strings.Join(got, ",") != capSearch+",net.example.location.wheelchair" {
 		t.Errorf("capabilities = %v", got)
 	}
 	out, err = n.Negotiate(context.Background(), ps.URL, capLookup)

@@ -1,6 +1,9 @@
 package negotiation
 
-import "sort"
+import (
+	"maps"
+	"slices"
+)
 
 // Intersect computes the active capability set from the Business's and the
 // Platform's capability registries, following UCP's intersection algorithm so
@@ -45,7 +48,7 @@ func Intersect(business, platform map[string][]CapabilityVersion) map[string]Cap
 			active[name] = true
 		}
 	}
-	names := sortedKeys(selected)
+	names := slices.Sorted(maps.Keys(selected))
 	for changed := true; changed; {
 		changed = false
 		for _, name := range names {
@@ -106,7 +109,7 @@ func Relevant(active map[string]CapabilityVersion, root string) map[string]Capab
 		return out
 	}
 	in := map[string]bool{root: true}
-	names := sortedKeys(active)
+	names := slices.Sorted(maps.Keys(active))
 	for changed := true; changed; {
 		changed = false
 		for _, name := range names {
@@ -126,13 +129,4 @@ func Relevant(active map[string]CapabilityVersion, root string) map[string]Capab
 		out[name] = active[name]
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,7 +2,9 @@ package negotiation
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -203,7 +205,7 @@ func TestIntersectDeterministic(t *testing.T) {
 		got := Intersect(b, p)
 		if first == nil {
 			first = got
-			keys := sortedKeys(got)
+			keys := slices.Sorted(maps.Keys(got))
 			want := []string{"a.b.ext1", "a.b.ext2", "a.b.multi", "a.b.other", "a.b.root"}
 			if !reflect.DeepEqual(keys, want) {
 				t.Fatalf("active = %v, want %v", keys, want)
@@ -237,9 +239,9 @@ func TestRelevant(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
-			got := sortedKeys(Relevant(active, tt.root))
+			got := slices.Sorted(maps.Keys(Relevant(active, tt.root)))
 			sort.Strings(tt.want)
-			if !reflect.DeepEqual(got, tt.want) {
+			if !slices.Equal(got, tt.want) {
 				t.Fatalf("Relevant(%s) = %v, want %v", tt.root, got, tt.want)
 			}
 		})

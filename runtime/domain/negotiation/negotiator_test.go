@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,7 +119,7 @@ func TestProfileNegotiator(t *testing.T) {
 			if out.Version != tt.wantVer {
 				t.Errorf("Version = %q, want %q", out.Version, tt.wantVer)
 			}
-			if got := sortedKeys(out.Active); !reflect.DeepEqual(got, tt.wantActive) {
+			if got := slices.Sorted(maps.Keys(out.Active)); !slices.Equal(got, tt.wantActive) {
 				t.Errorf("Active = %v, want %v", got, tt.wantActive)
 			}
 			if out.Compatible != tt.wantCompat {
