@@ -63,14 +63,7 @@ type Terms struct {
 func Analyze(f Fields) Terms {
 	var t Terms
 	t.seq, t.name = withCompounds(f.Name)
-	for _, a := range f.Address {
-		_, all := withCompounds(a)
-		t.address = append(t.address, all...)
-	}
-	for _, a := range f.Amenities {
-		_, all := withCompounds(a)
-		t.amenities = append(t.amenities, all...)
-	}
+	t.address, t.amenities = fieldTerms(f.Address), fieldTerms(f.Amenities)
 	return t
 }
 

@@ -72,17 +72,12 @@ type Doc struct {
 // NewDoc tokenises a candidate's fields.
 func NewDoc(f Fields) Doc {
 	seq, name := withCompounds(f.Name)
-	d := Doc{namePhrase: phraseKey(seq), name: sortedSet(name)}
-	for _, a := range f.Address {
-		_, all := withCompounds(a)
-		d.address = append(d.address, all...)
+	return Doc{
+		namePhrase: phraseKey(seq),
+		name:       sortedSet(name),
+		address:    sortedSet(fieldTerms(f.Address)),
+		amenities:  sortedSet(fieldTerms(f.Amenities)),
 	}
-	for _, a := range f.Amenities {
-		_, all := withCompounds(a)
-		d.amenities = append(d.amenities, all...)
-	}
-	d.address, d.amenities = sortedSet(d.address), sortedSet(d.amenities)
-	return d
 }
 
 // Query is a parsed free-text query, built once per request.
@@ -264,6 +259,17 @@ func tokens(text string) ([]string, []bool) {
 	}
 	flush(len(s))
 	return toks, joined
+}
+
+// fieldTerms are the tokens, compounds included, of every value of a
+// many-valued field (address lines, amenities), in order.
+func fieldTerms(values []string) []string {
+	var out []string
+	for _, v := range values {
+		_, all := withCompounds(v)
+		out = append(out, all...)
+	}
+	return out
 }
 
 // withCompounds tokenises document text, returning the tokens in order and
