@@ -312,20 +312,22 @@ func inlineSingleUse(root, defs *load.Node) *load.Node {
 	// from inside one of them to itself is never followed.
 	open := map[string]bool{}
 	var visit func(n *load.Node) *load.Node
+	// inline is definition k, its own single-use references written in
+	// place, for the one place that refers to it.
+	inline := func(k string) *load.Node {
+		moved[k], open[k] = true, true
+		defer delete(open, k)
+		return visit(byKey[k])
+	}
 	visit = func(n *load.Node) *load.Node {
 		if k, ok := bareRef(n); ok && uses[k] == 1 && !open[k] && byKey[k] != nil {
-			moved[k], open[k] = true, true
-			n = visit(byKey[k])
-			delete(open, k)
-			return n
+			return inline(k)
 		}
 		eachSubschema(n, visit)
 		return n
 	}
 	if k, ok := rootRef(root, byKey); ok && uses[k] == 1 {
-		moved[k], open[k] = true, true
-		def := visit(byKey[k])
-		delete(open, k)
+		def := inline(k)
 		root.Members = root.Members[:len(root.Members)-1] // the $ref
 		for _, m := range def.Members {
 			if m.Key != "type" {
