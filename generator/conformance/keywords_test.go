@@ -154,6 +154,19 @@ var keywordBoundaries = map[string][]string{
 		`[{"value":1,"children":[{"value":2,"children":[{"value":100}]}]}]`, `[{"value":1,"children":[{"value":2,"children":[{}]}]}]`,
 		`[{"value":1,"children":[{"value":2,"children":[{"value":3,"x":1}]}]}]`, `[{"value":1.0}]`, `[{"value":1.5}]`, `[{"value":-1}]`,
 		`[{"value":1,"children":{}}]`, `[{"value":1,"children":[null]}]`, `[{"value":"1"}]`, `[{"children":[]}]`, `[{"value":1},{"value":2,"children":[{"value":3}]}]`},
+	// at least one integer of at least 5; 5.0 is an integer
+	"arrays/contains": {`[5]`, `[]`, `[4]`, `[4.9,5.0]`, `["5"]`, `[1,2,3,1e1]`, `[5.5]`, `[null,{},[],6]`, `[[5]]`, `{"0":5}`},
+	// at least two "x"
+	"arrays/min_contains": {`["x","x"]`, `["x"]`, `[]`, `["x","y","x"]`, `["X","x"]`, `["x",["x"],"x"]`, `[["x"],["x"]]`, `["x","x","x","x"]`, `"xx"`},
+	// one string, not two (minContains defaults to 1)
+	"arrays/max_contains": {`["a"]`, `[]`, `[1]`, `["a","b"]`, `[1,"a",2]`, `[1,"a",2,""]`, `[[""]]`, `[""]`},
+	// no type: at most two objects with kind, zero allowed; non-arrays pass
+	"arrays/contains_range": {`[]`, `[{"kind":1}]`, `[{"kind":1},{"kind":2}]`, `[{"kind":1},{"kind":2},{"kind":3}]`, `[{},{},{}]`, `[{"kind":1},{},{"kind":2},{"kind":null}]`, `{"kind":1}`, `"a"`, `null`},
+	// minContains and maxContains without contains assert nothing
+	"arrays/counts_alone": {`[]`, `[1]`, `[1,2]`, `[1,2,3]`, `{}`},
+	// exactly one total and one subtotal, in any order
+	"arrays/exactly_one": {`[{"kind":"total"},{"kind":"subtotal"}]`, `[{"kind":"subtotal"},{"kind":"tax"},{"kind":"total"}]`, `[]`, `[{"kind":"total"}]`,
+		`[{"kind":"total"},{"kind":"total"},{"kind":"subtotal"}]`, `[{"kind":"subtotal"},{"kind":"subtotal"},{"kind":"total"}]`, `[{"kind":"Total"},{"kind":"subtotal"}]`, `[{"kind":"total"},{"kind":"subtotal"},1]`},
 
 	"objects/property_count": {`{"a":1}`, `{}`, `{"a":1,"b":2}`, `{"a":1,"b":2,"c":3}`, `{"":null}`, `[]`},
 	"objects/required":       {`{"a":1,"b":2}`, `{"a":1}`, `{"b":null}`, `{"a":null,"b":null}`, `{"A":1,"B":2}`, `{}`, `{"a":1,"b":2,"c":3}`},
@@ -497,7 +510,7 @@ var compiledKeywords = []string{
 	"$ref", "type", "const", "enum",
 	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 	"minLength", "maxLength", "pattern", "format",
-	"minItems", "maxItems", "uniqueItems", "items",
+	"minItems", "maxItems", "uniqueItems", "items", "contains", "minContains", "maxContains",
 	"minProperties", "maxProperties", "required", "dependentRequired", "properties", "propertyNames", "additionalProperties",
 	"allOf", "anyOf", "oneOf", "not", "if", "then", "else",
 	"true", "false",
@@ -529,7 +542,7 @@ func TestKeywordsSpecCoverage(t *testing.T) {
 				for _, it := range m.Value.Items {
 					walk(it)
 				}
-			case "not", "if", "then", "else", "items", "additionalProperties", "propertyNames":
+			case "not", "if", "then", "else", "items", "contains", "additionalProperties", "propertyNames":
 				walk(m.Value)
 			case "format":
 				used["format "+m.Value.Str] = true

@@ -696,6 +696,13 @@ func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) (
 	if s.UniqueItems {
 		out = append(out, st.reportThenStop("Unique", at, v))
 	}
+	if s.Contains != nil {
+		c, err := st.containsCheck(s, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c...)
+	}
 	if s.Items != nil && !s.Items.IsBool(true) {
 		n, err := st.suffixFor(s.Items, dir, op)
 		if err != nil {
@@ -708,6 +715,41 @@ func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) (
 		))
 	}
 	return out, nil
+}
+
+// containsCheck counts the items matching the contains schema (quietly,
+// through matchX) and reports a count outside [minContains, maxContains].
+// Counting stops once the count passes both bounds' reach: at min when
+// there is no max, and past max otherwise.
+func (st *checkTable) containsCheck(s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
+	min, max := 1, -1
+	if s.MinContains != nil {
+		min = *s.MinContains
+	}
+	if s.MaxContains != nil {
+		max = *s.MaxContains
+	}
+	if min == 0 && max < 0 {
+		return nil, nil // every array has at least zero matching items
+	}
+	n, err := st.useBranch(s.Contains, dir, op)
+	if err != nil {
+		return nil, err
+	}
+	limit := jen.Lit(min)
+	if max >= 0 {
+		limit = jen.Lit(max + 1)
+	}
+	at := jen.Id("at")
+	count := jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
+		jen.Id("ip").Op(":=").Id("at").Dot("Item").Call(jen.Id("i")),
+		jen.If(jen.Id("match"+n).Call(jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i")), jen.Op("&").Id("ip"))).Block(
+			jen.Id("matched").Op("++"),
+			jen.If(jen.Id("matched").Op("==").Add(limit)).Block(jen.Break()),
+		),
+	)
+	report := st.reportThenStop("Contains", at, jen.Id("matched"), jen.Lit(min), jen.Lit(max), jen.Lit(s.MinContains != nil))
+	return []jen.Code{jen.Id("matched").Op(":=").Lit(0), count, report}, nil
 }
 
 func (st *checkTable) stringChecks(s *load.Schema) ([]jen.Code, error) {

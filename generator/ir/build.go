@@ -466,7 +466,7 @@ func isWrapper(s *load.Schema) bool {
 	for _, m := range s.Node.Members {
 		switch m.Key {
 		case "$ref", "description", "ucp_request", "ucp_response", "$comment", "examples", "title", "default", "deprecated",
-			"minProperties", "maxProperties", "minItems", "maxItems", "uniqueItems", "minLength", "maxLength",
+			"minProperties", "maxProperties", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains", "minLength", "maxLength",
 			"pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 		default:
 			return false

@@ -35,6 +35,11 @@ type Schema struct {
 	MinItems    *int
 	MaxItems    *int
 	UniqueItems bool
+	// Contains must match at least MinContains (default 1) and at most
+	// MaxContains items; the two counts mean nothing without it.
+	Contains    *Schema
+	MinContains *int
+	MaxContains *int
 
 	MinLength *int
 	MaxLength *int
@@ -120,6 +125,7 @@ var knownKeywords = map[string]bool{
 	"required": true, "additionalProperties": true, "propertyNames": true,
 	"minProperties": true, "maxProperties": true, "dependentRequired": true,
 	"items": true, "minItems": true, "maxItems": true, "uniqueItems": true,
+	"contains": true, "minContains": true, "maxContains": true,
 	"minLength": true, "maxLength": true, "pattern": true, "format": true,
 	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
 	"multipleOf": true, "const": true, "enum": true, "default": true, "examples": true,
@@ -131,8 +137,7 @@ var knownKeywords = map[string]bool{
 // unsupportedKeywords are assertions the generator would silently ignore;
 // failing loudly is the only safe answer for them.
 var unsupportedKeywords = map[string]bool{
-	"patternProperties": true, "prefixItems": true, "contains": true,
-	"minContains": true, "maxContains": true, "dependentSchemas": true,
+	"patternProperties": true, "prefixItems": true, "dependentSchemas": true,
 	"unevaluatedProperties": true, "unevaluatedItems": true, "$dynamicRef": true,
 	"$anchor": true, "$dynamicAnchor": true, "contentEncoding": false,
 }
@@ -222,6 +227,12 @@ func (set *Set) keyword(s *Schema, key string, v *Node) error {
 		s.PropertyNames, err = set.parseSchema(v)
 	case "items":
 		s.Items, err = set.parseSchema(v)
+	case "contains":
+		s.Contains, err = set.parseSchema(v)
+	case "minContains":
+		s.MinContains, err = nonNegInt(v)
+	case "maxContains":
+		s.MaxContains, err = nonNegInt(v)
 	case "not":
 		s.Not, err = set.parseSchema(v)
 	case "if":

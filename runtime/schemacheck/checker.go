@@ -258,6 +258,29 @@ func (c *Checker) MaxItems(at *Path, v *Value, max int) bool {
 	return c.Stop()
 }
 
+// Contains reports an array whose count of items matching the contains
+// schema is below min or above max (max < 0: no upper bound). The keyword
+// named is the bound that failed, minContains only when the schema states it.
+func (c *Checker) Contains(at *Path, matched, min, max int, minStated bool) bool {
+	switch {
+	case matched < min:
+		kw := "contains"
+		if minStated {
+			kw = "minContains"
+		}
+		if c.fail() {
+			c.add(at, kw, "must contain at least "+count(min, "item")+" matching the contains schema, got "+itoa(matched))
+		}
+	case max >= 0 && matched > max:
+		if c.fail() {
+			c.add(at, "maxContains", "must contain at most "+count(max, "item")+" matching the contains schema, got "+itoa(matched))
+		}
+	default:
+		return false
+	}
+	return c.Stop()
+}
+
 // Unique checks uniqueItems and reports the first repeated item. It hashes
 // each item's canonical value (numbers by their exact decimal value, so 1
 // and 1.0 collide as JSON Schema requires; objects independent of member

@@ -140,3 +140,36 @@ func TestDecodeErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestContainsMessages checks that a count outside the contains bounds is
+// reported under the keyword whose bound failed, with both counts.
+func TestContainsMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		matched, min, max int
+		stated            bool
+		keyword, message  string
+	}{
+		{"none, default min", 0, 1, -1, false, "contains", "must contain at least 1 item matching the contains schema, got 0"},
+		{"too few, stated", 1, 2, -1, true, "minContains", "must contain at least 2 items matching the contains schema, got 1"},
+		{"too many", 3, 1, 2, false, "maxContains", "must contain at most 2 items matching the contains schema, got 3"},
+		{"max zero", 1, 0, 0, true, "maxContains", "must contain at most 0 items matching the contains schema, got 1"},
+		{"within", 2, 1, 2, true, "", ""},
+		{"no bound above", 9, 1, -1, false, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c sc.Checker
+			c.Contains(nil, tc.matched, tc.min, tc.max, tc.stated)
+			if tc.keyword == "" {
+				if err := c.Err(); err != nil {
+					t.Fatalf("reported %v for a count within bounds", err)
+				}
+				return
+			}
+			v := oneViolation(t, c.Err())
+			if v.Keyword != tc.keyword || v.Message != tc.message {
+				t.Errorf("got %s %q, want %s %q", v.Keyword, v.Message, tc.keyword, tc.message)
+			}
+		})
+	}
+}
