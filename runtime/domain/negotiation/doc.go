@@ -6,8 +6,10 @@
 //
 // The pieces, from the bottom up:
 //
-//   - Profile and ParseProfile hold a Platform profile document ({ucp, keys?})
-//     after it passed the UCP platform schema (ucp.json#/$defs/platform_schema).
+//   - Profile holds a Platform profile document ({ucp, keys?}). DecodeProfile
+//     reads it; ProfileSchema (CompileProfileSchema, BundledProfileSchema)
+//     checks it against one UCP version's platform profile schema, and
+//     ParseProfile does both with the bundled schema.
 //   - ProfileSource is the pluggable way to obtain a Profile; HTTPSource is the
 //     production implementation: HTTPS only, SSRF-guarded, size- and
 //     time-bounded, cached per HTTP caching rules and single-flighted.
@@ -22,7 +24,11 @@
 //     ucp.version equals the Business's current version or one of the older
 //     versions it configures (the UCP "supported_versions" rule); anything
 //     else, older or newer, is version_unsupported. Capability negotiation then
-//     uses the Business capabilities configured for that exact version.
+//     uses the Business capabilities configured for that exact version, and
+//     the Platform profile is checked against that version's schema
+//     (Business.Schema). ProfileNegotiator.At fixes the version an endpoint
+//     answers at, for a Business that serves each version at its own
+//     endpoint.
 //   - Multi-parent extensions: UCP keeps an extension when at least one of its
 //     parents remains. Extensions are additionally required to be anchored in a
 //     root capability, so an extension cycle with no root is pruned.

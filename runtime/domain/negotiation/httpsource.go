@@ -87,9 +87,10 @@ type HTTPOptions struct {
 }
 
 // HTTPSource is the production ProfileSource: it fetches Platform profiles
-// over HTTPS with SSRF protection, validates them, caches them per HTTP
-// caching rules and collapses concurrent fetches of one URL into one. It is
-// safe for concurrent use.
+// over HTTPS with SSRF protection, decodes them (DecodeProfile), caches them
+// per HTTP caching rules and collapses concurrent fetches of one URL into
+// one. It leaves the schema check to ProfileNegotiator, which knows the
+// version the Platform speaks. It is safe for concurrent use.
 type HTTPSource struct {
 	timeout      time.Duration
 	maxBody      int64
@@ -217,8 +218,7 @@ func (s *HTTPSource) Len() int {
 
 // Profile returns the Platform profile at rawURL, from the cache while it is
 // fresh, otherwise fetched (or revalidated) once no matter how many callers
-// ask at the same time. Errors are *rpcerr.Discovery except for a broken
-// embedded schema tree.
+// ask at the same time. Errors are *rpcerr.Discovery.
 func (s *HTTPSource) Profile(ctx context.Context, rawURL string) (*Profile, error) {
 	u, derr := s.checkURL(rawURL)
 	if derr != nil {
@@ -336,7 +336,7 @@ func (s *HTTPSource) fetch(ctx context.Context, key string, stale *cacheEntry) (
 		s.forget(key)
 		return nil, s.tooLarge(key, -1)
 	}
-	p, err := ParseProfile(body)
+	p, err := DecodeProfile(body)
 	if err != nil {
 		s.forget(key)
 		var d *rpcerr.Discovery

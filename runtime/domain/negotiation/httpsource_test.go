@@ -430,9 +430,9 @@ func TestHTTPSourceFailures(t *testing.T) {
 			code:    rpcerr.ProfileMalformed, wantIn: "not valid JSON",
 		},
 		{
-			name:    "schema-invalid profile",
-			handler: serveProfile([]byte(`{"ucp":{"version":"2026-08-25","services":{}}}`)),
-			code:    rpcerr.ProfileMalformed, wantIn: "payment_handlers",
+			name:    "profile without a version",
+			handler: serveProfile([]byte(`{"ucp":{"services":{}}}`)),
+			code:    rpcerr.ProfileMalformed, wantIn: "/ucp/version",
 		},
 	}
 	for _, tt := range tests {

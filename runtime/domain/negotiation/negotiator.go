@@ -60,6 +60,18 @@ func outcome(version string, active map[string]CapabilityVersion, tool string) O
 type Business struct {
 	Version      string
 	Capabilities map[string][]CapabilityVersion
+	// Schema checks the profiles of Platforms that speak Version; nil means
+	// BundledProfileSchema, which is right only for the release ucpgen's
+	// own schemas/ tree describes.
+	Schema *ProfileSchema
+}
+
+// schema is the check for Platforms at b.Version.
+func (b *Business) schema() (*ProfileSchema, error) {
+	if b.Schema != nil {
+		return b.Schema, nil
+	}
+	return BundledProfileSchema()
 }
 
 // ProfileNegotiator negotiates against the Platform profile fetched from
@@ -80,10 +92,43 @@ type ProfileNegotiator struct {
 	ContinueURL string
 }
 
-// Negotiate fetches the Platform profile, checks the protocol version and
-// intersects capabilities. A missing profileURL is invalid_profile_url; other
-// discovery failures come from Source.
+// Negotiate fetches the Platform profile, checks the protocol version,
+// validates the profile against that version's schema and intersects
+// capabilities with the Business profile of that version. A missing
+// profileURL is invalid_profile_url; other discovery failures come from
+// Source.
 func (n *ProfileNegotiator) Negotiate(ctx context.Context, profileURL, toolCapability string) (Outcome, error) {
+	return n.negotiate(ctx, profileURL, toolCapability, nil)
+}
+
+// At returns the Negotiator of the endpoint that serves version (the current
+// one or one of Older): every request through it is processed at version.
+// A Platform still passes the version check when it speaks any version the
+// Business supports, but its capabilities are intersected with this
+// version's, so one speaking another supported version gets the
+// capabilities_incompatible outcome rather than an answer in shapes it did
+// not ask for.
+func (n *ProfileNegotiator) At(version string) (Negotiator, error) {
+	b, ok := n.businessFor(version)
+	if !ok {
+		return nil, fmt.Errorf("negotiation: version %s is not served (%s)", version, n.versionList())
+	}
+	return endpoint{n: n, at: b}, nil
+}
+
+// endpoint is ProfileNegotiator.At's result.
+type endpoint struct {
+	n  *ProfileNegotiator
+	at Business
+}
+
+func (e endpoint) Negotiate(ctx context.Context, profileURL, toolCapability string) (Outcome, error) {
+	return e.n.negotiate(ctx, profileURL, toolCapability, &e.at)
+}
+
+// negotiate is Negotiate processing at the Platform's version (at == nil) or
+// at a fixed served version.
+func (n *ProfileNegotiator) negotiate(ctx context.Context, profileURL, toolCapability string, at *Business) (Outcome, error) {
 	if n.Source == nil {
 		return Outcome{}, errors.New("negotiation: ProfileNegotiator has no Source")
 	}
@@ -119,6 +164,22 @@ func (n *ProfileNegotiator) Negotiate(ctx context.Context, profileURL, toolCapab
 			Content: fmt.Sprintf("Protocol version %s is not supported. This business supports %s.", p.Version, n.versionList()),
 			Cause:   fmt.Errorf("platform profile %s declares ucp.version %q", profileURL, p.Version),
 		})
+	}
+	sch, err := b.schema()
+	if err != nil {
+		return Outcome{}, fmt.Errorf("negotiation: profile schema for %s: %w", b.Version, err)
+	}
+	if err := p.Check(sch); err != nil {
+		var d *rpcerr.Discovery
+		if errors.As(err, &d) {
+			c := *d
+			c.Cause = fmt.Errorf("platform profile %s at version %s: %w", profileURL, b.Version, d.Cause)
+			return Outcome{}, n.withContinue(&c)
+		}
+		return Outcome{}, fmt.Errorf("negotiation: check platform profile %s: %w", profileURL, err)
+	}
+	if at != nil {
+		b = *at
 	}
 	return outcome(b.Version, Intersect(b.Capabilities, p.Capabilities), toolCapability), nil
 }
@@ -179,5 +240,6 @@ func (d Disabled) Negotiate(_ context.Context, _ string, toolCapability string) 
 
 var (
 	_ Negotiator = (*ProfileNegotiator)(nil)
+	_ Negotiator = endpoint{}
 	_ Negotiator = Disabled{}
 )

@@ -19,57 +19,69 @@ import (
 	"github.com/ucpgen/ucpgen/schemas"
 )
 
-// ucpSchemaBase is the $id prefix of the official UCP schema tree; a file in
-// the embedded tree without its own $id is registered under this prefix.
+// ucpSchemaBase is the $id prefix of UCP's source layout; a file of a tree
+// without its own $id is registered under this prefix and its path.
 const ucpSchemaBase = "https://ucp.dev/schemas/"
 
-// profileDocumentURL names the wrapper schema this package adds on top of the
-// UCP tree: the profile document is an object whose ucp member is a platform
-// profile. It is a private identifier and is never fetched.
+// profileDocumentURL names the wrapper schema this package adds on top of a
+// UCP tree that has no profile.json: the profile document is an object whose
+// ucp member is a platform profile. It is a private identifier, never fetched.
 const profileDocumentURL = "urn:ucpgen:negotiation:platform-profile-document"
 
-// profileDocumentSchema states the document-level rule; the 2026-08-25 tree
-// has no profile.json, so the wrapper lives here. keys and any other
+// profileDocumentSchema states the document-level rule for trees that keep
+// only ucp.json (2026-08-25 has no profile.json). keys and any other
 // top-level member are left open, as UCP's draft wrapper leaves them.
 const profileDocumentSchema = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "type": "object",
   "required": ["ucp"],
   "properties": {
-    "ucp": {"$ref": "https://ucp.dev/schemas/ucp.json#/$defs/platform_schema"}
+    "ucp": {"$ref": %q}
   }
 }`
 
-var (
-	profileSchemaOnce sync.Once
-	profileSchema     *jsonschema.Schema
-	profileSchemaErr  error
-)
-
-// platformProfileSchema compiles the validator once, on first use, because the
-// UCP tree is sizeable and most processes validate many profiles.
-func platformProfileSchema() (*jsonschema.Schema, error) {
-	profileSchemaOnce.Do(func() {
-		profileSchema, profileSchemaErr = compileProfileSchema(schemas.FS)
-	})
-	return profileSchema, profileSchemaErr
+// ProfileSchema checks Platform profile documents against the profile
+// schema of one UCP version, so a Business serving several versions checks
+// each Platform by the rules of the version it speaks. Safe for concurrent use.
+type ProfileSchema struct {
+	sch *jsonschema.Schema
 }
 
-// refuseLoader stops the compiler from reaching outside the embedded tree: a
+var (
+	bundledOnce sync.Once
+	bundled     *ProfileSchema
+	bundledErr  error
+)
+
+// BundledProfileSchema is the profile schema of ucpgen's own schema tree
+// (package schemas), compiled once on first use because the tree is sizeable;
+// it is what a Business without its own version's schemas is checked by.
+func BundledProfileSchema() (*ProfileSchema, error) {
+	bundledOnce.Do(func() {
+		bundled, bundledErr = CompileProfileSchema(schemas.FS)
+	})
+	return bundled, bundledErr
+}
+
+// refuseLoader stops the compiler from reaching outside the given tree: a
 // reference to anything not registered is a build fault, never a download.
 type refuseLoader struct{}
 
 func (refuseLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("schema %s is not in the embedded UCP schema tree", url)
+	return nil, fmt.Errorf("schema %s is not in the UCP schema tree", url)
 }
 
-// compileProfileSchema registers every JSON Schema in fsys under its $id and
-// compiles the profile document wrapper against them.
-func compileProfileSchema(fsys fs.FS) (*jsonschema.Schema, error) {
+// CompileProfileSchema builds the Platform profile check of one UCP schema
+// tree. fsys holds the tree's schemas/ folder at its root (as package schemas
+// and UCP's source/ folder do); every JSON Schema in it is registered under
+// its $id, or under https://ucp.dev/ plus its path when it has none. The
+// check is schemas/profile.json#/$defs/platform_schema when the tree has it,
+// else a document wrapper around schemas/ucp.json#/$defs/platform_schema.
+func CompileProfileSchema(fsys fs.FS) (*ProfileSchema, error) {
 	c := jsonschema.NewCompiler()
 	c.UseLoader(refuseLoader{})
-	added := 0
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	ids := map[string]string{} // path -> registered $id
+	err := fs.WalkDir(fsys, "schemas", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -78,11 +90,11 @@ func compileProfileSchema(fsys fs.FS) (*jsonschema.Schema, error) {
 		}
 		raw, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return fmt.Errorf("read embedded schema %s: %w", p, err)
+			return fmt.Errorf("read schema %s: %w", p, err)
 		}
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 		if err != nil {
-			return fmt.Errorf("parse embedded schema %s: %w", p, err)
+			return fmt.Errorf("parse schema %s: %w", p, err)
 		}
 		obj, ok := doc.(map[string]any)
 		if !ok {
@@ -95,38 +107,41 @@ func compileProfileSchema(fsys fs.FS) (*jsonschema.Schema, error) {
 			}
 			id = ucpSchemaBase + strings.TrimPrefix(p, "schemas/")
 		}
-		if !strings.HasPrefix(id, ucpSchemaBase) {
-			return nil
-		}
 		if err := c.AddResource(id, doc); err != nil {
-			return fmt.Errorf("register embedded schema %s as %s: %w", p, id, err)
+			return fmt.Errorf("register schema %s as %s: %w", p, id, err)
 		}
-		added++
+		ids[p] = id
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load embedded UCP schemas: %w", err)
+		return nil, fmt.Errorf("load UCP schemas: %w", err)
 	}
-	if added == 0 {
-		return nil, errors.New("load embedded UCP schemas: no schema with a https://ucp.dev/schemas/ $id found")
+	root := ""
+	if id, ok := ids["schemas/profile.json"]; ok {
+		root = id + "#/$defs/platform_schema"
+	} else if id, ok := ids["schemas/ucp.json"]; ok {
+		wrapper, err := jsonschema.UnmarshalJSON(strings.NewReader(fmt.Sprintf(profileDocumentSchema, id+"#/$defs/platform_schema")))
+		if err != nil {
+			return nil, fmt.Errorf("parse profile document schema: %w", err)
+		}
+		if err := c.AddResource(profileDocumentURL, wrapper); err != nil {
+			return nil, fmt.Errorf("register profile document schema: %w", err)
+		}
+		root = profileDocumentURL
+	} else {
+		return nil, errors.New("load UCP schemas: the tree has neither schemas/profile.json nor schemas/ucp.json")
 	}
-	wrapper, err := jsonschema.UnmarshalJSON(strings.NewReader(profileDocumentSchema))
+	sch, err := c.Compile(root)
 	if err != nil {
-		return nil, fmt.Errorf("parse profile document schema: %w", err)
+		return nil, fmt.Errorf("compile platform profile schema %s: %w", root, err)
 	}
-	if err := c.AddResource(profileDocumentURL, wrapper); err != nil {
-		return nil, fmt.Errorf("register profile document schema: %w", err)
-	}
-	sch, err := c.Compile(profileDocumentURL)
-	if err != nil {
-		return nil, fmt.Errorf("compile platform profile schema: %w", err)
-	}
-	return sch, nil
+	return &ProfileSchema{sch: sch}, nil
 }
 
-// validateProfileDocument checks raw against the platform profile schema and
-// explains the first few violations by their location in the document.
-func validateProfileDocument(raw []byte) error {
+// Check reports whether raw is a Platform profile document under this
+// schema. A violation is a *rpcerr.Discovery with code profile_malformed
+// naming the first few failing locations.
+func (s *ProfileSchema) Check(raw []byte) error {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return malformed("The platform profile is not valid JSON: "+err.Error()+".", err)
@@ -134,11 +149,7 @@ func validateProfileDocument(raw []byte) error {
 	if _, ok := doc.(map[string]any); !ok {
 		return malformed("The platform profile must be a JSON object with a ucp member.", fmt.Errorf("document is a JSON %s", jsonKind(doc)))
 	}
-	sch, err := platformProfileSchema()
-	if err != nil {
-		return err
-	}
-	if err := sch.Validate(doc); err != nil {
+	if err := s.sch.Validate(doc); err != nil {
 		var verr *jsonschema.ValidationError
 		if !errors.As(err, &verr) {
 			return fmt.Errorf("validate platform profile: %w", err)
@@ -146,6 +157,16 @@ func validateProfileDocument(raw []byte) error {
 		return malformed("The platform profile does not match the UCP platform profile schema: "+describeViolations(verr)+".", err)
 	}
 	return nil
+}
+
+// validateProfileDocument checks raw against the bundled platform profile
+// schema.
+func validateProfileDocument(raw []byte) error {
+	s, err := BundledProfileSchema()
+	if err != nil {
+		return err
+	}
+	return s.Check(raw)
 }
 
 // maxReportedViolations bounds the message sent back to the Platform.
