@@ -1,0 +1,231 @@
+package schemas
+
+import (
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
+	"github.com/ucpgen/ucpgen/schemas/previous"
+)
+
+// draftTree opens the upstream draft that schemas/previous is rewritten
+// from (skipping or failing per the testshared rule when it is absent).
+func draftTree(t *testing.T) fs.FS {
+	t.Helper()
+	return os.DirFS(testshared.Path(t, "ucp-upstream", "draft-"+previous.Version, "source"))
+}
+
+// refClosure lists, sorted, every file of fsys that the entry file reaches
+// through $ref, the entry included: the draft tree holds the shopping
+// services too, and schemas/previous keeps only what the Location service
+// uses.
+func refClosure(t *testing.T, fsys fs.FS, entry string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	todo := []string{entry}
+	for len(todo) > 0 {
+		rel := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		for _, ref := range refsOf(readTree(t, fsys, rel)) {
+			target, _, _ := strings.Cut(ref, "#")
+			switch {
+			case target == "":
+				continue
+			case strings.HasPrefix(target, baseURL):
+				target = strings.TrimPrefix(target, baseURL)
+			default:
+				target = path.Join(path.Dir(rel), target)
+			}
+			todo = append(todo, target)
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// refsOf collects the string value of every "$ref" member in a document.
+func refsOf(n *jnode) []string {
+	var out []string
+	switch n.kind {
+	case 'o':
+		for _, k := range n.keys {
+			if s, ok := n.fields[k].str(); ok && k == "$ref" {
+				out = append(out, s)
+				continue
+			}
+			out = append(out, refsOf(n.fields[k])...)
+		}
+	case 'a':
+		for _, e := range n.elems {
+			out = append(out, refsOf(e)...)
+		}
+	}
+	return out
+}
+
+// previousPairs loads every file of schemas/previous with the draft file of
+// the same path.
+func previousPairs(t *testing.T) []pair {
+	t.Helper()
+	up := draftTree(t)
+	var out []pair
+	for _, rel := range jsonFiles(t, previous.FS) {
+		if _, err := fs.Stat(up, rel); err != nil {
+			continue // reported by TestPreviousFileSetIsTheDraftClosure
+		}
+		out = append(out, pair{rel: rel, upstream: readTree(t, up, rel), ours: readTree(t, previous.FS, rel)})
+	}
+	if len(out) == 0 {
+		t.Fatal("no file of schemas/previous exists in the draft")
+	}
+	return out
+}
+
+// jsonFiles is treeFiles without the Go and Markdown files that sit beside
+// the tree in its package folder.
+func jsonFiles(t *testing.T, fsys fs.FS) []string {
+	t.Helper()
+	var out []string
+	for _, f := range treeFiles(t, fsys) {
+		if path.Ext(f) == ".json" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestPreviousFileSetIsTheDraftClosure checks that schemas/previous holds
+// exactly the draft files the Location OpenRPC document reaches.
+func TestPreviousFileSetIsTheDraftClosure(t *testing.T) {
+	want := refClosure(t, draftTree(t), previous.OpenRPCPath)
+	got := jsonFiles(t, previous.FS)
+	for _, f := range want {
+		if !slices.Contains(got, f) {
+			t.Errorf("%s: reached from %s in the draft, missing in schemas/previous", f, previous.OpenRPCPath)
+		}
+	}
+	for _, f := range got {
+		if !slices.Contains(want, f) {
+			t.Errorf("%s: in schemas/previous, not reached from %s in the draft", f, previous.OpenRPCPath)
+		}
+	}
+}
+
+// TestPreviousStructureMatchesDraft checks that, annotations removed, every
+// file is the draft's JSON document, and reports the first difference by
+// pointer.
+func TestPreviousStructureMatchesDraft(t *testing.T) {
+	for _, p := range previousPairs(t) {
+		t.Run(p.rel, func(t *testing.T) {
+			want := stripAnnotations(p.upstream, annotationSites(p.rel, p.upstream))
+			got := stripAnnotations(p.ours, annotationSites(p.rel, p.ours))
+			if at, why, ok := firstDifference(want, got, ""); !ok {
+				t.Errorf("%s#%s: %s", p.rel, at, why)
+			}
+		})
+	}
+}
+
+// TestPreviousPropertyOrderMatchesDraft checks member order, which generated
+// code follows and deep equality does not see.
+func TestPreviousPropertyOrderMatchesDraft(t *testing.T) {
+	for _, p := range previousPairs(t) {
+		want, got := propertyOrders(p.rel, p.upstream), propertyOrders(p.rel, p.ours)
+		for _, ptr := range slices.Sorted(maps.Keys(want)) {
+			if !slices.Equal(want[ptr], got[ptr]) {
+				t.Errorf("%s#%s: member order %v, draft %v", p.rel, ptr, got[ptr], want[ptr])
+			}
+		}
+		for _, ptr := range slices.Sorted(maps.Keys(got)) {
+			if _, ok := want[ptr]; !ok {
+				t.Errorf("%s#%s: properties object not present in the draft", p.rel, ptr)
+			}
+		}
+	}
+}
+
+// TestPreviousDescriptionsAreOwnWords checks that no description longer
+// than copiedProseLimit repeats text of the draft or of the release, and
+// that every position the draft documents has a description of ours.
+func TestPreviousDescriptionsAreOwnWords(t *testing.T) {
+	all := previousPairs(t)
+	upstreamText := map[string]string{}
+	for _, p := range all {
+		for ptr, d := range descriptions(p.rel, p.upstream) {
+			if utf8.RuneCountInString(d) > copiedProseLimit {
+				upstreamText[normaliseProse(d)] = "draft " + p.rel + "#" + ptr
+			}
+		}
+	}
+	for _, p := range pairs(t) {
+		for ptr, d := range descriptions(p.rel, p.upstream) {
+			if utf8.RuneCountInString(d) > copiedProseLimit {
+				upstreamText[normaliseProse(d)] = "release " + p.rel + "#" + ptr
+			}
+		}
+	}
+	for _, p := range all {
+		ours, theirs := descriptions(p.rel, p.ours), descriptions(p.rel, p.upstream)
+		for _, ptr := range slices.Sorted(maps.Keys(ours)) {
+			d := ours[ptr]
+			if utf8.RuneCountInString(d) <= copiedProseLimit {
+				continue
+			}
+			if where, ok := upstreamText[normaliseProse(d)]; ok {
+				t.Errorf("%s#%s: description repeats upstream text of %s: %q", p.rel, ptr, where, d)
+			}
+		}
+		for _, ptr := range slices.Sorted(maps.Keys(theirs)) {
+			if strings.TrimSpace(ours[ptr]) == "" {
+				t.Errorf("%s#%s: the draft documents this position, ours has no description", p.rel, ptr)
+			}
+		}
+	}
+}
+
+// TestPreviousSchemasCompile checks that every schema of the older set and
+// each of its $defs compiles from the embedded files alone, with the $id
+// that maps back to its path.
+func TestPreviousSchemasCompile(t *testing.T) {
+	c := newCompiler()
+	c.UseLoader(embeddedLoader{fsys: previous.FS})
+	for _, rel := range jsonFiles(t, previous.FS) {
+		if !strings.HasPrefix(rel, "schemas/") {
+			continue
+		}
+		doc := readTree(t, previous.FS, rel)
+		if id, _ := doc.field("$id").str(); id != baseURL+rel {
+			t.Errorf("%s: $id is %q, want %q", rel, id, baseURL+rel)
+			continue
+		}
+		if _, err := c.Compile(schemaURL(rel, "")); err != nil {
+			t.Errorf("compile %s: %v", rel, err)
+		}
+		if defs := doc.field("$defs"); defs != nil {
+			for _, name := range defs.keys {
+				if _, err := c.Compile(schemaURL(rel, "/$defs/"+escapePointer(name))); err != nil {
+					t.Errorf("compile %s#/$defs/%s: %v", rel, name, err)
+				}
+			}
+		}
+	}
+}
+
+// TestPreviousNamesItsVersion checks that the OpenRPC document states the
+// version the package constant names, since the generator stamps it into
+// every answer of the older package.
+func TestPreviousNamesItsVersion(t *testing.T) {
+	doc := readTree(t, previous.FS, previous.OpenRPCPath)
+	if v, _ := doc.field("info").field("version").str(); v != previous.Version {
+		t.Errorf("%s: info.version %q, want %q", previous.OpenRPCPath, v, previous.Version)
+	}
+}
