@@ -74,6 +74,9 @@ type config struct {
 	// wrap, when set, wraps the store's hooks; tests use it to hold or
 	// fail a call.
 	wrap hooksWrapper
+	// supported are the older UCP versions served beside the current one
+	// (--supported-versions), each at its own endpoints.
+	supported versionList
 }
 
 // limits bound what one client or the whole load can cost the server.
@@ -110,6 +113,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
 	fs.StringVar(&c.postgres, "postgres", "", "serve from this PostgreSQL + PostGIS DSN instead of memory; with --data, first load FILE into it (the database then holds exactly FILE's records)")
 	fs.StringVar(&c.cursorKeys, "cursor-keys", "", "cursor key file shared by replicas: {\"current\": id, \"keys\": {id: base64}} (default: $"+cursorkeys.EnvVar+", else a per-process key)")
+	fs.Var(&c.supported, "supported-versions", "comma-separated older UCP versions to serve beside "+location.ProtocolVersion+", each with its own profile (/.well-known/ucp/VERSION) and MCP endpoint (/ucp/VERSION/mcp), listed in the profile's supported_versions; off by default (known: "+knownVersions()+")")
 	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
 	l := &c.limits
 	fs.DurationVar(&l.readHeaderTimeout, "read-header-timeout", 10*time.Second, "time allowed to read a request's headers")
@@ -169,37 +173,61 @@ func loadRecords(path string) ([]dataset.Record, error) {
 	return recs, nil
 }
 
-// newServer builds the MCP server over the configured dataset.
+// newServer builds the current version's MCP server over the configured
+// dataset.
 func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {
+	s, n, err := newServers(c, logger)
+	return s.current, n, err
+}
+
+// newServers builds the MCP server of every version served, all over one
+// Source opened from the configured dataset.
+func newServers(c config, logger *slog.Logger) (servers, int, error) {
 	signer, err := cursorkeys.Load(c.cursorKeys)
 	if err != nil {
-		return nil, 0, err
+		return servers{}, 0, err
 	}
 	src, n, err := openSource(c)
 	if err != nil {
-		return nil, 0, err
+		return servers{}, 0, err
 	}
-	svc, err := location.NewService(src, location.ServiceOptions{
+	so := location.ServiceOptions{
 		Lookup: lookup.Options{BatchMax: c.batchMax},
 		Pages:  pagination.Options{MaxLimit: c.pageMax},
 		Signer: signer,
-	})
+	}
+	svc, err := location.NewService(src, so)
 	if err != nil {
-		return nil, 0, err
+		return servers{}, 0, err
 	}
 	neg, err := negotiator(c)
 	if err != nil {
-		return nil, 0, err
+		return servers{}, 0, err
 	}
 	var h location.Hooks = svc
 	if c.wrap != nil {
 		h = c.wrap.wrap(h)
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "ucpgen-storefinder", Version: location.ProtocolVersion}, nil)
-	if err := location.Register(server, h, &mcpserver.Options{Version: location.ProtocolVersion, Logger: logger, Negotiator: neg}); err != nil {
-		return nil, 0, err
+	var s servers
+	for _, v := range append([]string{location.ProtocolVersion}, c.supported.versions()...) {
+		at, err := negotiatorAt(neg, v)
+		if err != nil {
+			return servers{}, 0, err
+		}
+		server := mcp.NewServer(&mcp.Implementation{Name: "ucpgen-storefinder", Version: v}, nil)
+		opts := &mcpserver.Options{Version: v, Logger: logger, Negotiator: at}
+		if v == location.ProtocolVersion {
+			err = location.Register(server, h, opts)
+			s.current = server
+		} else {
+			err = olderVersions[v].register(server, src, so, opts)
+			s.older = append(s.older, olderServer{version: v, server: server, profile: olderVersions[v].profile})
+		}
+		if err != nil {
+			return servers{}, 0, fmt.Errorf("version %s: %w", v, err)
+		}
 	}
-	return server, n, nil
+	return s, n, nil
 }
 
 // businessCapabilities is what this Business offers, as negotiation sees it.
@@ -223,9 +251,14 @@ func negotiator(c config) (negotiation.Negotiator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--negotiate: %w", err)
 	}
+	older, err := olderBusinesses(c.supported.versions())
+	if err != nil {
+		return nil, err
+	}
 	return &negotiation.ProfileNegotiator{
 		Source:  src,
 		Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: businessCapabilities()},
+		Older:   older,
 	}, nil
 }
 
@@ -235,7 +268,7 @@ func run(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	server, n, err := newServer(c, logger)
+	s, n, err := newServers(c, logger)
 	if err != nil {
 		return err
 	}
@@ -244,14 +277,14 @@ func run(args []string) error {
 
 	if c.stdio {
 		logger.Info("storefinder serving MCP over stdio", "records", n)
-		return serveStdio(ctx, server, &mcpserver.StdioTransport{}, c.limits.shutdownGrace, logger)
+		return serveStdio(ctx, s.current, &mcpserver.StdioTransport{}, c.limits.shutdownGrace, logger)
 	}
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", c.addr, err)
 	}
-	srv, err := httpServer(c, server, "http://"+ln.Addr().String(), logger)
+	srv, err := httpServers(c, s, "http://"+ln.Addr().String(), logger)
 	if err != nil {
 		ln.Close()
 		return err
@@ -280,12 +313,18 @@ func serveStdio(ctx context.Context, server *mcp.Server, t *mcpserver.StdioTrans
 	return err
 }
 
-// httpServer builds the HTTP server with its timeouts and limits; base is
-// the URL the Business profile advertises.
+// httpServer builds the HTTP server of the current version alone.
 func httpServer(c config, server *mcp.Server, base string, logger *slog.Logger) (*http.Server, error) {
-	profile, err := location.BusinessProfile(base + "/ucp/mcp")
+	return httpServers(c, servers{current: server}, base, logger)
+}
+
+// httpServers builds the HTTP server with its timeouts and limits, serving
+// every version's MCP endpoint and profile; base is the URL the Business
+// profiles advertise.
+func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.Server, error) {
+	docs, err := profiles(s, base)
 	if err != nil {
-		return nil, fmt.Errorf("business profile: %w", err)
+		return nil, err
 	}
 	l := c.limits
 	// The store finder adds no SDK middleware, so the direct path, which
@@ -301,8 +340,13 @@ func httpServer(c config, server *mcp.Server, base string, logger *slog.Logger) 
 		}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/ucp/mcp", mcpserver.Handler(server, opts))
-	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
+	mux.Handle(mcpPath(location.ProtocolVersion), mcpserver.Handler(s.current, opts))
+	for _, o := range s.older {
+		mux.Handle(mcpPath(o.version), mcpserver.Handler(o.server, opts))
+	}
+	for path, doc := range docs {
+		mux.Handle(path, mcpserver.ProfileHandler(doc))
+	}
 	return &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: l.readHeaderTimeout,

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+)
+
+// olderVersion is one previous UCP version this Business can serve beside
+// the current one, from the current package's Source: what its generated
+// package provides, bound once in a table so the wiring stays generic.
+type olderVersion struct {
+	// register adds the version's tools to server, answering from src
+	// (the current package's Source) through the version's conversion.
+	register func(server *mcp.Server, src location.Source, so location.ServiceOptions, opts *mcpserver.Options) error
+	// profile renders the version's leaf Business profile for an endpoint.
+	profile func(endpoint string) ([]byte, error)
+	// capabilities are the version's advertised capabilities.
+	capabilities func() []mcpserver.ProfileCapability
+	// schemas is the version's schema tree, whose platform profile schema
+	// checks the Platforms that speak it.
+	schemas fs.FS
+}
+
+// olderVersions are the versions --supported-versions may name, keyed by
+// version; each generated package adds its entry in its own file.
+var olderVersions = map[string]olderVersion{}
+
+// versionList is the --supported-versions flag: a comma-separated list of
+// versions from olderVersions, kept as its normalised text so config stays
+// comparable.
+type versionList string
+
+func (l *versionList) String() string { return string(*l) }
+
+func (l *versionList) Set(s string) error {
+	var vs []string
+	for v := range strings.SplitSeq(s, ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		if _, ok := olderVersions[v]; !ok {
+			return fmt.Errorf("version %q is not one this storefinder can serve (it can serve %s beside %s)", v, knownVersions(), location.ProtocolVersion)
+		}
+		if slices.Contains(vs, v) {
+			return fmt.Errorf("version %s is listed twice", v)
+		}
+		vs = append(vs, v)
+	}
+	*l = versionList(strings.Join(vs, ","))
+	return nil
+}
+
+// versions lists the flag's versions in the order given.
+func (l versionList) versions() []string {
+	if l == "" {
+		return nil
+	}
+	return strings.Split(string(l), ",")
+}
+
+// knownVersions lists olderVersions' keys for messages.
+func knownVersions() string {
+	var vs []string
+	for v := range olderVersions {
+		vs = append(vs, v)
+	}
+	if len(vs) == 0 {
+		return "no older version"
+	}
+	slices.Sort(vs)
+	return strings.Join(vs, ", ")
+}
+
+// servers are the MCP servers of one storefinder process: the current
+// version's and one per older version served beside it, all over the same
+// Source.
+type servers struct {
+	current *mcp.Server
+	older   []olderServer
+}
+
+// olderServer is an older version's MCP server with its profile renderer.
+type olderServer struct {
+	version string
+	server  *mcp.Server
+	profile func(endpoint string) ([]byte, error)
+}
+
+// mcpPath is where a version's MCP endpoint is served: the current version
+// keeps /ucp/mcp, an older one gets /ucp/<version>/mcp.
+func mcpPath(version string) string {
+	if version == location.ProtocolVersion {
+		return "/ucp/mcp"
+	}
+	return "/ucp/" + version + "/mcp"
+}
+
+// profilePath is where a version's Business profile is served: the current
+// one at /.well-known/ucp, an older one's leaf profile below it.
+func profilePath(version string) string {
+	if version == location.ProtocolVersion {
+		return "/.well-known/ucp"
+	}
+	return "/.well-known/ucp/" + version
+}
+
+// olderBusinesses is what negotiation knows of the older versions served.
+func olderBusinesses(versions []string) ([]negotiation.Business, error) {
+	var out []negotiation.Business
+	for _, v := range versions {
+		ov := olderVersions[v]
+		sch, err := negotiation.CompileProfileSchema(ov.schemas)
+		if err != nil {
+			return nil, fmt.Errorf("--supported-versions %s: profile schema: %w", v, err)
+		}
+		out = append(out, negotiation.Business{Version: v, Capabilities: capabilityVersions(ov.capabilities()), Schema: sch})
+	}
+	return out, nil
+}
+
+// capabilityVersions is an advertised capability list as negotiation sees it.
+func capabilityVersions(list []mcpserver.ProfileCapability) map[string][]negotiation.CapabilityVersion {
+	caps := map[string][]negotiation.CapabilityVersion{}
+	for _, c := range list {
+		caps[c.Name] = append(caps[c.Name], negotiation.CapabilityVersion{Version: c.Version})
+	}
+	return caps
+}
+
+// negotiatorAt is the negotiator of the endpoint serving version: neg fixed
+// at that version when it is a ProfileNegotiator, else neg itself (trusted
+// mode or a test's override).
+func negotiatorAt(neg negotiation.Negotiator, version string) (negotiation.Negotiator, error) {
+	pn, ok := neg.(*negotiation.ProfileNegotiator)
+	if !ok {
+		return neg, nil
+	}
+	return pn.At(version)
+}
+
+// profiles renders every version's Business profile for a server reached at
+// base: path -> document. The current one lists the older ones in
+// supported_versions.
+func profiles(s servers, base string) (map[string][]byte, error) {
+	current, err := location.BusinessProfile(base + mcpPath(location.ProtocolVersion))
+	if err != nil {
+		return nil, fmt.Errorf("business profile: %w", err)
+	}
+	out := map[string][]byte{}
+	var listed []mcpserver.SupportedVersion
+	for _, o := range s.older {
+		leaf, err := o.profile(base + mcpPath(o.version))
+		if err != nil {
+			return nil, fmt.Errorf("business profile %s: %w", o.version, err)
+		}
+		out[profilePath(o.version)] = leaf
+		listed = append(listed, mcpserver.SupportedVersion{Version: o.version, URI: base + profilePath(o.version), Profile: leaf})
+	}
+	if len(listed) > 0 {
+		if current, err = mcpserver.WithSupportedVersions(current, listed); err != nil {
+			return nil, err
+		}
+	}
+	out[profilePath(location.ProtocolVersion)] = current
+	return out, nil
+}
