@@ -18,8 +18,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 )
@@ -28,52 +30,156 @@ import (
 // itself, for platforms that inject secrets as variables rather than files.
 const EnvVar = "STOREFINDER_CURSOR_KEYS"
 
-// file is the key file's JSON shape.
-type file struct {
-	Current string            `json:"current"`
-	Keys    map[string]string `json:"keys"`
-}
-
-// Parse reads a key file's JSON strictly (unknown members, bad base64 and
-// short keys are errors naming the member) and returns the signer.
+// Parse reads a key file's JSON strictly and returns the signer. Member
+// names match exactly (a case variant such as "Current" is refused, not
+// folded), a repeated member or key id is refused rather than letting the
+// last one win, and so are unknown members, bad base64, short keys and an
+// all-zero key; each error names the member.
 func Parse(data []byte) (*pagination.Signer, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f file
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("cursor keys: %w (want {\"current\": id, \"keys\": {id: base64}})", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("cursor keys: unexpected data after the JSON object")
-	}
-	if f.Current == "" {
-		return nil, fmt.Errorf("cursor keys: current: required: the id of the key that signs new cursors")
-	}
-	if len(f.Keys) == 0 {
-		return nil, fmt.Errorf("cursor keys: keys: required: at least the current key")
-	}
-	ids := make([]string, 0, len(f.Keys))
-	for id := range f.Keys {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	keys := make(map[string][]byte, len(f.Keys))
-	for _, id := range ids {
-		k, err := base64.StdEncoding.DecodeString(f.Keys[id])
-		if err != nil {
-			return nil, fmt.Errorf("cursor keys: keys/%s: not standard base64: %w", id, err)
-		}
-		if len(k) < pagination.MinKeyLen {
-			return nil, fmt.Errorf("cursor keys: keys/%s: %d bytes: must be at least %d random bytes", id, len(k), pagination.MinKeyLen)
-		}
-		keys[id] = k
-	}
-	if _, ok := keys[f.Current]; !ok {
-		return nil, fmt.Errorf("cursor keys: current: %q is not among keys (%v)", f.Current, ids)
-	}
-	s, err := pagination.NewSigner(f.Current, keys)
+	current, entries, err := decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("cursor keys: %w", err)
+	}
+	if current == nil || *current == "" {
+		return nil, fmt.Errorf("cursor keys: current: required: the id of the key that signs new cursors")
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("cursor keys: keys: required: at least the current key")
+	}
+	keys := make(map[string][]byte, len(entries))
+	folded := make(map[string]string, len(entries))
+	ids := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if other, ok := folded[strings.ToLower(e.id)]; ok {
+			return nil, fmt.Errorf("cursor keys: keys/%s: differs from keys/%s only in case; give every key an id of its own", e.id, other)
+		}
+		folded[strings.ToLower(e.id)] = e.id
+		k, err := base64.StdEncoding.DecodeString(e.value)
+		if err != nil {
+			return nil, fmt.Errorf("cursor keys: keys/%s: not standard base64: %w", e.id, err)
+		}
+		if len(k) < pagination.MinKeyLen {
+			return nil, fmt.Errorf("cursor keys: keys/%s: %d bytes: must be at least %d random bytes", e.id, len(k), pagination.MinKeyLen)
+		}
+		if !slices.ContainsFunc(k, func(b byte) bool { return b != 0 }) {
+			return nil, fmt.Errorf("cursor keys: keys/%s: every byte is zero: use random bytes (head -c 32 /dev/urandom | base64)", e.id)
+		}
+		keys[e.id] = k
+		ids = append(ids, e.id)
+	}
+	slices.Sort(ids)
+	if _, ok := keys[*current]; !ok {
+		return nil, fmt.Errorf("cursor keys: current: %q is not among keys (%v)", *current, ids)
+	}
+	s, err := pagination.NewSigner(*current, keys)
+	if err != nil {
+		return nil, fmt.Errorf("cursor keys: %w", err)
+	}
+	return s, nil
+}
+
+// entry is one member of "keys", in file order.
+type entry struct{ id, value string }
+
+// shape is the file's expected form, repeated in every structural error.
+const shape = `(want {"current": id, "keys": {id: base64}})`
+
+// decode walks the JSON tokens of {"current": id, "keys": {id: base64}}
+// itself, because encoding/json folds member names case-insensitively and
+// keeps the last of repeated members, which would let a file say two things.
+func decode(data []byte) (*string, []entry, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := delim(dec, '{'); err != nil {
+		return nil, nil, err
+	}
+	var current *string
+	var entries []entry
+	seen := map[string]bool{}
+	for dec.More() {
+		name, err := str(dec, "member name")
+		if err != nil {
+			return nil, nil, err
+		}
+		if name != "current" && name != "keys" {
+			if strings.EqualFold(name, "current") || strings.EqualFold(name, "keys") {
+				return nil, nil, fmt.Errorf("%s: member names are case-sensitive; write %q", name, strings.ToLower(name))
+			}
+			return nil, nil, fmt.Errorf("%s: unknown member %s", name, shape)
+		}
+		if seen[name] {
+			return nil, nil, fmt.Errorf("%s: repeated; the file must name it once", name)
+		}
+		seen[name] = true
+		if name == "current" {
+			v, err := str(dec, "current")
+			if err != nil {
+				return nil, nil, err
+			}
+			current = &v
+			continue
+		}
+		if entries, err = decodeKeys(dec); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := delim(dec, '}'); err != nil {
+		return nil, nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, fmt.Errorf("unexpected data after the JSON object")
+	}
+	return current, entries, nil
+}
+
+// decodeKeys reads the "keys" object, refusing a repeated key id.
+func decodeKeys(dec *json.Decoder) ([]entry, error) {
+	if err := delim(dec, '{'); err != nil {
+		return nil, fmt.Errorf("keys: %w", err)
+	}
+	var out []entry
+	seen := map[string]bool{}
+	for dec.More() {
+		id, err := str(dec, "key id")
+		if err != nil {
+			return nil, fmt.Errorf("keys: %w", err)
+		}
+		if seen[id] {
+			return nil, fmt.Errorf("keys/%s: repeated key id; the file must list each key once", id)
+		}
+		seen[id] = true
+		v, err := str(dec, "keys/"+id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entry{id: id, value: v})
+	}
+	if err := delim(dec, '}'); err != nil {
+		return nil, fmt.Errorf("keys: %w", err)
+	}
+	return out, nil
+}
+
+// delim reads one token and requires it to be d.
+func delim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("%w %s", err, shape)
+	}
+	if got, ok := tok.(json.Delim); !ok || got != d {
+		return fmt.Errorf("got %v where %q belongs %s", tok, string(d), shape)
+	}
+	return nil
+}
+
+// str reads one token and requires a string; what names it in errors.
+func str(dec *json.Decoder, what string) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w %s", what, err, shape)
+	}
+	s, ok := tok.(string)
+	if !ok {
+		return "", fmt.Errorf("%s: got %v, want a string %s", what, tok, shape)
 	}
 	return s, nil
 }
@@ -83,7 +189,7 @@ func Parse(data []byte) (*pagination.Signer, error) {
 // variable counts as not given), which means a per-process key.
 func Load(path string) (*pagination.Signer, error) {
 	if path != "" {
-		b, err := os.ReadFile(path)
+		b, err := readPrivate(path)
 		if err != nil {
 			return nil, fmt.Errorf("--cursor-keys: %w", err)
 		}
@@ -102,4 +208,24 @@ func Load(path string) (*pagination.Signer, error) {
 		return nil, fmt.Errorf("%s: %w", EnvVar, err)
 	}
 	return s, nil
+}
+
+// readPrivate reads the key file, refusing one that every user may write
+// (as ssh refuses such key files): whoever can write it can make the
+// replicas accept cursors they forged. The mode is read from the opened
+// file, so a rename in between cannot swap it.
+func readPrivate(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode().Perm()&0o002 != 0 {
+		return nil, fmt.Errorf("%s: mode %04o lets every user write it, so anyone could plant a key that forges cursors; run chmod o-w %s", path, st.Mode().Perm(), path)
+	}
+	return io.ReadAll(f)
 }

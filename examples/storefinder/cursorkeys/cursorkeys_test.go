@@ -19,13 +19,23 @@ func TestParseRejects(t *testing.T) {
 		name, json, want string
 	}{
 		{"not JSON", `[`, "cursor keys"},
-		{"unknown member", `{"current":"a","keys":{"a":"` + key(0) + `"},"extra":1}`, "unknown field"},
+		{"unknown member", `{"current":"a","keys":{"a":"` + key(0) + `"},"extra":1}`, "unknown member"},
 		{"no current", `{"keys":{"a":"` + key(0) + `"}}`, "current: required"},
 		{"no keys", `{"current":"a"}`, "keys: required"},
 		{"current not listed", `{"current":"b","keys":{"a":"` + key(0) + `"}}`, `"b" is not among keys`},
 		{"bad base64", `{"current":"a","keys":{"a":"!!"}}`, "keys/a: not standard base64"},
 		{"short key", `{"current":"a","keys":{"a":"` + base64.StdEncoding.EncodeToString([]byte("short")) + `"}}`, "keys/a: 5 bytes"},
 		{"bad key id", `{"current":"a b","keys":{"a b":"` + key(0) + `"}}`, "key id"},
+		{"repeated current", `{"current":"a","keys":{"a":"` + key(0) + `","b":"` + key(1) + `"},"current":"b"}`, "current: repeated"},
+		{"repeated keys", `{"current":"a","keys":{"a":"` + key(0) + `"},"keys":{"b":"` + key(1) + `"}}`, "keys: repeated"},
+		{"repeated key id", `{"current":"a","keys":{"a":"` + key(0) + `","a":"` + key(1) + `"}}`, "keys/a: repeated key id"},
+		{"case-variant current", `{"Current":"a","keys":{"a":"` + key(0) + `"}}`, `Current: member names are case-sensitive; write "current"`},
+		{"case-variant keys", `{"current":"a","KEYS":{"a":"` + key(0) + `"}}`, `KEYS: member names are case-sensitive; write "keys"`},
+		{"case-variant key ids", `{"current":"a","keys":{"a":"` + key(0) + `","A":"` + key(1) + `"}}`, "keys/A: differs from keys/a only in case"},
+		{"all-zero key", `{"current":"a","keys":{"a":"` + base64.StdEncoding.EncodeToString(make([]byte, 32)) + `"}}`, "keys/a: every byte is zero"},
+		{"current not a string", `{"current":1,"keys":{"a":"` + key(0) + `"}}`, "current: got 1, want a string"},
+		{"key not a string", `{"current":"a","keys":{"a":null}}`, "keys/a: got <nil>, want a string"},
+		{"keys not an object", `{"current":"a","keys":[]}`, "keys: got ["},
 		{"trailing data", `{"current":"a","keys":{"a":"` + key(0) + `"}} {}`, "unexpected data"},
 	}
 	for _, tc := range tests {
@@ -104,5 +114,27 @@ func TestLoadNothingMeansProcessKey(t *testing.T) {
 	s, err = cursorkeys.Load("")
 	if err != nil || s != nil {
 		t.Fatalf("Load(\"\") with no variable = %v, %v; want nil, nil", s, err)
+	}
+}
+
+// TestLoadRefusesWorldWritable: a key file every user may write is refused
+// (anyone could plant a key and forge cursors), as ssh refuses such files;
+// the same file without the world-write bit loads.
+func TestLoadRefusesWorldWritable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "keys.json")
+	if err := os.WriteFile(p, []byte(`{"current":"f","keys":{"f":"`+key(3)+`"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cursorkeys.Load(p); err == nil || !strings.Contains(err.Error(), "lets every user write it") || !strings.Contains(err.Error(), "chmod o-w") {
+		t.Fatalf("world-writable key file: err = %v, want a refusal naming chmod o-w", err)
+	}
+	if err := os.Chmod(p, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := cursorkeys.Load(p); err != nil || s.CurrentKeyID() != "f" {
+		t.Fatalf("mode 0640: %v, %v", s, err)
 	}
 }
