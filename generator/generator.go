@@ -37,12 +37,15 @@ type Config struct {
 	// them. Strict makes any warning an error instead.
 	Warn   func(load.Warning)
 	Strict bool
+	// UCPVersion states the release of a tree that does not state it
+	// (UCP's source/ layout); a tree stating another one is refused.
+	UCPVersion string
 }
 
 // Model loads the input and builds the intermediate model, for emitters and
 // tests that inspect it.
 func Model(cfg Config) (*ir.Model, *load.Spec, error) {
-	spec, err := load.OpenRPC(cfg.FS, cfg.OpenRPC)
+	spec, err := load.OpenRPCWith(cfg.FS, cfg.OpenRPC, load.Options{UCPVersion: cfg.UCPVersion})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -79,7 +82,7 @@ func Generate(cfg Config) (map[string][]byte, error) {
 	if gen == "" {
 		gen = version.Devel
 	}
-	return emit.Files(m, emit.Options{Package: cfg.Package, Source: cfg.OpenRPC, Generator: gen, UCPVersion: spec.Version})
+	return emit.Files(m, emit.Options{Package: cfg.Package, Source: cfg.OpenRPC, Generator: gen, UCPVersion: spec.Version, VersionFrom: spec.Release.From})
 }
 
 // Result says what Write did to each file, so the CLI can list them.

@@ -31,8 +31,10 @@ type Data struct {
 	// Generator is the ucpgen version: a module version, or "(devel)" for a
 	// build from a checkout so committed output does not churn per commit.
 	Generator string
-	// UCPVersion is the OpenRPC document's info.version; empty if unstated.
+	// UCPVersion is the UCP release of the input; empty if unstated.
 	UCPVersion string
+	// VersionFrom says where UCPVersion was read (load.Release.From).
+	VersionFrom string
 }
 
 // Render executes the named template (e.g. "header.tmpl") and trims the

@@ -28,6 +28,7 @@ type generateFlags struct {
 	pkg        string
 	check      bool
 	strict     bool
+	ucpVersion string
 }
 
 func newGenerate(stdout, stderr io.Writer, v version.Info) *cobra.Command {
@@ -53,7 +54,7 @@ With --check it writes nothing; for each stale file it prints a unified diff
 Exit codes: 0 success or up to date; 1 --check found stale files; 2 bad
 input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 		Example: `  ucpgen generate
-  ucpgen generate --schemas ./ucp-2026-08-25 --out ./internal/ucploc --package ucploc
+  ucpgen generate --schemas ./ucp/source --ucp-version 2026-08-25 --out ./internal/ucploc --package ucploc
   ucpgen generate --check --strict`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runGenerate(f, v, stdout, stderr) },
@@ -65,6 +66,7 @@ input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 	fl.StringVar(&f.pkg, "package", "", "Go package name of the output (default: the output directory's name)")
 	fl.BoolVar(&f.check, "check", false, "do not write; print a diff and exit 1 if the output directory is stale")
 	fl.BoolVar(&f.strict, "strict", false, "treat lint warnings (e.g. a misspelled schema keyword) as errors")
+	fl.StringVar(&f.ucpVersion, "ucp-version", "", "UCP release (YYYY-MM-DD) of a tree that does not state it, such as UCP's source/ folder; must match any version the tree states")
 	return cmd
 }
 
@@ -85,12 +87,13 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 		return fmt.Errorf("--package: %q is not a valid Go package name", pkg)
 	}
 	files, err := generator.Generate(generator.Config{
-		FS:        fsys,
-		OpenRPC:   filepath.ToSlash(f.openrpc),
-		Package:   pkg,
-		Generator: v.Header(),
-		Strict:    f.strict,
-		Warn:      func(w load.Warning) { fmt.Fprintf(stderr, "ucpgen: warning: %s\n", w) },
+		FS:         fsys,
+		OpenRPC:    filepath.ToSlash(f.openrpc),
+		Package:    pkg,
+		Generator:  v.Header(),
+		Strict:     f.strict,
+		UCPVersion: f.ucpVersion,
+		Warn:       func(w load.Warning) { fmt.Fprintf(stderr, "ucpgen: warning: %s\n", w) },
 	})
 	if err != nil {
 		return err

@@ -15,8 +15,8 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
-// ProtocolVersion is the UCP release these tools implement, read from the OpenRPC
-// info.version; responses carry it in ucp.version.
+// ProtocolVersion is the UCP release these tools implement, read from the
+// input (see the file header); responses carry it in ucp.version.
 const ProtocolVersion = "2026-08-25"
 
 // Hooks is what a Business implements: one method per tool, called with

@@ -17,8 +17,9 @@ type Options struct {
 	Package string
 	// Source is the input path written into headers (slash form, relative).
 	Source string
-	// Generator and UCPVersion are the ucpgen and UCP versions named in headers.
-	Generator, UCPVersion string
+	// Generator and UCPVersion are the ucpgen and UCP versions named in
+	// headers; VersionFrom says where UCPVersion was read.
+	Generator, UCPVersion, VersionFrom string
 }
 
 // errSkipFile tells Files that an emitter has nothing to write for this
@@ -111,7 +112,7 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 }
 
 func newFile(opts Options, m *ir.Model, withDoc bool) (*jen.File, error) {
-	d := templates.Data{Package: opts.Package, Source: opts.Source, Title: m.Title, Generator: opts.Generator, UCPVersion: opts.UCPVersion}
+	d := templates.Data{Package: opts.Package, Source: opts.Source, Title: m.Title, Generator: opts.Generator, UCPVersion: opts.UCPVersion, VersionFrom: opts.VersionFrom}
 	header, err := templates.Render("header.tmpl", d)
 	if err != nil {
 		return nil, err

@@ -34,11 +34,11 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 			return errSkipFile
 		}
 	}
-	if !ir.IsRelease(m.Version) {
-		return fmt.Errorf("%s: info.version %q is not a UCP release: set it to the release the schemas describe (YYYY-MM-DD), which the generated ProtocolVersion and schema URLs carry", m.Spec.File, m.Version)
+	if err := (load.Release{Version: m.Version, From: m.Spec.Release.From}).Require(m.Spec.File); err != nil {
+		return fmt.Errorf("%w; the generated ProtocolVersion and schema URLs carry it", err)
 	}
-	f.Comment("ProtocolVersion is the UCP release these tools implement, read from the OpenRPC").Line().
-		Comment("info.version; responses carry it in ucp.version.")
+	f.Comment("ProtocolVersion is the UCP release these tools implement, read from the").Line().
+		Comment("input (see the file header); responses carry it in ucp.version.")
 	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Version)
 	f.Add(hooksInterface(m))
 	f.Add(toolsFunc(m))

@@ -13,11 +13,7 @@ import (
 func Build(spec *load.Spec) (*Model, error) {
 	b := &builder{spec: spec, byKey: map[string]*Type{}}
 	m := &Model{Title: spec.Title, Description: spec.Description, Spec: spec}
-	version, err := specVersion(spec)
-	if err != nil {
-		return nil, err
-	}
-	m.Version = version
+	m.Version = spec.Version
 	for _, meth := range spec.Methods {
 		tool := &Tool{Name: meth.Name, Summary: meth.Summary, Description: meth.Description, Op: opName(meth.Name)}
 		b.op = tool.Op

@@ -12,29 +12,9 @@ import (
 // versionPattern is the shape of a UCP release label: a YYYY-MM-DD date.
 var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
-// specVersion reads the OpenRPC document's info.version, which for a UCP
-// binding is the release it describes, so that regenerating from a new
-// release relabels every version and schema URL without a code change. An
-// input without one is allowed (a spec that is not a UCP binding may have
-// none); the MCP emitter refuses a model whose version is not a release.
-func specVersion(spec *load.Spec) (string, error) {
-	root, err := spec.Set.Doc(spec.File)
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", spec.File, err)
-	}
-	v := root.Get("info").Get("version")
-	if v == nil {
-		return "", nil
-	}
-	if v.Kind != load.String {
-		return "", fmt.Errorf("%s: info.version must be a string, got %s", v.Loc, v.Kind)
-	}
-	return v.Str, nil
-}
-
 // IsRelease reports whether version has the shape of a UCP release label,
 // a YYYY-MM-DD date.
-func IsRelease(version string) bool { return versionPattern.MatchString(version) }
+func IsRelease(version string) bool { return load.IsRelease(version) }
 
 // PublishedURL is where the release publishes a file of the input tree:
 // its $id with the release version as the first path segment
@@ -42,8 +22,8 @@ func IsRelease(version string) bool { return versionPattern.MatchString(version)
 // A $id that already names a release must name this model's. A file without
 // a $id is placed beside the $id-bearing files of the tree.
 func (m *Model) PublishedURL(file string) (string, error) {
-	if !IsRelease(m.Version) {
-		return "", fmt.Errorf("%s: info.version %q is not a UCP release (YYYY-MM-DD), so published URLs are unknown", m.Spec.File, m.Version)
+	if err := (load.Release{Version: m.Version, From: m.Spec.Release.From}).Require(m.Spec.File); err != nil {
+		return "", fmt.Errorf("published URLs are unknown: %w", err)
 	}
 	base := m.Spec.Set.Base(file)
 	if strings.HasPrefix(base, "file:") {

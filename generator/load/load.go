@@ -20,9 +20,11 @@ import (
 type Spec struct {
 	OpenRPC string
 	Title   string
-	// Version is info.version, the UCP release the document describes
-	// (e.g. 2026-08-25); empty when the document does not state it.
+	// Version is the UCP release the document describes (e.g.
+	// 2026-08-25), from --ucp-version, info.version or the tree's URLs;
+	// empty when nothing states it. Release says where it was read.
 	Version     string
+	Release     Release
 	Description string
 	// Endpoint is the default of the first server's endpoint variable, if any.
 	Endpoint   string
@@ -60,6 +62,7 @@ type Set struct {
 	warnings []Warning
 
 	fsys  fs.FS
+	urls  urlClaims
 	docs  map[string]*Node  // file path -> root node
 	ids   map[string]string // $id (no fragment) -> file path
 	bases map[string]string // file path -> base URI
@@ -82,10 +85,21 @@ func (set *Set) Files() []string {
 	return out
 }
 
+// Options adjust how a tree is read.
+type Options struct {
+	// UCPVersion is the release the tree describes when it does not say
+	// (UCP's source/ layout has no info.version); a tree that states a
+	// different one is refused.
+	UCPVersion string
+}
+
 // OpenRPC loads the OpenRPC document at file (a slash path inside fsys) and
 // everything it references.
-func OpenRPC(fsys fs.FS, file string) (*Spec, error) {
-	set := &Set{fsys: fsys, docs: map[string]*Node{}, ids: map[string]string{}, bases: map[string]string{}, byLoc: map[Loc]*Schema{}}
+func OpenRPC(fsys fs.FS, file string) (*Spec, error) { return OpenRPCWith(fsys, file, Options{}) }
+
+// OpenRPCWith is OpenRPC with options, for trees that need a stated release.
+func OpenRPCWith(fsys fs.FS, file string, opts Options) (*Spec, error) {
+	set := &Set{fsys: fsys, urls: urlClaims{fsys: fsys}, docs: map[string]*Node{}, ids: map[string]string{}, bases: map[string]string{}, byLoc: map[Loc]*Schema{}}
 	if err := set.indexIDs(); err != nil {
 		return nil, err
 	}
@@ -103,8 +117,13 @@ func OpenRPC(fsys fs.FS, file string) (*Spec, error) {
 	if err := set.compile(spec); err != nil {
 		return nil, err
 	}
+	rel, err := decideRelease(opts.UCPVersion, root.Get("info").Get("version"), file, set.urls.first)
+	if err != nil {
+		return nil, err
+	}
+	spec.Release, spec.Version = rel, rel.Version
 	if spec.Version == "" {
-		set.warnings = append(set.warnings, Warning{Loc: root.Loc.Child("info"), Msg: "info.version is missing (OpenRPC requires it); generated headers cannot name the UCP version"})
+		set.warnings = append(set.warnings, Warning{Loc: root.Loc.Child("info"), Msg: "info.version is missing (OpenRPC requires it) and no $id/$ref URL names a release; pass " + FlagName + " YYYY-MM-DD to name the UCP version"})
 	}
 	spec.Warnings = append([]Warning(nil), set.warnings...)
 	sort.SliceStable(spec.Warnings, func(i, j int) bool { return spec.Warnings[i].Loc.String() < spec.Warnings[j].Loc.String() })
@@ -133,6 +152,7 @@ func (set *Set) indexIDs() error {
 		}
 		if id := n.Get("$id"); id != nil && id.Kind == String {
 			u, _ := splitRef(id.Str)
+			set.urls.note(u, p+"#/$id")
 			if prev, dup := set.ids[u]; dup {
 				return fmt.Errorf("%s#/$id: $id %q is also declared by %s", p, u, prev)
 			}
@@ -168,6 +188,27 @@ func (set *Set) doc(file string) (*Node, error) {
 	set.docs[file] = n
 	set.bases[file] = base
 	return n, nil
+}
+
+// fileOf maps a document URL to its file in the tree: the file declaring
+// it as $id, a file: URL's path, or, for UCP's published
+// (https://ucp.dev/<version>/<path>) and source (https://ucp.dev/<path>)
+// layouts, the path below the host with any version segment removed.
+func (set *Set) fileOf(docURL string) string {
+	if file, ok := set.ids[docURL]; ok {
+		return file
+	}
+	if strings.HasPrefix(docURL, "file:///") {
+		return strings.TrimPrefix(docURL, "file:///")
+	}
+	if file, _, ok := TreePath(set.fsys, docURL); ok {
+		return file
+	}
+	u, err := url.Parse(docURL)
+	if err != nil {
+		return docURL
+	}
+	return strings.TrimPrefix(path.Clean("/"+u.Path), "/")
 }
 
 // at returns the node at a JSON pointer inside a document.
@@ -215,17 +256,8 @@ func (set *Set) resolveRef(loc Loc, ref string) (*Schema, error) {
 	if ufrag, err := url.PathUnescape(frag); err == nil {
 		frag = ufrag
 	}
-	file, ok := set.ids[docURL]
-	if !ok {
-		if strings.HasPrefix(docURL, "file:///") {
-			file = strings.TrimPrefix(docURL, "file:///")
-		} else {
-			// An $id-style URL with no declaring file: try the path below the
-			// host relative to the tree, as UCP's site mirrors its layout.
-			u, _ := url.Parse(docURL)
-			file = strings.TrimPrefix(path.Clean(u.Path), "/")
-		}
-	}
+	set.urls.note(docURL, loc.Child("$ref").String())
+	file := set.fileOf(docURL)
 	root, err := set.doc(file)
 	if err != nil {
 		var pe *fs.PathError
@@ -283,11 +315,8 @@ func (spec *Spec) parse(set *Set, root *Node) error {
 		if t := info.Get("title"); t != nil && t.Kind == String {
 			spec.Title = t.Str
 		}
-		if v := info.Get("version"); v != nil {
-			if v.Kind != String {
-				return keywordError(v.Loc, "info.version must be a string, got %s", v.Kind)
-			}
-			spec.Version = v.Str
+		if v := info.Get("version"); v != nil && v.Kind != String {
+			return keywordError(v.Loc, "info.version must be a string, got %s", v.Kind)
 		}
 		if d := info.Get("description"); d != nil && d.Kind == String {
 			spec.Description = d.Str
@@ -438,12 +467,9 @@ func (set *Set) Compiler() *jsonschema.Compiler {
 type treeLoader struct{ set *Set }
 
 func (l treeLoader) Load(u string) (any, error) {
-	file, ok := l.set.ids[u]
-	if !ok {
-		if !strings.HasPrefix(u, "file:///") {
-			return nil, fmt.Errorf("no file in the input tree declares $id %s", u)
-		}
-		file = strings.TrimPrefix(u, "file:///")
+	file := l.set.fileOf(u)
+	if !isFile(l.set.fsys, file) {
+		return nil, fmt.Errorf("no file in the input tree declares $id %s or stands for it", u)
 	}
 	n, err := l.set.doc(file)
 	if err != nil {

@@ -1,0 +1,143 @@
+package load
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// releasePattern is the shape of a UCP release label: a YYYY-MM-DD date.
+var releasePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// IsRelease reports whether v has the shape of a UCP release label, so
+// that a pre-release word such as "draft" is never taken for one.
+func IsRelease(v string) bool { return releasePattern.MatchString(v) }
+
+// FlagName is the command-line flag that states the release of a tree
+// which does not state it itself; errors name it so the user knows the fix.
+const FlagName = "--ucp-version"
+
+// Release is the UCP version an input tree describes and where that was
+// read, so generated headers can say why they carry the version they do.
+type Release struct {
+	// Version is the release label (YYYY-MM-DD), or a non-release
+	// info.version of a document that is not a UCP binding, or empty.
+	Version string
+	// From says where Version was stated, e.g. "info.version of
+	// services/common/mcp.openrpc.json" or "--ucp-version".
+	From string
+}
+
+// Require returns an error naming --ucp-version unless r is a UCP release;
+// emitters that write ProtocolVersion and published URLs call it.
+func (r Release) Require(file string) error {
+	switch {
+	case r.Version == "":
+		return fmt.Errorf("%s: the UCP version is unknown: the document has no info.version and no $id/$ref URL names a release; pass %s YYYY-MM-DD (UCP's source/ trees state no version)", file, FlagName)
+	case !IsRelease(r.Version):
+		return fmt.Errorf("%s: UCP version %q (%s) is not a UCP release (YYYY-MM-DD); pass %s with the release the schemas describe", file, r.Version, r.From, FlagName)
+	}
+	return nil
+}
+
+// TreePath maps an absolute URL of UCP's published layout
+// (https://ucp.dev/<version>/<path>) or of the source layout
+// (https://ucp.dev/<path>) to the file of fsys it stands for, and returns
+// the version segment it carried ("" for the source layout). ok is false
+// when no file of the tree matches, so foreign URLs stay foreign. The
+// OpenRPC and OpenAPI loaders share it, so both layouts resolve alike.
+func TreePath(fsys fs.FS, raw string) (file, version string, ok bool) {
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || u.Scheme == "file" {
+		return "", "", false
+	}
+	p := strings.TrimPrefix(path.Clean("/"+u.Path), "/")
+	if p == "" || p == "." {
+		return "", "", false
+	}
+	if isFile(fsys, p) {
+		return p, "", true
+	}
+	first, rest, found := strings.Cut(p, "/")
+	if !found || isDir(fsys, first) || !isFile(fsys, rest) {
+		return "", "", false
+	}
+	return rest, first, true
+}
+
+func isFile(fsys fs.FS, p string) bool {
+	st, err := fs.Stat(fsys, p)
+	return err == nil && !st.IsDir()
+}
+
+func isDir(fsys fs.FS, p string) bool {
+	st, err := fs.Stat(fsys, p)
+	return err == nil && st.IsDir()
+}
+
+// versionClaim is one place an input states its release.
+type versionClaim struct {
+	version string
+	where   string
+}
+
+// urlClaims collects the release named by $id and $ref URLs, keeping the
+// first location of each version so a conflict can name both places.
+type urlClaims struct {
+	fsys  fs.FS
+	seen  map[string]bool
+	first []versionClaim
+}
+
+// note records the version raw names, if any; where is file#/pointer.
+func (c *urlClaims) note(raw, where string) {
+	_, v, ok := TreePath(c.fsys, raw)
+	if !ok || v == "" || c.seen[v] {
+		return
+	}
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	c.seen[v] = true
+	c.first = append(c.first, versionClaim{version: v, where: where})
+}
+
+// decideRelease combines the flag, info.version and URL versions into one
+// Release. Each stated version must be the same release, and a flag or URL
+// version must be a date; info.version alone may be anything, because a
+// document that is not a UCP binding may use its own versioning (the MCP
+// emitter then refuses it through Require).
+func decideRelease(flag string, info *Node, file string, urls []versionClaim) (Release, error) {
+	var claims []versionClaim
+	if flag != "" {
+		if !IsRelease(flag) {
+			return Release{}, fmt.Errorf("%s %q is not a UCP release (YYYY-MM-DD)", FlagName, flag)
+		}
+		claims = append(claims, versionClaim{flag, FlagName})
+	}
+	if info != nil {
+		claims = append(claims, versionClaim{info.Str, "info.version of " + file})
+	}
+	for _, u := range urls {
+		if !IsRelease(u.version) {
+			return Release{}, fmt.Errorf("%s: URL names UCP version %q, which is not a UCP release (YYYY-MM-DD)", u.where, u.version)
+		}
+		claims = append(claims, versionClaim{u.version, "the $id/$ref URLs (e.g. " + u.where + ")"})
+	}
+	if len(claims) == 0 {
+		return Release{}, nil
+	}
+	r := Release{Version: claims[0].version, From: claims[0].where}
+	for _, c := range claims[1:] {
+		if c.version != r.Version {
+			return Release{}, fmt.Errorf("the UCP version is stated twice, differently: %q by %s and %q by %s", r.Version, r.From, c.version, c.where)
+		}
+	}
+	if len(claims) > 1 && claims[0].where == FlagName {
+		r.From = FlagName + ", matching " + claims[1].where
+	}
+	return r, nil
+}

@@ -1,0 +1,134 @@
+package load
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// releaseTree is a two-file UCP-shaped tree: info is the OpenRPC info
+// object's members, ref the method's $ref and id the schema's $id.
+func releaseTree(info, ref, id string) fstest.MapFS {
+	idMember := ""
+	if id != "" {
+		idMember = `"$id":"` + id + `",`
+	}
+	return fstest.MapFS{
+		"services/common/mcp.openrpc.json": {Data: []byte(`{"openrpc":"1.3.2","info":{"title":"t"` + info + `},
+			"methods":[{"name":"m","params":[{"name":"p","schema":{"$ref":"` + ref + `"}}]}]}`)},
+		"schemas/s.json": {Data: []byte(`{` + idMember + `"type":"object","properties":{"n":{"$ref":"#/$defs/n"}},"$defs":{"n":{"type":"string"}}}`)},
+	}
+}
+
+func TestRelease(t *testing.T) {
+	const (
+		relRef = "../../schemas/s.json"
+		pubRef = "https://ucp.dev/2026-08-25/schemas/s.json"
+		srcID  = "https://ucp.dev/schemas/s.json"
+		pubID  = "https://ucp.dev/2026-08-25/schemas/s.json"
+	)
+	for _, tc := range []struct {
+		name           string
+		flag, info     string
+		ref, id        string
+		want, wantFrom string
+		wantErr        []string
+	}{
+		{name: "source layout with the flag", flag: "2026-08-25", ref: relRef, id: srcID,
+			want: "2026-08-25", wantFrom: "--ucp-version"},
+		{name: "source layout without anything", ref: relRef, id: srcID},
+		{name: "info.version", info: `,"version":"2026-08-25"`, ref: relRef, id: srcID,
+			want: "2026-08-25", wantFrom: "info.version of services/common/mcp.openrpc.json"},
+		{name: "flag matching info.version", flag: "2026-08-25", info: `,"version":"2026-08-25"`, ref: relRef,
+			want: "2026-08-25", wantFrom: "--ucp-version, matching info.version of services/common/mcp.openrpc.json"},
+		{name: "published layout", info: `,"version":"2026-08-25"`, ref: pubRef, id: pubID,
+			want: "2026-08-25", wantFrom: "info.version of services/common/mcp.openrpc.json"},
+		{name: "published layout without info.version", ref: pubRef, id: pubID,
+			want: "2026-08-25", wantFrom: "the $id/$ref URLs (e.g. schemas/s.json#/$id)"},
+		{name: "published refs to version-less $ids", ref: pubRef, id: srcID,
+			want: "2026-08-25", wantFrom: "the $id/$ref URLs (e.g. services/common/mcp.openrpc.json#/methods/0/params/0/schema/$ref)"},
+		{name: "a non-release info.version is kept for a document that is not UCP", info: `,"version":"1"`, ref: relRef,
+			want: "1", wantFrom: "info.version of services/common/mcp.openrpc.json"},
+
+		{name: "flag against info.version", flag: "2026-08-27", info: `,"version":"2026-08-25"`, ref: relRef,
+			wantErr: []string{`"2026-08-27" by --ucp-version`, `"2026-08-25" by info.version of services/common/mcp.openrpc.json`}},
+		{name: "flag against URLs", flag: "2026-08-27", ref: pubRef, id: pubID,
+			wantErr: []string{`"2026-08-27" by --ucp-version`, `"2026-08-25" by the $id/$ref URLs (e.g. schemas/s.json#/$id)`}},
+		{name: "info.version against URLs", info: `,"version":"2026-08-27"`, ref: pubRef, id: pubID,
+			wantErr: []string{"stated twice", `"2026-08-27" by info.version`, `"2026-08-25" by the $id/$ref URLs`}},
+		{name: "$id against $ref", ref: "https://ucp.dev/2026-08-27/schemas/s.json", id: pubID,
+			wantErr: []string{"stated twice", `"2026-08-25"`, `"2026-08-27"`, "schemas/s.json#/$id", "#/methods/0/params/0/schema/$ref"}},
+		{name: "draft flag", flag: "draft", ref: relRef,
+			wantErr: []string{`--ucp-version "draft" is not a UCP release (YYYY-MM-DD)`}},
+		{name: "draft URL", ref: "https://ucp.dev/draft/schemas/s.json",
+			wantErr: []string{`services/common/mcp.openrpc.json#/methods/0/params/0/schema/$ref: URL names UCP version "draft", which is not a UCP release`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec, err := OpenRPCWith(releaseTree(tc.info, tc.ref, tc.id), "services/common/mcp.openrpc.json", Options{UCPVersion: tc.flag})
+			if tc.wantErr != nil {
+				if err == nil {
+					t.Fatalf("loaded with release %+v; want an error", spec.Release)
+				}
+				for _, w := range tc.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not contain %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spec.Version != tc.want || spec.Release.Version != tc.want || spec.Release.From != tc.wantFrom {
+				t.Errorf("release %+v (Version %q); want %q from %q", spec.Release, spec.Version, tc.want, tc.wantFrom)
+			}
+			if got := spec.Set.SchemaAt(Loc{File: "schemas/s.json", Pointer: "/$defs/n"}); got == nil {
+				t.Error("the $ref did not resolve to schemas/s.json")
+			}
+		})
+	}
+}
+
+func TestReleaseRequire(t *testing.T) {
+	for _, tc := range []struct {
+		r    Release
+		want string
+	}{
+		{Release{Version: "2026-08-25", From: FlagName}, ""},
+		{Release{}, "pass --ucp-version YYYY-MM-DD"},
+		{Release{Version: "draft", From: "info.version of x.json"}, `UCP version "draft" (info.version of x.json) is not a UCP release (YYYY-MM-DD); pass --ucp-version`},
+	} {
+		err := tc.r.Require("x.json")
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%+v: %v", tc.r, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want it to contain %q", tc.r, err, tc.want)
+		}
+	}
+}
+
+func TestTreePath(t *testing.T) {
+	fsys := releaseTree("", "", "")
+	for _, tc := range []struct {
+		url, file, version string
+		ok                 bool
+	}{
+		{"https://ucp.dev/schemas/s.json", "schemas/s.json", "", true},
+		{"https://ucp.dev/2026-08-25/schemas/s.json", "schemas/s.json", "2026-08-25", true},
+		{"https://ucp.dev/draft/schemas/s.json", "schemas/s.json", "draft", true},
+		{"https://ucp.dev/2026-08-25/schemas/missing.json", "", "", false},
+		{"https://ucp.dev/schemas/schemas/s.json", "", "", false}, // a tree folder is never a version
+		{"https://json-schema.org/draft/2020-12/schema", "", "", false},
+		{"file:///schemas/s.json", "", "", false},
+		{"schemas/s.json", "", "", false},
+	} {
+		file, version, ok := TreePath(fsys, tc.url)
+		if file != tc.file || version != tc.version || ok != tc.ok {
+			t.Errorf("TreePath(%s) = %q, %q, %v; want %q, %q, %v", tc.url, file, version, ok, tc.file, tc.version, tc.ok)
+		}
+	}
+}

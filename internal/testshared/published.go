@@ -1,0 +1,95 @@
+package testshared
+
+import (
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	idPattern   = regexp.MustCompile(`"\$id"(\s*):(\s*)"([^"]*)"`)
+	refPattern  = regexp.MustCompile(`"\$ref"(\s*):(\s*)"([^"]*)"`)
+	infoPattern = regexp.MustCompile(`"info"\s*:\s*\{`)
+)
+
+// PublishedTree copies the UCP source/ tree at src into a temporary folder
+// in the published layout that https://ucp.dev/<version>/ serves: every $id
+// and $ref an absolute https://ucp.dev/<version>/<path> URL, and info.version
+// set in each OpenRPC and OpenAPI document. It rewrites text rather than
+// re-encoding JSON, so member order, which the generator keeps, is unchanged.
+// Tests use it because ../shared holds only one file of that form.
+func PublishedTree(t testing.TB, src, version string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "published")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(p, ".json") {
+			data = []byte(publish(string(data), filepath.ToSlash(rel), version))
+		}
+		return os.WriteFile(out, data, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("published copy of %s: %v", src, err)
+	}
+	return dst
+}
+
+// publish rewrites one document of the tree at file (slash path) into the
+// published layout of version.
+func publish(doc, file, version string) string {
+	root := "https://ucp.dev/" + version + "/"
+	base, _ := url.Parse(root + file)
+	if m := idPattern.FindStringSubmatch(doc); m != nil {
+		if u, err := url.Parse(m[3]); err == nil && u.IsAbs() {
+			base = u
+			if !strings.HasPrefix(strings.TrimPrefix(u.Path, "/"), version+"/") {
+				base.Path = "/" + version + u.Path
+			}
+		}
+	}
+	doc = idPattern.ReplaceAllStringFunc(doc, func(s string) string {
+		m := idPattern.FindStringSubmatch(s)
+		u, err := url.Parse(m[3])
+		if err != nil || !u.IsAbs() || strings.HasPrefix(strings.TrimPrefix(u.Path, "/"), version+"/") {
+			return s
+		}
+		u.Path = "/" + version + u.Path
+		return `"$id"` + m[1] + ":" + m[2] + `"` + u.String() + `"`
+	})
+	doc = refPattern.ReplaceAllStringFunc(doc, func(s string) string {
+		m := refPattern.FindStringSubmatch(s)
+		r, err := url.Parse(m[3])
+		if err != nil || r.IsAbs() {
+			return s
+		}
+		abs := base.ResolveReference(r).String()
+		if m[3] == "#" {
+			abs += "#"
+		}
+		return `"$ref"` + m[1] + ":" + m[2] + `"` + abs + `"`
+	})
+	if (strings.Contains(doc, `"openrpc"`) || strings.Contains(doc, `"openapi"`)) && !strings.Contains(doc, `"version"`) {
+		if loc := infoPattern.FindStringIndex(doc); loc != nil {
+			doc = doc[:loc[1]] + `"version": "` + version + `", ` + doc[loc[1]:]
+		}
+	}
+	return doc
+}
