@@ -148,6 +148,7 @@ func New[L any](src Source[L], bind Binding[L], opts Options) (*Engine[L], error
 		Hooks:            sourceHooks[L]{src: src},
 		MaxDistance:      caps.MaxDistance,
 		ServesKeys:       extKeys,
+		Evaluates:        append([]string{}, caps.Serves...),
 		ExtensionFilters: caps.Filters,
 	}
 	if e.signer == nil {
@@ -230,7 +231,21 @@ func (e *Engine[L]) checkAddress(a *predicate.Locality) error {
 	if a.PostalCode != "" {
 		return rpcerr.Invalid(ptr, "unevaluable", "this Business cannot evaluate the serves target: postal code %q without address_country names no postal system", a.PostalCode)
 	}
+	if a.Region != "" {
+		// Region codes repeat across countries (WA is a US state and an
+		// Australian one), so a region alone cannot be evaluated; refusing
+		// it beats answering an empty page for stores that do serve it.
+		return rpcerr.Invalid(ptr, "unevaluable", "this Business cannot evaluate the serves target: address_region %q without address_country names no country (region codes repeat across countries); add address_country, %s", a.Region, e.countryHint())
+	}
 	return nil
+}
+
+// countryHint names the countries a region-only address could add.
+func (e *Engine[L]) countryHint() string {
+	if len(e.caps.Countries) == 0 {
+		return "although this Business models no country's addresses; use another serves target"
+	}
+	return "one of " + strings.Join(slices.Sorted(slices.Values(e.caps.Countries)), ", ")
 }
 
 // SearchRequest is one search page to answer.

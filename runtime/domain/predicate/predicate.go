@@ -168,6 +168,11 @@ type Engine struct {
 	// ServesKeys lists the negotiated extension keys accepted in `serves`
 	// besides "point" and "address".
 	ServesKeys []string
+	// Evaluates, when non-nil, lists every serves key the Business
+	// evaluates (point and address included), so that a refusal of an
+	// unknown key suggests only keys that would work; nil means point,
+	// address and ServesKeys.
+	Evaluates []string
 	// ExtensionFilters maps each supported extension filter key to its handler;
 	// any other key in filters is rejected.
 	ExtensionFilters map[string]ExtensionFilter
@@ -318,13 +323,25 @@ func (e *Engine) checkServes(t *Target) error {
 		}
 	default:
 		if !slices.Contains(e.ServesKeys, t.Key) {
-			return rpcerr.Invalid(pointer, "propertyNames", "serves target %q was not negotiated with this Business; use point or address", t.Key)
+			return rpcerr.Invalid(pointer, "propertyNames", "serves target %q was not negotiated with this Business; %s", t.Key, e.servesHint())
 		}
 	}
 	if e.Hooks == nil {
 		return rpcerr.Invalid(pointer, "unsupported", "this Business cannot evaluate serves targets")
 	}
 	return nil
+}
+
+// servesHint names the serves keys a refused request could use instead.
+func (e *Engine) servesHint() string {
+	keys := e.Evaluates
+	if keys == nil {
+		keys = append([]string{"point", "address"}, e.ServesKeys...)
+	}
+	if len(keys) == 0 || e.Hooks == nil {
+		return "this Business evaluates no serves target; leave serves out"
+	}
+	return "use " + strings.Join(keys, " or ")
 }
 
 func (p *Prepared) checkFilters(handlers map[string]ExtensionFilter) error {
