@@ -92,6 +92,11 @@ type limits struct {
 	rateBurst         int
 	itemsRate         float64
 	itemsBurst        int
+	otherRate         float64
+	otherBurst        int
+	maxRequestMemory  int64
+	minWriteRate      int64
+	writeGrace        time.Duration
 	// viaSDK routes tools/call through the SDK's per-request session
 	// instead of mcpserver's direct path (for comparison and debugging).
 	viaSDK bool
@@ -127,6 +132,11 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&l.rateBurst, "rate-burst", 400, "tool calls a caller may make at once before --rate applies")
 	fs.Float64Var(&l.itemsRate, "items-rate", 20, "searches with filters.items per second per caller, on top of --rate, against inventory probing (0: no extra limit)")
 	fs.IntVar(&l.itemsBurst, "items-burst", 40, "searches with filters.items a caller may make at once before --items-rate applies")
+	fs.Float64Var(&l.otherRate, "other-rate", 100, "requests that run no tool (tools/list, initialize, ping, refused messages) per second per remote address; more get -32000 with HTTP 429 (0: no limit)")
+	fs.IntVar(&l.otherBurst, "other-burst", 200, "requests that run no tool a remote address may make at once before --other-rate applies")
+	fs.Int64Var(&l.maxRequestMemory, "max-request-memory", mcpserver.DefaultMaxRequestMemory, "bytes the requests being served may reserve together, each 64 times its body size; a request that finds none free within 30 s gets -32000 with HTTP 503 (-1: no budget)")
+	fs.Int64Var(&l.minWriteRate, "min-write-rate", mcpserver.DefaultMinWriteRate, "slowest a client may read an answer, in bytes per second after --write-grace; slower connections are closed (-1: no minimum)")
+	fs.DurationVar(&l.writeGrace, "write-grace", mcpserver.DefaultWriteGrace, "how long an answer may take before --min-write-rate applies")
 	fs.BoolVar(&l.viaSDK, "tool-calls-via-sdk", false, "answer tools/call through the MCP SDK's per-request session instead of the direct path (same bytes, about half the throughput; for comparison)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -149,6 +159,11 @@ func parseFlags(args []string) (config, error) {
 		{"--rate-burst", l.rateBurst < 1},
 		{"--items-rate", l.itemsRate < 0},
 		{"--items-burst", l.itemsBurst < 1},
+		{"--other-rate", l.otherRate < 0},
+		{"--other-burst", l.otherBurst < 1},
+		{"--max-request-memory", l.maxRequestMemory == 0 || l.maxRequestMemory < -1},
+		{"--min-write-rate", l.minWriteRate == 0 || l.minWriteRate < -1},
+		{"--write-grace", l.writeGrace <= 0},
 	} {
 		if check.bad {
 			return c, fmt.Errorf("%s: out of range", check.name)
@@ -329,16 +344,16 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 	l := c.limits
 	// The store finder adds no SDK middleware, so the direct path, which
 	// writes the SDK's bytes without its per-request session, loses nothing.
-	opts := &mcpserver.HTTPOptions{MaxInFlight: l.maxInFlight, Logger: logger, DirectToolCalls: !l.viaSDK}
-	if l.rate > 0 || l.itemsRate > 0 {
-		opts.RateLimit = &mcpserver.RateLimit{
-			PerSecond:       l.rate,
-			Burst:           l.rateBurst,
-			Strict:          searchesItems,
-			StrictPerSecond: l.itemsRate,
-			StrictBurst:     l.itemsBurst,
-		}
-	}
+	budget := mcpserver.NewBudget(mcpserver.BudgetOptions{MaxInFlight: l.maxInFlight, MaxRequestMemory: l.maxRequestMemory, RateLimit: &mcpserver.RateLimit{
+		PerSecond:       l.rate,
+		Burst:           l.rateBurst,
+		Strict:          searchesItems,
+		StrictPerSecond: l.itemsRate,
+		StrictBurst:     l.itemsBurst,
+		OtherPerSecond:  l.otherRate,
+		OtherBurst:      l.otherBurst,
+	}})
+	opts := &mcpserver.HTTPOptions{Budget: budget, MinWriteRate: l.minWriteRate, WriteGrace: l.writeGrace, Logger: logger, DirectToolCalls: !l.viaSDK}
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath(location.ProtocolVersion), mcpserver.Handler(s.current, opts))
 	for _, o := range s.older {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -89,7 +90,7 @@ var directVersions = map[string]bool{
 
 // serveDirect answers req if the direct path applies and reports whether
 // it did; otherwise nothing has been written.
-func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request) bool {
+func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, adm *Admission) bool {
 	if req.Method != "tools/call" || !req.ID.IsValid() {
 		return false
 	}
@@ -113,26 +114,34 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	// The SDK marks every JSON answer as not to be cached or transformed.
 	w.Header().Set("Cache-Control", "no-cache, no-transform")
 	if rpcErr != nil {
+		adm.Release()
 		writeDirectError(w, req.ID, rpcErr, version)
 		return true
 	}
+	// The bound is checked before the answer is framed, so an answer over
+	// it is never copied.
+	if answerSize(rep.body)+int64(len(served.resultMeta)) > h.opts.MaxResponseBytes {
+		putBuffer(rep.body)
+		adm.Release()
+		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
+		writeProtocolError(w, http.StatusInternalServerError, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
+		return true
+	}
 	data, err := directResponse(req.ID, rep, served.resultMeta)
+	putBuffer(rep.body)
+	// The answer is produced: writing it must not hold the server's
+	// capacity for as long as a slow reader takes.
+	adm.Release()
 	if err != nil {
 		h.opts.Logger.Error("ucp tool result could not be encoded", "tool", name, "err", err)
 		writeDirectError(w, req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}, version)
 		return true
 	}
-	if int64(len(data)) > h.opts.MaxResponseBytes {
-		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
-		writeProtocolError(w, http.StatusInternalServerError, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
-		return true
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(data)
-	// Neither buffer is referenced once written: the next call reuses them.
-	putBuffer(rep.body)
+	h.paced(w, data)
+	// The buffer is not referenced once written: the next call reuses it.
 	putBuffer(data)
 	return true
 }
@@ -328,7 +337,12 @@ func strictDecode(raw json.RawMessage, v any) bool {
 // (on a loopback listener) a loopback Host, its guard against DNS
 // rebinding. It is stricter than the SDK where that is simpler.
 func directHeaders(r *http.Request) bool {
-	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !strings.HasPrefix(ct, "application/json;") {
+	// The SDK parses the media type (a parameter that does not parse is
+	// 415) and refuses Last-Event-ID on a POST (400): leave both to it.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return false
+	}
+	if len(r.Header.Values("Last-Event-ID")) > 0 {
 		return false
 	}
 	var jsonOK, streamOK bool

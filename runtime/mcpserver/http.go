@@ -23,7 +23,8 @@ import (
 )
 
 // HTTPOptions configure the streamable HTTP endpoint. The zero value keeps
-// the body and response bounds but sets no in-flight cap and no rate limit.
+// the body, response and request-memory bounds but sets no in-flight cap
+// and no rate limit.
 type HTTPOptions struct {
 	// MaxBodyBytes bounds a request body; default 1 MiB.
 	MaxBodyBytes int64
@@ -31,12 +32,29 @@ type HTTPOptions struct {
 	// sent; default 8 MiB. A larger response becomes -32603 and HTTP 500,
 	// so no request can make the server hold an unbounded answer.
 	MaxResponseBytes int64
+	// Budget is the in-flight cap, request memory and rate buckets the
+	// endpoint draws on; share one Budget between endpoints so that they
+	// share their limits. Nil builds one from MaxInFlight, MaxRequestMemory
+	// and RateLimit.
+	Budget *Budget
 	// MaxInFlight caps the POST requests being served at once; 0 means no
 	// cap. Requests above it get -32000 with HTTP 503 and Retry-After.
 	MaxInFlight int
+	// MaxRequestMemory is BudgetOptions.MaxRequestMemory: each request
+	// reserves a multiple of its body size from it before it is served.
+	MaxRequestMemory int64
 	// RateLimit limits tools/call per caller (nil: no limit); refused calls
 	// get -32000 with HTTP 429 and Retry-After.
 	RateLimit *RateLimit
+	// MinWriteRate is the slowest a client may read an answer, in bytes per
+	// second, once WriteGrace has passed; a slower connection is closed.
+	// 0 means DefaultMinWriteRate, a negative value no minimum. The
+	// request's in-flight slot and memory are given back before the answer
+	// is written, so a slow reader holds only its connection.
+	MinWriteRate int64
+	// WriteGrace is how long an answer may take before MinWriteRate
+	// applies; 0 means DefaultWriteGrace.
+	WriteGrace time.Duration
 	// Stateful keeps MCP sessions across requests; the default is stateless,
 	// which suits UCP's read-only tools and horizontal scaling.
 	Stateful bool
@@ -59,6 +77,8 @@ type HTTPOptions struct {
 const (
 	DefaultMaxBodyBytes     = 1 << 20
 	DefaultMaxResponseBytes = 8 << 20
+	DefaultMinWriteRate     = 64 << 10
+	DefaultWriteGrace       = time.Second
 )
 
 // errResponseTooLarge stops the SDK writing a response past the bound.
@@ -81,7 +101,16 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 	if opts == nil {
 		opts = &HTTPOptions{}
 	}
-	h := &httpHandler{opts: *opts, limiter: newRateLimiter(opts.RateLimit)}
+	h := &httpHandler{opts: *opts, budget: opts.Budget}
+	if h.budget == nil {
+		h.budget = NewBudget(BudgetOptions{MaxInFlight: opts.MaxInFlight, MaxRequestMemory: opts.MaxRequestMemory, RateLimit: opts.RateLimit})
+	}
+	if h.opts.MinWriteRate == 0 {
+		h.opts.MinWriteRate = DefaultMinWriteRate
+	}
+	if h.opts.WriteGrace <= 0 {
+		h.opts.WriteGrace = DefaultWriteGrace
+	}
 	if h.opts.MaxBodyBytes <= 0 {
 		h.opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -90,9 +119,6 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 	}
 	if h.opts.Logger == nil {
 		h.opts.Logger = slog.Default()
-	}
-	if opts.MaxInFlight > 0 {
-		h.inflight = make(chan struct{}, opts.MaxInFlight)
 	}
 	if opts.DirectToolCalls && !opts.Stateful {
 		h.direct = server
@@ -106,10 +132,9 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 }
 
 type httpHandler struct {
-	opts     HTTPOptions
-	inner    http.Handler
-	inflight chan struct{}
-	limiter  *rateLimiter
+	opts   HTTPOptions
+	inner  http.Handler
+	budget *Budget
 	// direct is the server whose Add-ed tools the direct path answers, nil
 	// when the path is off; versions caches versionServed.
 	direct   *mcp.Server
@@ -118,7 +143,7 @@ type httpHandler struct {
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
-		h.inner.ServeHTTP(w, r)
+		h.serveNotPost(w, r)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
@@ -131,38 +156,40 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.CodeParseError, "could not read the request body")
 		return
 	}
-	// The slot is taken once the body is in: a client that sends its body
-	// slowly holds a connection (bounded by the read timeout), not a slot.
-	if h.inflight != nil {
-		select {
-		case h.inflight <- struct{}{}:
-			defer func() { <-h.inflight }()
-		default:
-			writeRPCError(w, jsonrpc.ID{}, RPCError(rpcerr.Overloaded("server busy: too many requests in flight", time.Second), h.opts.Logger))
-			return
-		}
-	}
 	req, perr := preparse(body)
 	if perr != nil {
+		if h.refusedOther(w, r, jsonrpc.ID{}) {
+			return
+		}
 		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, perr.Code, perr.Message)
 		return
 	}
 	var id jsonrpc.ID
 	if req != nil {
 		id = req.ID
-		if req.Method == "tools/call" && h.limiter != nil {
-			call := callOf(req.Params)
-			caller := call.profile
-			if caller == "" {
-				caller = remoteHost(r.RemoteAddr)
-			}
-			if ok, wait := h.limiter.allow(caller, call.tool, call.location); !ok {
-				writeRPCError(w, id, RPCError(rpcerr.RateLimited("rate limit exceeded for this caller", wait), h.opts.Logger))
-				return
-			}
-		}
 	}
-	if req != nil && h.direct != nil && h.serveDirect(w, r, req) {
+	if req != nil && req.Method == "tools/call" {
+		call := callOf(req.Params)
+		caller := call.profile
+		if caller == "" {
+			caller = remoteHost(r.RemoteAddr)
+		}
+		if err := h.budget.ChargeTool(caller, h.budget.Strict(call.tool, call.location)); err != nil {
+			writeRPCError(w, id, RPCError(err, h.opts.Logger))
+			return
+		}
+	} else if h.refusedOther(w, r, id) {
+		return
+	}
+	// Admission comes once the body is in: a client that sends its body
+	// slowly holds a connection (bounded by the read timeout), not a slot.
+	adm, err := h.budget.Admit(r.Context(), len(body))
+	if err != nil {
+		writeRPCError(w, id, RPCError(err, h.opts.Logger))
+		return
+	}
+	defer adm.Release()
+	if req != nil && h.direct != nil && h.serveDirect(w, r, req, adm) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -172,17 +199,81 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// response need not be parsed again to find a -32000 status.
 	key := rand.Text()
 	r.Header.Set(requestKeyHeader, key)
-	call := &callState{ctx: r.Context()}
+	call := &callState{ctx: r.Context(), limit: h.opts.MaxResponseBytes}
 	requestContexts.Store(key, call)
 	defer requestContexts.Delete(key)
 	rec := &statusRecorder{header: http.Header{}, limit: h.opts.MaxResponseBytes}
 	h.inner.ServeHTTP(rec, r)
-	if rec.overflow {
+	// The answer is produced: what is left is writing it, which a slow
+	// reader must not make the server's capacity wait for.
+	adm.Release()
+	if rec.overflow || call.overflowed() {
 		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
 		writeProtocolError(w, http.StatusInternalServerError, id, rpcerr.CodeInternal, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
 		return
 	}
-	rec.flush(w, id, call.toolError())
+	rec.flush(w, id, call.toolError(), h.paced)
+}
+
+// refusedOther charges a request that runs no tool to its remote address
+// and, when that caller is over its budget, answers 429 and reports true.
+func (h *httpHandler) refusedOther(w http.ResponseWriter, r *http.Request, id jsonrpc.ID) bool {
+	if err := h.budget.ChargeOther(remoteHost(r.RemoteAddr)); err != nil {
+		writeRPCError(w, id, RPCError(err, h.opts.Logger))
+		return true
+	}
+	return false
+}
+
+// serveNotPost answers the methods other than POST: a stateless endpoint
+// has none, a stateful one has GET (the SDK's event stream) and DELETE (end
+// a session). Refusals are JSON-RPC errors with Allow, like every other
+// refusal of the endpoint.
+func (h *httpHandler) serveNotPost(w http.ResponseWriter, r *http.Request) {
+	if h.refusedOther(w, r, jsonrpc.ID{}) {
+		return
+	}
+	allow := "POST"
+	if h.opts.Stateful {
+		if r.Method == http.MethodGet || r.Method == http.MethodDelete {
+			h.inner.ServeHTTP(w, r)
+			return
+		}
+		allow = "GET, POST, DELETE"
+	}
+	w.Header().Set("Allow", allow)
+	writeProtocolError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("method %s not allowed: use %s", r.Method, allow))
+}
+
+// paced writes an answer at no less than MinWriteRate after WriteGrace,
+// in chunks whose deadlines follow that rate; a client that reads slower
+// has its connection closed instead of holding it for the write timeout.
+func (h *httpHandler) paced(w http.ResponseWriter, data []byte) {
+	if h.opts.MinWriteRate < 0 {
+		w.Write(data)
+		return
+	}
+	rc := http.NewResponseController(w)
+	start := time.Now()
+	const chunk = 32 << 10
+	for written := 0; written < len(data); {
+		n := min(chunk, len(data)-written)
+		due := start.Add(h.opts.WriteGrace + time.Duration(float64(written+n)/float64(h.opts.MinWriteRate)*float64(time.Second)))
+		if rc.SetWriteDeadline(due) != nil {
+			// Not a connection with deadlines (a recorder): write plainly.
+			w.Write(data[written:])
+			return
+		}
+		if _, err := w.Write(data[written : written+n]); err != nil {
+			return
+		}
+		written += n
+	}
+	if rc.Flush() == nil {
+		// Done in time: the connection's next request gets the server's
+		// own deadline again.
+		rc.SetWriteDeadline(time.Time{})
+	}
 }
 
 // requestKeyHeader carries, from Handler to the tool handler, the key of
@@ -198,8 +289,25 @@ var requestContexts sync.Map
 // request: its context, and the JSON-RPC error the tool returned.
 type callState struct {
 	ctx context.Context
-	mu  sync.Mutex
-	err *jsonrpc.Error
+	// limit is the endpoint's MaxResponseBytes, which the tool handler
+	// checks before it builds the SDK's result.
+	limit    int64
+	mu       sync.Mutex
+	err      *jsonrpc.Error
+	overflow bool
+}
+
+// noteOverflow records that the answer would exceed the bound.
+func (c *callState) noteOverflow() {
+	c.mu.Lock()
+	c.overflow = true
+	c.mu.Unlock()
+}
+
+func (c *callState) overflowed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.overflow
 }
 
 // noteError records the error the tool handler returned.
@@ -260,6 +368,9 @@ func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
 	if trimmed[0] != '{' {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a JSON-RPC message must be an object"}
 	}
+	if perr := checkEnvelope(trimmed); perr != nil {
+		return nil, perr
+	}
 	msg, err := jsonrpc.DecodeMessage(trimmed)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()}
@@ -271,6 +382,52 @@ func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
 	}
 	req, _ := msg.(*jsonrpc.Request)
 	return req, nil
+}
+
+// checkEnvelope refuses what the SDK would read differently from how it
+// is written: a repeated top-level member (the SDK keeps the last one), and
+// a numeric id it cannot echo exactly. The SDK holds a number id as an
+// int64 made from a float64, so a fraction, an exponent, -0 or an integer
+// beyond ±2^53 would come back as another number.
+func checkEnvelope(obj []byte) *jsonrpc.Error {
+	seen := map[string]bool{}
+	var perr *jsonrpc.Error
+	err := eachMember(obj, func(key string, value json.RawMessage) error {
+		if seen[key] {
+			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: member %q appears more than once", key)}
+			return errStop
+		}
+		seen[key] = true
+		if key == "id" && !exactID(value) {
+			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: id %.40s cannot be echoed exactly: use a string, or an integer from -2^53 to 2^53 without a fraction or exponent", value)}
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && perr == nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
+	}
+	return perr
+}
+
+// errStop ends an eachMember walk early.
+var errStop = errors.New("stop")
+
+// maxExactID is 2^53: every integer up to it survives float64.
+const maxExactID = 1 << 53
+
+// exactID reports whether a raw id is one the SDK echoes unchanged: any
+// value that is not a number (the SDK refuses the wrong types itself), or
+// a plain integer within ±2^53 other than -0.
+func exactID(raw json.RawMessage) bool {
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return true
+	}
+	if bytes.ContainsAny(raw, ".eE") || string(raw) == "-0" {
+		return false
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && n >= -maxExactID && n <= maxExactID
 }
 
 // call is what rate limiting needs of a tools/call request.
@@ -347,7 +504,7 @@ func statusFor(w http.ResponseWriter, status int, err *jsonrpc.Error) int {
 }
 
 func writeResponse(w http.ResponseWriter, status int, id jsonrpc.ID, err *jsonrpc.Error) {
-	data, encErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: err})
+	data, encErr := encodeError(id, err)
 	if encErr != nil {
 		http.Error(w, err.Message, status)
 		return
@@ -356,6 +513,21 @@ func writeResponse(w http.ResponseWriter, status int, id jsonrpc.ID, err *jsonrp
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(status)
 	w.Write(data)
+}
+
+// encodeError is the JSON-RPC response carrying err. Without an id (the
+// request's id is not known, or it had none) the response carries
+// "id": null, as JSON-RPC 2.0 requires; the SDK's encoder would leave the
+// member out.
+func encodeError(id jsonrpc.ID, err *jsonrpc.Error) ([]byte, error) {
+	if id.IsValid() {
+		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: err})
+	}
+	e, merr := json.Marshal(err)
+	if merr != nil {
+		return nil, merr
+	}
+	return append(append([]byte(`{"jsonrpc":"2.0","id":null,"error":`), e...), '}'), nil
 }
 
 // statusRecorder buffers a JSON response, up to limit bytes, so its HTTP
@@ -388,7 +560,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 
 // flush sends the buffered response; toolErr is the error the tool handler
 // returned, whose -32000 status it takes.
-func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *jsonrpc.Error) {
+func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *jsonrpc.Error, write func(http.ResponseWriter, []byte)) {
 	status := s.status
 	if status == 0 {
 		status = http.StatusOK
@@ -419,8 +591,11 @@ func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *js
 	if status == http.StatusOK && isJSON {
 		status = statusFor(w, status, toolErr)
 	}
+	// The whole body is known; saying its length lets the write be paced
+	// in chunks without turning into chunked encoding.
+	w.Header().Set("Content-Length", strconv.Itoa(s.body.Len()))
 	w.WriteHeader(status)
-	w.Write(s.body.Bytes())
+	write(w, s.body.Bytes())
 }
 
 // ProfileHandler serves a Business profile document at /.well-known/ucp.

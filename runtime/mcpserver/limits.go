@@ -23,6 +23,12 @@ type RateLimit struct {
 	Strict          func(tool string, location json.RawMessage) bool
 	StrictPerSecond float64
 	StrictBurst     int
+	// OtherPerSecond and OtherBurst are every remote address's bucket for
+	// requests that run no tool (tools/list, initialize, ping, refused
+	// messages): cheaper than a tool call, but counted, so no method is
+	// free. OtherPerSecond <= 0 turns that limit off.
+	OtherPerSecond float64
+	OtherBurst     int
 	// MaxCallers bounds how many callers are tracked at once (default
 	// 10,000), so rotating identities cannot grow memory without end; when
 	// full, untracked callers share one bucket.
@@ -120,13 +126,18 @@ type rateLimiter struct {
 	cfg     RateLimit
 	general *buckets
 	strict  *buckets
+	other   *buckets
 }
 
 func newRateLimiter(cfg *RateLimit) *rateLimiter {
 	if cfg == nil {
 		return nil
 	}
-	r := &rateLimiter{cfg: *cfg, general: newBuckets(cfg.PerSecond, cfg.Burst, cfg.MaxCallers)}
+	r := &rateLimiter{
+		cfg:     *cfg,
+		general: newBuckets(cfg.PerSecond, cfg.Burst, cfg.MaxCallers),
+		other:   newBuckets(cfg.OtherPerSecond, cfg.OtherBurst, cfg.MaxCallers),
+	}
 	if cfg.Strict != nil {
 		r.strict = newBuckets(cfg.StrictPerSecond, cfg.StrictBurst, cfg.MaxCallers)
 	}
@@ -137,15 +148,23 @@ func newRateLimiter(cfg *RateLimit) *rateLimiter {
 }
 
 // allow charges one call by caller; strict calls draw from both buckets.
-func (r *rateLimiter) allow(caller, tool string, location json.RawMessage) (bool, time.Duration) {
+func (r *rateLimiter) allow(caller string, strict bool) (bool, time.Duration) {
 	if r == nil {
 		return true, 0
 	}
 	now := r.cfg.Now()
-	if r.strict != nil && r.cfg.Strict(tool, location) {
+	if r.strict != nil && strict {
 		if ok, wait := r.strict.take(caller, now); !ok {
 			return false, wait
 		}
 	}
 	return r.general.take(caller, now)
+}
+
+// allowOther charges one request that runs no tool to remote.
+func (r *rateLimiter) allowOther(remote string) (bool, time.Duration) {
+	if r == nil {
+		return true, 0
+	}
+	return r.other.take(remote, r.cfg.Now())
 }

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,8 +51,55 @@ type Options struct {
 	// off by default because models never read them and they add about
 	// 25 KB to every tools/list.
 	DescribedOutputSchemas bool
+	// MaxResponseBytes bounds one answer on every transport; default
+	// DefaultMaxResponseBytes. The bound is checked on the encoded body,
+	// before the SDK's result (which repeats the body as text) is built, so
+	// an answer over it costs no copies; it becomes -32603.
+	MaxResponseBytes int64
 	// Logger receives unexpected hook errors, which are never sent to clients.
 	Logger *slog.Logger
+}
+
+// maxResponse is the bound on one answer, limit when the transport set one.
+func (o *Options) maxResponse(limit int64) int64 {
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	if o.MaxResponseBytes > 0 {
+		limit = min(limit, o.MaxResponseBytes)
+	}
+	return limit
+}
+
+// answerSize bounds from above the encoded JSON-RPC response that carries
+// body both as structured content and as a text block: the body, the body
+// as a JSON string, and the envelope.
+func answerSize(body []byte) int64 {
+	return int64(len(body)) + quotedLen(body) + 256
+}
+
+// quotedLen bounds from above the length of body written as a JSON string:
+// '"' and '\' take two bytes, other ASCII that needs escaping (controls,
+// '<', '>', '&') six, and U+2028 and U+2029 six for three; invalid UTF-8 is
+// counted at six bytes a byte.
+func quotedLen(body []byte) int64 {
+	if !utf8.Valid(body) {
+		return 6*int64(len(body)) + 2
+	}
+	n := int64(2)
+	for i, c := range body {
+		switch {
+		case c == '"' || c == '\\':
+			n += 2
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			n += 6
+		case c == 0xE2 && i+2 < len(body) && body[i+1] == 0x80 && (body[i+2] == 0xA8 || body[i+2] == 0xA9):
+			n += 4
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // Run calls a tool's hook with already-validated arguments and returns the
@@ -107,11 +155,25 @@ func handler(t Tool, opts *Options) mcp.ToolHandler {
 			defer cancel()
 		}
 		rep, rpcErr := invoke(ctx, t, opts, req.Params.Arguments)
+		call := callOfHeader(header)
 		if rpcErr != nil {
-			if call := callOfHeader(header); call != nil {
+			if call != nil {
 				call.noteError(rpcErr)
 			}
 			return nil, rpcErr
+		}
+		var limit int64
+		if call != nil {
+			limit = call.limit
+		}
+		if limit = opts.maxResponse(limit); answerSize(rep.body) > limit {
+			// Refused before toolResult copies the body into a string and
+			// the SDK encodes both again.
+			if call != nil {
+				call.noteOverflow()
+			}
+			opts.logger().Error("mcp response exceeded the bound and was replaced by an error", "tool", t.Name, "limit", limit)
+			return nil, &jsonrpc.Error{Code: rpcerr.CodeInternal, Message: fmt.Sprintf("response exceeds %d bytes", limit)}
 		}
 		return rep.toolResult(), nil
 	}
@@ -407,7 +469,7 @@ func profileURL(meta json.RawMessage) (string, error) {
 // the UCP binding prescribes.
 func toolError(err error, opts *Options) (*mcp.CallToolResult, *jsonrpc.Error) {
 	if ip, ok := rpcerr.AsInvalidParams(err); ok && opts.InvalidArgumentsAsToolErrors {
-		body, _ := json.Marshal(map[string]any{"error": "invalid arguments", "violations": violations(ip)})
+		body, _ := json.Marshal(map[string]any{"error": "invalid arguments", "violations": violations(ip.Bounded())})
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}, nil
 	}
 	return nil, RPCError(err, opts.Logger)
@@ -425,8 +487,9 @@ func violations(ip *rpcerr.InvalidParams) []rpcerr.Violation {
 // text goes to the logger only.
 func RPCError(err error, logger *slog.Logger) *jsonrpc.Error {
 	if ip, ok := rpcerr.AsInvalidParams(err); ok {
-		data, _ := json.Marshal(map[string]any{"violations": violations(ip)})
-		return &jsonrpc.Error{Code: rpcerr.CodeInvalidParams, Message: ip.Error(), Data: data}
+		// Bounded, so the refusal stays small whatever the request held.
+		data, _ := json.Marshal(map[string]any{"violations": violations(ip.Bounded())})
+		return &jsonrpc.Error{Code: rpcerr.CodeInvalidParams, Message: ip.Summary(), Data: data}
 	}
 	if tr, ok := rpcerr.AsTransport(err); ok {
 		d := map[string]any{"status": tr.HTTPStatus}

@@ -30,6 +30,10 @@ type StdioTransport struct {
 	Out io.Writer
 	// MaxLineBytes bounds one message; default DefaultMaxLineBytes.
 	MaxLineBytes int
+	// MaxResponseBytes bounds one answer; default DefaultMaxResponseBytes.
+	// A larger answer is replaced by -32603 (the tools added with Add
+	// refuse it before it is built; this catches every other message).
+	MaxResponseBytes int64
 	// Drain, when closed, makes the transport stop reading and end the
 	// session as at end of input, once the calls already read are
 	// answered: a graceful shutdown on a signal. Nil: never.
@@ -49,9 +53,14 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if max <= 0 {
 		max = DefaultMaxLineBytes
 	}
+	maxResp := t.MaxResponseBytes
+	if maxResp <= 0 {
+		maxResp = DefaultMaxResponseBytes
+	}
 	c := &lineConn{
 		out:      out,
 		max:      max,
+		maxResp:  maxResp,
 		incoming: make(chan lineRead),
 		closed:   make(chan struct{}),
 		answered: make(chan struct{}, 1),
@@ -71,6 +80,7 @@ type lineRead struct {
 type lineConn struct {
 	out      io.Writer
 	max      int
+	maxResp  int64
 	incoming chan lineRead
 	closed   chan struct{}
 	drainReq <-chan struct{} // StdioTransport.Drain; read by readLoop only
@@ -197,7 +207,10 @@ func (c *lineConn) drain() {
 
 // refuse answers a line that never became a request (id null).
 func (c *lineConn) refuse(code int64, msg string) {
-	_ = c.write(&jsonrpc.Response{Error: &jsonrpc.Error{Code: code, Message: msg}})
+	data, err := encodeError(jsonrpc.ID{}, &jsonrpc.Error{Code: code, Message: msg})
+	if err == nil {
+		_ = c.writeLine(data)
+	}
 }
 
 // Read implements mcp.Connection.
@@ -235,6 +248,17 @@ func (c *lineConn) write(msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
+	if resp, ok := msg.(*jsonrpc.Response); ok && int64(len(data)) > c.maxResp {
+		data, err = encodeError(resp.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("response exceeds %d bytes", c.maxResp)})
+		if err != nil {
+			return fmt.Errorf("encode message: %w", err)
+		}
+	}
+	return c.writeLine(data)
+}
+
+// writeLine writes one encoded message and its newline.
+func (c *lineConn) writeLine(data []byte) error {
 	data = append(data, '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
@@ -243,7 +267,7 @@ func (c *lineConn) write(msg jsonrpc.Message) error {
 		return io.ErrClosedPipe
 	default:
 	}
-	_, err = c.out.Write(data)
+	_, err := c.out.Write(data)
 	return err
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // JSON-RPC error codes used by the UCP MCP binding.
@@ -160,3 +161,54 @@ func EscapeToken(token string) string {
 }
 
 var tokenEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// Bounds of what one -32602 error tells the client, so that a request
+// with thousands of faults, or one enormous member name, cannot make its
+// refusal larger than itself.
+const (
+	// MaxViolations is how many violations a refusal lists.
+	MaxViolations = 50
+	// MaxTextBytes bounds each pointer and message of a violation, and the
+	// error's summary message.
+	MaxTextBytes = 300
+)
+
+// Bounded returns e cut to what is sent: at most MaxViolations violations
+// (a last one at the root counts those left out) with pointers and messages
+// of at most MaxTextBytes; e itself is left unchanged.
+func (e *InvalidParams) Bounded() *InvalidParams {
+	if e == nil {
+		return nil
+	}
+	n := min(len(e.Violations), MaxViolations)
+	out := &InvalidParams{Violations: make([]Violation, 0, n+1)}
+	for _, v := range e.Violations[:n] {
+		v.Pointer = Truncate(v.Pointer, MaxTextBytes)
+		v.Keyword = Truncate(v.Keyword, MaxTextBytes)
+		v.Message = Truncate(v.Message, MaxTextBytes)
+		out.Violations = append(out.Violations, v)
+	}
+	if left := len(e.Violations) - n; left > 0 {
+		out.Violations = append(out.Violations, Violation{Pointer: "", Keyword: "limit", Message: fmt.Sprintf("%d more violations are not listed", left)})
+	}
+	return out
+}
+
+// Summary is Error cut to MaxTextBytes, for the JSON-RPC error message.
+func (e *InvalidParams) Summary() string {
+	return Truncate(e.Bounded().Error(), MaxTextBytes)
+}
+
+// Truncate cuts s to at most n bytes on a UTF-8 boundary, ending it with
+// "…" when anything was cut.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const ellipsis = "…"
+	cut := n - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ellipsis
+}

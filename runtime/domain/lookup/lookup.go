@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strconv"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -319,12 +320,27 @@ func pluralNoun(n int, one, many string) string {
 	return many
 }
 
+// Identifiers longer than MaxEchoedID bytes are named in messages by their
+// first EchoedPrefix bytes and their length, so that a lookup of unknown
+// long identifiers cannot make its answer many times larger than itself.
+const (
+	MaxEchoedID  = 64
+	EchoedPrefix = 40
+)
+
 // displayID names an identifier in a message: bare when it is plain printable
 // text without spaces, quoted otherwise so control characters and blanks
-// cannot garble the sentence.
+// cannot garble the sentence; a long one by its quoted start and its length.
 func displayID(id string) string {
 	if id == "" {
 		return strconv.Quote(id)
+	}
+	if len(id) > MaxEchoedID {
+		cut := EchoedPrefix
+		for cut > 0 && !utf8.RuneStart(id[cut]) {
+			cut--
+		}
+		return strconv.Quote(id[:cut]+"…") + " (" + strconv.Itoa(len(id)) + " bytes)"
 	}
 	for _, r := range id {
 		if !unicode.IsGraphic(r) || unicode.IsSpace(r) || r == '"' {

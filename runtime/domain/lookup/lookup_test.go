@@ -581,6 +581,11 @@ func TestDisplayID(t *testing.T) {
 		{"a b", `"a b"`},
 		{"x\ny", `"x\ny"`},
 		{`say"hi`, `"say\"hi"`},
+		{strings.Repeat("a", MaxEchoedID), strings.Repeat("a", MaxEchoedID)},
+		{strings.Repeat("<", 12000), `"` + strings.Repeat("<", EchoedPrefix) + `…" (12000 bytes)`},
+		// The cut never splits a rune: 39 bytes of "a", then "é" would
+		// straddle byte 40.
+		{strings.Repeat("a", 39) + strings.Repeat("é", 30), `"` + strings.Repeat("a", 39) + `…" (99 bytes)`},
 	}
 	for _, tc := range tests {
 		if got := displayID(tc.in); got != tc.want {

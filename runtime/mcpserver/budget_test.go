@@ -1,0 +1,181 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+)
+
+// TestRequestMemoryAdmission checks that requests are admitted by memory:
+// each reserves a multiple of its body size, a request that does not fit
+// waits and then gets -32000 with 503, a small one still fits, and the
+// memory comes back once the held call is answered.
+func TestRequestMemoryAdmission(t *testing.T) {
+	release := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+		if loc["hold"] != nil {
+			entered <- struct{}{}
+			<-release
+		}
+		return emptyResult(ctx, loc)
+	}))
+	pad := strings.Repeat("0,", 4<<10)
+	big := func(id int, hold bool) string {
+		return callBody(id, "search", fmt.Sprintf(`{"meta":%s,"location":{"hold":%v,"pad":[%s0]}}`, meta, hold, pad))
+	}
+	// One big body (about 8 KiB, so 512 KiB at 64 a byte) fits, two do
+	// not; small bodies reserve 16 KiB.
+	budget := mcpserver.NewBudget(mcpserver.BudgetOptions{MaxRequestMemory: 768 << 10, MemoryWait: 200 * time.Millisecond})
+	url := serveHTTP(t, s, &mcpserver.HTTPOptions{Budget: budget, DirectToolCalls: true})
+	held := make(chan string, 1)
+	go func() {
+		_, _, raw := post(t, url, big(1, true))
+		held <- raw
+	}()
+	<-entered
+	resp, r, raw := post(t, url, big(2, false))
+	if resp.StatusCode != 503 || r.Error == nil || r.Error.Code != -32000 || resp.Header.Get("Retry-After") == "" || !strings.Contains(r.Error.Message, "memory") {
+		t.Fatalf("second big request while the first holds its memory: %d %s", resp.StatusCode, raw)
+	}
+	if resp, _, raw := post(t, url, callBody(3, "search", `{"meta":`+meta+`,"location":{}}`)); resp.StatusCode != 200 {
+		t.Fatalf("small request beside the held one: %d %s", resp.StatusCode, raw)
+	}
+	close(release)
+	if raw := <-held; !strings.Contains(raw, `"result"`) {
+		t.Fatalf("held request: %s", raw)
+	}
+	if resp, _, raw := post(t, url, big(4, false)); resp.StatusCode != 200 {
+		t.Fatalf("big request once memory is back: %d %s", resp.StatusCode, raw)
+	}
+	if got := budget.Reservation(8 << 10); got != 512<<10 {
+		t.Errorf("reservation for 8 KiB = %d, want %d", got, 512<<10)
+	}
+}
+
+// TestOtherRequestsAreLimited checks that requests running no tool
+// (tools/list, ping, GET, refused messages) draw from their own bucket per
+// remote address, so no method escapes the rate limit, while tool calls
+// keep their own bucket.
+func TestOtherRequestsAreLimited(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	s := newServer(nil, echoTool("search", emptyResult))
+	url := serveHTTP(t, s, &mcpserver.HTTPOptions{RateLimit: &mcpserver.RateLimit{
+		PerSecond: 1, Burst: 1,
+		OtherPerSecond: 1, OtherBurst: 3,
+		Now: func() time.Time { return now },
+	}})
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for i := range 3 {
+		if resp, _, raw := post(t, url, list); resp.StatusCode != 200 {
+			t.Fatalf("tools/list %d within the burst: %d %s", i, resp.StatusCode, raw)
+		}
+	}
+	for name, body := range map[string]string{
+		"tools/list":  list,
+		"ping":        `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		"parse error": `{"jsonrpc"`,
+	} {
+		resp, r, raw := post(t, url, body)
+		if resp.StatusCode != 429 || r.Error == nil || r.Error.Code != -32000 || resp.Header.Get("Retry-After") != "1" {
+			t.Errorf("%s over the other budget: %d Retry-After %q: %s", name, resp.StatusCode, resp.Header.Get("Retry-After"), raw)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 429 {
+		t.Errorf("GET over the other budget: %v %v", resp.StatusCode, err)
+	}
+	// The tool bucket is separate: the first call passes, the second not.
+	if resp, _, raw := post(t, url, callBody(3, "search", `{"meta":`+meta+`,"location":{}}`)); resp.StatusCode != 200 {
+		t.Fatalf("tool call with the other budget spent: %d %s", resp.StatusCode, raw)
+	}
+	if resp, _, _ := post(t, url, callBody(4, "search", `{"meta":`+meta+`,"location":{}}`)); resp.StatusCode != 429 {
+		t.Fatalf("second tool call: %d, want 429", resp.StatusCode)
+	}
+}
+
+// TestSlowReaderReleasesItsSlot checks defect 3 of issue 24: clients that
+// send a request and never read the answer hold no in-flight slot once the
+// answer is produced, and the server stops writing to a connection that
+// reads slower than MinWriteRate and closes it, instead of writing until
+// the write timeout (this server has none).
+func TestSlowReaderReleasesItsSlot(t *testing.T) {
+	for _, direct := range []bool{true, false} {
+		t.Run(fmt.Sprintf("direct=%v", direct), func(t *testing.T) {
+			big := strings.Repeat("x", 4<<20)
+			s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+				if loc["big"] != nil {
+					return map[string]any{"locations": []any{map[string]any{"name": big}}}, nil
+				}
+				return emptyResult(ctx, loc)
+			}))
+			const slots = 2
+			ts := httptest.NewUnstartedServer(mcpserver.Handler(s, &mcpserver.HTTPOptions{MaxInFlight: slots, DirectToolCalls: direct, MinWriteRate: 1 << 20, WriteGrace: 200 * time.Millisecond, MaxResponseBytes: 16 << 20}))
+			var mu sync.Mutex
+			closed := map[string]bool{}
+			ts.Config.ConnState = func(c net.Conn, st http.ConnState) {
+				if st == http.StateClosed {
+					mu.Lock()
+					closed[c.RemoteAddr().String()] = true
+					mu.Unlock()
+				}
+			}
+			ts.Start()
+			t.Cleanup(ts.Close)
+			host := strings.TrimPrefix(ts.URL, "http://")
+			body := callBody(1, "search", `{"meta":`+meta+`,"location":{"big":true}}`)
+			var conns []net.Conn
+			for range slots {
+				c, err := net.Dial("tcp", host)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conns = append(conns, c)
+				fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s", host, len(body), body)
+			}
+			defer func() {
+				for _, c := range conns {
+					c.Close()
+				}
+			}()
+			// Each big answer takes a moment to produce; then every other
+			// caller must be served while the readers stall.
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				resp, _, raw := post(t, ts.URL, callBody(2, "search", `{"meta":`+meta+`,"location":{}}`))
+				if resp.StatusCode == 200 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("stalled readers still hold the cap: %d %.200s", resp.StatusCode, raw)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			// 4 MiB at 1 MiB/s after 0.2 s: the server gives up within
+			// about 4.2 s (sooner once kernel buffers are full).
+			deadline = time.Now().Add(20 * time.Second)
+			for _, c := range conns {
+				for {
+					mu.Lock()
+					done := closed[c.LocalAddr().String()]
+					mu.Unlock()
+					if done {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("the server still writes to a reader that reads nothing")
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+			}
+		})
+	}
+}
