@@ -40,6 +40,21 @@ type Config struct {
 	// UCPVersion states the release of a tree that does not state it
 	// (UCP's source/ layout); a tree stating another one is refused.
 	UCPVersion string
+	// ServeFrom, when set, makes the package serve its version from a
+	// newer generated package (convert.go); nil generates it standalone.
+	ServeFrom *ServeFrom
+}
+
+// ServeFrom names the newer package an older one serves from and the schema
+// tree it was generated from, which is compared with this input's so that
+// only the members whose shape changed are left to the Business.
+type ServeFrom struct {
+	// ImportPath is the newer package's Go import path.
+	ImportPath string
+	// FS, OpenRPC and UCPVersion locate the newer package's input, as in
+	// Config.
+	FS                  fs.FS
+	OpenRPC, UCPVersion string
 }
 
 // Model loads the input and builds the intermediate model, for emitters and
@@ -82,7 +97,15 @@ func Generate(cfg Config) (map[string][]byte, error) {
 	if gen == "" {
 		gen = version.Devel
 	}
-	return emit.Files(m, emit.Options{Package: cfg.Package, Source: cfg.OpenRPC, Generator: gen, UCPVersion: spec.Version, VersionFrom: spec.Release.From})
+	opts := emit.Options{Package: cfg.Package, Source: cfg.OpenRPC, Generator: gen, UCPVersion: spec.Version, VersionFrom: spec.Release.From}
+	if sf := cfg.ServeFrom; sf != nil {
+		newer, _, err := Model(Config{FS: sf.FS, OpenRPC: sf.OpenRPC, UCPVersion: sf.UCPVersion})
+		if err != nil {
+			return nil, fmt.Errorf("serve from %s: %w", sf.ImportPath, err)
+		}
+		opts.ServeFrom = &emit.ServeFrom{Model: newer, ImportPath: sf.ImportPath}
+	}
+	return emit.Files(m, opts)
 }
 
 // Result says what Write did to each file, so the CLI can list them.

@@ -29,6 +29,8 @@ type generateFlags struct {
 	check      bool
 	strict     bool
 	ucpVersion string
+	// serveFrom* generate the package to serve from a newer one.
+	serveFrom, serveFromSchemas, serveFromOpenRPC, serveFromUCPVersion string
 }
 
 func newGenerate(stdout, stderr io.Writer, v version.Info) *cobra.Command {
@@ -67,6 +69,10 @@ input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 	fl.BoolVar(&f.check, "check", false, "do not write; print a diff and exit 1 if the output directory is stale")
 	fl.BoolVar(&f.strict, "strict", false, "treat lint warnings (e.g. a misspelled schema keyword) as errors")
 	fl.StringVar(&f.ucpVersion, "ucp-version", "", "UCP release (YYYY-MM-DD) of a tree that does not state it, such as UCP's source/ folder; must match any version the tree states")
+	fl.StringVar(&f.serveFrom, "serve-from", "", "import path of a newer generated package to serve this (older) version from; adds convert.go with ServeFrom and the Conversion the Business writes")
+	fl.StringVar(&f.serveFromSchemas, "serve-from-schemas", "", "schema tree the --serve-from package was generated from (default: the bundled UCP set)")
+	fl.StringVar(&f.serveFromOpenRPC, "serve-from-openrpc", schemas.OpenRPCPath, "OpenRPC file of the --serve-from package, relative to --serve-from-schemas")
+	fl.StringVar(&f.serveFromUCPVersion, "serve-from-ucp-version", "", "--ucp-version of the --serve-from package's schema tree")
 	return cmd
 }
 
@@ -86,6 +92,14 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 	if !token(pkg) {
 		return fmt.Errorf("--package: %q is not a valid Go package name", pkg)
 	}
+	var serveFrom *generator.ServeFrom
+	if f.serveFrom != "" {
+		newer, err := schemaFS(f.serveFromSchemas, f.serveFromOpenRPC)
+		if err != nil {
+			return fmt.Errorf("--serve-from-schemas: %w", err)
+		}
+		serveFrom = &generator.ServeFrom{ImportPath: f.serveFrom, FS: newer, OpenRPC: filepath.ToSlash(f.serveFromOpenRPC), UCPVersion: f.serveFromUCPVersion}
+	}
 	files, err := generator.Generate(generator.Config{
 		FS:         fsys,
 		OpenRPC:    filepath.ToSlash(f.openrpc),
@@ -94,6 +108,7 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 		Strict:     f.strict,
 		UCPVersion: f.ucpVersion,
 		Warn:       func(w load.Warning) { fmt.Fprintf(stderr, "ucpgen: warning: %s\n", w) },
+		ServeFrom:  serveFrom,
 	})
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/generator"
 	"github.com/ucpgen/ucpgen/internal/unidiff"
+	"github.com/ucpgen/ucpgen/schemas"
 	"github.com/ucpgen/ucpgen/schemas/previous"
 )
 
@@ -14,9 +15,10 @@ import (
 // generated/location.
 func TestCommittedCodeIsFresh(t *testing.T) {
 	files, err := generator.Generate(generator.Config{
-		FS:      previous.FS,
-		OpenRPC: previous.OpenRPCPath,
-		Package: "location20260821",
+		FS:        previous.FS,
+		OpenRPC:   previous.OpenRPCPath,
+		Package:   "location20260821",
+		ServeFrom: &generator.ServeFrom{ImportPath: "github.com/ucpgen/ucpgen/generated/location", FS: schemas.FS, OpenRPC: schemas.OpenRPCPath},
 	})
 	if err != nil {
 		t.Fatalf("generate: %v", err)

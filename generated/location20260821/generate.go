@@ -4,4 +4,4 @@ package location20260821
 // schema set in ../../schemas/previous, the version a Business serves beside
 // the current one. Regenerate after changing the generator or the schemas:
 //
-//go:generate go run github.com/ucpgen/ucpgen/cmd/ucpgen generate --schemas ../../schemas/previous --out . --package location20260821
+//go:generate go run github.com/ucpgen/ucpgen/cmd/ucpgen generate --schemas ../../schemas/previous --out . --package location20260821 --serve-from github.com/ucpgen/ucpgen/generated/location

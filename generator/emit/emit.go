@@ -20,6 +20,9 @@ type Options struct {
 	// Generator and UCPVersion are the ucpgen and UCP versions named in
 	// headers; VersionFrom says where UCPVersion was read.
 	Generator, UCPVersion, VersionFrom string
+	// ServeFrom, when set, adds convert.go: this package served from the
+	// newer package it names (see emitConversion).
+	ServeFrom *ServeFrom
 }
 
 // errSkipFile tells Files that an emitter has nothing to write for this
@@ -95,6 +98,11 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 	for _, o := range outputs {
 		o := o
 		if err := add(o.name, func(f *jen.File) error { return o.build(f, m) }); err != nil {
+			return nil, err
+		}
+	}
+	if opts.ServeFrom != nil {
+		if err := add("convert.go", func(f *jen.File) error { return emitConversion(f, m, opts.ServeFrom) }); err != nil {
 			return nil, err
 		}
 	}
