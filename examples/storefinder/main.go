@@ -375,16 +375,18 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 
 // searchesItems selects the calls --items-rate applies to: searches that
 // filter by item availability, which can probe a Business's inventory.
-func searchesItems(tool string, loc json.RawMessage) bool {
+func searchesItems(tool string, args json.RawMessage) bool {
 	if tool != "search_locations" {
 		return false
 	}
-	var l struct {
-		Filters struct {
-			Items json.RawMessage `json:"items"`
-		} `json:"filters"`
+	var a struct {
+		Location struct {
+			Filters struct {
+				Items json.RawMessage `json:"items"`
+			} `json:"filters"`
+		} `json:"location"`
 	}
-	return json.Unmarshal(loc, &l) == nil && len(l.Filters.Items) > 0 && string(l.Filters.Items) != "null"
+	return json.Unmarshal(args, &a) == nil && len(a.Location.Filters.Items) > 0 && string(a.Location.Filters.Items) != "null"
 }
 
 // serveUntil serves on ln until ctx is done, then stops accepting

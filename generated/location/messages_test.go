@@ -63,7 +63,7 @@ func TestViolationMessages(t *testing.T) {
 // are both invalid gets one error listing the violations of both.
 func TestArgumentViolationsTogether(t *testing.T) {
 	bind := Tools(nil)[0].Bind
-	_, err := bind(json.RawMessage(`{"ucp-agent":{}}`), json.RawMessage(`{"query":7}`))
+	_, err := bind([]json.RawMessage{json.RawMessage(`{"ucp-agent":{}}`), json.RawMessage(`{"query":7}`)})
 	ip, ok := rpcerr.AsInvalidParams(err)
 	if !ok {
 		t.Fatalf("got %v, want *rpcerr.InvalidParams", err)
@@ -77,7 +77,7 @@ func TestArgumentViolationsTogether(t *testing.T) {
 			t.Errorf("violation %d:\n got  %s\n want %s...", i, got, w)
 		}
 	}
-	if _, err := bind(json.RawMessage(`{"ucp-agent":{"profile":"https://p.example/x"}}`), json.RawMessage(`{}`)); err != nil {
+	if _, err := bind([]json.RawMessage{json.RawMessage(`{"ucp-agent":{"profile":"https://p.example/x"}}`), json.RawMessage(`{}`)}); err != nil {
 		t.Errorf("valid arguments: %v", err)
 	}
 }

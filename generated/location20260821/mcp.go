@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
-	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
 // ProtocolVersion is the UCP release these tools implement, read from the
@@ -26,23 +25,23 @@ const ProtocolVersion = "2026-08-21"
 // the response is filled by the runtime.
 type Hooks interface {
 	// SearchLocations serves the search_locations tool: Search for physical locations
-	SearchLocations(ctx context.Context, meta *Meta, req *SearchRequest) (*SearchResponse, error)
+	SearchLocations(ctx context.Context, meta *Meta, location *SearchRequest) (*SearchResponse, error)
 	// LookupLocations serves the lookup_locations tool: Batch lookup locations by identifier
-	LookupLocations(ctx context.Context, meta *Meta, req *LookupRequest) (*LookupResponse, error)
+	LookupLocations(ctx context.Context, meta *Meta, location *LookupRequest) (*LookupResponse, error)
 }
 
 // Tools describes every tool for the runtime, bound to hooks; Register uses it,
 // and tests or custom servers may too.
 func Tools(hooks Hooks) []mcpserver.Tool {
 	return []mcpserver.Tool{{
-		Bind: func(meta, location json.RawMessage) (mcpserver.Run, error) {
-			m, metaErr := DecodeMeta(meta)
-			r, reqErr := DecodeSearchRequest(location)
-			if err := argumentErrors(metaErr, reqErr); err != nil {
+		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+			meta, metaErr := DecodeMeta(args[0])
+			location, locationErr := DecodeSearchRequest(args[1])
+			if err := mcpserver.ArgumentErrors([]string{"meta", "location"}, metaErr, locationErr); err != nil {
 				return nil, err
 			}
 			return func(ctx context.Context) (any, error) {
-				resp, err := hooks.SearchLocations(ctx, m, r)
+				resp, err := hooks.SearchLocations(ctx, meta, location)
 				if err != nil {
 					return nil, err
 				}
@@ -61,16 +60,23 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 		InputSchema:  json.RawMessage(searchLocationsInputSchema),
 		Name:         "search_locations",
 		OutputSchema: json.RawMessage(searchLocationsOutputSchema),
-		Title:        "Search for physical locations",
+		Params: []mcpserver.Param{{
+			Name:     "meta",
+			Required: true,
+		}, {
+			Name:     "location",
+			Required: true,
+		}},
+		Title: "Search for physical locations",
 	}, {
-		Bind: func(meta, location json.RawMessage) (mcpserver.Run, error) {
-			m, metaErr := DecodeMeta(meta)
-			r, reqErr := DecodeLookupRequest(location)
-			if err := argumentErrors(metaErr, reqErr); err != nil {
+		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+			meta, metaErr := DecodeMeta(args[0])
+			location, locationErr := DecodeLookupRequest(args[1])
+			if err := mcpserver.ArgumentErrors([]string{"meta", "location"}, metaErr, locationErr); err != nil {
 				return nil, err
 			}
 			return func(ctx context.Context) (any, error) {
-				resp, err := hooks.LookupLocations(ctx, m, r)
+				resp, err := hooks.LookupLocations(ctx, meta, location)
 				if err != nil {
 					return nil, err
 				}
@@ -89,7 +95,14 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 		InputSchema:  json.RawMessage(lookupLocationsInputSchema),
 		Name:         "lookup_locations",
 		OutputSchema: json.RawMessage(lookupLocationsOutputSchema),
-		Title:        "Batch lookup locations by identifier",
+		Params: []mcpserver.Param{{
+			Name:     "meta",
+			Required: true,
+		}, {
+			Name:     "location",
+			Required: true,
+		}},
+		Title: "Batch lookup locations by identifier",
 	}}
 }
 
@@ -145,27 +158,6 @@ func BusinessProfile(endpoint string) ([]byte, error) {
 		Transport: "mcp",
 		Version:   ProtocolVersion,
 	}}, Capabilities())
-}
-
-// argumentErrors reports the decoding failures of the two tool arguments as one error,
-// with pointers from the arguments root, or nil when both decoded.
-func argumentErrors(meta, location error) error {
-	var all rpcerr.InvalidParams
-	for i, err := range []error{meta, location} {
-		if err == nil {
-			continue
-		}
-		pointer := []string{"/meta", "/location"}[i]
-		ip, ok := rpcerr.AsInvalidParams(err)
-		if !ok {
-			ip = rpcerr.Invalid("", "", "%v", err)
-		}
-		all.Violations = append(all.Violations, ip.Prefix(pointer).Violations...)
-	}
-	if len(all.Violations) == 0 {
-		return nil
-	}
-	return &all
 }
 
 // describedOutputSchema is the output schema of the named tool with every description,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -21,18 +22,18 @@ func init() {
 }
 
 // emitMCP writes the hooks interface, the tool table, Register and the
-// bundled input/output schemas. It needs tools of the UCP binding's shape:
-// a meta and a domain parameter, and a result.
+// bundled input/output schemas. It needs tools of the UCP MCP binding's
+// shape (see isMCPService); other services get types and validators only.
 func emitMCP(f *jen.File, m *ir.Model) error {
 	f.ImportName(mcpPkg, "mcp")
 	f.ImportName(mcpserverPkg, "mcpserver")
 	f.ImportName(rpcerrPkg, "rpcerr")
-	// Tools of the UCP binding take meta and a domain request and return a
-	// result; a spec with other shapes gets types (and validators) only.
-	for _, t := range m.Tools {
-		if len(t.Params) != 2 || t.Result == nil {
-			return errSkipFile
-		}
+	mcpService, err := isMCPService(m)
+	if err != nil {
+		return err
+	}
+	if !mcpService {
+		return errSkipFile
 	}
 	if err := (load.Release{Version: m.Version, From: m.Spec.Release.From}).Require(m.Spec.File); err != nil {
 		return fmt.Errorf("%w; the generated ProtocolVersion and schema URLs carry it", err)
@@ -48,7 +49,6 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 		return err
 	}
 	f.Add(caps)
-	f.Add(decodeArgumentFunc(m))
 	f.Add(describedOutputFunc(m))
 	f.Anon("embed")
 	f.Add(schemaVars(m))
@@ -61,11 +61,12 @@ func hooksInterface(m *ir.Model) jen.Code {
 	var methods []jen.Code
 	for _, t := range m.Tools {
 		doc := fmt.Sprintf("%s serves the %s tool: %s", hookName(t), t.Name, t.Summary)
-		methods = append(methods, lineComments(wrap(doc, docWidth-1)), jen.Id(hookName(t)).Params(
-			jen.Id("ctx").Qual("context", "Context"),
-			jen.Id(t.Params[0].Name).Op("*").Add(goType(t.Params[0].Type)),
-			jen.Id("req").Op("*").Add(goType(t.Params[1].Type)),
-		).Params(jen.Op("*").Add(goType(t.Result.Type)), jen.Error()))
+		params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+		for i, p := range t.Params {
+			params = append(params, jen.Id(argIdents(t)[i]).Add(argType(p)))
+		}
+		methods = append(methods, lineComments(wrap(doc, docWidth-1)), jen.Id(hookName(t)).Params(params...).
+			Params(jen.Op("*").Add(goType(t.Result.Type)), jen.Error()))
 	}
 	return jen.Comment("Hooks is what a Business implements: one method per tool, called with").Line().
 		Comment("arguments that already passed decoding and validation. Return typed").Line().
@@ -87,7 +88,7 @@ func lowerFirst(s string) string {
 func toolsFunc(m *ir.Model) jen.Code {
 	var entries []jen.Code
 	for _, t := range m.Tools {
-		meta, req, res := t.Params[0], t.Params[1], t.Result
+		res := t.Result
 		entries = append(entries, jen.Values(jen.Dict{
 			jen.Id("Name"):         jen.Lit(t.Name),
 			jen.Id("Title"):        jen.Lit(t.Summary),
@@ -95,19 +96,8 @@ func toolsFunc(m *ir.Model) jen.Code {
 			jen.Id("Capability"):   jen.Lit(t.Capability),
 			jen.Id("InputSchema"):  jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Input"))),
 			jen.Id("OutputSchema"): jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(schemaVar(t, "Output"))),
-			jen.Id("Bind"): jen.Func().Params(jen.List(jen.Id("meta"), jen.Id("location")).Qual(jsonPkg, "RawMessage")).Params(jen.Qual(mcpserverPkg, "Run"), jen.Error()).Block(
-				// Both arguments are decoded before either is reported, so that
-				// one -32602 lists every violation.
-				jen.List(jen.Id("m"), jen.Id("metaErr")).Op(":=").Id("Decode"+meta.Type.Name).Call(jen.Id("meta")),
-				jen.List(jen.Id("r"), jen.Id("reqErr")).Op(":=").Id("Decode"+req.Type.Name).Call(jen.Id("location")),
-				jen.If(jen.Err().Op(":=").Id("argumentErrors").Call(jen.Id("metaErr"), jen.Id("reqErr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Any(), jen.Error()).Block(
-					jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(jen.Id("ctx"), jen.Id("m"), jen.Id("r")),
-					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-					jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+" hook returned neither a response nor an error")))),
-					jen.Return(jen.Id("resp"), jen.Nil()),
-				), jen.Nil()),
-			),
+			jen.Id("Params"):       paramList(t),
+			jen.Id("Bind"):         bindFunc(t),
 			jen.Id("CheckOutput"): jen.Func().Params(jen.Id("data").Index().Byte()).Error().Block(
 				jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("Decode"+res.Type.Name).Call(jen.Id("data")),
 				jen.Return(jen.Err()),
@@ -171,6 +161,10 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	if err != nil {
 		return nil, err
 	}
+	name, err := serviceName(m)
+	if err != nil {
+		return nil, err
+	}
 	return jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the Business profile").Line().
 		Comment("at /.well-known/ucp; each call returns a new slice.").Line().
 		Func().Id("Capabilities").Params().Index().Qual(mcpserverPkg, "ProfileCapability").Block(
@@ -182,7 +176,7 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 		jen.Return(jen.Qual(mcpserverPkg, "BusinessProfile").Call(
 			jen.Id("ProtocolVersion"),
 			jen.Index().Qual(mcpserverPkg, "ProfileService").Values(jen.Values(jen.Dict{
-				jen.Id("Name"):      jen.Lit("dev.ucp.common"),
+				jen.Id("Name"):      jen.Lit(name),
 				jen.Id("Version"):   jen.Id("ProtocolVersion"),
 				jen.Id("Transport"): jen.Lit("mcp"),
 				jen.Id("Schema"):    jen.Lit(service),
@@ -196,31 +190,58 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 // capabilitySchemaURL is the published schema URL of a tool's capability,
 // derived from the $id of the document that declares it.
 func capabilitySchemaURL(m *ir.Model, t *ir.Tool) (string, error) {
-	s := t.Params[1].Schema
-	for s.Ref != nil {
-		s = s.Ref
+	schemas := []*load.Schema{t.Result.Schema}
+	for _, p := range t.Params {
+		schemas = append(schemas, p.Schema)
 	}
-	return m.PublishedURL(s.Loc.File)
+	for _, s := range schemas {
+		for s.Ref != nil {
+			s = s.Ref
+		}
+		if docName(m, s.Loc.File) == t.Capability {
+			return m.PublishedURL(s.Loc.File)
+		}
+	}
+	return "", fmt.Errorf("no argument or result schema declares capability %s", t.Capability)
 }
 
-// decodeArgumentFunc emits the step that merges the decoding failures of
-// both arguments into one error, under their pointers (/meta, /location).
-func decodeArgumentFunc(m *ir.Model) jen.Code {
-	t := m.Tools[0]
-	return jen.Comment("argumentErrors reports the decoding failures of the two tool arguments as one error,").Line().
-		Comment("with pointers from the arguments root, or nil when both decoded.").Line().
-		Func().Id("argumentErrors").Params(jen.List(jen.Id("meta"), jen.Id("location")).Error()).Error().Block(
-		jen.Var().Id("all").Qual(rpcerrPkg, "InvalidParams"),
-		jen.For(jen.List(jen.Id("i"), jen.Err()).Op(":=").Range().Index().Error().Values(jen.Id("meta"), jen.Id("location"))).Block(
-			jen.If(jen.Err().Op("==").Nil()).Block(jen.Continue()),
-			jen.Id("pointer").Op(":=").Index().String().Values(jen.Lit("/"+t.Params[0].Name), jen.Lit("/"+t.Params[1].Name)).Index(jen.Id("i")),
-			jen.Id("ip").Op(",").Id("ok").Op(":=").Qual(rpcerrPkg, "AsInvalidParams").Call(jen.Err()),
-			jen.If(jen.Op("!").Id("ok")).Block(jen.Id("ip").Op("=").Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit(""), jen.Lit("%v"), jen.Err())),
-			jen.Id("all").Dot("Violations").Op("=").Append(jen.Id("all").Dot("Violations"), jen.Id("ip").Dot("Prefix").Call(jen.Id("pointer")).Dot("Violations").Op("...")),
-		),
-		jen.If(jen.Len(jen.Id("all").Dot("Violations")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
-		jen.Return(jen.Op("&").Id("all")),
-	)
+// docName is the "name" keyword of a schema document: the UCP capability
+// it declares, if any.
+func docName(m *ir.Model, file string) string {
+	root, err := m.Spec.Set.Doc(file)
+	if err != nil {
+		return ""
+	}
+	if n := root.Get("name"); n != nil && n.Kind == load.String {
+		return n.Str
+	}
+	return ""
+}
+
+// serviceName is the UCP service the tools belong to, for the Business
+// profile: UCP names capabilities <reverse domain>.<service>.<capability>
+// (dev.ucp.shopping.checkout), so it is the first three dot-separated
+// components their names share.
+func serviceName(m *ir.Model) (string, error) {
+	service := ""
+	for _, t := range m.Tools {
+		if t.Capability == "" {
+			continue
+		}
+		parts := strings.SplitN(t.Capability, ".", 4)
+		if len(parts) < 4 {
+			return "", fmt.Errorf("tool %s: capability %q has no service component (want reverse-domain.service.capability)", t.Name, t.Capability)
+		}
+		name := strings.Join(parts[:3], ".")
+		if service != "" && name != service {
+			return "", fmt.Errorf("tool %s: capability %q is not of service %s, which the other tools name", t.Name, t.Capability, service)
+		}
+		service = name
+	}
+	if service == "" {
+		return "", fmt.Errorf("%s: no tool declares a UCP capability, so the service of the Business profile is unknown", m.Spec.File)
+	}
+	return service, nil
 }
 
 // schemaFile names the file holding one of a tool's schemas (kind is
@@ -281,10 +302,10 @@ func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 	if reduce {
 		in, res, described = formDescribed, formLean, formDescribed
 	}
+	if ok, err := isMCPService(m); err != nil || !ok {
+		return nil, fmt.Errorf("%s: not an MCP service of the UCP binding (every method takes a required meta and has a result): %v", m.Spec.File, err)
+	}
 	for _, t := range m.Tools {
-		if len(t.Params) != 2 || t.Result == nil {
-			return nil, fmt.Errorf("tool %s: not of the UCP binding's shape (meta, a domain argument, a result)", t.Name)
-		}
 		var names, required []string
 		var schemas []*load.Schema
 		for _, p := range t.Params {

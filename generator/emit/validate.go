@@ -48,11 +48,11 @@ func typeOps(m *ir.Model) map[*ir.Type]string {
 // *rpcerr.InvalidParams with pointers relative to the value.
 func emitValidators(f *jen.File, m *ir.Model) error {
 	first := newCheckTable(nil)
-	if _, err := compileEntries(first, m); err != nil {
+	if _, _, err := compileEntries(first, m); err != nil {
 		return err
 	}
 	st := newCheckTable(first.namePlan())
-	entry, err := compileEntries(st, m)
+	entry, args, err := compileEntries(st, m)
 	if err != nil {
 		return err
 	}
@@ -75,6 +75,16 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 		f.Add(decodeFunc(t, n)).Line()
 		f.Add(validateMethod(t, n)).Line()
 	}
+	if len(args) > 0 {
+		f.Add(argumentHelper()).Line()
+	}
+	for _, tool := range m.Tools {
+		for _, p := range tool.Params {
+			if n, ok := args[p]; ok {
+				f.Add(argumentDecoder(tool, p, n)).Line()
+			}
+		}
+	}
 	for _, fn := range st.funcs {
 		f.Add(fn).Line()
 	}
@@ -90,9 +100,11 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 // compileEntries compiles the schema of every named type into st and
 // returns each type's check suffix. Tool parameters and results validate
 // against the schema the tool names, compiled for the tool's direction and
-// operation; other types against their merged sources.
-func compileEntries(st *checkTable, m *ir.Model) (map[*ir.Type]string, error) {
-	entry := map[*ir.Type]string{}
+// operation; other types against their merged sources. Parameters of an
+// unnamed type (a plain string id) get a check of their own, returned in
+// args.
+func compileEntries(st *checkTable, m *ir.Model) (entry map[*ir.Type]string, args map[*ir.Param]string, err error) {
+	entry, args = map[*ir.Type]string{}, map[*ir.Param]string{}
 	for _, tool := range m.Tools {
 		params := append([]*ir.Param(nil), tool.Params...)
 		dirs := make([]ir.Direction, len(params))
@@ -101,12 +113,20 @@ func compileEntries(st *checkTable, m *ir.Model) (map[*ir.Type]string, error) {
 			dirs = append(dirs, ir.Response)
 		}
 		for i, p := range params {
+			if i < len(tool.Params) && !p.Type.IsNamed() {
+				n, err := st.suffixFor(p.Schema, dirs[i], tool.Op)
+				if err != nil {
+					return nil, nil, fmt.Errorf("tool %s param %s: %w", tool.Name, p.Name, err)
+				}
+				args[p] = n
+				continue
+			}
 			if !p.Type.IsNamed() || entry[p.Type] != "" {
 				continue
 			}
 			n, err := st.suffixFor(p.Schema, dirs[i], tool.Op)
 			if err != nil {
-				return nil, fmt.Errorf("tool %s param %s: %w", tool.Name, p.Name, err)
+				return nil, nil, fmt.Errorf("tool %s param %s: %w", tool.Name, p.Name, err)
 			}
 			entry[p.Type] = n
 		}
@@ -118,11 +138,45 @@ func compileEntries(st *checkTable, m *ir.Model) (map[*ir.Type]string, error) {
 		}
 		n, err := st.suffixFor(&load.Schema{Loc: load.Loc{File: "type", Pointer: "/" + t.Name}, AllOf: t.Sources, Node: &load.Node{}}, t.Direction, ops[t])
 		if err != nil {
-			return nil, fmt.Errorf("type %s: %w", t.Name, err)
+			return nil, nil, fmt.Errorf("type %s: %w", t.Name, err)
 		}
 		entry[t] = n
 	}
-	return entry, nil
+	return entry, args, nil
+}
+
+// argumentHelper emits decodeArgument, which the decoder of every argument
+// of an unnamed type shares: parse, check, and only then fill the value.
+func argumentHelper() jen.Code {
+	return jen.Comment("decodeArgument parses data, runs check over it and only then hands the value to").Line().
+		Comment("fill, so that a tool argument of an unnamed type is held to its schema as named").Line().
+		Comment("types are by decodeChecked.").Line().
+		Func().Id("decodeArgument").Params(
+		jen.Id("data").Index().Byte(),
+		jen.Id("check").Func().Params(jen.Op("*").Qual(checkPkg, "Checker"), jen.Op("*").Qual(checkPkg, "Value"), jen.Op("*").Qual(checkPkg, "Path")),
+		jen.Id("fill").Func().Params(jen.Op("*").Qual(checkPkg, "Value")).Error(),
+	).Error().Block(
+		jen.Id("doc").Op(":=").Qual(checkPkg, "NewDocument").Call(),
+		jen.Defer().Id("doc").Dot("Release").Call(),
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("doc").Dot("Parse").Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(checkPkg, "SyntaxError").Call(jen.Err()))),
+		jen.If(jen.Err().Op(":=").Id("runCheck").Call(jen.Id("v"), jen.Id("check")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Id("fill").Call(jen.Id("v"))),
+	)
+}
+
+// argumentDecoder emits the decoder of one tool argument whose type has no
+// declaration (and so no DecodeT), such as a plain string id.
+func argumentDecoder(tool *ir.Tool, p *ir.Param, suffix string) jen.Code {
+	name := argDecoderName(tool, p)
+	fill := append(valueInto(p.Type, place{expr: jen.Id("x")}, operandOf(jen.Id("v")), false), jen.Return(jen.Nil()))
+	return jen.Commentf("%s parses data as the %s argument of %s, checked against its schema.", name, p.Name, tool.Name).Line().
+		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(goType(p.Type), jen.Error()).Block(
+		jen.Var().Id("x").Add(goType(p.Type)),
+		jen.Err().Op(":=").Id("decodeArgument").Call(jen.Id("data"), jen.Id("check"+suffix),
+			jen.Func().Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Error().Block(fill...)),
+		jen.Return(jen.Id("x"), jen.Err()),
+	)
 }
 
 // checkHelpers emits the generic functions that every DecodeT and Validate

@@ -181,11 +181,11 @@ func (b *Budget) ChargeOther(remote string) error {
 	return nil
 }
 
-// Strict reports whether a call of tool with the location argument
-// location draws from the strict bucket.
-func (b *Budget) Strict(tool string, location json.RawMessage) bool {
+// Strict reports whether a call of tool with the raw arguments object
+// arguments draws from the strict bucket.
+func (b *Budget) Strict(tool string, arguments json.RawMessage) bool {
 	if b == nil || b.limiter == nil || b.limiter.cfg.Strict == nil {
 		return false
 	}
-	return b.limiter.cfg.Strict(tool, location)
+	return b.limiter.cfg.Strict(tool, arguments)
 }

@@ -46,6 +46,7 @@ func directTools() []mcpserver.Tool {
 			t.Capability = "dev.ucp.common.location.lookup"
 			return t
 		}(),
+		paramsTool("get"),
 	}
 }
 
@@ -127,6 +128,11 @@ func directCases(version string) []directCase {
 		{name: "_meta version differs", body: call("22", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}},"name":"search","arguments":`+args(`{}`)+`}`), header: headers("search")},
 		{name: "capabilities missing", body: call("23", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+version+`"},"name":"search","arguments":`+args(`{}`)+`}`), header: headers("search")},
 		{name: "capabilities not an object", body: call("24", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+version+`","io.modelcontextprotocol/clientCapabilities":[]},"name":"search","arguments":`+args(`{}`)+`}`), header: headers("search")},
+		{name: "three params", body: call("26", params("get", "", `,"arguments":{"meta":`+meta+`,"id":"c_1","cart":{"n":1}}`)), header: headers("get"), direct: true},
+		{name: "optional param absent", body: call("27", params("get", "", `,"arguments":{"id":"c_1","meta":`+meta+`}`)), header: headers("get"), direct: true},
+		{name: "scalar param invalid", body: call("28", params("get", "", `,"arguments":{"meta":`+meta+`,"id":7,"cart":[]}`)), header: headers("get"), direct: true},
+		{name: "required scalar param missing", body: call("29", params("get", "", `,"arguments":{"meta":`+meta+`}`)), header: headers("get"), direct: true},
+		{name: "another tool's param", body: call("30", params("get", "", `,"arguments":{"meta":`+meta+`,"id":"c_1","location":{}}`)), header: headers("get"), direct: true},
 		{name: "client info of the wrong type", body: call("25", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+version+`","io.modelcontextprotocol/clientInfo":{"name":5},"io.modelcontextprotocol/clientCapabilities":{}},"name":"search","arguments":`+args(`{}`)+`}`), header: headers("search")},
 	}
 	for i := range cases {

@@ -30,12 +30,44 @@ func echoTool(name string, run func(ctx context.Context, loc map[string]any) (an
 		Capability:   "dev.ucp.common.location.search",
 		InputSchema:  json.RawMessage(`{"type":"object","required":["meta","location"],"properties":{"meta":{"type":"object"},"location":{"type":"object"}}}`),
 		OutputSchema: json.RawMessage(outputSchema),
-		Bind: func(meta, location json.RawMessage) (mcpserver.Run, error) {
+		Params:       []mcpserver.Param{{Name: "meta", Required: true}, {Name: "location", Required: true}},
+		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
 			var loc map[string]any
-			if err := json.Unmarshal(location, &loc); err != nil || loc == nil {
+			if err := json.Unmarshal(args[1], &loc); err != nil || loc == nil {
 				return nil, rpcerr.Invalid("/location", "type", "must be an object")
 			}
 			return func(ctx context.Context) (any, error) { return run(ctx, loc) }, nil
+		},
+	}
+}
+
+// paramsTool is a tool of three params, none of them location: a required
+// meta, a required scalar id and an optional object cart. Its hook answers
+// with the id it was given and whether a cart came, so a test sees that
+// each raw value reached its own param.
+func paramsTool(name string) mcpserver.Tool {
+	return mcpserver.Tool{
+		Name:         name,
+		Capability:   "dev.ucp.common.location.search",
+		InputSchema:  json.RawMessage(`{"type":"object","required":["meta","id"],"properties":{"meta":{"type":"object"},"id":{"type":"string"},"cart":{"type":"object"}}}`),
+		OutputSchema: json.RawMessage(outputSchema),
+		Params:       []mcpserver.Param{{Name: "meta", Required: true}, {Name: "id", Required: true}, {Name: "cart"}},
+		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+			var id string
+			idErr := json.Unmarshal(args[1], &id)
+			if idErr != nil {
+				idErr = rpcerr.Invalid("", "type", "must be a string")
+			}
+			var cartErr error
+			if args[2] != nil && (len(args[2]) == 0 || args[2][0] != '{') {
+				cartErr = rpcerr.Invalid("", "type", "must be an object")
+			}
+			if err := mcpserver.ArgumentErrors([]string{"meta", "id", "cart"}, nil, idErr, cartErr); err != nil {
+				return nil, err
+			}
+			return func(context.Context) (any, error) {
+				return map[string]any{"locations": []any{}, "id": id, "cart": args[2] != nil}, nil
+			}, nil
 		},
 	}
 }

@@ -174,7 +174,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if caller == "" {
 			caller = remoteHost(r.RemoteAddr)
 		}
-		if err := h.budget.ChargeTool(caller, h.budget.Strict(call.tool, call.location)); err != nil {
+		if err := h.budget.ChargeTool(caller, h.budget.Strict(call.tool, call.arguments)); err != nil {
 			writeRPCError(w, id, RPCError(err, h.opts.Logger))
 			return
 		}
@@ -432,25 +432,18 @@ func exactID(raw json.RawMessage) bool {
 
 // call is what rate limiting needs of a tools/call request.
 type call struct {
-	tool     string
-	profile  string
-	location json.RawMessage
+	tool      string
+	profile   string
+	arguments json.RawMessage
 }
 
-// callOf reads the tool name, the agent profile and the location argument
-// of tools/call params; anything malformed is left empty for the tool
-// handler to refuse with its precise error.
+// callOf reads the tool name, the agent profile (from the binding's meta
+// argument) and the raw arguments of tools/call params; anything malformed
+// is left empty for the tool handler to refuse with its precise error.
 func callOf(params json.RawMessage) call {
 	var p struct {
-		Name      string `json:"name"`
-		Arguments struct {
-			Meta struct {
-				Agent struct {
-					Profile string `json:"profile"`
-				} `json:"ucp-agent"`
-			} `json:"meta"`
-			Location json.RawMessage `json:"location"`
-		} `json:"arguments"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	if json.Unmarshal(params, &p) != nil {
 		// Partly decoded fields are still the best key available.
@@ -460,7 +453,19 @@ func callOf(params json.RawMessage) call {
 		json.Unmarshal(params, &name)
 		return call{tool: name.Name}
 	}
-	return call{tool: p.Name, profile: p.Arguments.Meta.Agent.Profile, location: p.Arguments.Location}
+	c := call{tool: p.Name, arguments: p.Arguments}
+	var args map[string]json.RawMessage
+	if json.Unmarshal(p.Arguments, &args) == nil {
+		var meta struct {
+			Agent struct {
+				Profile string `json:"profile"`
+			} `json:"ucp-agent"`
+		}
+		if json.Unmarshal(args[MetaParam], &meta) == nil {
+			c.profile = meta.Agent.Profile
+		}
+	}
+	return c
 }
 
 // remoteHost is the IP of a RemoteAddr, without the port, so one client's

@@ -152,12 +152,14 @@ func TestHTTPRateLimit(t *testing.T) {
 	s := newServer(nil, echoTool("search", emptyResult))
 	url := serveHTTP(t, s, &mcpserver.HTTPOptions{RateLimit: &mcpserver.RateLimit{
 		PerSecond: 2, Burst: 3,
-		Strict: func(tool string, loc json.RawMessage) bool {
-			var l struct {
-				Filters struct{ Items []string }
+		Strict: func(tool string, args json.RawMessage) bool {
+			var a struct {
+				Location struct {
+					Filters struct{ Items []string }
+				}
 			}
-			json.Unmarshal(loc, &l)
-			return tool == "search" && len(l.Filters.Items) > 0
+			json.Unmarshal(args, &a)
+			return tool == "search" && len(a.Location.Filters.Items) > 0
 		},
 		StrictPerSecond: 0.5, StrictBurst: 1,
 		Now: clock,

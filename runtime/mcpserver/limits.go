@@ -19,8 +19,9 @@ type RateLimit struct {
 	Burst     int
 	// Strict selects calls that also draw from a second, smaller bucket
 	// (StrictPerSecond, StrictBurst), e.g. searches with item filters; it
-	// sees the tool name and the raw location argument.
-	Strict          func(tool string, location json.RawMessage) bool
+	// sees the tool name and the raw tools/call arguments object, whose
+	// members are the tool's params.
+	Strict          func(tool string, arguments json.RawMessage) bool
 	StrictPerSecond float64
 	StrictBurst     int
 	// OtherPerSecond and OtherBurst are every remote address's bucket for

@@ -3,9 +3,10 @@
 // the JSON-RPC codes the UCP binding requires, fills the response's ucp
 // envelope, and returns structured content plus the same JSON as text.
 //
-// It knows nothing about the Location domain: generated code supplies a Bind
-// function per tool that decodes and validates the arguments and returns the
-// hook call to run.
+// It knows nothing about any UCP service: generated code supplies each
+// tool's parameter list and a Bind function that decodes and validates the
+// arguments and returns the hook call to run. The one argument name it
+// reads is MetaParam, which the binding defines for every tool.
 package mcpserver
 
 import (
@@ -106,6 +107,19 @@ func quotedLen(body []byte) int64 {
 // response value (JSON-encodable); errors are typed runtime errors or plain ones.
 type Run func(ctx context.Context) (any, error)
 
+// MetaParam is the tool argument the UCP MCP binding defines for request
+// metadata: its ucp-agent.profile is the Platform profile negotiation reads.
+// It is the only argument name the runtime knows; every other one comes from
+// the generated Params.
+const MetaParam = "meta"
+
+// Param is one argument of a tool as its OpenRPC method lists it: the
+// member name in tools/call arguments, and whether the call must carry it.
+type Param struct {
+	Name     string
+	Required bool
+}
+
 // Tool is one generated tool as the runtime sees it.
 type Tool struct {
 	Name        string
@@ -116,9 +130,16 @@ type Tool struct {
 	Capability   string
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
-	// Bind decodes and validates meta and location and returns the hook call
-	// to run once negotiation succeeded; its errors are *rpcerr.InvalidParams.
-	Bind func(meta, location json.RawMessage) (Run, error)
+	// Params are the tool's arguments in method order. The runtime accepts
+	// exactly these members in tools/call arguments, each at most once, and
+	// refuses a call that lacks a required one.
+	Params []Param
+	// Bind decodes and validates the arguments and returns the hook call to
+	// run once negotiation succeeded. args[i] is the raw JSON of Params[i],
+	// nil when an optional argument is absent. Its errors are
+	// *rpcerr.InvalidParams with pointers from the arguments root
+	// (/<name>/...).
+	Bind func(args []json.RawMessage) (Run, error)
 	// CheckOutput validates an encoded response (used with ValidateOutput).
 	CheckOutput func(data []byte) error
 
@@ -229,17 +250,19 @@ func (o *Options) logger() *slog.Logger {
 
 // serve runs one call and returns a result or a typed error.
 func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (reply, error) {
-	meta, location, err := splitArguments(raw)
+	args, err := splitArguments(t.Params, raw)
 	if err != nil {
 		return reply{}, err
 	}
-	profile, err := profileURL(meta)
-	if err != nil {
-		return reply{}, err
+	var profile string
+	if i := paramIndex(t.Params, MetaParam); i >= 0 {
+		if profile, err = profileURL(args[i]); err != nil {
+			return reply{}, err
+		}
 	}
 	// Validate the whole request before negotiation, so an invalid call
 	// never makes the server fetch a caller-supplied profile URL.
-	run, err := t.Bind(meta, location)
+	run, err := t.Bind(args)
 	if err != nil {
 		return reply{}, err
 	}
@@ -394,28 +417,29 @@ func requiredEmpty(schema json.RawMessage) ([]emptyMember, error) {
 	return out, nil
 }
 
-// splitArguments requires an object with the two members of the binding.
-// Unknown top-level members are rejected, since the binding defines exactly
-// two, and so are repeated ones (as everywhere in a request): a call that
-// says two things about meta or location must not be read as the last one.
-func splitArguments(raw json.RawMessage) (meta, location json.RawMessage, err error) {
+// splitArguments requires an object whose members are the tool's params
+// and returns their raw values in params order. Unknown members are
+// rejected, since the binding defines the arguments exactly, and so are
+// repeated ones (as everywhere in a request): a call that says two things
+// about one argument must not be read as the last one.
+func splitArguments(params []Param, raw json.RawMessage) ([]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return nil, nil, rpcerr.Invalid("", "type", "arguments must be an object with meta and location")
+		return nil, rpcerr.Invalid("", "type", "arguments must be an object with %s", nameList(params))
 	}
+	args := make([]json.RawMessage, len(params))
 	var v rpcerr.InvalidParams
 	seen := map[string]bool{}
-	err = eachMember(trimmed, func(name string, value json.RawMessage) error {
+	err := eachMember(trimmed, func(name string, value json.RawMessage) error {
 		at := "/" + rpcerr.EscapeToken(name)
+		i := paramIndex(params, name)
 		switch {
 		case seen[name]:
 			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "json", Message: fmt.Sprintf("duplicate member name %q", name)})
-		case name == "meta":
-			meta = value
-		case name == "location":
-			location = value
+		case i < 0:
+			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "additionalProperties", Message: "is not allowed: the arguments have exactly " + countMembers(len(params)) + ", " + nameList(params)})
 		default:
-			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "additionalProperties", Message: "is not allowed: the arguments have exactly two members, meta and location"})
+			args[i] = value
 		}
 		seen[name] = true
 		return nil
@@ -425,24 +449,63 @@ func splitArguments(raw json.RawMessage) (meta, location json.RawMessage, err er
 		if se.inValue {
 			at = "/" + rpcerr.EscapeToken(se.key)
 		}
-		return nil, nil, rpcerr.Invalid(at, "json", "arguments are not valid JSON: %v", se.err)
+		return nil, rpcerr.Invalid(at, "json", "arguments are not valid JSON: %v", se.err)
 	}
 	if err != nil {
-		return nil, nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
+		return nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
 	}
 	if len(v.Violations) > 0 {
-		return nil, nil, &v
+		return nil, &v
 	}
-	if meta == nil {
-		v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/meta", Keyword: "required", Message: "is required (it carries ucp-agent.profile)"})
-	}
-	if location == nil {
-		v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/location", Keyword: "required", Message: "is required (it carries the request)"})
+	for i, p := range params {
+		if !p.Required || args[i] != nil {
+			continue
+		}
+		msg := "is required"
+		if p.Name == MetaParam {
+			msg = "is required (it carries ucp-agent.profile)"
+		}
+		v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/" + rpcerr.EscapeToken(p.Name), Keyword: "required", Message: msg})
 	}
 	if len(v.Violations) > 0 {
-		return nil, nil, &v
+		return nil, &v
 	}
-	return meta, location, nil
+	return args, nil
+}
+
+// paramIndex is the position of the param called name, or -1.
+func paramIndex(params []Param, name string) int {
+	for i, p := range params {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// nameList is the params' names for a message: "meta, id and checkout".
+func nameList(params []Param) string {
+	if len(params) == 0 {
+		return "no members"
+	}
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// countMembers says how many members the arguments have, in words for a
+// message: "two members".
+func countMembers(n int) string {
+	words := []string{"no members", "one member", "two members", "three members", "four members", "five members"}
+	if n < len(words) {
+		return words[n]
+	}
+	return fmt.Sprintf("%d members", n)
 }
 
 // profileURL reads meta["ucp-agent"].profile for negotiation; the full meta
@@ -453,14 +516,15 @@ func profileURL(meta json.RawMessage) (string, error) {
 			Profile *string `json:"profile"`
 		} `json:"ucp-agent"`
 	}
+	at := "/" + MetaParam
 	if err := json.Unmarshal(meta, &m); err != nil {
-		return "", rpcerr.Invalid("/meta", "type", "must be an object with ucp-agent.profile")
+		return "", rpcerr.Invalid(at, "type", "must be an object with ucp-agent.profile")
 	}
 	if m.Agent == nil {
-		return "", rpcerr.Invalid("/meta/ucp-agent", "required", "is required")
+		return "", rpcerr.Invalid(at+"/ucp-agent", "required", "is required")
 	}
 	if m.Agent.Profile == nil {
-		return "", rpcerr.Invalid("/meta/ucp-agent/profile", "required", "is required (a URI of the Platform's UCP profile)")
+		return "", rpcerr.Invalid(at+"/ucp-agent/profile", "required", "is required (a URI of the Platform's UCP profile)")
 	}
 	return *m.Agent.Profile, nil
 }
@@ -575,4 +639,26 @@ func SetMember(obj []byte, name string, v any) ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// ArgumentErrors merges the decoding failures of a tool's arguments into one
+// error, each violation under the pointer of its argument (/name/...), so
+// that one -32602 lists them all; names[i] is the param errs[i] belongs to.
+// It returns nil when every error is nil. Generated Bind functions call it.
+func ArgumentErrors(names []string, errs ...error) error {
+	var all rpcerr.InvalidParams
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		ip, ok := rpcerr.AsInvalidParams(err)
+		if !ok {
+			ip = rpcerr.Invalid("", "", "%v", err)
+		}
+		all.Violations = append(all.Violations, ip.Prefix("/"+rpcerr.EscapeToken(names[i])).Violations...)
+	}
+	if len(all.Violations) == 0 {
+		return nil
+	}
+	return &all
 }

@@ -279,3 +279,52 @@ func TestInvalidCallNeverNegotiates(t *testing.T) {
 		t.Fatalf("valid call: %s, %d negotiations", raw, neg.n.Load())
 	}
 }
+
+// TestParamsComeFromTheTool checks that the arguments a call may carry are
+// the tool's own params: each raw value reaches its param, an optional one
+// may be left out, a required one may not, another tool's param is refused,
+// and violations of several arguments come back together under their
+// pointers.
+func TestParamsComeFromTheTool(t *testing.T) {
+	s := newServer(nil, paramsTool("get"))
+	url := serveHTTP(t, s, nil)
+	type violation struct{ pointer, message string }
+	cases := []struct {
+		name string
+		args string
+		want string // structured content, when the call succeeds
+		errs []violation
+	}{
+		{"all three", `{"meta":` + meta + `,"id":"c_1","cart":{}}`, `"cart":true,"id":"c_1"`, nil},
+		{"optional absent", `{"id":"c_2","meta":` + meta + `}`, `"cart":false,"id":"c_2"`, nil},
+		{"required missing", `{"meta":` + meta + `,"cart":{}}`, "", []violation{{"/id", "is required"}}},
+		{"meta missing", `{"id":"c_1"}`, "", []violation{{"/meta", "carries ucp-agent.profile"}}},
+		{"two invalid", `{"meta":` + meta + `,"id":7,"cart":[]}`, "", []violation{{"/id", "must be a string"}, {"/cart", "must be an object"}}},
+		{"another tool's param", `{"meta":` + meta + `,"id":"c_1","location":{}}`, "", []violation{{"/location", "exactly three members, meta, id and cart"}}},
+		{"repeated param", `{"meta":` + meta + `,"id":"a","id":"b"}`, "", []violation{{"/id", "duplicate member name"}}},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, r, raw := post(t, url, callBody(i+1, "get", tc.args))
+			if tc.errs == nil {
+				if r.Result == nil || !strings.Contains(string(r.Result.StructuredContent), tc.want) {
+					t.Fatalf("want a result with %s, got %s", tc.want, raw)
+				}
+				return
+			}
+			if r.Error == nil || r.Error.Code != -32602 {
+				t.Fatalf("want -32602, got %s", raw)
+			}
+			var d struct{ Violations []rpcerr.Violation }
+			json.Unmarshal(r.Error.Data, &d)
+			if len(d.Violations) != len(tc.errs) {
+				t.Fatalf("violations %+v, want %v", d.Violations, tc.errs)
+			}
+			for j, w := range tc.errs {
+				if d.Violations[j].Pointer != w.pointer || !strings.Contains(d.Violations[j].Message, w.message) {
+					t.Errorf("violation %d: %+v, want %s saying %q", j, d.Violations[j], w.pointer, w.message)
+				}
+			}
+		})
+	}
+}
