@@ -34,6 +34,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/cursorkeys"
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
@@ -57,6 +58,8 @@ type config struct {
 	pageMax  int
 	// postgres is the PostGIS DSN to serve from ("" : in memory).
 	postgres string
+	// postgresTimeout bounds each PostGIS statement (0: the source's default).
+	postgresTimeout time.Duration
 	// cursorKeys is the shared cursor key file ("" : the environment
 	// variable, else a per-process key).
 	cursorKeys string
@@ -117,6 +120,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.batchMax, "batch-max", 0, "distinct ids processed per lookup (0: runtime default; at least 10)")
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
 	fs.StringVar(&c.postgres, "postgres", "", "serve from this PostgreSQL + PostGIS DSN instead of memory; with --data, first load FILE into it (the database then holds exactly FILE's records)")
+	fs.DurationVar(&c.postgresTimeout, "postgres-timeout", postgis.DefaultTimeout, "longest one PostGIS statement may take, waiting for a connection included; past it the call gets -32000 with HTTP 503 and Retry-After (the session's statement_timeout is "+postgis.StatementTimeout.String()+")")
 	fs.StringVar(&c.cursorKeys, "cursor-keys", "", "cursor key file shared by replicas: {\"current\": id, \"keys\": {id: base64}} (default: $"+cursorkeys.EnvVar+", else a per-process key)")
 	fs.Var(&c.supported, "supported-versions", "comma-separated older UCP versions to serve beside "+location.ProtocolVersion+", each with its own profile (/.well-known/ucp/VERSION) and MCP endpoint (/ucp/VERSION/mcp), listed in the profile's supported_versions; off by default (known: "+knownVersions()+")")
 	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
@@ -153,6 +157,7 @@ func parseFlags(args []string) (config, error) {
 		{"--write-timeout", l.writeTimeout <= 0},
 		{"--idle-timeout", l.idleTimeout <= 0},
 		{"--shutdown-grace", l.shutdownGrace < 0},
+		{"--postgres-timeout", c.postgresTimeout <= 0},
 		{"--max-header-bytes", l.maxHeaderBytes <= 0},
 		{"--max-inflight", l.maxInFlight < 0},
 		{"--rate", l.rate < 0},
@@ -202,7 +207,7 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 	if err != nil {
 		return servers{}, 0, err
 	}
-	src, n, err := openSource(c)
+	src, n, err := openSource(c, logger)
 	if err != nil {
 		return servers{}, 0, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 // openSource selects the data source: the in-memory dataset (embedded or
 // --data) by default, or PostGIS with --postgres, after loading --data into
 // it when both are given. It returns the number of public records served.
-func openSource(c config) (location.Source, int, error) {
+func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 	if c.postgres == "" {
 		recs, err := loadRecords(c.data)
 		if err != nil {
@@ -47,7 +48,7 @@ func openSource(c config) (location.Source, int, error) {
 		fmt.Fprintf(os.Stderr, "storefinder: loaded %s into PostgreSQL: %d records, %d inserted, %d updated, %d deleted\n",
 			c.data, st.Records, st.Inserted, st.Updated, st.Deleted)
 	}
-	src, err := postgis.Open(ctx, pool, postgis.Options{})
+	src, err := postgis.Open(ctx, pool, postgis.Options{Timeout: c.postgresTimeout, Logger: logger})
 	if err != nil {
 		return nil, 0, fmt.Errorf("--postgres: %w", err)
 	}

@@ -47,6 +47,15 @@
 //     service areas, read in one statement, exactly as the in-memory store
 //     does.
 //
+// Faults. Every Source call runs under Options.Timeout, and the pool's
+// sessions under StatementTimeout and ConnectTimeout (Config). A call the
+// database did not answer (refused or dropped connections, a timeout, a
+// server shutting down) fails with an *UnavailableError, which the MCP
+// runtime answers as -32000 with HTTP 503 and Retry-After; outages are
+// logged once when they start, once per FaultLogInterval with a count, and
+// once when they end. Values holding U+0000, which PostgreSQL text cannot
+// hold, match nothing instead of failing the statement, as in memory.
+//
 // Free text orders and scores, never filters: under finder.ByRelevance the
 // score is ts_rank over a websearch OR-query for Locations that match it and
 // 0 for the rest, so every Location a structured constraint admits still
@@ -57,9 +66,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -89,7 +100,26 @@ type Options struct {
 	// from which Candidates reads in id order instead of through the
 	// spatial index (0: DefaultWideProbe).
 	WideProbe int
+	// Timeout bounds each Source call, waiting for a connection included
+	// (0: DefaultTimeout), so a database that stops answering (SIGSTOP, a
+	// partition) costs a request seconds, not the TCP timeout.
+	Timeout time.Duration
+	// Logger receives the rate-limited outage lines (nil: slog.Default()).
+	Logger *slog.Logger
 }
+
+// DefaultTimeout is Options.Timeout's default: a little above the
+// statement_timeout Config sets, so the server's own cancellation, which
+// leaves the connection usable, normally comes first.
+const DefaultTimeout = 6 * time.Second
+
+// Defaults Config sets on the pool unless the DSN sets them.
+const (
+	// StatementTimeout is the session's statement_timeout.
+	StatementTimeout = 5 * time.Second
+	// ConnectTimeout bounds opening one connection.
+	ConnectTimeout = 5 * time.Second
+)
 
 // DefaultWideProbe is Options.WideProbe's default: below it, sorting the
 // circle's Locations costs less than walking the id order.
@@ -98,9 +128,11 @@ const DefaultWideProbe = 4000
 // Source is a finder.Source[location.Location] over a PostGIS database; it
 // is safe for concurrent use and never writes.
 type Source struct {
-	pool  *pgxpool.Pool
-	caps  finder.Capabilities
-	probe int
+	pool    *pgxpool.Pool
+	caps    finder.Capabilities
+	probe   int
+	timeout time.Duration
+	faults  *faultLog
 }
 
 var _ finder.Source[location.Location] = (*Source)(nil)
@@ -117,6 +149,9 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 	if math.IsNaN(opts.MaxDistance) || math.IsInf(opts.MaxDistance, 0) || opts.MaxDistance < 0 {
 		return nil, fmt.Errorf("postgis source: MaxDistance must be a finite number of meters >= 0, got %v", opts.MaxDistance)
 	}
+	if opts.Timeout < 0 {
+		return nil, fmt.Errorf("postgis source: Timeout must be >= 0, got %v", opts.Timeout)
+	}
 	if opts.WideProbe < 0 {
 		return nil, fmt.Errorf("postgis source: WideProbe must be >= 0, got %d", opts.WideProbe)
 	}
@@ -128,7 +163,16 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 	if err != nil {
 		return nil, err
 	}
-	return &Source{pool: pool, probe: probe, caps: finder.Capabilities{
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	faults := &faultLog{logger: logger, interval: FaultLogInterval, now: time.Now}
+	return &Source{pool: pool, probe: probe, timeout: timeout, faults: faults, caps: finder.Capabilities{
 		Serves:      []string{"point", "address"},
 		Countries:   countries,
 		MaxDistance: opts.MaxDistance,
@@ -166,6 +210,10 @@ func (s *Source) Capabilities() finder.Capabilities {
 
 // Candidates implements finder.Source: one query, keyset order, LIMIT.
 func (s *Source) Candidates(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
+	return call(s, ctx, func(ctx context.Context) ([]finder.Candidate[location.Location], error) { return s.candidates(ctx, h) })
+}
+
+func (s *Source) candidates(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
 	if h.Limit <= 0 {
 		return nil, nil
 	}
@@ -273,7 +321,9 @@ func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate
 // quotes and leading minus signs (phrase and negation syntax) are dropped,
 // and websearch_to_tsquery never fails on what is left.
 func orQuery(text string) string {
-	words := strings.FieldsFunc(text, func(r rune) bool { return r == '"' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	// NUL separates words, as it does for the in-memory tokenizer; a
+	// PostgreSQL text value cannot hold it.
+	words := strings.FieldsFunc(text, func(r rune) bool { return r == '"' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0 })
 	var keep []string
 	for _, w := range words {
 		w = strings.TrimLeft(w, "-")
@@ -343,7 +393,11 @@ func (w *where) structured(h finder.Hints, indexed bool) *circle {
 		w.add("amenities @> " + w.arg(nonNil(f.Amenities)) + "::text[]")
 	}
 	if len(f.Items) > 0 {
-		w.add("items @> " + w.arg(f.Items) + "::text[]")
+		if hasNUL(f.Items) {
+			w.add("false") // no stored item id holds NUL
+		} else {
+			w.add("items @> " + w.arg(f.Items) + "::text[]")
+		}
 	}
 	return c
 }
@@ -385,9 +439,25 @@ func candidate(id string, doc []byte) (finder.Candidate[location.Location], erro
 	return finder.Candidate[location.Location]{Location: loc, Ref: id}, nil
 }
 
+// hasNUL reports a value holding U+0000, which no PostgreSQL text (so no
+// stored id, alias or item) can hold: it matches nothing, as in memory,
+// instead of failing the statement.
+func hasNUL(values []string) bool {
+	return slices.ContainsFunc(values, func(v string) bool { return strings.IndexByte(v, 0) >= 0 })
+}
+
 // Resolve implements finder.Source: ids and aliases in one statement.
 func (s *Source) Resolve(ctx context.Context, keys []string) (map[string][]finder.Candidate[location.Location], error) {
+	return call(s, ctx, func(ctx context.Context) (map[string][]finder.Candidate[location.Location], error) {
+		return s.resolve(ctx, keys)
+	})
+}
+
+func (s *Source) resolve(ctx context.Context, keys []string) (map[string][]finder.Candidate[location.Location], error) {
 	out := map[string][]finder.Candidate[location.Location]{}
+	if hasNUL(keys) {
+		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return strings.IndexByte(k, 0) >= 0 })
+	}
 	if len(keys) == 0 {
 		return out, nil
 	}
@@ -444,6 +514,10 @@ type area struct {
 // Serves implements finder.Source: one statement reads the batch's service
 // areas; the rules are evaluated in Go exactly as the in-memory store does.
 func (s *Source) Serves(ctx context.Context, t predicate.Target, cands []finder.Candidate[location.Location]) ([]bool, error) {
+	return call(s, ctx, func(ctx context.Context) ([]bool, error) { return s.serves(ctx, t, cands) })
+}
+
+func (s *Source) serves(ctx context.Context, t predicate.Target, cands []finder.Candidate[location.Location]) ([]bool, error) {
 	if t.Key != "point" && t.Key != "address" {
 		return nil, fmt.Errorf("%w: serves target %q", predicate.ErrUnevaluable, t.Key)
 	}
@@ -473,17 +547,17 @@ func (s *Source) Serves(ctx context.Context, t predicate.Target, cands []finder.
 	out := make([]bool, len(cands))
 	for i, c := range cands {
 		a, ok := areas[ids[i]]
-		out[i] = ok && a.present && serves(a, c.Location, t)
+		out[i] = ok && a.present && servesArea(a, c.Location, t)
 	}
 	return out, nil
 }
 
-// serves decides one candidate: a point within radius_m of the Location's
+// servesArea decides one candidate: a point within radius_m of the Location's
 // geo by geodesic distance; an address whose every non-empty member is in
 // the service area's list (countries as alpha-2 codes, which Load stores and
 // the engine turns the request's country into; regions case-insensitively;
 // postal codes exactly).
-func serves(a area, l *location.Location, t predicate.Target) bool {
+func servesArea(a area, l *location.Location, t predicate.Target) bool {
 	switch t.Key {
 	case "point":
 		g, ok := l.Geo.Get()
@@ -513,12 +587,19 @@ func inList(list []string, want string, eq func(string, string) bool) bool {
 
 // Items implements finder.Source: one statement, array containment.
 func (s *Source) Items(ctx context.Context, items []string, cands []finder.Candidate[location.Location]) ([]bool, error) {
+	return call(s, ctx, func(ctx context.Context) ([]bool, error) { return s.items(ctx, items, cands) })
+}
+
+func (s *Source) items(ctx context.Context, items []string, cands []finder.Candidate[location.Location]) ([]bool, error) {
 	ids, err := refs(cands)
 	if err != nil {
 		return nil, err
 	}
 	if len(items) == 0 {
 		return nil, errors.New("postgis items: no item ids given")
+	}
+	if hasNUL(items) {
+		return make([]bool, len(cands)), nil
 	}
 	rows, err := s.pool.Query(ctx, `SELECT id FROM `+tableLocations+`
 		WHERE id = ANY($1::text[]) AND NOT private AND items @> $2::text[]`, ids, items)
@@ -542,7 +623,10 @@ func (s *Source) Items(ctx context.Context, items []string, cands []finder.Candi
 
 // Config parses dsn into a pool configuration suited to this source's short
 // read statements: JIT compilation and parallel workers cost more to start
-// than such a statement takes, so both are turned off for the session.
+// than such a statement takes, so both are turned off for the session; a
+// statement may run StatementTimeout and a connection may take
+// ConnectTimeout to open, so a hostile query or a hung server cannot hold
+// a connection for long. The DSN's own values win.
 func Config(dsn string) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
@@ -557,6 +641,12 @@ func Config(dsn string) (*pgxpool.Config, error) {
 	}
 	if _, set := rp["application_name"]; !set {
 		rp["application_name"] = "ucpgen-storefinder"
+	}
+	if _, set := rp["statement_timeout"]; !set {
+		rp["statement_timeout"] = fmt.Sprint(StatementTimeout.Milliseconds())
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = ConnectTimeout
 	}
 	return cfg, nil
 }
@@ -577,6 +667,17 @@ func Connect(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	return pool, nil
+}
+
+// Ping reports whether the database answers a trivial statement within
+// timeout, for a readiness probe; it does not count toward outage logs.
+func (s *Source) Ping(ctx context.Context, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgis ping: %w", err)
+	}
+	return nil
 }
 
 // PublicCount reports how many buyer-accessible Locations the database

@@ -280,6 +280,9 @@ type Page[L any] struct {
 // rejection are *rpcerr.InvalidParams with pointers relative to the request.
 func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], error) {
 	var zero Page[L]
+	if err := checkText(req.Text); err != nil {
+		return zero, err
+	}
 	p, q, err := e.prepare(req.Query)
 	if err != nil {
 		return zero, err
