@@ -174,6 +174,9 @@ func parseFlags(args []string) (config, error) {
 			return c, fmt.Errorf("%s: out of range", check.name)
 		}
 	}
+	if c.stdio && c.supported != "" {
+		return c, errors.New("--supported-versions needs HTTP: each version has its own endpoint, and --stdio has one")
+	}
 	return c, nil
 }
 
@@ -211,12 +214,11 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 	if err != nil {
 		return servers{}, 0, err
 	}
-	so := location.ServiceOptions{
+	svc, err := location.NewService(src, location.ServiceOptions{
 		Lookup: lookup.Options{BatchMax: c.batchMax},
 		Pages:  pagination.Options{MaxLimit: c.pageMax},
 		Signer: signer,
-	}
-	svc, err := location.NewService(src, so)
+	})
 	if err != nil {
 		return servers{}, 0, err
 	}
@@ -240,7 +242,7 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 			err = location.Register(server, h, opts)
 			s.current = server
 		} else {
-			err = olderVersions[v].register(server, src, so, opts)
+			err = olderVersions[v].register(server, h, opts)
 			s.older = append(s.older, olderServer{version: v, server: server, profile: olderVersions[v].profile})
 		}
 		if err != nil {
@@ -379,7 +381,8 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 }
 
 // searchesItems selects the calls --items-rate applies to: searches that
-// filter by item availability, which can probe a Business's inventory.
+// filter by item availability (filters.items, or filters.inventory at
+// 2026-08-21), which can probe a Business's inventory.
 func searchesItems(tool string, args json.RawMessage) bool {
 	if tool != "search_locations" {
 		return false
@@ -387,11 +390,14 @@ func searchesItems(tool string, args json.RawMessage) bool {
 	var a struct {
 		Location struct {
 			Filters struct {
-				Items json.RawMessage `json:"items"`
+				Items     json.RawMessage `json:"items"`
+				Inventory json.RawMessage `json:"inventory"`
 			} `json:"filters"`
 		} `json:"location"`
 	}
-	return json.Unmarshal(args, &a) == nil && len(a.Location.Filters.Items) > 0 && string(a.Location.Filters.Items) != "null"
+	present := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
+	f := &a.Location.Filters
+	return json.Unmarshal(args, &a) == nil && (present(f.Items) || present(f.Inventory))
 }
 
 // serveUntil serves on ln until ctx is done, then stops accepting

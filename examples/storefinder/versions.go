@@ -9,17 +9,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/generated/location20260821"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/schemas/previous"
 )
 
 // olderVersion is one previous UCP version this Business can serve beside
 // the current one, from the current package's Source: what its generated
 // package provides, bound once in a table so the wiring stays generic.
 type olderVersion struct {
-	// register adds the version's tools to server, answering from src
-	// (the current package's Source) through the version's conversion.
-	register func(server *mcp.Server, src location.Source, so location.ServiceOptions, opts *mcpserver.Options) error
+	// register adds the version's tools to server, answering through the
+	// current version's hooks (and so from its Source) with the version's
+	// conversion.
+	register func(server *mcp.Server, newer location.Hooks, opts *mcpserver.Options) error
 	// profile renders the version's leaf Business profile for an endpoint.
 	profile func(endpoint string) ([]byte, error)
 	// capabilities are the version's advertised capabilities.
@@ -30,8 +33,18 @@ type olderVersion struct {
 }
 
 // olderVersions are the versions --supported-versions may name, keyed by
-// version; each generated package adds its entry in its own file.
-var olderVersions = map[string]olderVersion{}
+// version. 2026-08-21 is the draft tree standing in for a real previous
+// release, which is why it is off by default.
+var olderVersions = map[string]olderVersion{
+	location20260821.ProtocolVersion: {
+		register: func(server *mcp.Server, newer location.Hooks, opts *mcpserver.Options) error {
+			return location20260821.Register(server, location20260821.ServeFrom(newer, conversion20260821{}), opts)
+		},
+		profile:      location20260821.BusinessProfile,
+		capabilities: location20260821.Capabilities,
+		schemas:      previous.FS,
+	},
+}
 
 // versionList is the --supported-versions flag: a comma-separated list of
 // versions from olderVersions, kept as its normalised text so config stays
