@@ -243,6 +243,16 @@ func at(root *Node, ptr string) (*Node, error) {
 
 // resolveRef resolves a $ref string found at loc to its target schema.
 func (set *Set) resolveRef(loc Loc, ref string) (*Schema, error) {
+	target, err := set.refNode(loc, ref)
+	if err != nil {
+		return nil, err
+	}
+	return set.parseSchema(target)
+}
+
+// refNode resolves a $ref string found at loc (the object holding it) to the
+// node it points at, in this file or another one of the tree.
+func (set *Set) refNode(loc Loc, ref string) (*Node, error) {
 	base, err := url.Parse(set.bases[loc.File])
 	if err != nil {
 		return nil, keywordError(loc, "bad base URI: %v", err)
@@ -270,7 +280,39 @@ func (set *Set) resolveRef(loc Loc, ref string) (*Schema, error) {
 	if err != nil {
 		return nil, keywordError(loc.Child("$ref"), "$ref %q: %v in %s", ref, err, file)
 	}
-	return set.parseSchema(target)
+	return target, nil
+}
+
+// deref follows an OpenRPC reference object ({"$ref": ...} in place of a
+// method or content descriptor) to the object it names, across files and
+// through chains of such objects; what names a thing of the kind wanted is
+// for the caller to check. Any other node is returned as it is.
+func (set *Set) deref(n *Node, what string) (*Node, error) {
+	seen := map[Loc]bool{}
+	for n.Kind == Object {
+		r := n.Get("$ref")
+		if r == nil {
+			return n, nil
+		}
+		if r.Kind != String {
+			return nil, keywordError(r.Loc, "$ref of a %s must be a string, got %s", what, r.Kind)
+		}
+		for _, m := range n.Members {
+			if m.Key != "$ref" {
+				return nil, keywordError(m.Value.Loc, "a %s given by $ref must have no other members, found %q", what, m.Key)
+			}
+		}
+		if seen[n.Loc] {
+			return nil, keywordError(r.Loc, "$ref %q of a %s is part of a reference loop", r.Str, what)
+		}
+		seen[n.Loc] = true
+		target, err := set.refNode(n.Loc, r.Str)
+		if err != nil {
+			return nil, err
+		}
+		n = target
+	}
+	return n, nil
 }
 
 func (set *Set) resolveAll() error {
@@ -345,6 +387,10 @@ func (spec *Spec) parse(set *Set, root *Node) error {
 	}
 	seen := map[string]bool{}
 	for _, mn := range methods.Items {
+		mn, err := set.deref(mn, "method")
+		if err != nil {
+			return err
+		}
 		m, err := parseMethod(set, mn)
 		if err != nil {
 			return err
@@ -389,11 +435,14 @@ func parseMethod(set *Set, n *Node) (*Method, error) {
 }
 
 func parseParam(set *Set, n *Node) (*Param, error) {
+	n, err := set.deref(n, "content descriptor")
+	if err != nil {
+		return nil, err
+	}
 	if n.Kind != Object {
 		return nil, keywordError(n.Loc, "content descriptor must be an object")
 	}
 	p := &Param{}
-	var err error
 	if p.Name, err = reqString(n, "name"); err != nil {
 		return nil, err
 	}
@@ -491,3 +540,15 @@ func (set *Set) translate(err error) error {
 
 // SchemaAt returns the parsed schema at loc, if the loader has seen it.
 func (set *Set) SchemaAt(loc Loc) *Schema { return set.byLoc[loc] }
+
+// Schemas lists every schema the loader parsed (those reachable from the
+// methods and components), sorted by location, so the model can know every
+// name the input could claim, not only the ones its methods use.
+func (set *Set) Schemas() []*Schema {
+	out := make([]*Schema, 0, len(set.byLoc))
+	for _, s := range set.byLoc {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Loc.String() < out[j].Loc.String() })
+	return out
+}
