@@ -46,6 +46,40 @@ func (x *AvailablePaymentInstrument) AppendJSON(b []byte) ([]byte, error) {
 	return obj.Close(b), err
 }
 
+// AppendJSON appends the JSON of the one variant of CapabilityBaseExtends that is set, as
+// json.Marshal writes it.
+func (x *CapabilityBaseExtends) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	n := 0
+	if x.ReverseDomainName != nil {
+		n++
+	}
+	if x.List != nil {
+		n++
+	}
+	if n != 1 {
+		return b, fmt.Errorf("CapabilityBaseExtends: exactly one variant must be set, got %d", n)
+	}
+	switch {
+	case x.ReverseDomainName != nil:
+		b = jsonenc.AppendString(b, string((*x.ReverseDomainName)))
+	case x.List != nil:
+		if (*x.List) == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i0 := range *x.List {
+				if i0 > 0 {
+					b = append(b, ',')
+				}
+				b = jsonenc.AppendString(b, string((*x.List)[i0]))
+			}
+			b = append(b, ']')
+		}
+	}
+	return b, err
+}
+
 // AppendJSON appends the JSON of CapabilityResponseSchema to b, byte for byte what json.Marshal
 // writes, in one pass.
 func (x *CapabilityResponseSchema) AppendJSON(b []byte) ([]byte, error) {
@@ -97,40 +131,6 @@ func (x *CapabilityResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
 	return obj.Close(b), err
-}
-
-// AppendJSON appends the JSON of the one variant of CapabilityResponseSchemaExtends that is set, as
-// json.Marshal writes it.
-func (x *CapabilityResponseSchemaExtends) AppendJSON(b []byte) ([]byte, error) {
-	var err error
-	n := 0
-	if x.ReverseDomainName != nil {
-		n++
-	}
-	if x.List != nil {
-		n++
-	}
-	if n != 1 {
-		return b, fmt.Errorf("CapabilityResponseSchemaExtends: exactly one variant must be set, got %d", n)
-	}
-	switch {
-	case x.ReverseDomainName != nil:
-		b = jsonenc.AppendString(b, string((*x.ReverseDomainName)))
-	case x.List != nil:
-		if (*x.List) == nil {
-			b = append(b, "null"...)
-		} else {
-			b = append(b, '[')
-			for i0 := range *x.List {
-				if i0 > 0 {
-					b = append(b, ',')
-				}
-				b = jsonenc.AppendString(b, string((*x.List)[i0]))
-			}
-			b = append(b, ']')
-		}
-	}
-	return b, err
 }
 
 // AppendJSON appends the JSON of ConstraintExpression to b, byte for byte what json.Marshal writes,

@@ -122,6 +122,49 @@ func (x AvailablePaymentInstrument) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isAvailablePaymentInstrumentMember)
 }
 
+// CapabilityBaseExtends is generated from
+// schemas/capability.json#/$defs/base/allOf/1/properties/extends.
+//
+// The capability or capabilities this one builds on. Only extensions set it; a root capability
+// leaves it out. An extension with several parents lists them in an array.
+type CapabilityBaseExtends struct {
+	// ReverseDomainName is set when the value is a ReverseDomainName.
+	ReverseDomainName *ReverseDomainName
+	// List is set when the value is an array.
+	List *[]ReverseDomainName
+}
+
+// MarshalJSON encodes the one variant that is set.
+func (x CapabilityBaseExtends) MarshalJSON() ([]byte, error) {
+	n := 0
+	if x.ReverseDomainName != nil {
+		n++
+	}
+	if x.List != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("CapabilityBaseExtends: exactly one variant must be set, got %d", n)
+	}
+	switch {
+	case x.ReverseDomainName != nil:
+		return json.Marshal(x.ReverseDomainName)
+	case x.List != nil:
+		return json.Marshal(x.List)
+	}
+	return nil, errors.New("unreachable")
+}
+
+// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
+// DecodeCapabilityBaseExtends.
+func (x *CapabilityBaseExtends) UnmarshalJSON(data []byte) error {
+	v, err := schemacheck.Parse(data)
+	if err != nil {
+		return err
+	}
+	return x.decodeValue(&v)
+}
+
 // CapabilityResponseSchema is generated from schemas/capability.json#/$defs/response_schema.
 //
 // A capability as echoed in a response, where name and version are enough to say which capabilities
@@ -145,7 +188,7 @@ type CapabilityResponseSchema struct {
 
 	// The capability or capabilities this one builds on. Only extensions set it; a root capability
 	// leaves it out. An extension with several parents lists them in an array.
-	Extends opt.Value[CapabilityResponseSchemaExtends] `json:"extends,omitzero"`
+	Extends opt.Value[CapabilityBaseExtends] `json:"extends,omitzero"`
 
 	// Unknown holds members the schema does not list; they are kept on decode and written back on
 	// encode.
@@ -178,49 +221,6 @@ func (x CapabilityResponseSchema) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return jsonobj.Merge(b, x.Unknown, isCapabilityResponseSchemaMember)
-}
-
-// CapabilityResponseSchemaExtends is generated from
-// schemas/capability.json#/$defs/base/allOf/1/properties/extends.
-//
-// The capability or capabilities this one builds on. Only extensions set it; a root capability
-// leaves it out. An extension with several parents lists them in an array.
-type CapabilityResponseSchemaExtends struct {
-	// ReverseDomainName is set when the value is a ReverseDomainName.
-	ReverseDomainName *ReverseDomainName
-	// List is set when the value is an array.
-	List *[]ReverseDomainName
-}
-
-// MarshalJSON encodes the one variant that is set.
-func (x CapabilityResponseSchemaExtends) MarshalJSON() ([]byte, error) {
-	n := 0
-	if x.ReverseDomainName != nil {
-		n++
-	}
-	if x.List != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("CapabilityResponseSchemaExtends: exactly one variant must be set, got %d", n)
-	}
-	switch {
-	case x.ReverseDomainName != nil:
-		return json.Marshal(x.ReverseDomainName)
-	case x.List != nil:
-		return json.Marshal(x.List)
-	}
-	return nil, errors.New("unreachable")
-}
-
-// UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
-// DecodeCapabilityResponseSchemaExtends.
-func (x *CapabilityResponseSchemaExtends) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
-	if err != nil {
-		return err
-	}
-	return x.decodeValue(&v)
 }
 
 // ConstraintExpression is generated from schemas/common/types/constraint_expression.json#.
@@ -1988,6 +1988,17 @@ func (x Signals) MarshalJSON() ([]byte, error) {
 	return jsonobj.Merge(b, x.Unknown, isSignalsMember)
 }
 
+// UCPBaseStatus is generated from schemas/ucp.json#/$defs/base/properties/status.
+//
+// Outcome of the UCP operation at the application level.
+type UCPBaseStatus string
+
+// Values of UCPBaseStatus.
+const (
+	UCPBaseStatusSuccess UCPBaseStatus = "success"
+	UCPBaseStatusError   UCPBaseStatus = "error"
+)
+
 // UCPLocationResponseSchema is generated from schemas/ucp.json#/$defs/response_location_schema.
 //
 // The `ucp` member of a Location Search or Lookup reply.
@@ -2000,7 +2011,7 @@ type UCPLocationResponseSchema struct {
 	MapOrder opt.Value[map[string][]string] `json:"map_order,omitzero"`
 
 	// Outcome of the UCP operation at the application level.
-	Status opt.Value[UCPLocationResponseSchemaStatus] `json:"status,omitzero"`
+	Status opt.Value[UCPBaseStatus] `json:"status,omitzero"`
 
 	// Declared services; each key is a reverse-domain service name.
 	Services opt.Value[map[ReverseDomainName][]ServiceBase] `json:"services,omitzero"`
@@ -2043,17 +2054,6 @@ func (x UCPLocationResponseSchema) MarshalJSON() ([]byte, error) {
 	}
 	return jsonobj.Merge(b, x.Unknown, isUCPLocationResponseSchemaMember)
 }
-
-// UCPLocationResponseSchemaStatus is generated from schemas/ucp.json#/$defs/base/properties/status.
-//
-// Outcome of the UCP operation at the application level.
-type UCPLocationResponseSchemaStatus string
-
-// Values of UCPLocationResponseSchemaStatus.
-const (
-	UCPLocationResponseSchemaStatusSuccess UCPLocationResponseSchemaStatus = "success"
-	UCPLocationResponseSchemaStatusError   UCPLocationResponseSchemaStatus = "error"
-)
 
 // UCPVersion is generated from schemas/ucp.json#/$defs/version.
 //

@@ -421,8 +421,8 @@ func (s *servedFrom) fromNewerUCPLocationResponseSchema(in *location.UCPLocation
 	out.Version = UCPVersion(in.Version)
 	out.MapOrder = in.MapOrder
 	if u, ok := in.Status.Get(); ok {
-		var v UCPLocationResponseSchemaStatus
-		v = UCPLocationResponseSchemaStatus(u)
+		var v UCPBaseStatus
+		v = UCPBaseStatus(u)
 		out.Status = opt.Some(v)
 	}
 	if u, ok := in.Services.Get(); ok {
@@ -685,8 +685,8 @@ func (s *servedFrom) fromNewerCapabilityResponseSchema(in *location.CapabilityRe
 	out.ID = in.ID
 	out.Config = in.Config
 	if u, ok := in.Extends.Get(); ok {
-		var v CapabilityResponseSchemaExtends
-		if err := s.fromNewerCapabilityResponseSchemaExtends(&u, &v); err != nil {
+		var v CapabilityBaseExtends
+		if err := s.fromNewerCapabilityBaseExtends(&u, &v); err != nil {
 			return conversionError(err, "/extends")
 		}
 		out.Extends = opt.Some(v)
@@ -826,9 +826,9 @@ func (s *servedFrom) fromNewerLookupLocationInput(in *location.LookupLocationInp
 	return nil
 }
 
-// fromNewerCapabilityResponseSchemaExtends converts the newer version's
-// CapabilityResponseSchemaExtends into this version's CapabilityResponseSchemaExtends.
-func (s *servedFrom) fromNewerCapabilityResponseSchemaExtends(in *location.CapabilityResponseSchemaExtends, out *CapabilityResponseSchemaExtends) error {
+// fromNewerCapabilityBaseExtends converts the newer version's CapabilityBaseExtends into this
+// version's CapabilityBaseExtends.
+func (s *servedFrom) fromNewerCapabilityBaseExtends(in *location.CapabilityBaseExtends, out *CapabilityBaseExtends) error {
 	if in.ReverseDomainName != nil {
 		out.ReverseDomainName = new(ReverseDomainName)
 		(*out.ReverseDomainName) = ReverseDomainName((*in.ReverseDomainName))

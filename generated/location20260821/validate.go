@@ -146,6 +146,56 @@ func (x *AvailablePaymentInstrument) Validate() error {
 	return validateChecked(x, "an AvailablePaymentInstrument", checkAvailablePaymentInstrument)
 }
 
+// decodeValue fills CapabilityBaseExtends from a parsed value, matching member names exactly.
+func (x *CapabilityBaseExtends) decodeValue(v *schemacheck.Value) error {
+	*x = CapabilityBaseExtends{}
+	if matchReverseDomainName(v, nil) {
+		x.ReverseDomainName = new(ReverseDomainName)
+		if err := x.ReverseDomainName.decodeValue(v); err != nil {
+			return err
+		}
+		return nil
+	}
+	{
+		var try []ReverseDomainName
+		if decodeCapabilityBaseExtendsList(v, &try) == nil {
+			x.List = &try
+			return nil
+		}
+	}
+	return schemacheck.NoVariant("CapabilityBaseExtends")
+}
+
+// decodeCapabilityBaseExtendsList tries v as the List variant of CapabilityBaseExtends.
+func decodeCapabilityBaseExtendsList(v *schemacheck.Value, out *[]ReverseDomainName) error {
+	if v.Kind != schemacheck.Array {
+		return schemacheck.Mismatch(v, "array")
+	}
+	{
+		src0 := v.Items
+		itemsi0 := make([]ReverseDomainName, len(src0))
+		for i0 := range src0 {
+			if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
+				return schemacheck.At(err, strconv.Itoa(i0))
+			}
+		}
+		*out = itemsi0
+	}
+	return nil
+}
+
+// DecodeCapabilityBaseExtends parses data as a CapabilityBaseExtends checked against its schema
+// (see decodeChecked).
+func DecodeCapabilityBaseExtends(data []byte) (*CapabilityBaseExtends, error) {
+	return decodeChecked[CapabilityBaseExtends](data, checkCapabilityDefsBaseAllOf1PropertiesExtends)
+}
+
+// Validate checks x against the schema DecodeCapabilityBaseExtends enforces, so nothing invalid is
+// sent.
+func (x *CapabilityBaseExtends) Validate() error {
+	return validateChecked(x, "a CapabilityBaseExtends", checkCapabilityDefsBaseAllOf1PropertiesExtends)
+}
+
 // decodeValue fills CapabilityResponseSchema from a parsed value, matching member names exactly.
 func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
@@ -218,58 +268,6 @@ func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, err
 // is sent.
 func (x *CapabilityResponseSchema) Validate() error {
 	return validateChecked(x, "a CapabilityResponseSchema", checkTypeCapabilityResponseSchema)
-}
-
-// decodeValue fills CapabilityResponseSchemaExtends from a parsed value, matching member names
-// exactly.
-func (x *CapabilityResponseSchemaExtends) decodeValue(v *schemacheck.Value) error {
-	*x = CapabilityResponseSchemaExtends{}
-	if matchReverseDomainName(v, nil) {
-		x.ReverseDomainName = new(ReverseDomainName)
-		if err := x.ReverseDomainName.decodeValue(v); err != nil {
-			return err
-		}
-		return nil
-	}
-	{
-		var try []ReverseDomainName
-		if decodeCapabilityResponseSchemaExtendsList(v, &try) == nil {
-			x.List = &try
-			return nil
-		}
-	}
-	return schemacheck.NoVariant("CapabilityResponseSchemaExtends")
-}
-
-// decodeCapabilityResponseSchemaExtendsList tries v as the List variant of
-// CapabilityResponseSchemaExtends.
-func decodeCapabilityResponseSchemaExtendsList(v *schemacheck.Value, out *[]ReverseDomainName) error {
-	if v.Kind != schemacheck.Array {
-		return schemacheck.Mismatch(v, "array")
-	}
-	{
-		src0 := v.Items
-		itemsi0 := make([]ReverseDomainName, len(src0))
-		for i0 := range src0 {
-			if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-				return schemacheck.At(err, strconv.Itoa(i0))
-			}
-		}
-		*out = itemsi0
-	}
-	return nil
-}
-
-// DecodeCapabilityResponseSchemaExtends parses data as a CapabilityResponseSchemaExtends checked
-// against its schema (see decodeChecked).
-func DecodeCapabilityResponseSchemaExtends(data []byte) (*CapabilityResponseSchemaExtends, error) {
-	return decodeChecked[CapabilityResponseSchemaExtends](data, checkCapabilityDefsBaseAllOf1PropertiesExtends)
-}
-
-// Validate checks x against the schema DecodeCapabilityResponseSchemaExtends enforces, so nothing
-// invalid is sent.
-func (x *CapabilityResponseSchemaExtends) Validate() error {
-	return validateChecked(x, "a CapabilityResponseSchemaExtends", checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
 // decodeValue fills Context from a parsed value, matching member names exactly.
@@ -2238,6 +2236,28 @@ func (x *Signals) Validate() error {
 	return validateChecked(x, "a Signals", checkSignals)
 }
 
+// decodeValue fills UCPBaseStatus from a parsed value, matching member names exactly.
+func (x *UCPBaseStatus) decodeValue(v *schemacheck.Value) error {
+	var out string
+	if v.Kind != schemacheck.String {
+		return schemacheck.Mismatch(v, "string")
+	}
+	out = v.Str
+	*x = UCPBaseStatus(out)
+	return nil
+}
+
+// DecodeUCPBaseStatus parses data as a UCPBaseStatus checked against its schema (see
+// decodeChecked).
+func DecodeUCPBaseStatus(data []byte) (*UCPBaseStatus, error) {
+	return decodeChecked[UCPBaseStatus](data, checkUCPDefsBasePropertiesStatus)
+}
+
+// Validate checks x against the schema DecodeUCPBaseStatus enforces, so nothing invalid is sent.
+func (x *UCPBaseStatus) Validate() error {
+	return validateChecked(x, "a UCPBaseStatus", checkUCPDefsBasePropertiesStatus)
+}
+
 // decodeValue fills UCPLocationResponseSchema from a parsed value, matching member names exactly.
 func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
@@ -2389,30 +2409,6 @@ func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, e
 // is sent.
 func (x *UCPLocationResponseSchema) Validate() error {
 	return validateChecked(x, "a UCPLocationResponseSchema", checkTypeUCPLocationResponseSchema)
-}
-
-// decodeValue fills UCPLocationResponseSchemaStatus from a parsed value, matching member names
-// exactly.
-func (x *UCPLocationResponseSchemaStatus) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
-	*x = UCPLocationResponseSchemaStatus(out)
-	return nil
-}
-
-// DecodeUCPLocationResponseSchemaStatus parses data as a UCPLocationResponseSchemaStatus checked
-// against its schema (see decodeChecked).
-func DecodeUCPLocationResponseSchemaStatus(data []byte) (*UCPLocationResponseSchemaStatus, error) {
-	return decodeChecked[UCPLocationResponseSchemaStatus](data, checkUCPDefsBasePropertiesStatus)
-}
-
-// Validate checks x against the schema DecodeUCPLocationResponseSchemaStatus enforces, so nothing
-// invalid is sent.
-func (x *UCPLocationResponseSchemaStatus) Validate() error {
-	return validateChecked(x, "a UCPLocationResponseSchemaStatus", checkUCPDefsBasePropertiesStatus)
 }
 
 // decodeValue fills UCPVersion from a parsed value, matching member names exactly.

@@ -86,6 +86,9 @@ func resolveDirection(n any, dir, op string) any {
 			if m, ok := ann.(map[string]any); ok {
 				ann = m[op]
 				if t, ok := ann.(map[string]any); ok {
+					if w, ok := t["transition"].(map[string]any); ok && len(t) == 1 {
+						t = w
+					}
 					ann = t["from"]
 				}
 			}

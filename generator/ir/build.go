@@ -11,14 +11,23 @@ import (
 // Build derives the model from a loaded spec. It fails, naming the schema
 // location, on shapes the emitters cannot represent faithfully.
 func Build(spec *load.Spec) (*Model, error) {
-	b := &builder{spec: spec, byKey: map[string]*Type{}}
+	b := &builder{spec: spec, byKey: map[string]*Type{}, roots: map[load.Loc]string{}, offers: map[*Type][]offer{}, lists: map[*Type][]*load.Schema{}}
 	m := &Model{Title: spec.Title, Description: spec.Description, Spec: spec}
 	m.Version = spec.Version
 	for _, meth := range spec.Methods {
+		if op := opName(meth.Name); !contains(b.ops, op) {
+			b.ops = append(b.ops, op)
+		}
+	}
+	if len(b.ops) == 0 {
+		b.ops = []string{""}
+	}
+	for _, meth := range spec.Methods {
 		tool := &Tool{Name: meth.Name, Summary: meth.Summary, Description: meth.Description, Op: opName(meth.Name)}
-		b.op = tool.Op
 		for _, p := range meth.Params {
-			t, err := b.named(p.Schema, Request, paramHint(spec, p))
+			hint := paramHint(spec, meth.Name, p)
+			b.roots[p.Schema.Loc] = hint
+			t, err := b.named(p.Schema, Request, hint)
 			if err != nil {
 				return nil, err
 			}
@@ -28,6 +37,7 @@ func Build(spec *load.Spec) (*Model, error) {
 			}
 		}
 		if meth.Result != nil {
+			b.roots[meth.Result.Schema.Loc] = GoName(meth.Name) + "Result"
 			t, err := b.named(meth.Result.Schema, Response, GoName(meth.Name)+"Result")
 			if err != nil {
 				return nil, err
@@ -36,6 +46,8 @@ func Build(spec *load.Spec) (*Model, error) {
 		}
 		m.Tools = append(m.Tools, tool)
 	}
+	m.MCP = IsMCP(m.Tools)
+	b.settleHints()
 	if err := b.unifyDirections(m); err != nil {
 		return nil, err
 	}
@@ -59,24 +71,37 @@ func opName(method string) string {
 	return method
 }
 
-func paramHint(spec *load.Spec, p *load.Param) string {
+// paramHint names a parameter's type when its schema has no naming point of
+// its own: after the component it refers to, or else after the method and
+// the parameter, so that two methods' inline schemas never share a name.
+func paramHint(spec *load.Spec, method string, p *load.Param) string {
 	for _, c := range spec.Components {
 		if p.Schema.Ref == c.Schema || p.Schema == c.Schema {
 			return GoName(c.Name)
 		}
 	}
-	return GoName(p.Name)
+	return joinNoStutter(GoName(method), GoName(p.Name))
 }
 
 type builder struct {
-	spec  *load.Spec
-	op    string
+	spec *load.Spec
+	// ops are the operations of every method, which one Go type serves.
+	ops   []string
 	byKey map[string]*Type
 	all   []*Type
 	// hints records the preferred name of each named type before collision handling.
 	hints map[*Type]string
 	// identity is the schema that names a type (ref target or def).
 	identity map[*Type]*load.Schema
+	// parent is the type being shaped and its name at that point, so that
+	// each build records which type asked for it (see offer).
+	parent parentRef
+	// lists are the schemas merged into each type, as its key lists them.
+	lists map[*Type][]*load.Schema
+	// offers are the names proposed for a type by every use of it.
+	offers map[*Type][]offer
+	// roots names the schema of each method parameter and result.
+	roots map[load.Loc]string
 }
 
 // flat is the merged view of a schema, its $ref targets and allOf branches.
@@ -268,12 +293,12 @@ func contains(list []string, s string) bool {
 }
 
 // annotation returns the effective ucp_request/ucp_response value of a
-// property schema for the builder's operation and a direction: "omit",
-// "required", "optional" or "".
-func (b *builder) annotation(schemas []*load.Schema, dir Direction) (string, error) {
+// property schema for an operation and a direction: "omit", "required",
+// "optional" or "".
+func annotation(schemas []*load.Schema, dir Direction, op string) (string, error) {
 	out := ""
 	for _, s := range schemas {
-		v, err := Annotation(s, dir, b.op)
+		v, err := Annotation(s, dir, op)
 		if err != nil {
 			return "", err
 		}
@@ -282,6 +307,34 @@ func (b *builder) annotation(schemas []*load.Schema, dir Direction) (string, err
 		}
 	}
 	return out, nil
+}
+
+// fieldUse decides whether a property is a field of the Go type and
+// whether that field is required. One Go type serves every operation of
+// the service while the validators are compiled per operation, so the
+// field exists unless every operation omits it, and is required only when
+// every operation requires it: create_cart omits a cart's id and
+// update_cart requires it, so the id is an optional field, and each
+// operation's validator enforces its own rule before decoding.
+func (b *builder) fieldUse(p *flatProp, listed bool, dir Direction) (present, required bool, err error) {
+	required = true
+	for _, op := range b.ops {
+		ann, err := annotation(p.schemas, dir, op)
+		if err != nil {
+			return false, false, err
+		}
+		switch ann {
+		case "omit":
+			required = false
+			continue
+		case "optional":
+			required = false
+		case "":
+			required = required && listed
+		}
+		present = true
+	}
+	return present, required && present, nil
 }
 
 // Annotation is the effective ucp_request/ucp_response value of one
@@ -312,6 +365,12 @@ func annotationValue(n *load.Node, op string) (string, error) {
 		case load.String:
 			return checkAnnotation(v, v.Str)
 		case load.Object:
+			// A transition is written {"from": ..., "to": ...}, or wrapped
+			// as {"transition": {...}} as the draft tree writes it; the value
+			// in force until the change lands is "from".
+			if t := v.Get("transition"); t != nil && t.Kind == load.Object && len(v.Members) == 1 {
+				v = t
+			}
 			from := v.Get("from")
 			if from == nil || from.Kind != load.String {
 				return "", fmt.Errorf("%s: a transition annotation needs a string \"from\"", v.Loc)
@@ -334,10 +393,13 @@ func checkAnnotation(n *load.Node, v string) (string, error) {
 // named builds (or reuses) the type for a schema in a direction. hint names
 // the type when the schema itself has no naming point.
 func (b *builder) named(s *load.Schema, dir Direction, hint string) (*Type, error) {
-	return b.build([]*load.Schema{s}, dir, hint)
+	return b.build([]*load.Schema{s}, dir, func(string) string { return hint })
 }
 
-func (b *builder) build(list []*load.Schema, dir Direction, hint string) (*Type, error) {
+// build makes (or reuses) the type of the merged schemas in list. derive
+// names the type, when no schema of it has a naming point, from the name
+// of the type that asks for it.
+func (b *builder) build(list []*load.Schema, dir Direction, derive func(parent string) string) (*Type, error) {
 	list = b.normalize(list)
 	f, err := b.flatten(list)
 	if err != nil {
@@ -347,7 +409,10 @@ func (b *builder) build(list []*load.Schema, dir Direction, hint string) (*Type,
 		f.identity = list[0]
 	}
 	key := b.key(list, dir)
+	from := b.parent
+	hint := derive(from.name)
 	if t, ok := b.byKey[key]; ok {
+		b.offer(t, from.t, derive)
 		return t, nil
 	}
 	t := &Type{Direction: dir, Sources: f.sources, Loc: list[0].Loc, Format: f.format}
@@ -365,7 +430,12 @@ func (b *builder) build(list []*load.Schema, dir Direction, hint string) (*Type,
 	b.byKey[key] = t
 	b.all = append(b.all, t)
 	name := b.typeName(f, hint)
-	if err := b.shape(t, f, dir, name); err != nil {
+	b.lists[t] = list
+	b.offer(t, from.t, derive)
+	b.parent = parentRef{t, name}
+	err = b.shape(t, f, dir, name)
+	b.parent = from
+	if err != nil {
 		return nil, err
 	}
 	if b.wantsName(t, f) {
@@ -543,7 +613,7 @@ func (b *builder) shape(t *Type, f *flat, dir Direction, name string) error {
 			t.Elem = &Type{Kind: Any}
 			return nil
 		}
-		el, err := b.build(f.items, dir, singular(name))
+		el, err := b.build(f.items, dir, singular)
 		if err != nil {
 			return err
 		}
@@ -579,7 +649,7 @@ func (b *builder) shape(t *Type, f *flat, dir Direction, name string) error {
 func (b *builder) mapKey(t *Type, f *flat, dir Direction, name string) error {
 	for _, pn := range f.pnames {
 		if pn.Ref != nil && isAnnotationOnlyRef(pn) || pn.Title != "" {
-			k, err := b.build([]*load.Schema{pn}, dir, name+"Key")
+			k, err := b.build([]*load.Schema{pn}, dir, suffix("Key"))
 			if err != nil {
 				return err
 			}
@@ -593,7 +663,7 @@ func (b *builder) mapKey(t *Type, f *flat, dir Direction, name string) error {
 
 func (b *builder) mapType(t *Type, f *flat, dir Direction, name string) error {
 	t.Kind = Map
-	el, err := b.build(f.ap, dir, singular(name)+"Value")
+	el, err := b.build(f.ap, dir, func(n string) string { return singular(n) + "Value" })
 	if err != nil {
 		return err
 	}
@@ -608,25 +678,20 @@ func (b *builder) structType(t *Type, f *flat, dir Direction, name string) error
 	t.Kind = Struct
 	t.Closed = f.apFalse
 	t.KeepUnknown = !f.apFalse && len(f.ap) == 0
-	required := append([]string{}, f.required...)
+	var required []string
 	for _, p := range f.props {
-		ann, err := b.annotation(p.schemas, dir)
+		present, req, err := b.fieldUse(p, contains(f.required, p.name), dir)
 		if err != nil {
 			return err
 		}
-		switch ann {
-		case "omit":
-			required = remove(required, p.name)
+		if !present {
 			continue
-		case "required":
-			if !contains(required, p.name) {
-				required = append(required, p.name)
-			}
-		case "optional":
-			required = remove(required, p.name)
+		}
+		if req {
+			required = append(required, p.name)
 		}
 		goName := GoName(p.name)
-		ft, err := b.build(p.schemas, dir, joinNoStutter(name, goName))
+		ft, err := b.build(p.schemas, dir, func(n string) string { return joinNoStutter(n, goName) })
 		if err != nil {
 			return err
 		}
@@ -646,7 +711,7 @@ func (b *builder) structType(t *Type, f *flat, dir Direction, name string) error
 		fl.Required = contains(required, fl.JSONName)
 	}
 	if len(f.ap) > 0 {
-		ex, err := b.build(f.ap, dir, name+"Extra")
+		ex, err := b.build(f.ap, dir, suffix("Extra"))
 		if err != nil {
 			return err
 		}
@@ -669,16 +734,6 @@ func checkFieldNames(t *Type) error {
 	return nil
 }
 
-func remove(list []string, s string) []string {
-	out := list[:0:0]
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // union builds a tagged union when every branch pins the same member to a
 // distinct string const (Message.type), otherwise an untagged one.
 func (b *builder) union(t *Type, branches []*load.Schema, exactlyOne bool, dir Direction, name string) error {
@@ -695,7 +750,7 @@ func (b *builder) union(t *Type, branches []*load.Schema, exactlyOne bool, dir D
 	t.Discriminator = discriminator(flats)
 	used := map[string]bool{}
 	for i, br := range branches {
-		vt, err := b.build([]*load.Schema{br}, dir, fmt.Sprintf("%sVariant%d", name, i+1))
+		vt, err := b.build([]*load.Schema{br}, dir, suffix(fmt.Sprintf("Variant%d", i+1)))
 		if err != nil {
 			return err
 		}

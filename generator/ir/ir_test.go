@@ -39,6 +39,8 @@ func TestAnnotation(t *testing.T) {
 		{"operation not listed", `{"ucp_request": {"search": "required"}}`, Request, "lookup", "", ""},
 		{"transition", `{"ucp_request": {"search": {"from": "optional", "to": "required"}}}`, Request, "search", "optional", ""},
 		{"unknown value", `{"ucp_request": "sometimes"}`, Request, "search", "", "sometimes"},
+		{"wrapped transition", `{"ucp_request": {"update": {"transition": {"from": "required", "to": "omit"}}}}`, Request, "update", "required", ""},
+		{"wrapped transition without from", `{"ucp_request": {"update": {"transition": {"to": "omit"}}}}`, Request, "update", "", "from"},
 		{"transition without from", `{"ucp_request": {"search": {"to": "required"}}}`, Request, "search", "", "from"},
 		{"number", `{"ucp_request": 3}`, Request, "search", "", "annotation"},
 	}

@@ -2,8 +2,9 @@ package ir
 
 import (
 	"fmt"
-	"sort"
 	"strings"
+
+	"github.com/ucpgen/ucpgen/generator/load"
 )
 
 // unifyDirections merges the request- and response-direction builds of the
@@ -126,9 +127,15 @@ func localEqual(a, b *Type, same func(x, y *Type) bool) bool {
 	return same(a.Elem, b.Elem) && same(a.Key, b.Key) && same(a.Extra, b.Extra)
 }
 
-// assignNames gives every named type a unique Go name. Collisions are broken
-// by prefixing the defining file's name, then by direction, so names stay
-// stable when unrelated schemas are added.
+// assignNames gives every named type a unique Go name that depends only on
+// its own schema and the names it collides with, never on the order in
+// which types were built. A name proposed by several types is resolved in
+// rounds: types with a naming point of their own (title, $defs key, file)
+// take their $defs key, or else their file name, as the name; types
+// written inline that still share a name take the literal path below their
+// naming point (TotalsItem beside total.json's Total); and a name shared
+// after that becomes the full location (file and pointer) of each type,
+// which no two schemas share.
 func (b *builder) assignNames() error {
 	var named []*Type
 	for _, t := range b.all {
@@ -136,36 +143,111 @@ func (b *builder) assignNames() error {
 			named = append(named, t)
 		}
 	}
-	sort.SliceStable(named, func(i, j int) bool {
-		if b.hints[named[i]] != b.hints[named[j]] {
-			return b.hints[named[i]] < b.hints[named[j]]
-		}
-		return named[i].Loc.String() < named[j].Loc.String()
-	})
-	byName := map[string][]*Type{}
+	want := map[*Type]string{}
 	for _, t := range named {
-		byName[b.hints[t]] = append(byName[b.hints[t]], t)
+		want[t] = b.hints[t]
 	}
-	taken := map[string]*Type{}
+	// claims are the schemas that could take each name: every type built
+	// and every naming point the input holds, used or not, so that whether
+	// a name is shared does not change when a method is added or removed.
+	claims := map[string]map[load.Loc]bool{}
+	claim := func(name string, loc load.Loc) {
+		if claims[name] == nil {
+			claims[name] = map[load.Loc]bool{}
+		}
+		claims[name][loc] = true
+	}
+	for _, s := range b.spec.Set.Schemas() {
+		if b.naming(s) && !s.IsBool(true) && !s.IsBool(false) {
+			claim(b.typeName(&flat{identity: s}, ""), s.Loc)
+		}
+	}
 	for _, t := range named {
-		name := b.hints[t]
-		if len(byName[name]) > 1 {
-			if id := b.identity[t]; id != nil {
-				if key := defKey(id.Loc.Pointer); key != "" && GoName(key) != name {
-					name = GoName(key)
-				} else {
-					name = joinNoStutter(GoName(fileStem(id.Loc.File)), name)
-				}
+		claim(want[t], b.ownLoc(t))
+	}
+	contested := func(t *Type) bool {
+		for loc := range claims[want[t]] {
+			if loc != b.ownLoc(t) {
+				return true
 			}
 		}
-		base := name
-		for i := 2; taken[name] != nil; i++ {
-			name = fmt.Sprintf("%s%d", base, i)
+		return false
+	}
+	shared := func() map[string]int {
+		count := map[string]int{}
+		for _, t := range named {
+			count[want[t]]++
+		}
+		return count
+	}
+	for _, t := range named {
+		if id := b.identity[t]; id != nil && contested(t) {
+			name := want[t]
+			if key := defKey(id.Loc.Pointer); key != "" && GoName(key) != name {
+				want[t] = GoName(key)
+			} else {
+				want[t] = joinNoStutter(GoName(fileStem(id.Loc.File)), name)
+			}
+		}
+	}
+	claims = map[string]map[load.Loc]bool{}
+	for _, t := range named {
+		if b.identity[t] != nil {
+			claim(want[t], b.ownLoc(t))
+		}
+	}
+	for _, s := range b.spec.Set.Schemas() {
+		if b.naming(s) && !s.IsBool(true) && !s.IsBool(false) {
+			claim(b.typeName(&flat{identity: s}, ""), s.Loc)
+		}
+	}
+	for _, t := range named {
+		if b.identity[t] == nil {
+			claim(want[t], b.ownLoc(t))
+		}
+	}
+	for _, t := range named {
+		if b.identity[t] == nil && contested(t) {
+			if q, ok := b.lexicalName(t.Loc, true); ok && q != want[t] {
+				want[t] = q
+			} else {
+				want[t] = b.locationName(t)
+			}
+		}
+	}
+	count := shared()
+	taken := map[string]*Type{}
+	for _, t := range named {
+		name := want[t]
+		if count[name] > 1 {
+			name = b.locationName(t)
+		}
+		if other := taken[name]; other != nil {
+			return fmt.Errorf("%s: type name %s is also the name of %s; give one of them a title", t.Loc, name, other.Loc)
 		}
 		taken[name] = t
 		t.Name = name
 	}
 	return nil
+}
+
+// ownLoc is the location that claims a type's name: its naming point, or
+// the first schema it was built from.
+func (b *builder) ownLoc(t *Type) load.Loc {
+	if id := b.identity[t]; id != nil {
+		return id.Loc
+	}
+	return t.Loc
+}
+
+// locationName is the last-resort name of a type: its file and pointer,
+// and Input for the request shape of a schema whose directions differ.
+func (b *builder) locationName(t *Type) string {
+	name := GoName(fileStem(t.Loc.File) + " " + strings.ReplaceAll(t.Loc.Pointer, "/", " "))
+	if t.Direction == Request && strings.HasSuffix(b.hints[t], "Input") {
+		name += "Input"
+	}
+	return name
 }
 
 // defKey returns the definition name of a $defs or components pointer.
