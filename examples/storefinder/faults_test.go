@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
@@ -201,5 +203,72 @@ func TestSourcesAgreeOnTextAndNUL(t *testing.T) {
 				t.Fatalf("refused: %v", werr)
 			}
 		})
+	}
+}
+
+// TestCursorsAcrossSources: replicas sharing cursor keys, one in memory and
+// one on PostGIS. An id-order cursor minted by either continues on the
+// other exactly; a relevance cursor (whose score only its own ranking can
+// read) is -32602 on the other instead of silently restarting at page 1.
+func TestCursorsAcrossSources(t *testing.T) {
+	dsn := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
+	keys := pgKeys(t, "k1", "k1")
+	mem := pgClient(t, config{cursorKeys: keys})
+	pg := pgClient(t, config{cursorKeys: keys, postgres: dsn, data: pgDataFile(t)})
+	ctx := context.Background()
+	page := func(cs *mcp.ClientSession, body string) (ids []string, cursor string, err error) {
+		res, err := pgCall(ctx, cs, "search_locations", body)
+		if err != nil {
+			return nil, "", err
+		}
+		var p struct {
+			Locations []struct {
+				ID string `json:"id"`
+			} `json:"locations"`
+			Pagination struct {
+				Cursor string `json:"cursor"`
+			} `json:"pagination"`
+		}
+		if err := json.Unmarshal([]byte(res), &p); err != nil {
+			return nil, "", fmt.Errorf("%w: %s", err, res)
+		}
+		for _, l := range p.Locations {
+			ids = append(ids, l.ID)
+		}
+		return ids, p.Pagination.Cursor, nil
+	}
+	first := func(base string) string { return strings.TrimSuffix(base, "}") + `,"pagination":{"limit":3}}` }
+	with := func(base, cursor string) string {
+		return strings.TrimSuffix(base, "}") + fmt.Sprintf(`,"pagination":{"limit":3,"cursor":%q}}`, cursor)
+	}
+	byID := `{"distance":{"center":{"latitude":40.7128,"longitude":-74.006},"max":20000}}`
+	ranked := `{"query":"market","distance":{"center":{"latitude":40.7128,"longitude":-74.006},"max":20000}}`
+	for _, dir := range []struct {
+		name     string
+		from, to *mcp.ClientSession
+	}{{"memory to postgis", mem, pg}, {"postgis to memory", pg, mem}} {
+		_, c, err := page(dir.from, first(byID))
+		if err != nil || c == "" {
+			t.Fatalf("%s: first id-order page: %v, cursor %q", dir.name, err, c)
+		}
+		want, _, err := page(dir.from, with(byID, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := page(dir.to, with(byID, c))
+		if err != nil || !slices.Equal(got, want) || len(got) == 0 {
+			t.Fatalf("%s: id-order cursor continued to %v, %v; the minting replica continues to %v", dir.name, got, err, want)
+		}
+		_, c, err = page(dir.from, first(ranked))
+		if err != nil || c == "" {
+			t.Fatalf("%s: first ranked page: %v, cursor %q", dir.name, err, c)
+		}
+		if _, _, err := page(dir.from, with(ranked, c)); err != nil {
+			t.Fatalf("%s: the minting replica refuses its own cursor: %v", dir.name, err)
+		}
+		_, _, err = page(dir.to, with(ranked, c))
+		if err == nil || !strings.Contains(err.Error(), "/location/pagination/cursor") || !strings.Contains(err.Error(), "ranks text differently") {
+			t.Fatalf("%s: relevance cursor from another ranking: err = %v, want -32602 at /location/pagination/cursor", dir.name, err)
+		}
 	}
 }

@@ -121,6 +121,12 @@ const (
 	ConnectTimeout = 5 * time.Second
 )
 
+// Ranking names this source's relevance scores (ts_rank over the weighted
+// tsvector) for relevance cursors: they differ from the in-memory store's,
+// so a relevance cursor from an in-memory replica is refused here, not
+// misread. Change it whenever a score can change.
+const Ranking = "postgis-ts_rank/1"
+
 // DefaultWideProbe is Options.WideProbe's default: below it, sorting the
 // circle's Locations costs less than walking the id order.
 const DefaultWideProbe = 4000
@@ -176,6 +182,7 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 		Serves:      []string{"point", "address"},
 		Countries:   countries,
 		MaxDistance: opts.MaxDistance,
+		Ranking:     Ranking,
 	}}, nil
 }
 

@@ -233,6 +233,7 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 		Serves:      []string{"point", "address"},
 		Countries:   s.countries,
 		MaxDistance: opts.MaxDistance,
+		Ranking:     textrank.Name,
 	}
 	return s, nil
 }

@@ -32,6 +32,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
+// Name identifies this scoring, for finder.Capabilities.Ranking: relevance
+// cursors carry it, so change it whenever a change to the scoring or the
+// normalisation can change a score.
+const Name = "textrank/1"
+
 // Field weights: a name hit says more about what the buyer asked for than a
 // street or an amenity label.
 const (

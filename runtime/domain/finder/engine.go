@@ -137,6 +137,9 @@ func New[L any](src Source[L], bind Binding[L], opts Options) (*Engine[L], error
 			return nil, fmt.Errorf("finder: capabilities: filter %q has no evaluator", k)
 		}
 	}
+	if len(caps.Ranking) > MaxRankingLen {
+		return nil, fmt.Errorf("finder: capabilities: Ranking %q is %d bytes: at most %d", caps.Ranking, len(caps.Ranking), MaxRankingLen)
+	}
 	if caps.Counts {
 		c, ok := src.(Counter)
 		if !ok {
@@ -301,7 +304,10 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 		if err != nil {
 			return zero, err
 		}
-		pos, err := decodePosition(order, key)
+		pos, err := decodePosition(order, e.caps.Ranking, key)
+		if errors.Is(err, errOtherRanking) {
+			return zero, rpcerr.Invalid(pagination.CursorPointer, "cursor", pagination.MsgCursorOtherRanking)
+		}
 		if err != nil {
 			// Authentic but unreadable: only a key rotation across versions
 			// could cause it; the client restarts like for any bad cursor.
@@ -360,7 +366,7 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 	if len(matched) > limit {
 		page.HasNextPage = true
 		last := matched[limit-1]
-		c, err := e.signer.Sign(encodePosition(order, Position{Score: last.Score, ID: e.bind.ID(last.Location)}), req.Digest)
+		c, err := e.signer.Sign(encodePosition(order, e.caps.Ranking, Position{Score: last.Score, ID: e.bind.ID(last.Location)}), req.Digest)
 		if err != nil {
 			return zero, fmt.Errorf("finder: next cursor: %w", err)
 		}
@@ -490,19 +496,31 @@ func Compare(o Order, a, b Position) int {
 	return strings.Compare(a.ID, b.ID)
 }
 
-// encodePosition is the cursor's sort key: the id under ByID, the score's
-// IEEE bits in hex followed by the id under ByRelevance.
-func encodePosition(o Order, p Position) string {
+// encodePosition is the cursor's sort key: the id under ByID; under
+// ByRelevance the ranking's name (length-prefixed), the score's IEEE bits
+// in hex, then the id, so a cursor read under another ranking is known.
+func encodePosition(o Order, ranking string, p Position) string {
 	if o == ByRelevance {
-		return fmt.Sprintf("%016x", math.Float64bits(p.Score)) + p.ID
+		return string([]byte{byte(len(ranking))}) + ranking + fmt.Sprintf("%016x", math.Float64bits(p.Score)) + p.ID
 	}
 	return p.ID
 }
 
-func decodePosition(o Order, key string) (Position, error) {
+// errOtherRanking is a relevance sort key minted under another ranking.
+var errOtherRanking = errors.New("relevance sort key is from another ranking")
+
+func decodePosition(o Order, ranking, key string) (Position, error) {
 	if o != ByRelevance {
 		return Position{ID: key}, nil
 	}
+	if key == "" || int(key[0]) > MaxRankingLen || len(key) < 1+int(key[0]) {
+		return Position{}, fmt.Errorf("relevance sort key %q has no ranking", key)
+	}
+	n := int(key[0])
+	if key[1:1+n] != ranking {
+		return Position{}, fmt.Errorf("%w: %q, not %q", errOtherRanking, key[1:1+n], ranking)
+	}
+	key = key[1+n:]
 	if len(key) < 16 {
 		return Position{}, fmt.Errorf("relevance sort key %q is too short", key)
 	}

@@ -132,7 +132,19 @@ type Capabilities struct {
 	MaxDistance float64
 	// Counts reports that the source implements Counter.
 	Counts bool
+	// Ranking names the relevance ranking behind Candidate.Score (an
+	// algorithm and its version, such as "textrank/1"; at most
+	// MaxRankingLen bytes). Relevance cursors carry it, and one minted under
+	// another ranking is refused with -32602: its score means nothing in
+	// this ranking, so continuing would repeat or skip Locations. Replicas
+	// whose sources rank identically name the same ranking, and their
+	// cursors continue across them; id-order cursors always do.
+	Ranking string
 }
+
+// MaxRankingLen bounds Capabilities.Ranking, which every relevance cursor
+// repeats.
+const MaxRankingLen = 32
 
 // Counter is implemented by a source that can count the exact matches of a
 // structured query cheaply (an index-only count), so search responses can

@@ -40,13 +40,18 @@ const (
 	LimitPointer  = "/pagination/limit"
 )
 
-// The two messages a rejected cursor can carry. Every failure of the cursor
+// The messages a rejected cursor can carry. Every failure of the cursor
 // itself (encoding, length, version, key id, tag) reads the same, so a client
 // learns nothing about which check a forgery failed; only an authentic cursor
-// replayed with other constraints gets the second, more helpful message.
+// replayed with other constraints, or on a replica that ranks differently,
+// gets a more helpful message.
 const (
 	MsgInvalidCursor  = "invalid or expired cursor; repeat the search without a cursor to start again"
 	MsgCursorMismatch = "cursor does not match this request's constraints; send the same query, distance, serves and filters as the request that returned it, or start again without a cursor"
+	// MsgCursorOtherRanking is for an authentic relevance cursor minted by a
+	// replica whose source ranks text differently (another source or
+	// ranking version behind the same keys).
+	MsgCursorOtherRanking = "cursor was issued by a server that ranks text differently; repeat the search without a cursor to start again"
 )
 
 // Limits of the cursor format, kept small so cursors stay compact and a
