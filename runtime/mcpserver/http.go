@@ -146,7 +146,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveNotPost(w, r)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	body, err := readBody(w, r, h.opts.MaxBodyBytes)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -156,6 +156,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.CodeParseError, "could not read the request body")
 		return
 	}
+	// Admission comes once the body is in (a client that sends its body
+	// slowly holds a connection, bounded by the read timeout, not a slot or
+	// memory) and before anything is decoded, so a request waiting for
+	// memory holds its body and nothing more.
+	adm, err := h.budget.Admit(r.Context(), len(body))
+	if err != nil {
+		writeRPCError(w, jsonrpc.ID{}, RPCError(err, h.opts.Logger))
+		return
+	}
+	defer adm.Release()
 	req, perr := preparse(body)
 	if perr != nil {
 		if h.refusedOther(w, r, jsonrpc.ID{}) {
@@ -181,14 +191,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if h.refusedOther(w, r, id) {
 		return
 	}
-	// Admission comes once the body is in: a client that sends its body
-	// slowly holds a connection (bounded by the read timeout), not a slot.
-	adm, err := h.budget.Admit(r.Context(), len(body))
-	if err != nil {
-		writeRPCError(w, id, RPCError(err, h.opts.Logger))
-		return
-	}
-	defer adm.Release()
 	if req != nil && h.direct != nil && h.serveDirect(w, r, req, adm) {
 		return
 	}
@@ -213,6 +215,21 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.flush(w, id, call.toolError(), h.paced)
+}
+
+// readBody reads a request body of at most limit bytes, into a buffer of
+// exactly its declared length when it has one, so that a body waiting for
+// admission costs its size and not the slack of a growing buffer.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, limit)
+	if n := r.ContentLength; n > 0 && n <= limit {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(body)
 }
 
 // refusedOther charges a request that runs no tool to its remote address

@@ -11,6 +11,7 @@
 //	go run ./examples/storefinder/loadbench -n 1000000 -postgres "$DSN"
 //	go run ./examples/storefinder/loadbench -throughput 8,32,64
 //	go run ./examples/storefinder/loadbench -loaders -n 1000000
+//	go run ./examples/storefinder/loadbench -worstcase 64
 //
 // N = 0 means the embedded default dataset. It is a benchmark, not a test:
 // nothing here runs under go test.
@@ -81,6 +82,9 @@ type config struct {
 	clientKinds []string
 	duration    time.Duration
 	loaders     bool
+	// worst and worstRuns select the worst-case memory run (worstcase.go).
+	worst     int
+	worstRuns int
 }
 
 func parseFlags(args []string) (config, error) {
@@ -98,6 +102,8 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "length of each throughput measurement")
 	clients := fs.String("client", "sdk,http", "throughput load clients, comma-separated: sdk (go-sdk client sessions, which decode every answer) and http (plain HTTP posts, which check every answer's frame and decode one in 64), one table each")
 	fs.BoolVar(&c.loaders, "loaders", false, "instead of the latency table: load each generated dataset in a process of its own with each dataset loader (whole file + Parse, streamed ParseFile) into a store, and print time and peak RSS")
+	fs.IntVar(&c.worst, "worstcase", 0, "instead of the latency table: send this many worst-case requests of each memory-heavy kind at once (issue 24) to a server at default flags, direct and via the SDK, and print its peak RSS")
+	fs.IntVar(&c.worstRuns, "worstcase-runs", 3, "fresh server processes per path for -worstcase")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -154,6 +160,9 @@ func run(args []string, out io.Writer) error {
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build storefinder: %w", err)
+	}
+	if c.worst > 0 {
+		return runWorstCase(out, bin, c.worst, c.worstRuns, c.extra)
 	}
 	if len(c.clients) > 0 {
 		return runThroughput(out, bin, c.clients, c.clientKinds, c.duration, c.extra)
