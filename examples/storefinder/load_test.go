@@ -63,7 +63,7 @@ func TestLoad(t *testing.T) {
 // RSS to the memory that must return to its baseline.
 func runLoad(t *testing.T, checkRSS bool) {
 	l := defaultLimits(t)
-	l.rate, l.itemsRate = 0, 0 // the limits have their own tests; here every call must be served
+	l.rate, l.itemsRate, l.otherRate = 0, 0, 0 // the limits have their own tests; here every call must be served
 	logger := slog.New(slog.DiscardHandler)
 	server, _, err := newServer(config{limits: l}, logger)
 	if err != nil {
