@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ucpgen/ucpgen/generator/drift"
 	"github.com/ucpgen/ucpgen/generator/emit"
 	"github.com/ucpgen/ucpgen/generator/ir"
 	"github.com/ucpgen/ucpgen/generator/load"
@@ -80,6 +81,7 @@ func Generate(cfg Config) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec.Warnings = append(spec.Warnings, drift.Check(spec, drift.Declarations())...)
 	if cfg.Strict && len(spec.Warnings) > 0 {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%d lint warning(s), refused by --strict:", len(spec.Warnings))

@@ -552,3 +552,6 @@ func (set *Set) Schemas() []*Schema {
 	sort.Slice(out, func(i, j int) bool { return out[i].Loc.String() < out[j].Loc.String() })
 	return out
 }
+
+// Loaded reports whether file was read while loading the spec.
+func (set *Set) Loaded(file string) bool { _, ok := set.docs[file]; return ok }

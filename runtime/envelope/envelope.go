@@ -71,6 +71,16 @@ type UCP struct {
 	Capabilities map[string][]VersionRef `json:"capabilities"`
 }
 
+// Statuses are the ucp.status values the runtime writes and reads (absent
+// status means "success"); the generator compares them with the schema's
+// status enum, so a status added upstream is reported at generate time.
+var Statuses = []string{"success", StatusError}
+
+// MessageTypes are the message type values the runtime builds and the
+// bindings route (an error message accompanies status "error"); the
+// generator compares them with the schema's message variants.
+var MessageTypes = []string{"error", "warning", "info"}
+
 // StatusError is the ucp.status value of a response that reports a business
 // outcome error such as capabilities_incompatible.
 const StatusError = "error"

@@ -194,6 +194,7 @@ func TestLoadRejectsInvalidRecords(t *testing.T) {
 		{"empty name", dataset.Record{ID: "a", Location: json.RawMessage(`{"id":"a","name":""}`)}, "/0/location/name"},
 		{"radius without geo", dataset.Record{ID: "a", Location: json.RawMessage(`{"id":"a","name":"A"}`), ServiceArea: &dataset.ServiceArea{RadiusM: &radius}}, "/0/service_area/radius_m"},
 		{"hours without timezone", dataset.Record{ID: "a", Location: json.RawMessage(`{"id":"a","name":"A","hours":[{"day":"monday","opens":"09:00","closes":"17:00"}]}`)}, "/0/location/timezone"},
+		{"day the runtime does not interpret", dataset.Record{ID: "a", Location: json.RawMessage(`{"id":"a","name":"A","timezone":"Europe/Berlin","hours":[{"day":"public_holidays","opens":"09:00","closes":"17:00"}]}`)}, "/0/location/hours/0/day"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

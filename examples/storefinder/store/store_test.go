@@ -436,6 +436,7 @@ func TestBadRecordsRejected(t *testing.T) {
 		{"duplicate id", []dataset.Record{good, good}, "/1/location/id"},
 		{"empty interval", []dataset.Record{withLoc(`{"id":"x","name":"X","timezone":"America/New_York","hours":[{"day":"monday","opens":"08:00","closes":"18:00"},{"day":"tuesday","opens":"09:00","closes":"09:00"}]}`)}, "/0/location/hours/1/closes"},
 		{"exception ends before it starts", []dataset.Record{withLoc(`{"id":"x","name":"X","timezone":"Europe/Berlin","exception_hours":[{"valid_from":"2026-12-26","valid_through":"2026-12-24"}]}`)}, "/0/location/exception_hours/0/valid_through"},
+		{"day the runtime does not interpret", []dataset.Record{withLoc(`{"id":"x","name":"X","timezone":"Europe/Berlin","hours":[{"day":"monday","opens":"08:00","closes":"18:00"},{"day":"public_holidays","opens":"10:00","closes":"14:00"}]}`)}, "/0/location/hours/1/day"},
 		{"zone not in IANA", []dataset.Record{withLoc(`{"id":"x","name":"X","timezone":"Mars/Olympus_Mons","hours":[]}`)}, "/0/location/timezone"},
 		{"service-area country unknown", []dataset.Record{{Location: json.RawMessage(`{"id":"x","name":"X"}`), ServiceArea: &dataset.ServiceArea{Countries: []string{"Atlantis"}}}}, "/0/service_area/countries/0"},
 		{"alias collides with id", []dataset.Record{good, {Location: json.RawMessage(`{"id":"y","name":"Y"}`), Aliases: []string{good.ID}}}, "/1/aliases/0"},

@@ -158,11 +158,19 @@ type exceptionSpan struct {
 	entry         int // index of the first entry with this range, for messages
 }
 
-var weekdays = map[string]time.Weekday{
-	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday,
-	"wednesday": time.Wednesday, "thursday": time.Thursday,
-	"friday": time.Friday, "saturday": time.Saturday,
-}
+// Weekdays are the values of a daily hour's day that Compile interprets,
+// indexed by time.Weekday. The generator compares them with the schema's
+// day enum, so a value added upstream is reported instead of making every
+// schedule carrying it unusable without a word.
+var Weekdays = [7]string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+var weekdays = func() map[string]time.Weekday {
+	m := make(map[string]time.Weekday, len(Weekdays))
+	for i, d := range Weekdays {
+		m[d] = time.Weekday(i)
+	}
+	return m
+}()
 
 // Compile validates the whole schedule and prepares it for evaluation; the
 // error names the first offending field (e.g. "hours[2].closes") and why, for
@@ -187,7 +195,7 @@ func (s Schedule) Compile() (*Compiled, error) {
 	for i, iv := range s.Hours {
 		day, ok := weekdays[iv.Day]
 		if !ok {
-			return nil, fmt.Errorf("hours[%d].day: %q is not one of monday..sunday", i, iv.Day)
+			return nil, fmt.Errorf("hours[%d].day: %q is not a day this runtime interprets (hours.Weekdays: monday..sunday)", i, iv.Day)
 		}
 		sp, err := parseSpan(iv.Opens, iv.Closes)
 		if err != nil {

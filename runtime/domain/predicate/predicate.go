@@ -119,15 +119,6 @@ type Candidate struct {
 	Value any
 }
 
-// openAt evaluates the hours filter on c, with its compiled schedule when it
-// has one.
-func (c *Candidate) openAt(t time.Time) bool {
-	if c.Compiled != nil {
-		return c.Compiled.OpenAt(t)
-	}
-	return c.Schedule.OpenAt(t)
-}
-
 // Hooks are the Business's authoritative answers that the engine cannot
 // compute itself. Operands are passed exactly as supplied and must be treated
 // as read-only.
@@ -442,8 +433,11 @@ func (p *Prepared) MatchLocal(ctx context.Context, c *Candidate) (bool, error) {
 		}
 	}
 
-	if q.Filters.OpenAt != nil && !c.openAt(*q.Filters.OpenAt) {
-		return false, nil
+	if q.Filters.OpenAt != nil {
+		open, err := c.openAt(*q.Filters.OpenAt)
+		if err != nil || !open {
+			return false, err
+		}
 	}
 
 	for _, x := range p.extensions {

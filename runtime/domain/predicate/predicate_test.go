@@ -451,7 +451,6 @@ func TestHoursFilterUsesSchedule(t *testing.T) {
 		{"open at 16:59:59", wednesdays, before, true},
 		{"closed at closes", wednesdays, at, false},
 		{"absent hours never match", hours.Schedule{}, before, false},
-		{"invalid schedule never matches", hours.Schedule{Timezone: "No/Where", HasHours: true, Hours: wednesdays.Hours}, before, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := Query{Filters: Filters{OpenAt: &tc.at}}
@@ -463,6 +462,46 @@ func TestHoursFilterUsesSchedule(t *testing.T) {
 				t.Errorf("Match = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestUnusableScheduleIsLoud: an hours filter that meets a schedule it
+// cannot evaluate (a day value added upstream that the runtime does not
+// interpret, a bad zone) fails with a typed error naming the location, the
+// member and the value, instead of silently matching nothing.
+func TestUnusableScheduleIsLoud(t *testing.T) {
+	at, err := ParseOpenAt("2026-07-15T12:00:00-04:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	holidays := append(slices.Clone(wednesdays.Hours), hours.Interval{Day: "public_holidays", Opens: "10:00", Closes: "14:00"})
+	for _, tc := range []struct {
+		name           string
+		sched          hours.Schedule
+		pointer, value string
+	}{
+		{"a day the runtime does not interpret", hours.Schedule{Timezone: "America/New_York", HasHours: true, Hours: holidays}, "/hours/1/day", "public_holidays"},
+		{"an unknown zone", hours.Schedule{Timezone: "No/Where", HasHours: true, Hours: wednesdays.Hours}, "/timezone", "No/Where"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := Query{Filters: Filters{OpenAt: &at}}
+			got, err := (&Engine{}).Match(context.Background(), q, &Candidate{ID: "s1", Schedule: tc.sched})
+			var ue *UnusableScheduleError
+			if !errors.As(err, &ue) {
+				t.Fatalf("Match = %v, %v; want an *UnusableScheduleError", got, err)
+			}
+			if ue.LocationID != "s1" || ue.Pointer != tc.pointer || ue.Value != tc.value {
+				t.Errorf("error %+v; want location s1, pointer %s, value %q", ue, tc.pointer, tc.value)
+			}
+			if _, isInvalid := rpcerr.AsInvalidParams(err); isInvalid {
+				t.Error("a data fault is reported as the client's -32602")
+			}
+		})
+	}
+	// Without an hours filter the schedule is not evaluated, so the
+	// Location still matches other constraints.
+	if ok, err := (&Engine{}).Match(context.Background(), Query{}, &Candidate{ID: "s1", Schedule: hours.Schedule{Timezone: "No/Where", HasHours: true}}); !ok || err != nil {
+		t.Errorf("without an hours filter: %v, %v", ok, err)
 	}
 }
 
