@@ -143,10 +143,14 @@ func registerFunc() jen.Code {
 // other caller advertises.
 func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	var caps []jen.Code
+	listed := map[string]bool{}
 	for _, t := range m.Tools {
-		if t.Capability == "" {
+		// Several tools share a capability (create_checkout, get_checkout);
+		// the profile lists each once.
+		if t.Capability == "" || listed[t.Capability] {
 			continue
 		}
+		listed[t.Capability] = true
 		u, err := capabilitySchemaURL(m, t)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
@@ -165,11 +169,17 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the Business profile").Line().
+	code := jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the Business profile").Line().
 		Comment("at /.well-known/ucp; each call returns a new slice.").Line().
 		Func().Id("Capabilities").Params().Index().Qual(mcpserverPkg, "ProfileCapability").Block(
 		jen.Return(jen.Index().Qual(mcpserverPkg, "ProfileCapability").Values(caps...)),
-	).Line().Line().
+	)
+	if name == "" {
+		// Tools that declare no capability have nothing to advertise, and
+		// no service name to advertise it under.
+		return code, nil
+	}
+	return code.Line().Line().
 		Comment("BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint").Line().
 		Comment("is endpoint, advertising every capability above.").Line().
 		Func().Id("BusinessProfile").Params(jen.Id("endpoint").String()).Params(jen.Index().Byte(), jen.Error()).Block(
@@ -190,38 +200,13 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 // capabilitySchemaURL is the published schema URL of a tool's capability,
 // derived from the $id of the document that declares it.
 func capabilitySchemaURL(m *ir.Model, t *ir.Tool) (string, error) {
-	schemas := []*load.Schema{t.Result.Schema}
-	for _, p := range t.Params {
-		schemas = append(schemas, p.Schema)
-	}
-	for _, s := range schemas {
-		for s.Ref != nil {
-			s = s.Ref
-		}
-		if docName(m, s.Loc.File) == t.Capability {
-			return m.PublishedURL(s.Loc.File)
-		}
-	}
-	return "", fmt.Errorf("no argument or result schema declares capability %s", t.Capability)
-}
-
-// docName is the "name" keyword of a schema document: the UCP capability
-// it declares, if any.
-func docName(m *ir.Model, file string) string {
-	root, err := m.Spec.Set.Doc(file)
-	if err != nil {
-		return ""
-	}
-	if n := root.Get("name"); n != nil && n.Kind == load.String {
-		return n.Str
-	}
-	return ""
+	return m.PublishedURL(t.CapabilityFile)
 }
 
 // serviceName is the UCP service the tools belong to, for the Business
 // profile: UCP names capabilities <reverse domain>.<service>.<capability>
 // (dev.ucp.shopping.checkout), so it is the first three dot-separated
-// components their names share.
+// components their names share; empty when no tool declares one.
 func serviceName(m *ir.Model) (string, error) {
 	service := ""
 	for _, t := range m.Tools {
@@ -237,9 +222,6 @@ func serviceName(m *ir.Model) (string, error) {
 			return "", fmt.Errorf("tool %s: capability %q is not of service %s, which the other tools name", t.Name, t.Capability, service)
 		}
 		service = name
-	}
-	if service == "" {
-		return "", fmt.Errorf("%s: no tool declares a UCP capability, so the service of the Business profile is unknown", m.Spec.File)
 	}
 	return service, nil
 }

@@ -33,7 +33,7 @@ func Build(spec *load.Spec) (*Model, error) {
 			}
 			tool.Params = append(tool.Params, &Param{Name: p.Name, Required: p.Required, Type: t, Schema: p.Schema})
 			if tool.Capability == "" {
-				tool.Capability = capabilityName(spec, p.Schema)
+				tool.Capability, tool.CapabilityFile = capabilityName(spec, p.Schema)
 			}
 		}
 		if meth.Result != nil {
@@ -43,6 +43,9 @@ func Build(spec *load.Spec) (*Model, error) {
 				return nil, err
 			}
 			tool.Result = &Param{Name: meth.Result.Name, Required: true, Type: t, Schema: meth.Result.Schema}
+			if tool.Capability == "" {
+				tool.Capability, tool.CapabilityFile = resultCapability(spec, meth.Result.Schema)
+			}
 		}
 		m.Tools = append(m.Tools, tool)
 	}
@@ -827,18 +830,41 @@ func constString(f *flat, prop string) string {
 // capabilityName reads UCP's "name" keyword from the document that defines
 // the schema a parameter refers to (location_search.json names
 // dev.ucp.common.location.search).
-func capabilityName(spec *load.Spec, s *load.Schema) string {
+func capabilityName(spec *load.Spec, s *load.Schema) (name, file string) {
 	for s.Ref != nil {
 		s = s.Ref
 	}
 	root, err := spec.Set.Doc(s.Loc.File)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	if n := root.Get("name"); n != nil && n.Kind == load.String {
-		return n.Str
+		return n.Str, s.Loc.File
 	}
-	return ""
+	return "", ""
+}
+
+// resultCapability is the capability a result declares: its own
+// document's, or else the one capability its oneOf branches name (a
+// checkout or an error response).
+func resultCapability(spec *load.Spec, s *load.Schema) (name, file string) {
+	for s.Ref != nil {
+		s = s.Ref
+	}
+	if name, file = capabilityName(spec, s); name != "" {
+		return name, file
+	}
+	for _, b := range s.OneOf {
+		n, f := capabilityName(spec, b)
+		switch {
+		case n == "" || n == name:
+		case name != "":
+			return "", ""
+		default:
+			name, file = n, f
+		}
+	}
+	return name, file
 }
 
 // mixed reports whether a type list names more than one JSON type (number

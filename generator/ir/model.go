@@ -69,10 +69,14 @@ type Tool struct {
 	// "search" for search_locations).
 	Op string
 	// Capability is the UCP capability name declared by the schema document
-	// of the tool's domain parameter (its "name" keyword), if any.
+	// of the tool's domain parameter (its "name" keyword), or, when no param
+	// declares one (get_checkout takes meta and an id), by the result's
+	// document or the one document its oneOf branches name.
 	Capability string
-	Params     []*Param
-	Result     *Param
+	// CapabilityFile is the schema document that declares Capability.
+	CapabilityFile string
+	Params         []*Param
+	Result         *Param
 }
 
 // Param is a tool argument or result.
