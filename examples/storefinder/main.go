@@ -8,7 +8,10 @@
 //	                                              # load into PostGIS, then serve from it
 //
 // Over HTTP the MCP endpoint is /ucp/mcp and the Business profile is
-// /.well-known/ucp. The server has read, write and idle timeouts, a cap on
+// /.well-known/ucp. --supported-versions 2026-08-21 also serves that older
+// version from the same data, at /ucp/2026-08-21/mcp with its own profile
+// at /.well-known/ucp/2026-08-21, listed in the current profile's
+// supported_versions. The server has read, write and idle timeouts, a cap on
 // requests in flight and per-caller rate limits (see --help and
 // docs/security.md), and on SIGTERM or SIGINT it stops accepting
 // connections and lets requests in flight finish within --shutdown-grace.

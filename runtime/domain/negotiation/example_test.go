@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"testing/fstest"
 
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
@@ -87,4 +88,41 @@ func ExampleProfileNegotiator() {
 		ContinueURL: "https://shop.example/stores",
 	}
 	_ = negotiation.Negotiator(n) // handed to the MCP layer
+}
+
+// A Business serving an older version beside the current one: each version
+// carries the profile schema its Platforms are checked by, and each endpoint
+// gets the negotiator fixed at its own version.
+func ExampleProfileNegotiator_At() {
+	src, err := negotiation.NewHTTPSource(negotiation.HTTPOptions{})
+	if err != nil {
+		fmt.Println("configure profile source:", err)
+		return
+	}
+	defer src.CloseIdleConnections()
+	// The older version's own schema tree (in a real Business, the tree its
+	// older package was generated from; a minimal stand-in here).
+	older, err := negotiation.CompileProfileSchema(fstest.MapFS{
+		"schemas/ucp.json": {Data: []byte(`{"$id": "https://ucp.dev/schemas/ucp.json", "$defs": {"platform_schema": {"type": "object"}}}`)},
+	})
+	if err != nil {
+		fmt.Println("older profile schema:", err)
+		return
+	}
+	search := func(v string) map[string][]negotiation.CapabilityVersion {
+		return map[string][]negotiation.CapabilityVersion{"dev.ucp.common.location.search": {{Version: v}}}
+	}
+	n := &negotiation.ProfileNegotiator{
+		Source:  src,
+		Current: negotiation.Business{Version: "2026-08-25", Capabilities: search("2026-08-25")},
+		Older:   []negotiation.Business{{Version: "2026-08-21", Capabilities: search("2026-08-21"), Schema: older}},
+	}
+	for _, v := range []string{"2026-08-25", "2026-08-21", "2026-01-11"} {
+		_, err := n.At(v) // the Negotiator of the endpoint serving v
+		fmt.Println(v, err == nil)
+	}
+	// Output:
+	// 2026-08-25 true
+	// 2026-08-21 true
+	// 2026-01-11 false
 }

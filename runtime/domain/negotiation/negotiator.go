@@ -61,17 +61,26 @@ type Business struct {
 	Version      string
 	Capabilities map[string][]CapabilityVersion
 	// Schema checks the profiles of Platforms that speak Version; nil means
-	// BundledProfileSchema, which is right only for the release ucpgen's
-	// own schemas/ tree describes.
+	// BundledProfileSchema, which only a Business at the bundled tree's
+	// release may rely on (any other Version is refused as misconfigured).
 	Schema *ProfileSchema
 }
 
-// schema is the check for Platforms at b.Version.
+// schema is the check for Platforms at b.Version; a Schema whose tree names
+// another release is a configuration fault, so a Platform is never checked
+// by the wrong version's rules.
 func (b *Business) schema() (*ProfileSchema, error) {
-	if b.Schema != nil {
-		return b.Schema, nil
+	s := b.Schema
+	if s == nil {
+		var err error
+		if s, err = BundledProfileSchema(); err != nil {
+			return nil, err
+		}
 	}
-	return BundledProfileSchema()
+	if s.version != "" && s.version != b.Version {
+		return nil, fmt.Errorf("the profile schema for version %s is from the %s tree; set Business.Schema to that version's", b.Version, s.version)
+	}
+	return s, nil
 }
 
 // ProfileNegotiator negotiates against the Platform profile fetched from
@@ -112,6 +121,11 @@ func (n *ProfileNegotiator) At(version string) (Negotiator, error) {
 	b, ok := n.businessFor(version)
 	if !ok {
 		return nil, fmt.Errorf("negotiation: version %s is not served (%s)", version, n.versionList())
+	}
+	for _, sb := range append([]Business{n.Current}, n.Older...) {
+		if _, err := sb.schema(); err != nil {
+			return nil, fmt.Errorf("negotiation: %w", err)
+		}
 	}
 	return endpoint{n: n, at: b}, nil
 }

@@ -59,7 +59,7 @@ func TestProfileNegotiator(t *testing.T) {
 	n := &ProfileNegotiator{
 		Source:      src,
 		Current:     Business{Version: v0825, Capabilities: business},
-		Older:       []Business{{Version: "2026-04-08", Capabilities: older}},
+		Older:       []Business{{Version: "2026-04-08", Capabilities: older, Schema: unversionedSchema(t)}},
 		ContinueURL: "https://shop.example/stores",
 	}
 	tests := []struct {

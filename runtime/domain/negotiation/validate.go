@@ -2,6 +2,7 @@ package negotiation
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -45,7 +46,15 @@ const profileDocumentSchema = `{
 // each Platform by the rules of the version it speaks. Safe for concurrent use.
 type ProfileSchema struct {
 	sch *jsonschema.Schema
+	// version is the release the tree states (info.version of its MCP
+	// OpenRPC document), "" when it states none.
+	version string
 }
+
+// Version is the UCP release the schema's tree states in the info.version
+// of services/common/mcp.openrpc.json, or "" when the tree states none (as
+// UCP's source/ layout does), so a Business can tell which version it checks.
+func (s *ProfileSchema) Version() string { return s.version }
 
 var (
 	bundledOnce sync.Once
@@ -135,7 +144,24 @@ func CompileProfileSchema(fsys fs.FS) (*ProfileSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile platform profile schema %s: %w", root, err)
 	}
-	return &ProfileSchema{sch: sch}, nil
+	return &ProfileSchema{sch: sch, version: treeVersion(fsys)}, nil
+}
+
+// treeVersion reads info.version of the tree's MCP OpenRPC document.
+func treeVersion(fsys fs.FS) string {
+	raw, err := fs.ReadFile(fsys, "services/common/mcp.openrpc.json")
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Info struct {
+			Version string `json:"version"`
+		} `json:"info"`
+	}
+	if json.Unmarshal(raw, &doc) != nil {
+		return ""
+	}
+	return doc.Info.Version
 }
 
 // Check reports whether raw is a Platform profile document under this

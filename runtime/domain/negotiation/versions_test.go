@@ -3,6 +3,7 @@ package negotiation
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/schemas"
 )
 
 const v0821 = "2026-08-21"
@@ -34,6 +36,34 @@ func keysRequiredTree() fstest.MapFS {
 }`)},
 		"services/common/mcp.openrpc.json": {Data: []byte(`{"openrpc": "1.3.2"}`)},
 	}
+}
+
+// unversionedSchema is the bundled tree's profile schema compiled without
+// its OpenRPC document, so it states no release and may check any version,
+// as a tree in UCP's source/ layout does.
+func unversionedSchema(t *testing.T) *ProfileSchema {
+	t.Helper()
+	sub := schemas.FS
+	tree := fstest.MapFS{}
+	err := fs.WalkDir(sub, "schemas", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		raw, err := fs.ReadFile(sub, p)
+		tree[p] = &fstest.MapFile{Data: raw}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := CompileProfileSchema(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Version() != "" {
+		t.Fatalf("Version() = %q for a tree without an OpenRPC document", s.Version())
+	}
+	return s
 }
 
 // withKeys adds an empty keys member to a profile document.
@@ -197,7 +227,7 @@ func TestNegotiatorAt(t *testing.T) {
 			"https://p.example/ancient": {p: mustDecode(t, doc("2026-01-11"))},
 		},
 		Current: Business{Version: v0825, Capabilities: caps{capSearch: {cv(v0825)}}},
-		Older:   []Business{{Version: v0821, Capabilities: caps{capSearch: {cv(v0821)}}}},
+		Older:   []Business{{Version: v0821, Capabilities: caps{capSearch: {cv(v0821)}}, Schema: unversionedSchema(t)}},
 	}
 	tests := []struct {
 		at, url, wantCode, wantVer string
@@ -230,5 +260,37 @@ func TestNegotiatorAt(t *testing.T) {
 	}
 	if _, err := n.At("2026-01-11"); err == nil || !strings.Contains(err.Error(), "2026-01-11") {
 		t.Errorf("At(unserved): err = %v, want one naming the version", err)
+	}
+}
+
+// A Business version checked by another release's tree is a configuration
+// fault, reported when the endpoint is wired and on every request, never a
+// Platform checked by the wrong rules.
+func TestNegotiatorRefusesAnotherVersionsSchema(t *testing.T) {
+	bundled, err := BundledProfileSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bundled.Version() != v0825 {
+		t.Fatalf("bundled Version() = %q, want %s", bundled.Version(), v0825)
+	}
+	for name, older := range map[string]Business{
+		"no schema":           {Version: v0821},
+		"the bundled release": {Version: v0821, Schema: bundled},
+	} {
+		t.Run(name, func(t *testing.T) {
+			n := &ProfileNegotiator{
+				Source:  staticSource{"https://p.example/older": {p: mustDecode(t, profileDoc(t, v0821, caps{capSearch: {cv(v0821)}}))}},
+				Current: Business{Version: v0825},
+				Older:   []Business{older},
+			}
+			if _, err := n.At(v0825); err == nil || !strings.Contains(err.Error(), v0821) {
+				t.Errorf("At: err = %v, want one naming %s", err, v0821)
+			}
+			_, err := n.Negotiate(context.Background(), "https://p.example/older", capSearch)
+			if _, isDiscovery := rpcerr.AsDiscovery(err); err == nil || isDiscovery || !strings.Contains(err.Error(), "Business.Schema") {
+				t.Errorf("Negotiate: err = %v, want a server fault naming Business.Schema", err)
+			}
+		})
 	}
 }
