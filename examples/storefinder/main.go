@@ -390,17 +390,10 @@ func searchesItems(tool string, args json.RawMessage) bool {
 	if tool != "search_locations" {
 		return false
 	}
-	var a struct {
-		Location struct {
-			Filters struct {
-				Items     json.RawMessage `json:"items"`
-				Inventory json.RawMessage `json:"inventory"`
-			} `json:"filters"`
-		} `json:"location"`
-	}
+	// Read exactly as the validated call: mcpserver calls this only once
+	// the arguments passed validation, and Argument matches names exactly.
 	present := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
-	f := &a.Location.Filters
-	return json.Unmarshal(args, &a) == nil && (present(f.Items) || present(f.Inventory))
+	return present(mcpserver.Argument(args, "location", "filters", "items")) || present(mcpserver.Argument(args, "location", "filters", "inventory"))
 }
 
 // serveUntil serves on ln until ctx is done, then stops accepting

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -188,4 +189,46 @@ func (b *Budget) Strict(tool string, arguments json.RawMessage) bool {
 		return false
 	}
 	return b.limiter.cfg.Strict(tool, arguments)
+}
+
+// charger is what a transport tells the tools it runs about one request:
+// the budget to charge, the remote address that stands for a caller
+// without an agent profile, and whether a tool was charged.
+type charger struct {
+	budget *Budget
+	remote string
+	ran    atomic.Bool
+}
+
+type chargerKey struct{}
+
+// WithBudget returns ctx under which a tool call is charged to b, inside
+// the tool, from the arguments exactly as decoded; remote (an address
+// without its port) is the caller when the call names no agent profile.
+// Every transport that runs tools (MCP over HTTP, REST) uses it, so that
+// they share one view of the call and one set of buckets.
+func WithBudget(ctx context.Context, b *Budget, remote string) context.Context {
+	return context.WithValue(ctx, chargerKey{}, &charger{budget: b, remote: remote})
+}
+
+// ToolCharged reports whether a tool ran, and was charged, under ctx from
+// WithBudget; a transport charges a request that ran none with ChargeOther.
+func ToolCharged(ctx context.Context) bool {
+	c, _ := ctx.Value(chargerKey{}).(*charger)
+	return c != nil && c.ran.Load()
+}
+
+// charge charges one call of tool to the budget under ctx (none: free).
+// valid reports whether the arguments passed validation; only then may the
+// strict bucket's predicate read them.
+func charge(ctx context.Context, tool, profile string, arguments json.RawMessage, valid bool) error {
+	c, _ := ctx.Value(chargerKey{}).(*charger)
+	if c == nil || c.ran.Swap(true) {
+		return nil
+	}
+	caller := profile
+	if caller == "" {
+		caller = c.remote
+	}
+	return c.budget.ChargeTool(caller, valid && c.budget.Strict(tool, arguments))
 }

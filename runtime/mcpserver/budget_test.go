@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -177,5 +178,62 @@ func TestSlowReaderReleasesItsSlot(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCallThatRunsNoToolDrawsOther checks that a tools/call the SDK refuses
+// without running a tool (an unknown tool) is charged to the bucket of
+// requests that run none, so such calls are not free either.
+func TestCallThatRunsNoToolDrawsOther(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	url := serveHTTP(t, newServer(nil, echoTool("search", emptyResult)), &mcpserver.HTTPOptions{DirectToolCalls: true, RateLimit: &mcpserver.RateLimit{
+		PerSecond: 1, Burst: 100, OtherPerSecond: 1, OtherBurst: 2,
+		Now: func() time.Time { return now },
+	}})
+	for i := range 3 {
+		resp, _, raw := post(t, url, callBody(i, "nope", `{"meta":`+meta+`,"location":{}}`))
+		if limited := resp.StatusCode == 429; limited != (i == 2) {
+			t.Fatalf("unknown tool call %d: %d, want limited=%v: %s", i, resp.StatusCode, i == 2, raw)
+		}
+	}
+	// Calls that run a tool are on their own bucket.
+	if resp, _, raw := post(t, url, callBody(4, "search", `{"meta":`+meta+`,"location":{}}`)); resp.StatusCode != 200 {
+		t.Fatalf("tool call: %d %s", resp.StatusCode, raw)
+	}
+}
+
+// TestArgument checks the exact reader Strict predicates use: names match
+// exactly, never case-insensitively, and a missing step gives nil.
+func TestArgument(t *testing.T) {
+	args := json.RawMessage(`{"meta":{},"location":{"FILTERS":{"items":null},"filters":{"items":["a"]}}}`)
+	for _, tc := range []struct {
+		path []string
+		want string
+	}{
+		{[]string{"location", "filters", "items"}, `["a"]`},
+		{[]string{"location", "FILTERS", "items"}, `null`},
+		{[]string{"location", "Filters"}, ``},
+		{[]string{"location", "filters", "items", "deeper"}, ``},
+		{[]string{"nothing"}, ``},
+	} {
+		if got := string(mcpserver.Argument(args, tc.path...)); got != tc.want {
+			t.Errorf("Argument(%v) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestRepeatedAgentIsRefused checks that meta naming ucp-agent twice, or
+// its profile twice, is -32602 at that member, so no second copy can stand
+// in for the profile that is validated.
+func TestRepeatedAgentIsRefused(t *testing.T) {
+	url := serveHTTP(t, newServer(nil, echoTool("search", emptyResult)), nil)
+	for want, m := range map[string]string{
+		"/meta/ucp-agent":         `{"ucp-agent":{"profile":"https://a.example/p"},"ucp-agent":{"profile":"https://b.example/p"}}`,
+		"/meta/ucp-agent/profile": `{"ucp-agent":{"profile":"https://a.example/p","profile":"https://b.example/p"}}`,
+	} {
+		_, r, raw := post(t, url, callBody(1, "search", `{"meta":`+m+`,"location":{}}`))
+		if r.Error == nil || r.Error.Code != -32602 || !strings.Contains(string(r.Error.Data), `"pointer":"`+want+`"`) {
+			t.Errorf("%s: %s", want, raw)
+		}
 	}
 }

@@ -178,19 +178,13 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if req != nil {
 		id = req.ID
 	}
-	if req != nil && req.Method == "tools/call" {
-		call := callOf(req.Params)
-		caller := call.profile
-		if caller == "" {
-			caller = remoteHost(r.RemoteAddr)
-		}
-		if err := h.budget.ChargeTool(caller, h.budget.Strict(call.tool, call.arguments)); err != nil {
-			writeRPCError(w, id, RPCError(err, h.opts.Logger))
-			return
-		}
-	} else if h.refusedOther(w, r, id) {
+	// A tools/call is charged inside the tool, from the arguments it runs
+	// with (see charge); every other request here.
+	if (req == nil || req.Method != "tools/call") && h.refusedOther(w, r, id) {
 		return
 	}
+	ctx := WithBudget(r.Context(), h.budget, remoteHost(r.RemoteAddr))
+	r = r.WithContext(ctx)
 	if req != nil && h.direct != nil && h.serveDirect(w, r, req, adm) {
 		return
 	}
@@ -201,7 +195,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// response need not be parsed again to find a -32000 status.
 	key := rand.Text()
 	r.Header.Set(requestKeyHeader, key)
-	call := &callState{ctx: r.Context(), limit: h.opts.MaxResponseBytes}
+	call := &callState{ctx: ctx, limit: h.opts.MaxResponseBytes}
 	requestContexts.Store(key, call)
 	defer requestContexts.Delete(key)
 	rec := &statusRecorder{header: http.Header{}, limit: h.opts.MaxResponseBytes}
@@ -212,6 +206,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rec.overflow || call.overflowed() {
 		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
 		writeProtocolError(w, http.StatusInternalServerError, id, rpcerr.CodeInternal, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
+		return
+	}
+	// A tools/call the SDK answered without running a tool (an unknown
+	// tool, params it refused) still counts, on the cheaper bucket.
+	if req != nil && req.Method == "tools/call" && !ToolCharged(ctx) && h.refusedOther(w, r, id) {
 		return
 	}
 	rec.flush(w, id, call.toolError(), h.paced)
@@ -445,44 +444,6 @@ func exactID(raw json.RawMessage) bool {
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	return err == nil && n >= -maxExactID && n <= maxExactID
-}
-
-// call is what rate limiting needs of a tools/call request.
-type call struct {
-	tool      string
-	profile   string
-	arguments json.RawMessage
-}
-
-// callOf reads the tool name, the agent profile (from the binding's meta
-// argument) and the raw arguments of tools/call params; anything malformed
-// is left empty for the tool handler to refuse with its precise error.
-func callOf(params json.RawMessage) call {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		// Partly decoded fields are still the best key available.
-		var name struct {
-			Name string `json:"name"`
-		}
-		json.Unmarshal(params, &name)
-		return call{tool: name.Name}
-	}
-	c := call{tool: p.Name, arguments: p.Arguments}
-	var args map[string]json.RawMessage
-	if json.Unmarshal(p.Arguments, &args) == nil {
-		var meta struct {
-			Agent struct {
-				Profile string `json:"profile"`
-			} `json:"ucp-agent"`
-		}
-		if json.Unmarshal(args[MetaParam], &meta) == nil {
-			c.profile = meta.Agent.Profile
-		}
-	}
-	return c
 }
 
 // remoteHost is the IP of a RemoteAddr, without the port, so one client's

@@ -175,8 +175,12 @@ func handler(t Tool, opts *Options) mcp.ToolHandler {
 			ctx, cancel = callerContext(ctx, header)
 			defer cancel()
 		}
-		rep, rpcErr := invoke(ctx, t, opts, req.Params.Arguments)
 		call := callOfHeader(header)
+		if call != nil {
+			// The HTTP request's budget, so the call is charged here.
+			ctx = context.WithValue(ctx, chargerKey{}, call.ctx.Value(chargerKey{}))
+		}
+		rep, rpcErr := invoke(ctx, t, opts, req.Params.Arguments)
 		if rpcErr != nil {
 			if call != nil {
 				call.noteError(rpcErr)
@@ -256,13 +260,22 @@ func serve(ctx context.Context, t Tool, opts *Options, raw json.RawMessage) (rep
 	}
 	var profile string
 	if i := paramIndex(t.Params, MetaParam); i >= 0 {
-		if profile, err = profileURL(args[i]); err != nil {
-			return reply{}, err
-		}
+		profile, err = profileURL(args[i])
 	}
 	// Validate the whole request before negotiation, so an invalid call
 	// never makes the server fetch a caller-supplied profile URL.
-	run, err := t.Bind(args)
+	var run Run
+	if err == nil {
+		run, err = t.Bind(args)
+	}
+	// The call is charged here, from the arguments exactly as they were
+	// decoded and validated, so that no other reading of the request (a
+	// case-insensitive or last-duplicate decoder) can key or select a
+	// bucket differently from the call that runs. Invalid calls are
+	// charged too, to the general bucket only.
+	if cerr := charge(ctx, t.Name, profile, raw, err == nil); cerr != nil {
+		return reply{}, cerr
+	}
 	if err != nil {
 		return reply{}, err
 	}
@@ -508,25 +521,81 @@ func countMembers(n int) string {
 	return fmt.Sprintf("%d members", n)
 }
 
-// profileURL reads meta["ucp-agent"].profile for negotiation; the full meta
-// schema is checked by the generated decoder.
+// profileURL reads meta["ucp-agent"].profile for negotiation and rate
+// limiting, matching member names exactly, as the generated decoder does:
+// a case variant (UCP-AGENT) is another member, and a repeated ucp-agent or
+// profile is -32602, so no decoy can stand in for the profile that is
+// validated. The full meta schema is checked by the generated decoder.
 func profileURL(meta json.RawMessage) (string, error) {
-	var m struct {
-		Agent *struct {
-			Profile *string `json:"profile"`
-		} `json:"ucp-agent"`
-	}
 	at := "/" + MetaParam
-	if err := json.Unmarshal(meta, &m); err != nil {
-		return "", rpcerr.Invalid(at, "type", "must be an object with ucp-agent.profile")
+	agent, err := uniqueMember(meta, agentMember, at)
+	if err != nil {
+		return "", err
 	}
-	if m.Agent == nil {
-		return "", rpcerr.Invalid(at+"/ucp-agent", "required", "is required")
+	if agent == nil {
+		return "", rpcerr.Invalid(at+"/"+agentMember, "required", "is required")
 	}
-	if m.Agent.Profile == nil {
-		return "", rpcerr.Invalid(at+"/ucp-agent/profile", "required", "is required (a URI of the Platform's UCP profile)")
+	profile, err := uniqueMember(agent, "profile", at+"/"+agentMember)
+	if err != nil {
+		return "", err
 	}
-	return *m.Agent.Profile, nil
+	if profile == nil {
+		return "", rpcerr.Invalid(at+"/"+agentMember+"/profile", "required", "is required (a URI of the Platform's UCP profile)")
+	}
+	var url string
+	if json.Unmarshal(profile, &url) != nil {
+		return "", rpcerr.Invalid(at+"/"+agentMember+"/profile", "type", "must be a string (a URI of the Platform's UCP profile)")
+	}
+	return url, nil
+}
+
+// agentMember is the member of meta that names the calling agent.
+const agentMember = "ucp-agent"
+
+// uniqueMember is the value of member name of the object obj (nil when it
+// is absent); at is obj's pointer. An obj that is not an object, or that
+// repeats name, is -32602.
+func uniqueMember(obj json.RawMessage, name, at string) (json.RawMessage, error) {
+	var found json.RawMessage
+	err := eachMember(obj, func(key string, value json.RawMessage) error {
+		if key != name {
+			return nil
+		}
+		if found != nil {
+			return rpcerr.Invalid(at+"/"+rpcerr.EscapeToken(name), "json", "duplicate member name %q", name)
+		}
+		found = value
+		return nil
+	})
+	if ip, ok := rpcerr.AsInvalidParams(err); ok {
+		return nil, ip
+	}
+	if err != nil {
+		return nil, rpcerr.Invalid(at, "type", "must be an object with %s", name)
+	}
+	return found, nil
+}
+
+// Argument is the member at path inside a tool's arguments object, matched
+// exactly by name (nil when any step is absent or not an object). A
+// RateLimit.Strict predicate reads the call with it: it is called only once
+// the arguments have been validated, so no member along path is repeated,
+// and what it sees is what the tool runs with.
+func Argument(arguments json.RawMessage, path ...string) json.RawMessage {
+	v := arguments
+	for _, name := range path {
+		var next json.RawMessage
+		if eachMember(v, func(key string, value json.RawMessage) error {
+			if key == name && next == nil {
+				next = value
+			}
+			return nil
+		}) != nil || next == nil {
+			return nil
+		}
+		v = next
+	}
+	return v
 }
 
 // toolError turns a typed error into the JSON-RPC error (or isError result)
