@@ -659,8 +659,8 @@ type envelopeAppender interface {
 }
 
 // encodeResponse writes a hook's response with the outcome's ucp member,
-// in one pass for generated results (appended to buf) and through SetMember
-// otherwise.
+// in one pass for generated results (appended to buf) and through
+// mergeUCP otherwise (unions such as a checkout-or-error result).
 func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, error) {
 	ucp, err := json.Marshal(outcome.UCP())
 	if err != nil {
@@ -673,7 +673,49 @@ func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	return SetMember(body, "ucp", json.RawMessage(ucp))
+	return mergeUCP(body, ucp)
+}
+
+// mergeUCP sets the ucp member of the response obj to the negotiated one,
+// whose members (version, capabilities, and status when negotiation
+// failed) win; the members of the hook's own ucp that negotiation does not
+// set are kept after them. So an error branch keeps its status "error",
+// which its schema requires, and whatever else the Business put there.
+func mergeUCP(obj, negotiated []byte) ([]byte, error) {
+	var own json.RawMessage
+	err := eachMember(obj, func(k string, raw json.RawMessage) error {
+		if k == "ucp" {
+			own = raw
+		}
+		return nil
+	})
+	if errors.Is(err, errNotObject) {
+		return nil, fmt.Errorf("response is not a JSON object")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(own) == 0 || own[0] != '{' {
+		return SetMember(obj, "ucp", json.RawMessage(negotiated))
+	}
+	set := map[string]bool{}
+	if err := eachMember(negotiated, func(k string, _ json.RawMessage) error { set[k] = true; return nil }); err != nil {
+		return nil, err
+	}
+	merged := bytes.TrimSuffix(bytes.Clone(negotiated), []byte("}"))
+	err = eachMember(own, func(k string, raw json.RawMessage) error {
+		if set[k] {
+			return nil
+		}
+		set[k] = true
+		key, _ := json.Marshal(k)
+		merged = append(append(append(append(merged, ','), key...), ':'), raw...)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("response ucp member: %w", err)
+	}
+	return SetMember(obj, "ucp", json.RawMessage(append(merged, '}')))
 }
 
 // SetMember replaces (or adds) the top-level member name of the JSON object

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -326,5 +327,34 @@ func TestParamsComeFromTheTool(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestErrorBranchKeepsItsStatus checks that a result which is not a
+// generated struct (a union such as checkout-or-error) gets the negotiated
+// version and capabilities while the hook's own ucp members stay: an error
+// branch must still say status "error", which its schema requires.
+func TestErrorBranchKeepsItsStatus(t *testing.T) {
+	s := newServer(&mcpserver.Options{Version: "2026-08-25"}, echoTool("search", func(context.Context, map[string]any) (any, error) {
+		return map[string]any{
+			"ucp":       map[string]any{"version": "1999-01-01", "status": "error", "note": "kept"},
+			"messages":  []any{map[string]any{"type": "error", "code": "out_of_stock"}},
+			"locations": []any{},
+		}, nil
+	}))
+	url := serveHTTP(t, s, nil)
+	_, r, raw := post(t, url, callBody(1, "search", `{"meta":`+meta+`,"location":{}}`))
+	if r.Result == nil {
+		t.Fatalf("want a result, got %s", raw)
+	}
+	var got struct {
+		UCP map[string]any `json:"ucp"`
+	}
+	if err := json.Unmarshal(r.Result.StructuredContent, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"version": "2026-08-25", "status": "error", "note": "kept", "capabilities": map[string]any{"dev.ucp.common.location.search": []any{map[string]any{"version": "2026-08-25"}}}}
+	if !reflect.DeepEqual(got.UCP, want) {
+		t.Errorf("ucp = %v, want %v", got.UCP, want)
 	}
 }
