@@ -1,0 +1,54 @@
+package emit
+
+import (
+	"testing"
+
+	"github.com/ucpgen/ucpgen/generator/ir"
+)
+
+// TestMemberDiff checks the comparison that decides which members the
+// Business converts: same name and shape is carried, anything else is named
+// with the way it changed, and requiredness counts only where the target
+// could miss a value.
+func TestMemberDiff(t *testing.T) {
+	str := &ir.Type{Kind: ir.String}
+	named := &ir.Type{Name: "Kind", Kind: ir.String}
+	list := func(e *ir.Type) *ir.Type { return &ir.Type{Kind: ir.Array, Elem: e} }
+	mapOf := func(e *ir.Type) *ir.Type { return &ir.Type{Kind: ir.Map, Elem: e} }
+	obj := func(name string) *ir.Type { return &ir.Type{Name: name, Kind: ir.Struct} }
+	union := func(name string, vs ...string) *ir.Type {
+		u := &ir.Type{Name: name, Kind: ir.Union}
+		for _, v := range vs {
+			u.Variants = append(u.Variants, &ir.Variant{GoName: v, Type: obj(v)})
+		}
+		return u
+	}
+	field := func(t *ir.Type, required bool) *ir.Field {
+		return &ir.Field{JSONName: "m", GoName: "M", Type: t, Required: required}
+	}
+	tests := []struct {
+		name         string
+		dir          ir.Direction
+		older, newer *ir.Field
+		want         string
+	}{
+		{"same scalar, required to optional in a request", ir.Request, field(str, true), field(str, false), ""},
+		{"named and plain string", ir.Response, field(named, true), field(str, true), ""},
+		{"list of named strings", ir.Request, field(list(named), false), field(list(str), false), ""},
+		{"absent in newer", ir.Request, field(str, false), nil, "which the newer version does not have"},
+		{"optional to required in a request", ir.Request, field(str, false), field(str, true), "optional here, required in the newer version"},
+		{"required to optional in an answer", ir.Response, field(str, true), field(str, false), "required here, optional in the newer version"},
+		{"list to map", ir.Response, field(list(named), false), field(mapOf(obj("Amenity")), false), "an array here, a map in the newer version"},
+		{"list elements of another kind", ir.Request, field(list(str), false), field(list(obj("Item")), false), "of another shape in the newer version"},
+		{"objects of any members", ir.Request, field(obj("A"), false), field(obj("A"), false), ""},
+		{"union with the same variants", ir.Response, field(union("U", "X", "Y"), true), field(union("U", "X", "Y"), true), ""},
+		{"union with another variant", ir.Response, field(union("U", "X", "Y"), true), field(union("U", "X", "Z"), true), "of another shape in the newer version"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := newComparer().memberDiff(tc.dir, tc.older, tc.newer); got != tc.want {
+				t.Errorf("memberDiff = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
