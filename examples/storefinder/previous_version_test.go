@@ -410,6 +410,13 @@ func checkPreviousVersion(t *testing.T, c config) {
 		seen = append(seen, a.ids()...)
 	}
 
+	// Cursors issued at the older endpoint walk the same Locations, in the
+	// same order, as the current endpoint's.
+	walk := `{` + near + `}`
+	if a, b := e2eWalk(t, context.Background(), old, walk), e2eWalk(t, context.Background(), cur, walk); len(a) <= 25 || !slices.Equal(a, b) {
+		t.Errorf("walk: %d Locations at %s, %d at %s; want the same list over several pages", len(a), prevVersion, len(b), location.ProtocolVersion)
+	}
+
 	lookupReq := `{"ids":["` + seen[0] + `","` + seen[len(seen)-1] + `","no-such-store"]}`
 	body, err := callRaw(t, old, "lookup_locations", lookupReq)
 	if err != nil {
