@@ -106,6 +106,11 @@ func TestFileSetMatchesUpstream(t *testing.T) {
 		}
 	}
 	for _, f := range ours {
+		if f == restPath {
+			// The release's source tree lacks it: TestRESTBindingMatchesRelease
+			// holds it to the published document.
+			continue
+		}
 		if _, found := slices.BinarySearch(upstream, f); !found {
 			t.Errorf("%s: present in schemas/, not in the upstream release", f)
 		}

@@ -33,6 +33,9 @@ type Spec struct {
 	// File is the OpenRPC file's path inside the input FS.
 	File string
 	Set  *Set
+	// REST is the service's REST binding, read from the OpenAPI document
+	// next to the OpenRPC file; nil when there is none.
+	REST *REST
 	// Warnings are lint findings (e.g. a keyword one edit from a known
 	// one), sorted by location; the CLI prints them, --strict refuses them.
 	Warnings []Warning
@@ -122,6 +125,9 @@ func OpenRPCWith(fsys fs.FS, file string, opts Options) (*Spec, error) {
 		return nil, err
 	}
 	spec.Release, spec.Version = rel, rel.Version
+	if spec.REST, err = OpenAPI(fsys, spec); err != nil {
+		return nil, err
+	}
 	if spec.Version == "" {
 		set.warnings = append(set.warnings, Warning{Loc: root.Loc.Child("info"), Msg: "info.version is missing (OpenRPC requires it) and no $id/$ref URL names a release; pass " + FlagName + " YYYY-MM-DD to name the UCP version"})
 	}

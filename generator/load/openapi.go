@@ -1,0 +1,380 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/pb33f/libopenapi"
+	"github.com/pb33f/libopenapi/datamodel"
+	"github.com/pb33f/libopenapi/datamodel/high/base"
+	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+)
+
+// RESTFile is the name UCP gives a service's OpenAPI binding; it sits in the
+// same folder as the service's OpenRPC file.
+const RESTFile = "rest.openapi.json"
+
+// REST is a service's REST binding: its OpenAPI 3.1 document, each
+// operation matched to the OpenRPC method of the same name.
+type REST struct {
+	// File is the OpenAPI document's path inside the input FS.
+	File string
+	// OpenAPI is the document's openapi version (3.1.x).
+	OpenAPI string
+	// Version is info.version, empty in the source layout when absent.
+	Version string
+	// Operations are in OpenRPC method order, one per method.
+	Operations []*Operation
+}
+
+// Operation is one REST operation, the HTTP form of an OpenRPC method.
+type Operation struct {
+	// ID is the operationId, equal to the OpenRPC method name.
+	ID string
+	// Method is the HTTP method in upper case, Path the path template.
+	Method, Path string
+	Loc          Loc
+	// Headers are the operation's header parameters, in document order.
+	Headers []*Header
+	// MediaType is the request body's media type; Body its schema, the same
+	// schema as the method's domain parameter. BodyRequired says whether
+	// the document requires a body.
+	MediaType    string
+	Body         *Schema
+	BodyRequired bool
+	// Responses are the operation's responses in document order.
+	Responses []*Response
+}
+
+// Header is a request or response header as the binding declares it.
+type Header struct {
+	Name     string
+	Required bool
+	// Type and Format are the header schema's type and format (string, uuid).
+	Type, Format string
+	// Ref is the $ref the header came through ("" when written in place).
+	Ref string
+	Loc Loc
+}
+
+// Response is one declared response of an operation.
+type Response struct {
+	// Status is the response key ("200", "default").
+	Status    string
+	MediaType string
+	// Body is the response schema, the method's result schema for 200.
+	Body    *Schema
+	Headers []*Header
+	Loc     Loc
+}
+
+// Operation returns the operation for an OpenRPC method, nil if none.
+func (r *REST) Operation(method string) *Operation {
+	if r == nil {
+		return nil
+	}
+	for _, op := range r.Operations {
+		if op.ID == method {
+			return op
+		}
+	}
+	return nil
+}
+
+// OpenAPI loads the REST binding that sits next to spec's OpenRPC file, if
+// there is one (nil, nil otherwise), and matches it against spec: every
+// operationId must name a method, every method must have one operation,
+// and each body must be the schema the method's parameter or result is.
+// Schema $refs are resolved through spec's tree, so the source layout's
+// relative refs and the published layout's https://ucp.dev/<version>/ ones
+// both work.
+func OpenAPI(fsys fs.FS, spec *Spec) (*REST, error) {
+	file := path.Join(path.Dir(spec.File), RESTFile)
+	data, err := fs.ReadFile(fsys, file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", file, err)
+	}
+	// Our own parse first: it names duplicate members and syntax errors by
+	// line, and holds the document for $ref resolution and pointers.
+	root, err := Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	set := spec.Set
+	set.docs[file] = root
+	set.bases[file] = "file:///" + file
+	v := root.Get("openapi")
+	if v == nil || v.Kind != String || !strings.HasPrefix(v.Str, "3.1") {
+		return nil, keywordError(root.Loc.Child("openapi"), "want an OpenAPI 3.1 document (openapi: 3.1.x)")
+	}
+	if err := localRefs(root, root); err != nil {
+		return nil, err
+	}
+	// Schema $refs point outside the document; they are resolved below
+	// through the input tree, so the library is told not to follow them
+	// (following them also races inside its rolodex).
+	doc, err := libopenapi.NewDocumentWithConfiguration(data, &datamodel.DocumentConfiguration{SkipExternalRefResolution: true})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	model, err := doc.BuildV3Model()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	rest := &REST{File: file, OpenAPI: v.Str, Version: model.Model.Info.Version}
+	if model.Model.Paths == nil || model.Model.Paths.PathItems == nil || model.Model.Paths.PathItems.Len() == 0 {
+		return nil, keywordError(root.Loc.Child("paths"), "no paths: the binding must have one operation per OpenRPC method")
+	}
+	byID := map[string]*Operation{}
+	for p, item := range model.Model.Paths.PathItems.FromOldest() {
+		for method, o := range item.GetOperations().FromOldest() {
+			loc := root.Loc.Child("paths").Child(p).Child(method)
+			if prev, dup := byID[o.OperationId]; dup {
+				return nil, keywordError(loc.Child("operationId"), "operationId %q is also used by %s", o.OperationId, prev.Loc)
+			}
+			op, err := set.operation(spec, loc, strings.ToUpper(method), p, o)
+			if err != nil {
+				return nil, err
+			}
+			byID[op.ID] = op
+		}
+	}
+	for _, m := range spec.Methods {
+		op := byID[m.Name]
+		if op == nil {
+			return nil, keywordError(root.Loc.Child("paths"), "no operation has operationId %q, the OpenRPC method at %s", m.Name, m.Loc)
+		}
+		rest.Operations = append(rest.Operations, op)
+	}
+	return rest, nil
+}
+
+// operation reads one operation and checks it against its OpenRPC method.
+func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation) (*Operation, error) {
+	op := &Operation{ID: o.OperationId, Method: method, Path: p, Loc: loc}
+	if op.ID == "" {
+		return nil, keywordError(loc.Child("operationId"), "missing operationId: it names the OpenRPC method the operation binds")
+	}
+	var m *Method
+	for _, x := range spec.Methods {
+		if x.Name == op.ID {
+			m = x
+		}
+	}
+	if m == nil {
+		names := make([]string, len(spec.Methods))
+		for i, x := range spec.Methods {
+			names[i] = x.Name
+		}
+		return nil, keywordError(loc.Child("operationId"), "operationId %q names no method of %s (methods: %s)", op.ID, spec.File, strings.Join(names, ", "))
+	}
+	if len(m.Params) != 2 || m.Result == nil {
+		return nil, keywordError(m.Loc, "method %s bound over REST must take meta and one request parameter and return a result", m.Name)
+	}
+	for i, prm := range o.Parameters {
+		ploc := loc.Child("parameters").Child(fmt.Sprint(i))
+		if prm.In != "header" {
+			return nil, keywordError(ploc.Child("in"), "parameter %q is in %q; the UCP binding carries its metadata in headers only", prm.Name, prm.In)
+		}
+		ref, err := set.refAt(ploc)
+		if err != nil {
+			return nil, err
+		}
+		op.Headers = append(op.Headers, header(prm.Name, prm.Required != nil && *prm.Required, prm.Schema, ref, ploc))
+	}
+	rb := o.RequestBody
+	if rb == nil {
+		return nil, keywordError(loc.Child("requestBody"), "missing requestBody: it carries the %s parameter of %s", m.Params[1].Name, m.Name)
+	}
+	op.BodyRequired = rb.Required != nil && *rb.Required
+	mt, body, err := set.content(loc.Child("requestBody"), rb.Content)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameSchema(body, m.Params[1].Schema, fmt.Sprintf("the %s parameter of OpenRPC method %s", m.Params[1].Name, m.Name)); err != nil {
+		return nil, err
+	}
+	op.MediaType, op.Body = mt, body.schema
+	if o.Responses == nil || o.Responses.Codes == nil {
+		return nil, keywordError(loc.Child("responses"), "missing responses")
+	}
+	for status, r := range o.Responses.Codes.FromOldest() {
+		rloc := loc.Child("responses").Child(status)
+		resp := &Response{Status: status, Loc: rloc}
+		if r.Content != nil && r.Content.Len() > 0 {
+			mt, b, err := set.content(rloc, r.Content)
+			if err != nil {
+				return nil, err
+			}
+			if status == "200" {
+				if err := sameSchema(b, m.Result.Schema, "the result of OpenRPC method "+m.Name); err != nil {
+					return nil, err
+				}
+			}
+			resp.MediaType, resp.Body = mt, b.schema
+		}
+		if r.Headers != nil {
+			for name, h := range r.Headers.FromOldest() {
+				hloc := rloc.Child("headers").Child(name)
+				ref, err := set.refAt(hloc)
+				if err != nil {
+					return nil, err
+				}
+				resp.Headers = append(resp.Headers, header(name, h.Required, h.Schema, ref, hloc))
+			}
+		}
+		op.Responses = append(op.Responses, resp)
+	}
+	if slices.IndexFunc(op.Responses, func(r *Response) bool { return r.Status == "200" }) < 0 {
+		return nil, keywordError(loc.Child("responses"), "no 200 response: it carries the result of %s", m.Name)
+	}
+	return op, nil
+}
+
+// header is a header parameter or response header as the IR keeps it.
+func header(name string, required bool, sp *base.SchemaProxy, ref string, loc Loc) *Header {
+	h := &Header{Name: name, Required: required, Ref: ref, Loc: loc}
+	if sp != nil {
+		if s := sp.Schema(); s != nil {
+			if len(s.Type) > 0 {
+				h.Type = s.Type[0]
+			}
+			h.Format = s.Format
+		}
+	}
+	return h
+}
+
+// refAt is the $ref written at loc, or "" when the value is in place. The
+// library resolves local $refs without keeping them, so they are read from
+// the document itself.
+func (set *Set) refAt(loc Loc) (string, error) {
+	n, err := at(set.docs[loc.File], loc.Pointer)
+	if err != nil {
+		return "", keywordError(loc, "%v", err)
+	}
+	r := n.Get("$ref")
+	if r == nil {
+		return "", nil
+	}
+	if r.Kind != String || !strings.HasPrefix(r.Str, "#/") {
+		return "", keywordError(r.Loc, "want a $ref into this document (#/components/...)")
+	}
+	if _, err := at(set.docs[loc.File], r.Str[1:]); err != nil {
+		return "", keywordError(r.Loc, "$ref %q: %v", r.Str, err)
+	}
+	return r.Str, nil
+}
+
+// localRefs checks that every $ref into the document (#/...) names a value
+// in it, so a broken parameter or header $ref is reported by pointer before
+// the library sees it.
+func localRefs(root, n *Node) error {
+	for _, m := range n.Members {
+		if m.Key == "$ref" && m.Value.Kind == String && strings.HasPrefix(m.Value.Str, "#") {
+			if _, err := at(root, strings.TrimPrefix(m.Value.Str, "#")); err != nil {
+				return keywordError(m.Value.Loc, "$ref %q: %v", m.Value.Str, err)
+			}
+		}
+		if err := localRefs(root, m.Value); err != nil {
+			return err
+		}
+	}
+	for _, it := range n.Items {
+		if err := localRefs(root, it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bodySchema is a body's schema with where it was declared and what it
+// resolves to.
+type bodySchema struct {
+	loc    Loc
+	schema *Schema
+}
+
+// content reads the single JSON media type of a body and resolves its
+// schema through the input tree.
+func (set *Set) content(loc Loc, content interface {
+	Len() int
+	GetOrZero(string) *v3.MediaType
+}) (string, bodySchema, error) {
+	const mt = "application/json"
+	cloc := loc.Child("content")
+	if content == nil || content.Len() == 0 {
+		return "", bodySchema{}, keywordError(cloc, "missing content: the binding carries JSON bodies")
+	}
+	media := content.GetOrZero(mt)
+	if media == nil || content.Len() != 1 {
+		return "", bodySchema{}, keywordError(cloc, "content must have exactly one media type, %s", mt)
+	}
+	sloc := cloc.Child(mt).Child("schema")
+	n, err := at(set.docs[loc.File], sloc.Pointer)
+	if err != nil {
+		return "", bodySchema{}, keywordError(sloc, "missing schema")
+	}
+	s, err := set.parseSchema(n)
+	if err != nil {
+		return "", bodySchema{}, err
+	}
+	target, err := set.follow(s)
+	if err != nil {
+		return "", bodySchema{}, err
+	}
+	return mt, bodySchema{loc: sloc, schema: target}, nil
+}
+
+// follow resolves a chain of $ref-only schemas to the schema they name.
+func (set *Set) follow(s *Schema) (*Schema, error) {
+	for i := 0; s.RefString != "" && refOnly(s); i++ {
+		if i > 32 {
+			return nil, keywordError(s.Loc.Child("$ref"), "$ref chain does not end")
+		}
+		next := s.Ref
+		if next == nil {
+			var err error
+			if next, err = set.resolveRef(s.Loc, s.RefString); err != nil {
+				return nil, err
+			}
+		}
+		s = next
+	}
+	return s, nil
+}
+
+// refOnly reports whether s says nothing but $ref (and annotations).
+func refOnly(s *Schema) bool {
+	if s.Node == nil || s.Node.Kind != Object {
+		return false
+	}
+	for _, m := range s.Node.Members {
+		switch m.Key {
+		case "$ref", "description", "title", "$comment", "summary":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sameSchema requires the body to resolve to the schema of the OpenRPC
+// descriptor it binds.
+func sameSchema(body bodySchema, want *Schema, what string) error {
+	w := want
+	for w.Ref != nil && refOnly(w) {
+		w = w.Ref
+	}
+	if body.schema.Loc != w.Loc {
+		return keywordError(body.loc, "resolves to %s, but %s is %s", body.schema.Loc, what, w.Loc)
+	}
+	return nil
+}
