@@ -50,6 +50,14 @@ A schema keyword one edit away from a known one ("minItem") is almost
 certainly a typo that would drop a constraint: ucpgen warns and names the
 keyword it probably means. --strict turns such warnings into errors.
 
+To keep serving the previous UCP version after a bump, generate its package
+with --serve-from naming the current package's import path (and
+--serve-from-schemas its schema tree, default the bundled one). The older
+package then gets ServeFrom and NewServiceFrom, which answer it from the
+current package's Hooks or Source, and a Conversion interface with one
+method per member whose shape differs between the two versions: the only
+code the Business writes for the older version.
+
 With --check it writes nothing; for each stale file it prints a unified diff
 (first 40 lines) and ends with a one-line summary.
 
@@ -57,7 +65,9 @@ Exit codes: 0 success or up to date; 1 --check found stale files; 2 bad
 input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 		Example: `  ucpgen generate
   ucpgen generate --schemas ./ucp/source --ucp-version 2026-08-25 --out ./internal/ucploc --package ucploc
-  ucpgen generate --check --strict`,
+  ucpgen generate --check --strict
+  ucpgen generate --schemas ./ucp-previous/source --ucp-version 2026-08-21 --out ./internal/ucploc20260821 \
+      --serve-from example.com/shop/internal/ucploc --serve-from-schemas ./ucp/source --serve-from-ucp-version 2026-08-25`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runGenerate(f, v, stdout, stderr) },
 	}
