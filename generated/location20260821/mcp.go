@@ -172,6 +172,18 @@ func describedOutputSchema(tool string) json.RawMessage {
 	return nil
 }
 
+// OwnUCP encodes the ucp member the hook set, which the runtime merges the
+// negotiated one into.
+func (x *SearchResponse) OwnUCP() ([]byte, error) {
+	return json.Marshal(&x.UCP)
+}
+
+// OwnUCP encodes the ucp member the hook set, which the runtime merges the
+// negotiated one into.
+func (x *LookupResponse) OwnUCP() ([]byte, error) {
+	return json.Marshal(&x.UCP)
+}
+
 // The tools' self-contained JSON Schemas, kept as pretty JSON files beside this one so
 // that they can be read and diffed. Annotations that assert nothing are left out, and so are
 // the output schemas' descriptions unless Options.DescribedOutputSchemas asks for them.

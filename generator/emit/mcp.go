@@ -50,6 +50,9 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	}
 	f.Add(caps)
 	f.Add(describedOutputFunc(m))
+	for _, c := range ownUCPMethods(m) {
+		f.Add(c)
+	}
 	f.Anon("embed")
 	f.Add(schemaVars(m))
 	return nil
@@ -321,4 +324,27 @@ func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// ownUCPMethods emits OwnUCP for every struct result that the encoder gives
+// AppendJSONWithUCP (a result with a required ucp member), once per type:
+// the runtime merges the negotiated ucp into the one the hook set, so an
+// error outcome keeps its status and a Business keeps what it lists there.
+func ownUCPMethods(m *ir.Model) []jen.Code {
+	var out []jen.Code
+	done := map[*ir.Type]bool{}
+	for _, t := range m.Tools {
+		r := t.Result.Type
+		f := ucpField(r)
+		if r.Kind != ir.Struct || f == nil || done[r] {
+			continue
+		}
+		done[r] = true
+		out = append(out, jen.Comment("OwnUCP encodes the ucp member the hook set, which the runtime merges the").Line().
+			Comment("negotiated one into.").Line().
+			Func().Params(jen.Id("x").Op("*").Id(r.Name)).Id("OwnUCP").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Op("&").Id("x").Dot(f.GoName))),
+		))
+	}
+	return out
 }

@@ -658,32 +658,40 @@ type envelopeAppender interface {
 	AppendJSONWithUCP(b, ucp []byte) ([]byte, error)
 }
 
-// encodeResponse writes a hook's response with the outcome's ucp member,
-// in one pass for generated results (appended to buf) and through
-// mergeUCP otherwise (unions such as a checkout-or-error result).
+// ucpOwner is implemented by generated tool results that carry a ucp
+// member: it is the ucp the hook set, which the negotiated one is merged
+// into (see mergeObjects).
+type ucpOwner interface {
+	OwnUCP() ([]byte, error)
+}
+
+// encodeResponse writes a hook's response with the outcome's ucp member
+// merged into the hook's own: in one pass for generated results (appended
+// to buf) and through SetMember otherwise (unions such as a
+// checkout-or-error result).
 func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, error) {
 	ucp, err := json.Marshal(outcome.UCP())
 	if err != nil {
 		return nil, err
 	}
 	if a, ok := resp.(envelopeAppender); ok {
+		if o, ok := resp.(ucpOwner); ok {
+			own, err := o.OwnUCP()
+			if err != nil {
+				return nil, fmt.Errorf("encode the hook's ucp member: %w", err)
+			}
+			if ucp, err = mergeObjects(ucp, own); err != nil {
+				return nil, fmt.Errorf("the hook's ucp member: %w", err)
+			}
+		}
 		return a.AppendJSONWithUCP(buf[:0], ucp)
 	}
 	body, err := json.Marshal(resp)
 	if err != nil {
 		return nil, err
 	}
-	return mergeUCP(body, ucp)
-}
-
-// mergeUCP sets the ucp member of the response obj to the negotiated one,
-// whose members (version, capabilities, and status when negotiation
-// failed) win; the members of the hook's own ucp that negotiation does not
-// set are kept after them. So an error branch keeps its status "error",
-// which its schema requires, and whatever else the Business put there.
-func mergeUCP(obj, negotiated []byte) ([]byte, error) {
 	var own json.RawMessage
-	err := eachMember(obj, func(k string, raw json.RawMessage) error {
+	err = eachMember(body, func(k string, raw json.RawMessage) error {
 		if k == "ucp" {
 			own = raw
 		}
@@ -695,27 +703,45 @@ func mergeUCP(obj, negotiated []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ucp, err = mergeObjects(ucp, own); err != nil {
+		return nil, fmt.Errorf("the hook's ucp member: %w", err)
+	}
+	return SetMember(body, "ucp", json.RawMessage(ucp))
+}
+
+// mergeObjects is the negotiated ucp object with the members of the hook's
+// own that negotiation does not set appended: negotiated version and
+// capabilities (and status when negotiation failed) win, while an error
+// branch keeps the status "error" its schema requires and a checkout keeps
+// the payment_handlers the Business lists. An own value that is not an
+// object (absent, null) adds nothing.
+func mergeObjects(negotiated, own []byte) ([]byte, error) {
 	if len(own) == 0 || own[0] != '{' {
-		return SetMember(obj, "ucp", json.RawMessage(negotiated))
+		return negotiated, nil
 	}
 	set := map[string]bool{}
 	if err := eachMember(negotiated, func(k string, _ json.RawMessage) error { set[k] = true; return nil }); err != nil {
 		return nil, err
 	}
-	merged := bytes.TrimSuffix(bytes.Clone(negotiated), []byte("}"))
-	err = eachMember(own, func(k string, raw json.RawMessage) error {
+	n := len(set)
+	var extra []byte
+	err := eachMember(own, func(k string, raw json.RawMessage) error {
 		if set[k] {
 			return nil
 		}
 		set[k] = true
 		key, _ := json.Marshal(k)
-		merged = append(append(append(append(merged, ','), key...), ':'), raw...)
+		extra = append(append(append(append(extra, ','), key...), ':'), raw...)
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("response ucp member: %w", err)
+	if err != nil || extra == nil {
+		return negotiated, err
 	}
-	return SetMember(obj, "ucp", json.RawMessage(append(merged, '}')))
+	if n == 0 {
+		extra = extra[1:]
+	}
+	merged := bytes.TrimSuffix(bytes.TrimSpace(negotiated), []byte("}"))
+	return append(append(append([]byte(nil), merged...), extra...), '}'), nil
 }
 
 // SetMember replaces (or adds) the top-level member name of the JSON object
