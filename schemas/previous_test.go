@@ -79,6 +79,9 @@ func previousPairs(t *testing.T) []pair {
 	up := draftTree(t)
 	var out []pair
 	for _, rel := range jsonFiles(t, previous.FS) {
+		if rel == restPath {
+			continue // TestPreviousRESTBindingMatchesDraft
+		}
 		if _, err := fs.Stat(up, rel); err != nil {
 			continue // reported by TestPreviousFileSetIsTheDraftClosure
 		}
@@ -104,18 +107,23 @@ func jsonFiles(t *testing.T, fsys fs.FS) []string {
 }
 
 // TestPreviousFileSetIsTheDraftClosure checks that schemas/previous holds
-// exactly the draft files the Location OpenRPC document reaches.
+// exactly the draft files the Location OpenRPC document and its REST
+// binding reach.
 func TestPreviousFileSetIsTheDraftClosure(t *testing.T) {
-	want := refClosure(t, draftTree(t), previous.OpenRPCPath)
+	up := draftTree(t)
+	want := refClosure(t, up, previous.OpenRPCPath)
+	if _, err := fs.Stat(up, restPath); err == nil {
+		want = slices.Compact(slices.Sorted(slices.Values(append(want, refClosure(t, up, restPath)...))))
+	}
 	got := jsonFiles(t, previous.FS)
 	for _, f := range want {
 		if !slices.Contains(got, f) {
-			t.Errorf("%s: reached from %s in the draft, missing in schemas/previous", f, previous.OpenRPCPath)
+			t.Errorf("%s: reached from the draft's Location service, missing in schemas/previous", f)
 		}
 	}
 	for _, f := range got {
 		if !slices.Contains(want, f) {
-			t.Errorf("%s: in schemas/previous, not reached from %s in the draft", f, previous.OpenRPCPath)
+			t.Errorf("%s: in schemas/previous, not reached from the draft's Location service", f)
 		}
 	}
 }
@@ -227,5 +235,51 @@ func TestPreviousNamesItsVersion(t *testing.T) {
 	doc := readTree(t, previous.FS, previous.OpenRPCPath)
 	if v, _ := doc.field("info").field("version").str(); v != previous.Version {
 		t.Errorf("%s: info.version %q, want %q", previous.OpenRPCPath, v, previous.Version)
+	}
+}
+
+// TestPreviousRESTBindingMatchesDraft holds the older REST binding to the
+// draft's: without prose and without the info.version we add, the same
+// document in the same member order, with prose of our own wherever the
+// draft has some.
+func TestPreviousRESTBindingMatchesDraft(t *testing.T) {
+	theirProse, ourProse := map[string]string{}, map[string]string{}
+	want := openAPIProse(readTree(t, draftTree(t), restPath), "", theirProse)
+	got := openAPIProse(readTree(t, previous.FS, restPath), "", ourProse)
+	info := got.field("info")
+	if v, _ := info.field("version").str(); v != previous.Version {
+		t.Errorf("%s#/info/version = %q, want %s", restPath, v, previous.Version)
+	}
+	if info != nil {
+		info.keys = slices.DeleteFunc(info.keys, func(k string) bool { return k == "version" })
+		delete(info.fields, "version")
+	}
+	if at, why, ok := firstDifference(want, got, ""); !ok {
+		t.Errorf("%s#%s: %s", restPath, at, why)
+	}
+	var order func(w, g *jnode, ptr string)
+	order = func(w, g *jnode, ptr string) {
+		if w == nil || g == nil || w.kind != 'o' || g.kind != 'o' {
+			return
+		}
+		if !slices.Equal(w.keys, g.keys) {
+			t.Errorf("%s#%s: member order %v, draft %v", restPath, ptr, g.keys, w.keys)
+		}
+		for _, k := range w.keys {
+			order(w.fields[k], g.fields[k], ptr+"/"+escapePointer(k))
+		}
+	}
+	order(want, got, "")
+	drafted := map[string]string{}
+	for ptr, s := range theirProse {
+		drafted[normaliseProse(s)] = ptr
+		if strings.TrimSpace(ourProse[ptr]) == "" {
+			t.Errorf("%s#%s: the draft documents this position, ours does not", restPath, ptr)
+		}
+	}
+	for ptr, s := range ourProse {
+		if where, ok := drafted[normaliseProse(s)]; ok && utf8.RuneCountInString(s) > copiedProseLimit {
+			t.Errorf("%s#%s: repeats the draft's text at %s: %q", restPath, ptr, where, s)
+		}
 	}
 }
