@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -105,79 +106,98 @@ func TestOtherRequestsAreLimited(t *testing.T) {
 
 // TestSlowReaderReleasesItsSlot checks defect 3 of issue 24: clients that
 // send a request and never read the answer hold no in-flight slot once the
-// answer is produced, and the server stops writing to a connection that
+// answer is produced (shown with no minimum write rate, so nothing else
+// would free the slots), and the server stops writing to a connection that
 // reads slower than MinWriteRate and closes it, instead of writing until
 // the write timeout (this server has none).
 func TestSlowReaderReleasesItsSlot(t *testing.T) {
 	for _, direct := range []bool{true, false} {
-		t.Run(fmt.Sprintf("direct=%v", direct), func(t *testing.T) {
-			big := strings.Repeat("x", 4<<20)
-			s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
-				if loc["big"] != nil {
-					return map[string]any{"locations": []any{map[string]any{"name": big}}}, nil
-				}
-				return emptyResult(ctx, loc)
-			}))
-			const slots = 2
-			ts := httptest.NewUnstartedServer(mcpserver.Handler(s, &mcpserver.HTTPOptions{MaxInFlight: slots, DirectToolCalls: direct, MinWriteRate: 1 << 20, WriteGrace: 200 * time.Millisecond, MaxResponseBytes: 16 << 20}))
-			var mu sync.Mutex
-			closed := map[string]bool{}
-			ts.Config.ConnState = func(c net.Conn, st http.ConnState) {
-				if st == http.StateClosed {
-					mu.Lock()
-					closed[c.RemoteAddr().String()] = true
-					mu.Unlock()
-				}
+		for _, minRate := range []int64{-1, 1 << 20} {
+			t.Run(fmt.Sprintf("direct=%v/minWriteRate=%d", direct, minRate), func(t *testing.T) {
+				slowReaders(t, direct, minRate)
+			})
+		}
+	}
+}
+
+// slowReaders sends two large calls that are never read to a server with
+// two slots; with minRate < 0 it checks that a third caller is served,
+// otherwise that the server closes both connections.
+func slowReaders(t *testing.T, direct bool, minRate int64) {
+	big := strings.Repeat("x", 4<<20)
+	var produced atomic.Int64
+	s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+		if loc["big"] != nil {
+			defer produced.Add(1)
+			return map[string]any{"locations": []any{map[string]any{"name": big}}}, nil
+		}
+		return emptyResult(ctx, loc)
+	}))
+	const slots = 2
+	ts := httptest.NewUnstartedServer(mcpserver.Handler(s, &mcpserver.HTTPOptions{MaxInFlight: slots, DirectToolCalls: direct, MinWriteRate: minRate, WriteGrace: 200 * time.Millisecond, MaxResponseBytes: 16 << 20}))
+	var mu sync.Mutex
+	closed := map[string]bool{}
+	ts.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateClosed {
+			mu.Lock()
+			closed[c.RemoteAddr().String()] = true
+			mu.Unlock()
+		}
+	}
+	ts.Start()
+	t.Cleanup(ts.Close)
+	host := strings.TrimPrefix(ts.URL, "http://")
+	body := callBody(1, "search", `{"meta":`+meta+`,"location":{"big":true}}`)
+	var conns []net.Conn
+	for range slots {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s", host, len(body), body)
+	}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	if minRate < 0 {
+		for produced.Load() < slots {
+			if time.Now().After(deadline) {
+				t.Fatal("the big answers were never produced")
 			}
-			ts.Start()
-			t.Cleanup(ts.Close)
-			host := strings.TrimPrefix(ts.URL, "http://")
-			body := callBody(1, "search", `{"meta":`+meta+`,"location":{"big":true}}`)
-			var conns []net.Conn
-			for range slots {
-				c, err := net.Dial("tcp", host)
-				if err != nil {
-					t.Fatal(err)
-				}
-				conns = append(conns, c)
-				fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s", host, len(body), body)
+			time.Sleep(10 * time.Millisecond)
+		}
+		// Both answers are produced and stuck in writing: every other
+		// caller must still be served.
+		for {
+			resp, _, raw := post(t, ts.URL, callBody(2, "search", `{"meta":`+meta+`,"location":{}}`))
+			if resp.StatusCode == 200 {
+				return
 			}
-			defer func() {
-				for _, c := range conns {
-					c.Close()
-				}
-			}()
-			// Each big answer takes a moment to produce; then every other
-			// caller must be served while the readers stall.
-			deadline := time.Now().Add(20 * time.Second)
-			for {
-				resp, _, raw := post(t, ts.URL, callBody(2, "search", `{"meta":`+meta+`,"location":{}}`))
-				if resp.StatusCode == 200 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("stalled readers still hold the cap: %d %.200s", resp.StatusCode, raw)
-				}
-				time.Sleep(50 * time.Millisecond)
+			if time.Now().After(deadline) {
+				t.Fatalf("stalled readers still hold the cap: %d %.200s", resp.StatusCode, raw)
 			}
-			// 4 MiB at 1 MiB/s after 0.2 s: the server gives up within
-			// about 4.2 s (sooner once kernel buffers are full).
-			deadline = time.Now().Add(20 * time.Second)
-			for _, c := range conns {
-				for {
-					mu.Lock()
-					done := closed[c.LocalAddr().String()]
-					mu.Unlock()
-					if done {
-						break
-					}
-					if time.Now().After(deadline) {
-						t.Fatalf("the server still writes to a reader that reads nothing")
-					}
-					time.Sleep(50 * time.Millisecond)
-				}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	// 4 MiB at 1 MiB/s after 0.2 s: the server gives up within about
+	// 4.2 s (sooner once kernel buffers are full).
+	for _, c := range conns {
+		for {
+			mu.Lock()
+			done := closed[c.LocalAddr().String()]
+			mu.Unlock()
+			if done {
+				break
 			}
-		})
+			if time.Now().After(deadline) {
+				t.Fatalf("the server still writes to a reader that reads nothing")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
 }
 
