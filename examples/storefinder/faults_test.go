@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -164,6 +165,8 @@ func TestDatabaseFaults(t *testing.T) {
 	}
 }
 
+var cursorRE = regexp.MustCompile(`"cursor":"[^"]*"`)
+
 // TestSourcesAgreeOnTextAndNUL: a query over finder.MaxQueryWords is the
 // same -32602 at /location/query on both sources, and U+0000 in the query,
 // in lookup ids or in filters.items gets the same answer from PostGIS as
@@ -192,6 +195,9 @@ func TestSourcesAgreeOnTextAndNUL(t *testing.T) {
 			ctx := context.Background()
 			want, werr := pgCall(ctx, mem, tc.tool, tc.loc)
 			got, gerr := pgCall(ctx, pg, tc.tool, tc.loc)
+			// Relevance cursors name the ranking that minted them
+			// (TestCursorsAcrossSources), so they differ by design.
+			want, got = cursorRE.ReplaceAllString(want, `"cursor":"…"`), cursorRE.ReplaceAllString(got, `"cursor":"…"`)
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) || want != got {
 				t.Fatalf("in memory: %s %v\npostgis:   %s %v", want, werr, got, gerr)
 			}

@@ -63,6 +63,9 @@ type config struct {
 	postgres string
 	// postgresTimeout bounds each PostGIS statement (0: the source's default).
 	postgresTimeout time.Duration
+	// ops is the metrics, access log and probes (operations.go); nil in
+	// configs built by hand, which turns them off.
+	ops *opsState
 	// cursorKeys is the shared cursor key file ("" : the environment
 	// variable, else a per-process key).
 	cursorKeys string
@@ -127,6 +130,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.cursorKeys, "cursor-keys", "", "cursor key file shared by replicas: {\"current\": id, \"keys\": {id: base64}} (default: $"+cursorkeys.EnvVar+", else a per-process key)")
 	fs.Var(&c.supported, "supported-versions", "comma-separated older UCP versions to serve beside "+location.ProtocolVersion+", each with its own profile (/.well-known/ucp/VERSION) and MCP endpoint (/ucp/VERSION/mcp), listed in the profile's supported_versions; off by default (known: "+knownVersions()+")")
 	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
+	c.ops = opsFlags(fs)
 	l := &c.limits
 	fs.DurationVar(&l.readHeaderTimeout, "read-header-timeout", 10*time.Second, "time allowed to read a request's headers")
 	fs.DurationVar(&l.readTimeout, "read-timeout", 30*time.Second, "time allowed to read a whole request, body included")
@@ -161,6 +165,8 @@ func parseFlags(args []string) (config, error) {
 		{"--idle-timeout", l.idleTimeout <= 0},
 		{"--shutdown-grace", l.shutdownGrace < 0},
 		{"--postgres-timeout", c.postgresTimeout <= 0},
+		{"--drain-delay", c.ops.drainDelay < 0},
+		{"--ready-timeout", c.ops.readyWait <= 0},
 		{"--max-header-bytes", l.maxHeaderBytes <= 0},
 		{"--max-inflight", l.maxInFlight < 0},
 		{"--rate", l.rate < 0},
@@ -217,6 +223,7 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 	if err != nil {
 		return servers{}, 0, err
 	}
+	src = c.ops.observe(src)
 	svc, err := location.NewService(src, location.ServiceOptions{
 		Lookup: lookup.Options{BatchMax: c.batchMax},
 		Pages:  pagination.Options{MaxLimit: c.pageMax},
@@ -229,7 +236,7 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 	if err != nil {
 		return servers{}, 0, err
 	}
-	var h location.Hooks = svc
+	var h location.Hooks = notedHooks{svc}
 	if c.wrap != nil {
 		h = c.wrap.wrap(h)
 	}
@@ -293,29 +300,17 @@ func run(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if !c.stdio {
+		return serveHTTP(ctx, c, logger)
+	}
 	s, n, err := newServers(c, logger)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	if c.stdio {
-		logger.Info("storefinder serving MCP over stdio", "records", n)
-		return serveStdio(ctx, s.current, &mcpserver.StdioTransport{}, c.limits.shutdownGrace, logger)
-	}
-
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", c.addr, err)
-	}
-	srv, err := httpServers(c, s, "http://"+ln.Addr().String(), logger)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	logger.Info("storefinder serving MCP", "endpoint", "http://"+ln.Addr().String()+"/ucp/mcp", "records", n)
-	return serveUntil(ctx, srv, ln, c.limits.shutdownGrace, logger)
+	logger.Info("storefinder serving MCP over stdio", "records", n)
+	return serveStdio(ctx, s.current, &mcpserver.StdioTransport{}, c.limits.shutdownGrace, logger)
 }
 
 // serveStdio serves t until end of input, or until ctx is done: then it
@@ -365,9 +360,11 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 	}})
 	opts := &mcpserver.HTTPOptions{Budget: budget, MinWriteRate: l.minWriteRate, WriteGrace: l.writeGrace, Logger: logger, DirectToolCalls: !l.viaSDK}
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath(location.ProtocolVersion), mcpserver.Handler(s.current, opts))
+	if s.current != nil {
+		mux.Handle(mcpPath(location.ProtocolVersion), c.ops.wrap(mcpserver.Handler(s.current, opts), "mcp"))
+	}
 	for _, o := range s.older {
-		mux.Handle(mcpPath(o.version), mcpserver.Handler(o.server, opts))
+		mux.Handle(mcpPath(o.version), c.ops.wrap(mcpserver.Handler(o.server, opts), "mcp"))
 	}
 	for path, doc := range docs {
 		mux.Handle(path, mcpserver.ProfileHandler(doc))

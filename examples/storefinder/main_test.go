@@ -27,6 +27,8 @@ func TestParseFlags(t *testing.T) {
 			continue
 		}
 		got.limits = limits{} // TestLimitFlags checks these
+		// TestDatabaseFaults and TestOpsFlags check these.
+		got.postgresTimeout, got.ops = 0, nil
 		if err != nil || got != tc.want {
 			t.Errorf("%v: got %+v, %v; want %+v", tc.args, got, err, tc.want)
 		}

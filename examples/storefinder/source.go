@@ -36,6 +36,7 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 	if c.pools != nil {
 		*c.pools = append(*c.pools, pool)
 	}
+	c.ops.watchPool(pool)
 	if c.data != "" {
 		recs, err := loadRecords(c.data)
 		if err != nil {

@@ -221,12 +221,13 @@ func ToolCharged(ctx context.Context) bool {
 // strict bucket's predicate read them.
 func charge(ctx context.Context, tool, profile string, arguments json.RawMessage, valid bool) error {
 	c, _ := ctx.Value(chargerKey{}).(*charger)
+	caller := profile
+	if caller == "" && c != nil {
+		caller = c.remote
+	}
+	NoteOf(ctx).call(tool, caller)
 	if c == nil || c.ran.Swap(true) {
 		return nil
-	}
-	caller := profile
-	if caller == "" {
-		caller = c.remote
 	}
 	return c.budget.ChargeTool(caller, valid && c.budget.Strict(tool, arguments))
 }

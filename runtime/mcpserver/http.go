@@ -177,6 +177,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var id jsonrpc.ID
 	if req != nil {
 		id = req.ID
+		NoteOf(r.Context()).request(req.Method, id)
 	}
 	// A tools/call is charged inside the tool, from the arguments it runs
 	// with (see charge); every other request here.
@@ -359,6 +360,9 @@ func callerContext(ctx context.Context, header http.Header) (context.Context, co
 		return ctx, func() {}
 	}
 	caller := state.ctx
+	if n := NoteOf(caller); n != nil {
+		ctx = context.WithValue(ctx, noteKey{}, n)
+	}
 	merged, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })
 	return merged, func() {
