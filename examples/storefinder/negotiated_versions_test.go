@@ -15,9 +15,21 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 )
 
+// brandsHandler is a payment handler whose instrument constraints are a
+// plain map: valid at 2026-08-21, where constraints are any object, and
+// invalid at 2026-08-25, where they are a constraint expression.
+const brandsHandler = `{"com.example.pay":[{"id":"h1","version":"2026-01-01","spec":"https://pay.example/spec","schema":"https://pay.example/schema.json",
+	  "available_instruments":[{"type":"card","constraints":{"brands":["visa"]}}]}]}`
+
 // platformAt is a Platform profile at version offering search and lookup at
-// that version.
-func platformAt(version string) string {
+// that version; name is the version, or the version and "-brands" for a
+// profile that also carries brandsHandler.
+func platformAt(name string) string {
+	version, brands := strings.CutSuffix(name, "-brands")
+	handlers := "{}"
+	if brands {
+		handlers = brandsHandler
+	}
 	cap := func(name string) string {
 		return `"dev.ucp.common.location.` + name + `":[{"version":"` + version + `","spec":"https://ucp.dev/` + version + `/specification/common/location/` + name +
 			`","schema":"https://ucp.dev/` + version + `/schemas/common/location_` + name + `.json"}]`
@@ -25,14 +37,16 @@ func platformAt(version string) string {
 	return `{"ucp":{"version":"` + version + `",
 	  "services":{"dev.ucp.common":[{"version":"` + version + `","spec":"https://ucp.dev/` + version + `/specification/overview","transport":"mcp","schema":"https://ucp.dev/` + version + `/services/common/mcp.openrpc.json"}]},
 	  "capabilities":{` + cap("search") + `,` + cap("lookup") + `},
-	  "payment_handlers":{}}}`
+	  "payment_handlers":` + handlers + `}}`
 }
 
 // TestNegotiatedVersions runs the storefinder with --supported-versions
 // and discovery on, against Platforms at each version: a supported one is
 // answered at the version of the endpoint it calls, another supported one
 // at that endpoint gets capabilities_incompatible, and any other version
-// gets -32001 version_unsupported at every endpoint.
+// gets -32001 version_unsupported at every endpoint. A profile is checked
+// by its own version's schema: one only 2026-08-21 allows passes there and
+// is profile_malformed at 2026-08-25.
 func TestNegotiatedVersions(t *testing.T) {
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -55,16 +69,20 @@ func TestNegotiatedVersions(t *testing.T) {
 	}
 	tests := []struct {
 		endpoint, platform string
-		wantVersion        string // "" : version_unsupported
+		wantVersion        string // "" : a -32001 error with wantCode
 		wantCompatible     bool
+		wantCode           string
 	}{
-		{location.ProtocolVersion, location.ProtocolVersion, location.ProtocolVersion, true},
-		{prevVersion, prevVersion, prevVersion, true},
-		{location.ProtocolVersion, prevVersion, location.ProtocolVersion, false},
-		{prevVersion, location.ProtocolVersion, prevVersion, false},
-		{location.ProtocolVersion, "2026-01-11", "", false},
-		{prevVersion, "2026-01-11", "", false},
-		{prevVersion, "2027-01-01", "", false},
+		{location.ProtocolVersion, location.ProtocolVersion, location.ProtocolVersion, true, ""},
+		{prevVersion, prevVersion, prevVersion, true, ""},
+		{location.ProtocolVersion, prevVersion, location.ProtocolVersion, false, ""},
+		{prevVersion, location.ProtocolVersion, prevVersion, false, ""},
+		{location.ProtocolVersion, "2026-01-11", "", false, "version_unsupported"},
+		{prevVersion, "2026-01-11", "", false, "version_unsupported"},
+		{prevVersion, "2027-01-01", "", false, "version_unsupported"},
+		// Each Platform is checked by the profile schema of its version.
+		{prevVersion, prevVersion + "-brands", prevVersion, true, ""},
+		{location.ProtocolVersion, location.ProtocolVersion + "-brands", "", false, "profile_malformed"},
 	}
 	for _, tt := range tests {
 		t.Run("platform "+tt.platform+" at "+tt.endpoint, func(t *testing.T) {
@@ -72,8 +90,14 @@ func TestNegotiatedVersions(t *testing.T) {
 			res, err := endpoints[tt.endpoint].CallTool(t.Context(), &mcp.CallToolParams{Name: "lookup_locations", Arguments: json.RawMessage(`{"meta":` + meta + `,"location":{"ids":["no-such-store"]}}`)})
 			if tt.wantVersion == "" {
 				var rpcErr *jsonrpc.Error
-				if !errors.As(err, &rpcErr) || rpcErr.Code != -32001 || !strings.Contains(string(rpcErr.Data), `"version_unsupported"`) {
-					t.Fatalf("err = %v, want -32001 version_unsupported", err)
+				if !errors.As(err, &rpcErr) || rpcErr.Code != -32001 || !strings.Contains(string(rpcErr.Data), `"`+tt.wantCode+`"`) {
+					t.Fatalf("err = %v, want -32001 %s", err, tt.wantCode)
+				}
+				if tt.wantCode == "profile_malformed" {
+					if !strings.Contains(rpcErr.Message, "constraints") {
+						t.Errorf("message %q does not name constraints", rpcErr.Message)
+					}
+					return
 				}
 				for _, v := range []string{tt.platform, location.ProtocolVersion, prevVersion} {
 					if !strings.Contains(rpcErr.Message, v) {
