@@ -141,9 +141,17 @@ next:
 // outcome; each request leaves one access line with coordinates cut to 2
 // decimals; on shutdown /readyz is 503 "draining" for --drain-delay while
 // calls are still served.
+//
+// It runs on the direct path and through the SDK's session
+// (--tool-calls-via-sdk), whose tool handlers see the call's note too.
 func TestMetricsHealthAndAccessLog(t *testing.T) {
+	t.Run("direct", func(t *testing.T) { checkOperations(t) })
+	t.Run("via SDK", func(t *testing.T) { checkOperations(t, "--tool-calls-via-sdk") })
+}
+
+func checkOperations(t *testing.T, extra ...string) {
 	hold := &holdLoading{release: make(chan struct{})}
-	r := startServe(t, hold, "--rate", "0.001", "--rate-burst", "6", "--drain-delay", "2s")
+	r := startServe(t, hold, append([]string{"--rate", "0.001", "--rate-burst", "6", "--drain-delay", "2s"}, extra...)...)
 	base := r.waitPublic(t)
 	if st, body := get(t, base+"/healthz"); st != 200 || !strings.Contains(body, `"alive"`) {
 		t.Fatalf("/healthz while loading: %d %s", st, body)

@@ -409,9 +409,11 @@ func exited(cmd *exec.Cmd) bool {
 }
 
 // startServer starts the storefinder binary and waits until its profile
-// endpoint answers; stop kills it, pid names it for the RSS reading.
+// endpoint answers; stop kills it, pid names it for the RSS reading. The
+// access log is off: a line per request would be measured too and pile up
+// in the log buffer kept for start-up errors.
 func startServer(bin string, args []string, base string, wait time.Duration) (stop func(), pid int, err error) {
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, append([]string{"--access-log=false"}, args...)...)
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = io.Discard, &logs
 	start := time.Now()
