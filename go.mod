@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/dave/jennifer v1.7.1
 	github.com/dlclark/regexp2 v1.11.0
+	github.com/dunglas/httpsfv v1.1.2
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0

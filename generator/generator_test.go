@@ -153,7 +153,14 @@ func TestEquivalentToRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := generator.Generate(generator.Config{FS: releaseVersion(t, os.DirFS(up), "2026-08-25"), OpenRPC: schemas.OpenRPCPath, Package: "location"})
+	// The release's source tree has no REST binding; its published one
+	// stands beside the OpenRPC file, as in ours.
+	rest, err := os.ReadFile(testshared.Path(t, "ucp-upstream", "2026-08-25", "published", "services", "common", "rest.openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upFS := overlayFS{FS: releaseVersion(t, os.DirFS(up), "2026-08-25"), path: "services/common/rest.openapi.json", data: rest}
+	b, err := generator.Generate(generator.Config{FS: upFS, OpenRPC: schemas.OpenRPCPath, Package: "location"})
 	if err != nil {
 		t.Fatal(err)
 	}

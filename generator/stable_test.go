@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -140,7 +141,10 @@ func withMethods(root *load.Node, methods []json.RawMessage) []byte {
 // identity to its name.
 func typeNames(t *testing.T, fsys fs.FS, file string, doc []byte) map[string]string {
 	t.Helper()
-	m, _, err := generator.Model(generator.Config{FS: overlayFS{FS: fsys, path: file, data: doc}, OpenRPC: file, Package: "x"})
+	// Without the REST binding beside it, which names the methods removed
+	// here and would refuse the edit; names come from the OpenRPC side.
+	noREST := hiddenFS{FS: overlayFS{FS: fsys, path: file, data: doc}, path: path.Join(path.Dir(file), load.RESTFile)}
+	m, _, err := generator.Model(generator.Config{FS: noREST, OpenRPC: file, Package: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,4 +171,23 @@ func typeIdentity(m *ir.Model, file string, t *ir.Type) string {
 		locs = append(locs, loc)
 	}
 	return t.Direction.String() + " " + strings.Join(locs, ",")
+}
+
+// hiddenFS is fsys without the file at path.
+type hiddenFS struct {
+	fs.FS
+	path string
+}
+
+func (h hiddenFS) Open(name string) (fs.File, error) {
+	if name == h.path {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return h.FS.Open(name)
+}
+
+// ReadDir lists a directory without the hidden file.
+func (h hiddenFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(h.FS, name)
+	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return path.Join(name, e.Name()) == h.path }), err
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/pb33f/libopenapi"
@@ -15,8 +14,13 @@ import (
 )
 
 // RESTFile is the name UCP gives a service's OpenAPI binding; it sits in the
-// same folder as the service's OpenRPC file.
+// same folder as the service's OpenRPC files.
 const RESTFile = "rest.openapi.json"
+
+// MCPFile is the name of the OpenRPC file the REST binding mirrors method
+// for method: UCP's MCP binding. Other OpenRPC files of the folder (the
+// embedded protocol) are other transports with other methods.
+const MCPFile = "mcp.openrpc.json"
 
 // REST is a service's REST binding: its OpenAPI 3.1 document, each
 // operation matched to the OpenRPC method of the same name.
@@ -40,19 +44,29 @@ type Operation struct {
 	Loc          Loc
 	// Headers are the operation's header parameters, in document order.
 	Headers []*Header
+	// Params are its path and query parameters (In says which).
+	Params []*Header
 	// MediaType is the request body's media type; Body its schema, the same
-	// schema as the method's domain parameter. BodyRequired says whether
-	// the document requires a body.
+	// schema as the method's parameter BodyParam. BodyRequired says whether
+	// the document requires a body. All are empty without a request body.
 	MediaType    string
 	Body         *Schema
+	BodyParam    string
 	BodyRequired bool
-	// Responses are the operation's responses in document order.
+	// Responses are the operation's responses in document order; Success
+	// is the first 2xx one with a body.
 	Responses []*Response
+	Success   *Response
+	// ResultMismatch, when not nil, says how Success's body differs from
+	// the method's result schema.
+	ResultMismatch error
 }
 
 // Header is a request or response header as the binding declares it.
 type Header struct {
-	Name     string
+	Name string
+	// In is where a parameter goes: header, path or query.
+	In       string
 	Required bool
 	// Type and Format are the header schema's type and format (string, uuid).
 	Type, Format string
@@ -93,6 +107,9 @@ func (r *REST) Operation(method string) *Operation {
 // relative refs and the published layout's https://ucp.dev/<version>/ ones
 // both work.
 func OpenAPI(fsys fs.FS, spec *Spec) (*REST, error) {
+	if path.Base(spec.File) != MCPFile {
+		return nil, nil
+	}
 	file := path.Join(path.Dir(spec.File), RESTFile)
 	data, err := fs.ReadFile(fsys, file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -175,36 +192,38 @@ func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation
 		}
 		return nil, keywordError(loc.Child("operationId"), "operationId %q names no method of %s (methods: %s)", op.ID, spec.File, strings.Join(names, ", "))
 	}
-	if len(m.Params) != 2 || m.Result == nil {
-		return nil, keywordError(m.Loc, "method %s bound over REST must take meta and one request parameter and return a result", m.Name)
-	}
 	for i, prm := range o.Parameters {
 		ploc := loc.Child("parameters").Child(fmt.Sprint(i))
-		if prm.In != "header" {
-			return nil, keywordError(ploc.Child("in"), "parameter %q is in %q; the UCP binding carries its metadata in headers only", prm.Name, prm.In)
-		}
 		ref, err := set.refAt(ploc)
 		if err != nil {
 			return nil, err
 		}
-		op.Headers = append(op.Headers, header(prm.Name, prm.Required != nil && *prm.Required, prm.Schema, ref, ploc))
+		h := header(prm.Name, prm.Required != nil && *prm.Required, prm.Schema, ref, ploc)
+		h.In = prm.In
+		switch prm.In {
+		case "header":
+			op.Headers = append(op.Headers, h)
+		case "path", "query":
+			op.Params = append(op.Params, h)
+		default:
+			return nil, keywordError(ploc.Child("in"), "parameter %q is in %q; the binding takes header, path and query parameters", prm.Name, prm.In)
+		}
 	}
-	rb := o.RequestBody
-	if rb == nil {
-		return nil, keywordError(loc.Child("requestBody"), "missing requestBody: it carries the %s parameter of %s", m.Params[1].Name, m.Name)
+	if rb := o.RequestBody; rb != nil {
+		op.BodyRequired = rb.Required != nil && *rb.Required
+		mt, body, err := set.content(loc.Child("requestBody"), rb.Content)
+		if err != nil {
+			return nil, err
+		}
+		op.MediaType, op.Body = mt, body.schema
+		if op.BodyParam, err = bodyParam(body, m); err != nil {
+			return nil, err
+		}
 	}
-	op.BodyRequired = rb.Required != nil && *rb.Required
-	mt, body, err := set.content(loc.Child("requestBody"), rb.Content)
-	if err != nil {
-		return nil, err
-	}
-	if err := sameSchema(body, m.Params[1].Schema, fmt.Sprintf("the %s parameter of OpenRPC method %s", m.Params[1].Name, m.Name)); err != nil {
-		return nil, err
-	}
-	op.MediaType, op.Body = mt, body.schema
 	if o.Responses == nil || o.Responses.Codes == nil {
 		return nil, keywordError(loc.Child("responses"), "missing responses")
 	}
+	success := false
 	for status, r := range o.Responses.Codes.FromOldest() {
 		rloc := loc.Child("responses").Child(status)
 		resp := &Response{Status: status, Loc: rloc}
@@ -213,10 +232,13 @@ func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation
 			if err != nil {
 				return nil, err
 			}
-			if status == "200" {
-				if err := sameSchema(b, m.Result.Schema, "the result of OpenRPC method "+m.Name); err != nil {
-					return nil, err
-				}
+			if strings.HasPrefix(status, "2") && !success && m.Result != nil {
+				// A binding may answer in another shape than the MCP result
+				// (UCP's shopping one does); the emitter that relies on the
+				// two being one refuses the difference.
+				success = true
+				op.Success = resp
+				op.ResultMismatch = sameSchema(b, m.Result.Schema, "the result of OpenRPC method "+m.Name)
 			}
 			resp.MediaType, resp.Body = mt, b.schema
 		}
@@ -232,10 +254,27 @@ func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation
 		}
 		op.Responses = append(op.Responses, resp)
 	}
-	if slices.IndexFunc(op.Responses, func(r *Response) bool { return r.Status == "200" }) < 0 {
-		return nil, keywordError(loc.Child("responses"), "no 200 response: it carries the result of %s", m.Name)
+	if !success && m.Result != nil {
+		return nil, keywordError(loc.Child("responses"), "no 2xx response with a body: it carries the result of %s", m.Name)
 	}
 	return op, nil
+}
+
+// bodyParam names the method parameter a request body carries: the one
+// whose schema the body's resolves to.
+func bodyParam(body bodySchema, m *Method) (string, error) {
+	var names []string
+	for _, p := range m.Params {
+		w := p.Schema
+		for w.Ref != nil && refOnly(w) {
+			w = w.Ref
+		}
+		if w.Loc == body.schema.Loc {
+			return p.Name, nil
+		}
+		names = append(names, p.Name+" ("+w.Loc.String()+")")
+	}
+	return "", keywordError(body.loc, "resolves to %s, which is no parameter of OpenRPC method %s: %s", body.schema.Loc, m.Name, strings.Join(names, ", "))
 }
 
 // header is a header parameter or response header as the IR keeps it.

@@ -100,22 +100,24 @@ func TestOpenAPIMismatches(t *testing.T) {
 		{"missing operationId", `"operationId": "search_locations",`, ``, search + "/operationId: missing operationId"},
 		{"duplicate operationId", `"operationId": "lookup_locations"`, `"operationId": "search_locations"`, restPath + `#/paths/~1locations~1lookup/post/operationId: operationId "search_locations" is also used by ` + search},
 		{"method without operation", "\"/locations/lookup\": {\n      \"post\"", "\"/locations/lookup\": {\n      \"x-post\"", restPath + `#/paths: no operation has operationId "lookup_locations"`},
-		{"request body of another method", `"$ref": "#/components/schemas/location_search_request"`, `"$ref": "#/components/schemas/location_lookup_request"`, search + "/requestBody/content/application~1json/schema: resolves to schemas/common/location_lookup.json#/$defs/lookup_request, but the location parameter of OpenRPC method search_locations is schemas/common/location_search.json#/$defs/search_request"},
-		{"response of another method", `"$ref": "#/components/schemas/location_search_response"`, `"$ref": "#/components/schemas/location_lookup_response"`, search + "/responses/200/content/application~1json/schema: resolves to schemas/common/location_lookup.json#/$defs/lookup_response, but the result of OpenRPC method search_locations"},
+		{"request body of another method", `"$ref": "#/components/schemas/location_search_request"`, `"$ref": "#/components/schemas/location_lookup_request"`, search + "/requestBody/content/application~1json/schema: resolves to schemas/common/location_lookup.json#/$defs/lookup_request, which is no parameter of OpenRPC method search_locations"},
 		{"broken parameter ref", `"$ref": "#/components/parameters/authorization"`, `"$ref": "#/components/parameters/authorisation"`, search + `/parameters/0/$ref: $ref "#/components/parameters/authorisation"`},
 		{"broken schema ref", `"$ref": "../../schemas/common/location_search.json#/$defs/search_request"`, `"$ref": "../../schemas/common/location_search.json#/$defs/search_requests"`, restPath + "#/components/schemas/location_search_request/$ref"},
+		{"no success response", `"200": {
+            "description": "Page of matching Locations"`, `"404": {
+            "description": "Page of matching Locations"`, search + "/responses: no 2xx response with a body"},
 		{"OpenAPI 3.0", `"openapi": "3.1.0"`, `"openapi": "3.0.3"`, restPath + "#/openapi: want an OpenAPI 3.1 document"},
 		{"query parameter", `"in": "header",
         "required": false,
         "schema": {
           "type": "string"
         },
-        "description": "OAuth`, `"in": "query",
+        "description": "OAuth`, `"in": "cookie",
         "required": false,
         "schema": {
           "type": "string"
         },
-        "description": "OAuth`, search + `/parameters/0/in: parameter "Authorization" is in "query"`},
+        "description": "OAuth`, search + `/parameters/0/in: parameter "Authorization" is in "cookie"`},
 		{"two media types", `"application/json": {
               "schema": {
                 "$ref": "#/components/schemas/location_search_request"`, `"text/plain": {}, "application/json": {
