@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ucpgen/ucpgen/generator"
 	"github.com/ucpgen/ucpgen/generator/load"
@@ -61,17 +62,33 @@ code the Business writes for the older version.
 With --check it writes nothing; for each stale file it prints a unified diff
 (first 40 lines) and ends with a one-line summary.
 
+With package patterns (ucpgen generate --check --strict ./...) it runs, in
+each matched package folder, every //go:generate line that calls ucpgen
+generate, with that line's flags plus --check and --strict from the command
+line, so CI checks exactly the packages the module generates.
+
 Exit codes: 0 success or up to date; 1 --check found stale files; 2 bad
 input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 		Example: `  ucpgen generate
   ucpgen generate --schemas ./ucp/source --ucp-version 2026-08-25 --out ./internal/ucploc --package ucploc
-  ucpgen generate --check --strict
+  ucpgen generate --check --strict ./...
   ucpgen generate --schemas ./ucp-previous/source --ucp-version 2026-08-21 --out ./internal/ucploc20260821 \
       --serve-from example.com/shop/internal/ucploc --serve-from-schemas ./ucp/source --serve-from-ucp-version 2026-08-25`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runGenerate(f, v, stdout, stderr) },
+		RunE: func(cmd *cobra.Command, patterns []string) error {
+			if len(patterns) > 0 {
+				return runPackages(cmd, patterns, f, v, stdout, stderr)
+			}
+			return runGenerate(f, v, stdout, stderr)
+		},
 	}
 	fl := cmd.Flags()
+	bindGenerateFlags(fl, &f)
+	return cmd
+}
+
+// bindGenerateFlags declares generate's flags on fl; package mode parses
+// each //go:generate line with the same set, so both accept the same flags.
+func bindGenerateFlags(fl *pflag.FlagSet, f *generateFlags) {
 	fl.StringVar(&f.schemaRoot, "schemas", "", "schema tree root holding services/ and schemas/ (default: the UCP 2026-08-25 set bundled with ucpgen)")
 	fl.StringVar(&f.openrpc, "openrpc", schemas.OpenRPCPath, "OpenRPC file, relative to --schemas")
 	fl.StringVar(&f.out, "out", filepath.Join("generated", "location"), "output directory")
@@ -83,7 +100,6 @@ input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 	fl.StringVar(&f.serveFromSchemas, "serve-from-schemas", "", "schema tree the --serve-from package was generated from (default: the bundled UCP set)")
 	fl.StringVar(&f.serveFromOpenRPC, "serve-from-openrpc", schemas.OpenRPCPath, "OpenRPC file of the --serve-from package, relative to --serve-from-schemas")
 	fl.StringVar(&f.serveFromUCPVersion, "serve-from-ucp-version", "", "--ucp-version of the --serve-from package's schema tree")
-	return cmd
 }
 
 func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) error {

@@ -81,6 +81,15 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(shop, "internal", "ucploc", "generate.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The README's complete Business, as a user copies it: it must build
+	// against the user's own generated package.
+	if err := os.WriteFile(filepath.Join(shop, "main.go"), []byte(readmeBusiness(t, string(readme))), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, step := range steps {
 		start := time.Now()
 		goOutput(t, goBin, shop, env, step[1:]...)
@@ -110,6 +119,160 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	if n < 3 {
 		t.Errorf("go generate produced %d generated files, want types, validators and MCP binding", n)
 	}
+
+	// The README's CI command, verbatim, checks the package this module
+	// generates: up to date now, stale with a diff after a hand edit.
+	ciSh, _ := readmeBlocks(t, string(readme), "### In CI, and what the exit codes mean")
+	if len(ciSh) != 1 || !strings.HasPrefix(strings.Join(ciSh[0], " "), "go tool ucpgen generate --check") {
+		t.Fatalf("README CI section shows %q, want one go tool ucpgen generate --check command", ciSh)
+	}
+	ci := ciSh[0]
+	if code, out, errs := goRun(t, goBin, shop, env, ci[1:]...); code != 0 || !strings.Contains(out, filepath.Join("internal", "ucploc")+" is up to date") {
+		t.Errorf("%s in a fresh module: exit %d\n%s%s", strings.Join(ci, " "), code, out, errs)
+	}
+	types := filepath.Join(shop, "internal", "ucploc", "types.go")
+	fresh, err := os.ReadFile(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(types, append(append([]byte(nil), fresh...), "// hand edit\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := goRun(t, goBin, shop, env, ci[1:]...); code != 1 || !strings.Contains(out, "-// hand edit") {
+		t.Errorf("%s after a hand edit: exit %d, want 1 with a diff\n%s%s", strings.Join(ci, " "), code, out, errs)
+	}
+	if err := os.WriteFile(types, fresh, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	followBumpSection(t, goBin, shop, env, string(readme))
+}
+
+// bumpSection is the README section on moving to a new UCP release.
+const bumpSection = "## When UCP releases a new version"
+
+// followBumpSection runs the README's steps for a new UCP release verbatim
+// in the shop module, against the unmodified 2026-08-25 source/ tree from
+// ../shared: the new generate line, then each command in order.
+func followBumpSection(t *testing.T, goBin, shop string, env []string, readme string) {
+	t.Helper()
+	src, ok := testshared.Optional(t, "ucp-upstream", "2026-08-25", "source")
+	if !ok {
+		t.Log("../shared is absent: the README section on a new UCP release is not followed")
+		return
+	}
+	sh, goLines := readmeBlocks(t, readme, bumpSection)
+	if len(goLines) != 1 || !strings.HasPrefix(goLines[0], "//go:generate go tool ucpgen generate --schemas ../../ucp/2026-08-25/source ") {
+		t.Fatalf("README section %q shows go lines %q, want one //go:generate line reading ../../ucp/2026-08-25/source", bumpSection, goLines)
+	}
+	if err := os.CopyFS(filepath.Join(shop, "ucp", "2026-08-25", "source"), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	gen := filepath.Join(shop, "internal", "ucploc", "generate.go")
+	b, err := os.ReadFile(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "//go:generate ") {
+			lines[i] = goLines[0]
+		}
+	}
+	if err := os.WriteFile(gen, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(sh) < 3 {
+		t.Fatalf("README section %q has %d commands, want the update, generate, check and build steps", bumpSection, len(sh))
+	}
+	for _, step := range sh {
+		if step[0] != "go" {
+			t.Fatalf("README command %q is not a go command", step)
+		}
+		start := time.Now()
+		goOutput(t, goBin, shop, env, step[1:]...)
+		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
+	}
+	mcp, err := os.ReadFile(filepath.Join(shop, "internal", "ucploc", "mcp.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"// UCP version: 2026-08-25 (--ucp-version)\n", `const ProtocolVersion = "2026-08-25"`} {
+		if !strings.Contains(string(mcp), want) {
+			t.Errorf("after the bump steps, mcp.go lacks %q", want)
+		}
+	}
+}
+
+// readmeBlocks returns the commands of the ```sh blocks (split in words)
+// and the lines of the ```go blocks of one README section.
+func readmeBlocks(t *testing.T, readme, heading string) (sh [][]string, goLines []string) {
+	t.Helper()
+	i := strings.Index(readme, "\n"+heading+"\n")
+	if i < 0 {
+		t.Fatalf("README.md has no %q section", heading)
+	}
+	section := readme[i+1+len(heading):]
+	level := heading[:strings.IndexByte(heading, ' ')+1]
+	if j := strings.Index(section, "\n"+level); j >= 0 {
+		section = section[:j]
+	}
+	if j := strings.Index(section, "\n## "); j >= 0 {
+		section = section[:j]
+	}
+	fence := ""
+	for _, raw := range strings.Split(section, "\n") {
+		line := strings.TrimSpace(raw)
+		switch {
+		case strings.HasPrefix(line, "```") && fence == "":
+			fence = strings.TrimPrefix(line, "```")
+		case line == "```":
+			fence = ""
+		case fence == "sh" && line != "" && !strings.HasPrefix(line, "#"):
+			if strings.ContainsAny(line, `"'$;&|<>`+"`") {
+				t.Fatalf("README command %q uses shell syntax this test does not run", line)
+			}
+			sh = append(sh, strings.Fields(line))
+		case fence == "go" && line != "":
+			goLines = append(goLines, line)
+		}
+	}
+	return sh, goLines
+}
+
+// readmeBusiness is the README's complete Business program.
+func readmeBusiness(t *testing.T, readme string) string {
+	t.Helper()
+	const start = "```go\n// Command minimal"
+	i := strings.Index(readme, start)
+	if i < 0 {
+		t.Fatal("README.md has no complete Business (a go block starting // Command minimal)")
+	}
+	body := readme[i+len("```go\n"):]
+	return body[:strings.Index(body, "```\n")]
+}
+
+// goRun runs a go command in dir and returns its exit code and output,
+// for commands whose failure the test expects.
+func goRun(t *testing.T, goBin, dir string, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, stdout.String(), stderr.String()
+	case errors.As(err, &ee):
+		return ee.ExitCode(), stdout.String(), stderr.String()
+	}
+	t.Fatalf("go %s (in %s): %v", strings.Join(args, " "), dir, err)
+	return 0, "", ""
 }
 
 // repoRoot is the folder holding ucpgen's go.mod, above this test's folder.

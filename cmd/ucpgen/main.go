@@ -77,7 +77,7 @@ Exit codes: 0 success; 1 generate --check found stale output; 2 bad input
 	root.SetVersionTemplate("ucpgen {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newGenerate(stdout, stderr, v), newVersion(stdout, v))
+	root.AddCommand(newGenerate(stdout, stderr, v), newSchemas(stdout), newVersion(stdout, v))
 	return root
 }
 

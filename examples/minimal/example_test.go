@@ -53,9 +53,18 @@ func Example() {
 	// message: not_found
 }
 
+// readmeImport is the import the README's copy of main.go uses instead of
+// ucpgen's own generated package: the user's package, which their
+// //go:generate line writes, so a copied Business follows their next bump.
+const (
+	ownImport    = `ucploc "github.com/ucpgen/ucpgen/generated/location"`
+	readmeImport = `"example.com/shop/internal/ucploc"`
+)
+
 // TestReadmeShowsThisProgram keeps the README's "Use ucpgen in your own
 // service" code identical to main.go, which this package compiles and
-// Example runs, so the README cannot rot.
+// Example runs, up to the generated package's import path, so the README
+// cannot rot and never points a user at ucpgen's own generated code.
 func TestReadmeShowsThisProgram(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -65,7 +74,14 @@ func TestReadmeShowsThisProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "```go\n"+string(src)+"```\n") {
-		t.Error("README.md does not contain examples/minimal/main.go verbatim in a go code block; copy the file into the README")
+	if strings.Count(string(src), ownImport) != 1 {
+		t.Fatalf("main.go does not import %s exactly once", ownImport)
+	}
+	want := strings.Replace(string(src), ownImport, readmeImport, 1)
+	if !strings.Contains(string(readme), "```go\n"+want+"```\n") {
+		t.Error("README.md does not contain examples/minimal/main.go, with " + readmeImport + " as its import, verbatim in a go code block; copy the file into the README")
+	}
+	if strings.Contains(string(readme), `"github.com/ucpgen/ucpgen/generated/`) {
+		t.Error("README.md imports a package of ucpgen's generated/ folder; a user's Business imports their own generated package")
 	}
 }
