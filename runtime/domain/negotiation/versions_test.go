@@ -294,3 +294,35 @@ func TestNegotiatorRefusesAnotherVersionsSchema(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDecodeProfile checks that arbitrary bytes never panic the decoder,
+// that it refuses only with profile_malformed, and that what it accepts has
+// a version and survives a schema check without panicking.
+func FuzzDecodeProfile(f *testing.F) {
+	f.Add(readTestdata(f, "platform_profile.json"))
+	f.Add([]byte(`{"ucp":{"version":"2026-08-21"}}`))
+	f.Add([]byte(`{"ucp":{"version":"x","capabilities":{"a.b":[{"version":"v","extends":"c.d"}]}}}`))
+	f.Add([]byte(`{"ucp":{"version":null}}`))
+	f.Add([]byte(`{"ucp":[]}`))
+	bundled, err := BundledProfileSchema()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, err := DecodeProfile(raw)
+		if err != nil {
+			if d, ok := rpcerr.AsDiscovery(err); !ok || d.Code != rpcerr.ProfileMalformed {
+				t.Fatalf("refused with %v, want profile_malformed", err)
+			}
+			return
+		}
+		if p.Version == "" || p.Capabilities == nil || p.Services == nil {
+			t.Fatalf("accepted %+v", p)
+		}
+		if err := p.Check(bundled); err != nil {
+			if _, ok := rpcerr.AsDiscovery(err); !ok {
+				t.Fatalf("schema check failed with a non-discovery error: %v", err)
+			}
+		}
+	})
+}
