@@ -550,21 +550,15 @@ func (s *servedFrom) fromNewerPaginationResponse(in *location.PaginationResponse
 func (s *servedFrom) fromNewerMessage(in *location.Message, out *Message) error {
 	if in.Error != nil {
 		out.Error = new(MessageError)
-		if err := s.fromNewerMessageError(&(*in.Error), &(*out.Error)); err != nil {
-			return conversionError(err, "")
-		}
+		return s.fromNewerMessageError(in.Error, out.Error)
 	}
 	if in.Warning != nil {
 		out.Warning = new(MessageWarning)
-		if err := s.fromNewerMessageWarning(&(*in.Warning), &(*out.Warning)); err != nil {
-			return conversionError(err, "")
-		}
+		return s.fromNewerMessageWarning(in.Warning, out.Warning)
 	}
 	if in.Info != nil {
 		out.Info = new(MessageInfo)
-		if err := s.fromNewerMessageInfo(&(*in.Info), &(*out.Info)); err != nil {
-			return conversionError(err, "")
-		}
+		return s.fromNewerMessageInfo(in.Info, out.Info)
 	}
 	return nil
 }

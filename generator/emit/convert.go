@@ -334,10 +334,7 @@ func (c *converter) assign(dir ir.Direction, from, to *ir.Type, src, dst jen.Cod
 	case sameGoType(from, to):
 		return []jen.Code{jen.Add(dst).Op("=").Add(src)}
 	case from.Kind == ir.Struct || from.Kind == ir.Union:
-		k := pairKey{dir, to, from}
-		if toNewer {
-			k = pairKey{dir, from, to}
-		}
+		k := c.pair(dir, from, to)
 		return []jen.Code{jen.If(jen.Err().Op(":=").Id("s").Dot(c.funcFor(k)).Call(jen.Op("&").Add(src), jen.Op("&").Add(dst)), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Id("conversionError").Call(jen.Err(), ptr.expr())))}
 	case from.Kind == ir.Array:
@@ -364,6 +361,14 @@ func (c *converter) assign(dir ir.Direction, from, to *ir.Type, src, dst jen.Cod
 		)}
 	}
 	return []jen.Code{jen.Add(dst).Op("=").Add(c.side(to, toNewer)).Call(src)}
+}
+
+// pair is the key of converting from into to in direction dir.
+func (c *converter) pair(dir ir.Direction, from, to *ir.Type) pairKey {
+	if dir == ir.Request {
+		return pairKey{dir, from, to}
+	}
+	return pairKey{dir, to, from}
 }
 
 // pointer is a JSON Pointer being built for an error prefix: code parts
@@ -457,9 +462,13 @@ func (c *converter) unionBody(k pairKey) ([]jen.Code, error) {
 			return nil, fmt.Errorf("serve from %s: union %s has no variant %s there", c.pkg, k.older.Name, v.GoName)
 		}
 		in, out := jen.Id("in").Dot(v.GoName), jen.Id("out").Dot(w.GoName)
+		set := c.assign(k.dir, v.Type, w.Type, jen.Parens(jen.Op("*").Add(in)), jen.Parens(jen.Op("*").Add(out)), pointer{}, 0)
+		if kind := v.Type.Kind; kind == ir.Struct || kind == ir.Union {
+			// Both variants are pointers already: no &*.
+			set = []jen.Code{jen.Return(jen.Id("s").Dot(c.funcFor(c.pair(k.dir, v.Type, w.Type))).Call(in, out))}
+		}
 		body = append(body, jen.If(jen.Add(in).Op("!=").Nil()).Block(
-			append([]jen.Code{jen.Add(out).Op("=").New(c.side(w.Type, k.dir == ir.Request))},
-				c.assign(k.dir, v.Type, w.Type, jen.Parens(jen.Op("*").Add(in)), jen.Parens(jen.Op("*").Add(out)), pointer{}, 0)...)...))
+			append([]jen.Code{jen.Add(out).Op("=").New(c.side(w.Type, k.dir == ir.Request))}, set...)...))
 	}
 	return body, nil
 }
