@@ -404,10 +404,25 @@ func TestBusinessProfile(t *testing.T) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)
 	}
-	if p.UCP.Version != location.ProtocolVersion || p.UCP.Services["dev.ucp.common"][0]["endpoint"] != "https://shop.example/ucp/mcp" ||
-		len(p.UCP.Capabilities) != 2 || p.UCP.Handlers == nil ||
-		p.UCP.Capabilities["dev.ucp.common.location.search"][0]["schema"] != "https://ucp.dev/2026-08-25/schemas/common/location_search.json" {
+	// The expected version, capabilities and schema URLs come from the
+	// generator's model of this package's input, not from pinned text.
+	m := sourceModel(t)
+	want := map[string]string{}
+	for _, tool := range m.Tools {
+		u, err := m.PublishedURL(tool.CapabilityFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[tool.Capability] = u
+	}
+	if p.UCP.Version != m.Version || location.ProtocolVersion != m.Version || p.UCP.Services["dev.ucp.common"][0]["endpoint"] != "https://shop.example/ucp/mcp" ||
+		len(p.UCP.Capabilities) != len(want) || len(want) != 2 || p.UCP.Handlers == nil {
 		t.Fatalf("unexpected profile: %s", b)
+	}
+	for c, u := range want {
+		if got := p.UCP.Capabilities[c]; len(got) != 1 || got[0]["schema"] != u || got[0]["version"] != m.Version {
+			t.Errorf("capability %s: %v, want schema %s at version %s", c, got, u, m.Version)
+		}
 	}
 	_ = opt.Some(1)
 }

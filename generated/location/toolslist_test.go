@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/generator"
 	"github.com/ucpgen/ucpgen/generator/emit"
+	"github.com/ucpgen/ucpgen/generator/ir"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/schemas"
 )
@@ -104,15 +106,35 @@ func checkArgumentTypes(t *testing.T, tool string, raw []byte) {
 // source schemas have them.
 func fullToolSchemas(t *testing.T) map[string][]byte {
 	t.Helper()
-	m, _, err := generator.Model(generator.Config{FS: schemas.FS, OpenRPC: schemas.OpenRPCPath, Package: "location"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := emit.ToolSchemas(m, false)
+	full, err := emit.ToolSchemas(sourceModel(t), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return full
+}
+
+// The schema tree this package was generated from, when it is not the
+// bundled one: generator's TestGeneratedTestsOnUpstream sets these when it
+// runs this package's tests on code generated from UCP's own trees, so the
+// expectations here come from the generator's input, never from pinned text.
+const (
+	schemasEnv    = "UCPGEN_TEST_SCHEMAS"
+	ucpVersionEnv = "UCPGEN_TEST_UCP_VERSION"
+)
+
+// sourceModel is the generator's model of the input this package was
+// generated from.
+func sourceModel(t *testing.T) *ir.Model {
+	t.Helper()
+	cfg := generator.Config{FS: schemas.FS, OpenRPC: schemas.OpenRPCPath, Package: "location"}
+	if dir := os.Getenv(schemasEnv); dir != "" {
+		cfg.FS, cfg.UCPVersion = os.DirFS(dir), os.Getenv(ucpVersionEnv)
+	}
+	m, _, err := generator.Model(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // Keywords whose value is a schema, an array of schemas or a map of

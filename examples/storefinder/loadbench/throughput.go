@@ -20,11 +20,14 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/generated/location"
 )
 
 // floorResult is the fixed, small search result of the floor server: a page
-// of one Location, the least any UCP search answer carries.
-const floorResult = `{"ucp":{"version":"2026-08-25","capabilities":{"dev.ucp.common.location.search":[{"version":"2026-08-25"}]}},"locations":[{"id":"loc_1","name":"Floor"}],"pagination":{"has_next_page":false}}`
+// of one Location, the least any UCP search answer carries, at the version
+// the store finder serves so a spec bump needs no edit here.
+var floorResult = `{"ucp":{"version":"` + location.ProtocolVersion + `","capabilities":{"dev.ucp.common.location.search":[{"version":"` + location.ProtocolVersion + `"}]}},"locations":[{"id":"loc_1","name":"Floor"}],"pagination":{"has_next_page":false}}`
 
 // floorFlag makes the binary serve one floor server, in a process of its
 // own like the store finder, so that neither side shares a runtime (or a
