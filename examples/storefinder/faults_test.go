@@ -87,7 +87,7 @@ func TestDatabaseFaults(t *testing.T) {
 	direct := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
 	proxy, dsn := pgtest.NewProxy(t, direct)
 	var sink logSink
-	c := config{postgres: dsn, data: pgDataFile(t), postgresTimeout: time.Second, limits: defaultLimits(t)}
+	c := config{postgres: dsn, data: pgDataFile(t), postgresTimeout: 2 * time.Second, limits: defaultLimits(t)}
 	url := startLogged(t, c, &sink)
 	client := &http.Client{Timeout: 30 * time.Second}
 	search := func(id int) string {
@@ -118,7 +118,7 @@ func TestDatabaseFaults(t *testing.T) {
 			t.Fatalf("%s: error data %s, want status 503 and retry_after", phase, r.Error.Data)
 		}
 		if el := time.Since(start); el > 20*time.Second {
-			t.Fatalf("%s: answered after %s; --postgres-timeout is 1s", phase, el)
+			t.Fatalf("%s: answered after %s; --postgres-timeout is 2s", phase, el)
 		}
 	}
 	recover := func(phase string) {

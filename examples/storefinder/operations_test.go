@@ -151,7 +151,7 @@ func TestMetricsHealthAndAccessLog(t *testing.T) {
 
 func checkOperations(t *testing.T, extra ...string) {
 	hold := &holdLoading{release: make(chan struct{})}
-	r := startServe(t, hold, append([]string{"--rate", "0.001", "--rate-burst", "6", "--drain-delay", "2s"}, extra...)...)
+	r := startServe(t, hold, append([]string{"--rate", "0.001", "--rate-burst", "6", "--drain-delay", "4s"}, extra...)...)
 	base := r.waitPublic(t)
 	if st, body := get(t, base+"/healthz"); st != 200 || !strings.Contains(body, `"alive"`) {
 		t.Fatalf("/healthz while loading: %d %s", st, body)
@@ -308,7 +308,7 @@ func rpcRaw(t *testing.T, client *http.Client, url, body string) (int, string, s
 func TestReadyzPingsPostGIS(t *testing.T) {
 	direct := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
 	proxy, dsn := pgtest.NewProxy(t, direct)
-	r := startServe(t, nil, "--postgres", dsn, "--data", pgDataFile(t), "--ready-timeout", "300ms")
+	r := startServe(t, nil, "--postgres", dsn, "--data", pgDataFile(t), "--ready-timeout", "2s")
 	base := r.waitPublic(t)
 	r.waitLog(t, `msg="storefinder serving MCP" endpoint=(\S+)`)
 	if st, body := get(t, base+"/readyz"); st != 200 {
