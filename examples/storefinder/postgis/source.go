@@ -59,7 +59,9 @@
 // Free text orders and scores, never filters: under finder.ByRelevance the
 // score is ts_rank over a websearch OR-query for Locations that match it and
 // 0 for the rest, so every Location a structured constraint admits still
-// comes, after the scored ones. Scores differ from the in-memory ranking.
+// comes, after the scored ones. Scores differ from the in-memory ranking,
+// so this source names its own Ranking and relevance cursors from an
+// in-memory replica are refused here (-32602) rather than misread.
 package postgis
 
 import (
