@@ -19,10 +19,12 @@ import (
 const ProtocolVersion = "2026-08-21"
 
 // Hooks is what a Business implements: one method per tool, called with
-// arguments that already passed decoding and validation. Return typed
-// errors from runtime/rpcerr to choose the JSON-RPC error; any other error
-// becomes -32603 without its text reaching the client. The ucp member of
-// the response is filled by the runtime.
+// arguments that already passed decoding and validation, in the method's
+// param order and under its param names (an optional one the call left out
+// is nil). Return typed errors from runtime/rpcerr to choose the JSON-RPC
+// error; any other error becomes -32603 without its text reaching the
+// client. The negotiated version and capabilities are merged into the ucp
+// member of the response by the runtime; its other members are kept.
 type Hooks interface {
 	// SearchLocations serves the search_locations tool: Search for physical locations
 	SearchLocations(ctx context.Context, meta *Meta, location *SearchRequest) (*SearchResponse, error)

@@ -72,10 +72,12 @@ func hooksInterface(m *ir.Model) jen.Code {
 			Params(jen.Op("*").Add(goType(t.Result.Type)), jen.Error()))
 	}
 	return jen.Comment("Hooks is what a Business implements: one method per tool, called with").Line().
-		Comment("arguments that already passed decoding and validation. Return typed").Line().
-		Comment("errors from runtime/rpcerr to choose the JSON-RPC error; any other error").Line().
-		Comment("becomes -32603 without its text reaching the client. The ucp member of").Line().
-		Comment("the response is filled by the runtime.").Line().
+		Comment("arguments that already passed decoding and validation, in the method's").Line().
+		Comment("param order and under its param names (an optional one the call left out").Line().
+		Comment("is nil). Return typed errors from runtime/rpcerr to choose the JSON-RPC").Line().
+		Comment("error; any other error becomes -32603 without its text reaching the").Line().
+		Comment("client. The negotiated version and capabilities are merged into the ucp").Line().
+		Comment("member of the response by the runtime; its other members are kept.").Line().
 		Type().Id("Hooks").Interface(methods...)
 }
 
