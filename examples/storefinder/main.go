@@ -43,6 +43,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/restserver"
 )
 
 func main() {
@@ -250,7 +251,7 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 		opts := &mcpserver.Options{Version: v, Logger: logger, Negotiator: at}
 		if v == location.ProtocolVersion {
 			err = location.Register(server, h, opts)
-			s.current = server
+			s.current, s.hooks, s.opts = server, h, opts
 		} else {
 			err = olderVersions[v].register(server, h, opts)
 			s.older = append(s.older, olderServer{version: v, server: server, profile: olderVersions[v].profile})
@@ -362,6 +363,14 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 	mux := http.NewServeMux()
 	if s.current != nil {
 		mux.Handle(mcpPath(location.ProtocolVersion), c.ops.wrap(mcpserver.Handler(s.current, opts), "mcp"))
+	}
+	if s.hooks != nil {
+		// The REST binding: the same hooks and options, the same budget.
+		rest, err := location.RESTHandler(s.hooks, s.opts, &restserver.Options{Base: restBase, Budget: budget, Logger: logger, NoAccessLog: c.ops.accessLogged()})
+		if err != nil {
+			return nil, fmt.Errorf("rest: %w", err)
+		}
+		mux.Handle(restBase+"/locations/", c.ops.wrap(rest, "rest"))
 	}
 	for _, o := range s.older {
 		mux.Handle(mcpPath(o.version), c.ops.wrap(mcpserver.Handler(o.server, opts), "mcp"))

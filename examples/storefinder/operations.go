@@ -80,6 +80,10 @@ func (o *opsState) wrap(h http.Handler, transport string) http.Handler {
 	return ops.Middleware(h, mo)
 }
 
+// accessLogged reports whether the middleware already logs every request,
+// so that the REST handler need not log it again.
+func (o *opsState) accessLogged() bool { return o != nil && o.accessLog }
+
 // toolNames are the tools every served version registers, the only values
 // the tool label takes.
 func toolNames() []string { return []string{"search_locations", "lookup_locations"} }

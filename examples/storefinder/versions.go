@@ -99,7 +99,15 @@ func knownVersions() string {
 type servers struct {
 	current *mcp.Server
 	older   []olderServer
+	// hooks and opts are the current version's tools as registered, which
+	// the REST binding serves too (nil hooks: MCP only).
+	hooks location.Hooks
+	opts  *mcpserver.Options
 }
+
+// restBase is the base path of the current version's REST binding; its
+// operations are POST /ucp/locations/search and /ucp/locations/lookup.
+const restBase = "/ucp"
 
 // olderServer is an older version's MCP server with its profile renderer.
 type olderServer struct {
@@ -165,6 +173,9 @@ func negotiatorAt(neg negotiation.Negotiator, version string) (negotiation.Negot
 // supported_versions.
 func profiles(s servers, base string) (map[string][]byte, error) {
 	current, err := location.BusinessProfile(base + mcpPath(location.ProtocolVersion))
+	if s.hooks != nil {
+		current, err = location.BusinessProfileWithREST(base+mcpPath(location.ProtocolVersion), base+restBase)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("business profile: %w", err)
 	}
