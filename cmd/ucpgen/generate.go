@@ -49,7 +49,13 @@ schema set bundled with ucpgen (run it from the ucpgen repository root).
 
 A schema keyword one edit away from a known one ("minItem") is almost
 certainly a typo that would drop a constraint: ucpgen warns and names the
-keyword it probably means. --strict turns such warnings into errors.
+keyword it probably means. It also warns about an enum value the schemas
+allow that the ucpgen runtime does not interpret (semantic drift, such as a
+new weekday), naming the schema location and the runtime package. --strict
+turns such warnings into errors.
+
+UCP's source/ trees state no version: name it with --ucp-version. A tree in
+the published layout (https://ucp.dev/<version>/ URLs) carries its own.
 
 To keep serving the previous UCP version after a bump, generate its package
 with --serve-from naming the current package's import path (and
