@@ -109,6 +109,11 @@ func TestCurlSessionInBashAndZsh(t *testing.T) {
 			`{"jsonrpc":"2.0","id":4,"result":{"content":`,
 			`{"jsonrpc":"2.0","id":5,"error":{"code":-32602`,
 			`/location/distance/max`,
+			`"transport": "rest"`,            // the profile's REST entry
+			`{"ucp":{"version":"2026-08-25"`, // a REST 200 body
+			`"code":"not_found"`,             // the REST lookup
+			`{"code":"invalid_params"`,       // the REST 400
+			`"pointer":"/distance/max"`,      // relative to the body
 		} {
 			if !strings.Contains(got, want) {
 				t.Errorf("%s: output lacks %s:\n%s", sh, want, got)
@@ -120,7 +125,7 @@ func TestCurlSessionInBashAndZsh(t *testing.T) {
 	}
 }
 
-// waitUp polls url until the server answers; the deadline only guards
+// waitUp polls url until the server answers 200; the deadline only guards
 // against a server that never starts.
 func waitUp(t *testing.T, url string) {
 	t.Helper()
@@ -129,7 +134,10 @@ func waitUp(t *testing.T, url string) {
 		resp, err := http.Get(url)
 		if err == nil {
 			resp.Body.Close()
-			return
+			// The profile answers "loading" (503) until the data is in.
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("example server did not start: %v", err)
