@@ -224,3 +224,36 @@ func TestSpecBumpDraftCompiles(t *testing.T) {
 		t.Fatalf("draft output does not compile: %v\n%s", err, out)
 	}
 }
+
+// TestLocationCodeKeyedOnCapability shows that PredicateQuery, NewService
+// and the conversions follow the Location capability's name, not member
+// names: the same schemas under another capability name keep their
+// distance, serves and locations members but get none of that code.
+func TestLocationCodeKeyedOnCapability(t *testing.T) {
+	const file = "schemas/common/location_search.json"
+	data, err := fs.ReadFile(schemas.FS, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := bytes.Replace(data, []byte(`"dev.ucp.common.location.search"`), []byte(`"dev.ucp.common.places.search"`), 1)
+	if bytes.Equal(renamed, data) {
+		t.Fatalf("%s does not declare dev.ucp.common.location.search", file)
+	}
+	files, err := generator.Generate(generator.Config{FS: overlayFS{FS: schemas.FS, path: file, data: renamed}, OpenRPC: schemas.OpenRPCPath, Package: "location"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := files["service.go"]; ok {
+		t.Error("service.go generated without the Location search capability")
+	}
+	bind := string(files["binding.go"])
+	if strings.Contains(bind, "func (r *SearchRequest) PredicateQuery()") {
+		t.Error("SearchRequest.PredicateQuery generated for a capability other than Location")
+	}
+	if !strings.Contains(bind, "func (r *LookupRequest) PredicateQuery()") {
+		t.Error("LookupRequest.PredicateQuery missing although lookup keeps the Location capability")
+	}
+	if !strings.Contains(string(files["types.go"]), "Distance opt.Value[") {
+		t.Error("the renamed capability lost its distance member; the test proves nothing")
+	}
+}

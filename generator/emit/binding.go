@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 
@@ -10,11 +11,12 @@ import (
 
 // This file emits binding.go: the conversion from the generated request and
 // Location types to the runtime predicate engine, so that a service never
-// writes it by hand. It is driven by JSON member names and kinds found in the
-// model, so a spec revision that renames or drops a member still generates
-// compiling code: a member it does not know becomes a raw extension filter,
-// and a known member whose shape changed stops generation with an error
-// instead of being dropped.
+// writes it by hand. It is emitted only for the operations of the Location
+// capability (see LocationCapabilities). Within them it is driven by JSON
+// member names and kinds found in the model, so a spec revision that renames
+// or drops a member still generates compiling code: a member it does not know
+// becomes a raw extension filter, and a known member whose shape changed
+// stops generation with an error instead of being dropped.
 
 const (
 	bindPredicatePkg = "github.com/ucpgen/ucpgen/runtime/domain/predicate"
@@ -41,6 +43,9 @@ type binder struct {
 func emitBinding(f *jen.File, m *ir.Model) error {
 	b := &binder{done: map[string]bool{}}
 	for _, tool := range m.Tools {
+		if !isLocationTool(tool) {
+			continue
+		}
 		for _, p := range tool.Params {
 			if !isRequestWithConstraints(p.Type) || b.done["query:"+p.Type.Name] {
 				continue
@@ -53,7 +58,7 @@ func emitBinding(f *jen.File, m *ir.Model) error {
 		}
 	}
 	for _, tool := range m.Tools {
-		if tool.Result == nil {
+		if tool.Result == nil || !isLocationTool(tool) {
 			continue
 		}
 		loc := locationElem(tool.Result.Type)
@@ -65,11 +70,27 @@ func emitBinding(f *jen.File, m *ir.Model) error {
 			return fmt.Errorf("tool %s result: %w", tool.Name, err)
 		}
 	}
+	if len(b.decls) == 0 {
+		return errSkipFile
+	}
 	for _, d := range b.decls {
 		f.Add(d)
 	}
 	return nil
 }
+
+// LocationCapabilities are the UCP capabilities whose operations get the
+// Location-only code: PredicateQuery and PredicateCandidate here, and
+// NewService, Source and the conversions in service.go. A tool belongs to
+// one when the schema document of its domain argument declares the
+// capability in its "name" keyword, as location_search.json and
+// location_lookup.json do; member names (distance, serves, locations)
+// decide nothing, since other capabilities use them too.
+var LocationCapabilities = []string{"dev.ucp.common.location.search", "dev.ucp.common.location.lookup"}
+
+// isLocationTool reports whether a tool is an operation of the Location
+// capability.
+func isLocationTool(t *ir.Tool) bool { return slices.Contains(LocationCapabilities, t.Capability) }
 
 // fieldNamed returns the struct member with the given JSON name, or nil.
 func fieldNamed(t *ir.Type, jsonName string) *ir.Field {

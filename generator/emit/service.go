@@ -52,10 +52,10 @@ func findService(m *ir.Model) (serviceModel, bool) {
 		if len(t.Params) != 2 || t.Result == nil {
 			return s, false
 		}
-		switch t.Op {
-		case "search":
+		switch t.Capability {
+		case LocationCapabilities[0]:
 			s.search = t
-		case "lookup":
+		case LocationCapabilities[1]:
 			s.lookup = t
 		}
 	}

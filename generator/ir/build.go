@@ -49,7 +49,6 @@ func Build(spec *load.Spec) (*Model, error) {
 		}
 		m.Tools = append(m.Tools, tool)
 	}
-	m.MCP = IsMCP(m.Tools)
 	b.settleHints()
 	if err := b.unifyDirections(m); err != nil {
 		return nil, err

@@ -4,11 +4,7 @@
 // source schemas it points at for constraints), never raw JSON.
 package ir
 
-import (
-	"slices"
-
-	"github.com/ucpgen/ucpgen/generator/load"
-)
+import "github.com/ucpgen/ucpgen/generator/load"
 
 // Direction says which way a payload travels; UCP's ucp_request and
 // ucp_response annotations make the same schema differ between the two.
@@ -52,10 +48,6 @@ type Model struct {
 	Version string
 	Types   []*Type // named types, sorted by Name
 	Tools   []*Tool // in OpenRPC method order
-	// MCP is true when the service is served as MCP tools (see IsMCP);
-	// otherwise it is a JSON-RPC protocol such as an embedded checkout,
-	// and gets types and per-method decoders only.
-	MCP bool
 	// Spec is the loaded input, for emitters that bundle source schemas.
 	Spec *load.Spec
 }
@@ -146,25 +138,3 @@ type Variant struct {
 
 // IsNamed reports whether the type is emitted as its own declaration.
 func (t *Type) IsNamed() bool { return t != nil && t.Name != "" }
-
-// MetaParam is the parameter name by which UCP's MCP binding carries request
-// metadata (the platform's profile, idempotency keys) beside the tool's own
-// arguments.
-const MetaParam = "meta"
-
-// IsMCP reports whether a service is an MCP binding: every method has a
-// result (an MCP tool call always answers) and a required meta parameter.
-// UCP's embedded protocols (checkout and cart between host and embedded
-// page, payment actions) have notifications without a result and no meta,
-// so they are JSON-RPC services that get no tools.
-func IsMCP(tools []*Tool) bool {
-	if len(tools) == 0 {
-		return false
-	}
-	for _, t := range tools {
-		if t.Result == nil || !slices.ContainsFunc(t.Params, func(p *Param) bool { return p.Name == MetaParam && p.Required }) {
-			return false
-		}
-	}
-	return true
-}
