@@ -662,9 +662,11 @@ func TestShoppingToolsThroughBothSDKs(t *testing.T) {
 		lineItems = `[{"id":"li_1","item":{"id":"sku_1","title":"Mug","price":1200},"quantity":2,"totals":[]}]`
 		totals    = `[{"type":"subtotal","amount":2400},{"type":"total","amount":2400}]`
 		checkout  = `{"ucp":{"version":"` + version + `","payment_handlers":{}},"id":"co_1","line_items":` + lineItems + `,"status":"incomplete","currency":"USD","totals":` + totals + `,"links":[]}`
-		cart      = `{"ucp":{"version":"` + version + `"},"id":"cart_1","line_items":` + lineItems + `,"currency":"USD","totals":` + totals + `}`
-		failed    = `{"ucp":{"version":"` + version + `","status":"error"},"messages":[{"type":"error","code":"stub","content":"answered by a stub","severity":"recoverable"}]}`
-		products  = `{"ucp":{"version":"` + version + `"},"products":[]}`
+		// complete_checkout requires payment (its ucp_request for complete).
+		checkoutPaid = `{"ucp":{"version":"` + version + `","payment_handlers":{}},"id":"co_1","payment":{},"status":"incomplete","currency":"USD","totals":` + totals + `,"links":[]}`
+		cart         = `{"ucp":{"version":"` + version + `"},"id":"cart_1","line_items":` + lineItems + `,"currency":"USD","totals":` + totals + `}`
+		failed       = `{"ucp":{"version":"` + version + `","status":"error"},"messages":[{"type":"error","code":"stub","content":"answered by a stub","severity":"recoverable"}]}`
+		products     = `{"ucp":{"version":"` + version + `"},"products":[]}`
 	)
 	bodies := map[string]json.RawMessage{}
 	for _, m := range []string{"CreateCheckout", "GetCheckout", "UpdateCheckout", "CompleteCheckout", "CancelCheckout",
@@ -693,7 +695,7 @@ func TestShoppingToolsThroughBothSDKs(t *testing.T) {
 		call("create_checkout", `{"meta":`+meta+`,"checkout":`+checkout+`}`, failed),
 		call("get_checkout", `{"meta":`+meta+`,"id":"co_1"}`, failed),
 		call("update_checkout", `{"meta":`+meta+`,"id":"co_1","checkout":`+checkout+`}`, failed),
-		call("complete_checkout", `{"meta":`+metaOnce+`,"id":"co_1","checkout":`+checkout+`}`, failed),
+		call("complete_checkout", `{"meta":`+metaOnce+`,"id":"co_1","checkout":`+checkoutPaid+`}`, failed),
 		call("cancel_checkout", `{"meta":`+metaOnce+`,"id":"co_1"}`, failed),
 		call("create_cart", `{"meta":`+meta+`,"cart":`+cart+`}`, failed),
 		call("get_cart", `{"meta":`+meta+`,"id":"cart_1"}`, failed),

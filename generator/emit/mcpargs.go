@@ -119,11 +119,7 @@ func argDecoderName(t *ir.Tool, p *ir.Param) string {
 
 // argDecode is the call that decodes argument i of t from args[i].
 func argDecode(t *ir.Tool, p *ir.Param, i int) jen.Code {
-	name := argDecoderName(t, p)
-	if p.Type.IsNamed() {
-		name = "Decode" + p.Type.Name
-	}
-	return jen.Id(name).Call(jen.Id("args").Index(jen.Lit(i)))
+	return jen.Id(paramDecoder(t, p)).Call(jen.Id("args").Index(jen.Lit(i)))
 }
 
 // paramList is the tool's parameter list for the runtime.

@@ -68,13 +68,11 @@ func methodDecoders(t *ir.Tool, taken map[string]bool) (jen.Code, error) {
 		errI := jen.Id("errs").Index(jen.Lit(i))
 		var body jen.Code
 		switch {
-		case p.Type.IsNamed():
-			body = jen.List(field, errI).Op("=").Id("Decode" + p.Type.Name).Call(raw)
-		case p.Required:
-			body = jen.List(field, errI).Op("=").Id(argDecoderName(t, p)).Call(raw)
+		case p.Type.IsNamed(), p.Required:
+			body = jen.List(field, errI).Op("=").Id(paramDecoder(t, p)).Call(raw)
 		default:
 			body = jen.Block(
-				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(argDecoderName(t, p)).Call(raw),
+				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id(paramDecoder(t, p)).Call(raw),
 				jen.List(field, errI).Op("=").Op("&").Id("v"), jen.Err(),
 			)
 		}

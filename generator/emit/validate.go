@@ -101,7 +101,8 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 // returns each type's check suffix. Tool parameters and results validate
 // against the schema the tool names, compiled for the tool's direction and
 // operation; other types against their merged sources. Parameters of an
-// unnamed type (a plain string id) get a check of their own, returned in
+// unnamed type (a plain string id) and parameters whose schema depends on
+// the operation (see opDependent) get a check of their own, returned in
 // args.
 func compileEntries(st *checkTable, m *ir.Model) (entry map[*ir.Type]string, args map[*ir.Param]string, err error) {
 	entry, args = map[*ir.Type]string{}, map[*ir.Param]string{}
@@ -113,12 +114,15 @@ func compileEntries(st *checkTable, m *ir.Model) (entry map[*ir.Type]string, arg
 			dirs = append(dirs, ir.Response)
 		}
 		for i, p := range params {
-			if i < len(tool.Params) && !p.Type.IsNamed() {
+			if i < len(tool.Params) && (!p.Type.IsNamed() || opDependent(p.Schema)) {
 				n, err := st.suffixFor(p.Schema, dirs[i], tool.Op)
 				if err != nil {
 					return nil, nil, fmt.Errorf("tool %s param %s: %w", tool.Name, p.Name, err)
 				}
 				args[p] = n
+				if p.Type.IsNamed() && entry[p.Type] == "" {
+					entry[p.Type] = n // DecodeT reads the schema as the first operation does
+				}
 				continue
 			}
 			if !p.Type.IsNamed() || entry[p.Type] != "" {
@@ -165,10 +169,60 @@ func argumentHelper() jen.Code {
 	)
 }
 
+// opDependent reports whether a schema, or one it reaches, carries a
+// per-operation ucp_request or ucp_response annotation, so that it
+// validates differently for create_checkout and complete_checkout. One Go
+// type serves every operation, but the argument of each tool is then held
+// to its own operation's rules by a decoder of its own (see paramDecoder).
+func opDependent(s *load.Schema) bool {
+	seen := map[*load.Schema]bool{}
+	var walk func(x *load.Schema) bool
+	walk = func(x *load.Schema) bool {
+		if x == nil || seen[x] {
+			return false
+		}
+		seen[x] = true
+		for _, a := range []*load.Node{x.UcpRequest, x.UcpResponse} {
+			if a != nil && a.Kind == load.Object {
+				return true
+			}
+		}
+		subs := []*load.Schema{x.Ref, x.Items, x.AdditionalProperties, x.PropertyNames, x.Contains, x.Not, x.If, x.Then, x.Else}
+		subs = append(append(append(subs, x.AllOf...), x.AnyOf...), x.OneOf...)
+		for _, p := range x.Properties {
+			subs = append(subs, p.Schema)
+		}
+		for _, sub := range subs {
+			if walk(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(s)
+}
+
+// paramDecoder names the function that decodes param p of tool t: the
+// param type's DecodeT, or the param's own decoder when its type has no
+// declaration or its schema depends on the operation.
+func paramDecoder(t *ir.Tool, p *ir.Param) string {
+	if p.Type.IsNamed() && !opDependent(p.Schema) {
+		return "Decode" + p.Type.Name
+	}
+	return argDecoderName(t, p)
+}
+
 // argumentDecoder emits the decoder of one tool argument whose type has no
-// declaration (and so no DecodeT), such as a plain string id.
+// declaration (and so no DecodeT), such as a plain string id, or whose
+// schema validates per operation.
 func argumentDecoder(tool *ir.Tool, p *ir.Param, suffix string) jen.Code {
 	name := argDecoderName(tool, p)
+	if p.Type.IsNamed() {
+		return jen.Commentf("%s parses data as the %s argument of %s, checked against its schema as that operation reads it.", name, p.Name, tool.Name).Line().
+			Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(p.Type.Name), jen.Error()).Block(
+			jen.Return(jen.Id("decodeChecked").Types(jen.Id(p.Type.Name)).Call(jen.Id("data"), jen.Id("check"+suffix))),
+		)
+	}
 	fill := append(valueInto(p.Type, place{expr: jen.Id("x")}, operandOf(jen.Id("v")), false), jen.Return(jen.Nil()))
 	return jen.Commentf("%s parses data as the %s argument of %s, checked against its schema.", name, p.Name, tool.Name).Line().
 		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(goType(p.Type), jen.Error()).Block(
