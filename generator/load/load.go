@@ -126,7 +126,15 @@ func OpenRPCWith(fsys fs.FS, file string, opts Options) (*Spec, error) {
 	}
 	spec.Release, spec.Version = rel, rel.Version
 	if spec.REST, err = OpenAPI(fsys, spec); err != nil {
-		return nil, err
+		if locationService(spec) {
+			return nil, err
+		}
+		// The REST handler serves the Location capability's binding; for
+		// another service, a binding it cannot read stops only its REST
+		// form, loudly: a warning, which --strict refuses.
+		set.warnings = append(set.warnings, Warning{Loc: Loc{File: path.Join(path.Dir(file), RESTFile)},
+			Msg: "REST binding not read, so no REST handler is generated for this service: " + err.Error()})
+		spec.REST = nil
 	}
 	if spec.Version == "" {
 		set.warnings = append(set.warnings, Warning{Loc: root.Loc.Child("info"), Msg: "info.version is missing (OpenRPC requires it) and no $id/$ref URL names a release; pass " + FlagName + " YYYY-MM-DD to name the UCP version"})
@@ -561,3 +569,23 @@ func (set *Set) Schemas() []*Schema {
 
 // Loaded reports whether file was read while loading the spec.
 func (set *Set) Loaded(file string) bool { _, ok := set.docs[file]; return ok }
+
+// locationService reports whether a method of spec takes a schema from a
+// document naming a capability of UCP's Location (dev.ucp.common.location.*),
+// the one service whose REST binding the generator serves.
+func locationService(spec *Spec) bool {
+	for _, m := range spec.Methods {
+		for _, p := range m.Params {
+			s := p.Schema
+			for s.Ref != nil {
+				s = s.Ref
+			}
+			if root, err := spec.Set.Doc(s.Loc.File); err == nil {
+				if n := root.Get("name"); n != nil && n.Kind == String && strings.HasPrefix(n.Str, "dev.ucp.common.location.") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

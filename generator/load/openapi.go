@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/pb33f/libopenapi"
@@ -149,6 +150,12 @@ func OpenAPI(fsys fs.FS, spec *Spec) (*REST, error) {
 	if model.Model.Paths == nil || model.Model.Paths.PathItems == nil || model.Model.Paths.PathItems.Len() == 0 {
 		return nil, keywordError(root.Loc.Child("paths"), "no paths: the binding must have one operation per OpenRPC method")
 	}
+	if !bindsAnyMethod(spec, model.Model.Paths) {
+		// The folder's binding is another OpenRPC file's (the shopping
+		// folder holds embedded.openrpc.json beside mcp.openrpc.json, and
+		// the REST document binds the latter); this service has none.
+		return nil, nil
+	}
 	byID := map[string]*Operation{}
 	for p, item := range model.Model.Paths.PathItems.FromOldest() {
 		for method, o := range item.GetOperations().FromOldest() {
@@ -171,6 +178,19 @@ func OpenAPI(fsys fs.FS, spec *Spec) (*REST, error) {
 		rest.Operations = append(rest.Operations, op)
 	}
 	return rest, nil
+}
+
+// bindsAnyMethod reports whether some operationId of the document names a
+// method of spec.
+func bindsAnyMethod(spec *Spec, paths *v3.Paths) bool {
+	for _, item := range paths.PathItems.FromOldest() {
+		for _, o := range item.GetOperations().FromOldest() {
+			if slices.ContainsFunc(spec.Methods, func(m *Method) bool { return m.Name == o.OperationId }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // operation reads one operation and checks it against its OpenRPC method.
