@@ -10,6 +10,7 @@
 //	go run ./examples/storefinder/loadbench -n 0,100000
 //	go run ./examples/storefinder/loadbench -n 1000000 -postgres "$DSN"
 //	go run ./examples/storefinder/loadbench -throughput 8,32,64
+//	go run ./examples/storefinder/loadbench -throughput 8,32 -client http -rest
 //	go run ./examples/storefinder/loadbench -loaders -n 1000000
 //	go run ./examples/storefinder/loadbench -worstcase 64
 //
@@ -85,6 +86,8 @@ type config struct {
 	// worst and worstRuns select the worst-case memory run (worstcase.go).
 	worst     int
 	worstRuns int
+	// rest adds the REST binding to the throughput run (rest.go).
+	rest bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -103,6 +106,7 @@ func parseFlags(args []string) (config, error) {
 	clients := fs.String("client", "sdk,http", "throughput load clients, comma-separated: sdk (go-sdk client sessions, which decode every answer) and http (plain HTTP posts, which check every answer's frame and decode one in 64), one table each")
 	fs.BoolVar(&c.loaders, "loaders", false, "instead of the latency table: load each generated dataset in a process of its own with each dataset loader (whole file + Parse, streamed ParseFile) into a store, and print time and peak RSS")
 	fs.IntVar(&c.worst, "worstcase", 0, "instead of the latency table: send this many worst-case requests of each memory-heavy kind at once (issue 24) to a server at default flags, direct and via the SDK, and print its peak RSS")
+	fs.BoolVar(&c.rest, "rest", false, "with -throughput: also send the search over REST (POST /ucp/locations/search) to the same store finder with http load clients, and print it beside the direct MCP path and the go-sdk floor")
 	fs.IntVar(&c.worstRuns, "worstcase-runs", 3, "fresh server processes per path for -worstcase")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -125,6 +129,9 @@ func parseFlags(args []string) (config, error) {
 		default:
 			return c, fmt.Errorf("-client: %q is neither sdk nor http", k)
 		}
+	}
+	if c.rest && !slices.Contains(c.clientKinds, "http") {
+		return c, errors.New("-rest: needs the http load client (-client http)")
 	}
 	if *tp != "" {
 		for _, f := range strings.Split(*tp, ",") {
@@ -165,7 +172,7 @@ func run(args []string, out io.Writer) error {
 		return runWorstCase(out, bin, c.worst, c.worstRuns, c.extra)
 	}
 	if len(c.clients) > 0 {
-		return runThroughput(out, bin, c.clients, c.clientKinds, c.duration, c.extra)
+		return runThroughput(out, bin, c.clients, c.clientKinds, c.duration, c.extra, c.rest)
 	}
 	source := "memory"
 	if c.postgres != "" {

@@ -293,7 +293,13 @@ func callLoop(clients int, d time.Duration, call func(client, n int) error) (flo
 // realistic is the throughput request: stores open now within 5 km of a
 // metro centre, with an amenity, first page of 10.
 func realistic(i int) string {
-	return `{"meta":` + meta + `,"location":{` + circle(i, 5_000) + `,"filters":{"hours":{"open_at":"2026-12-02T18:30:00Z"},"amenities":["dev.ucp.amenity.parking"]},"pagination":{"limit":10}}}`
+	return `{"meta":` + meta + `,"location":` + realisticLocation(i) + `}`
+}
+
+// realisticLocation is the location part of the throughput request, which
+// is also the whole REST body.
+func realisticLocation(i int) string {
+	return `{` + circle(i, 5_000) + `,"filters":{"hours":{"open_at":"2026-12-02T18:30:00Z"},"amenities":["dev.ucp.amenity.parking"]},"pagination":{"limit":10}}`
 }
 
 // runThroughput measures the store finder on the default dataset, the same
@@ -302,8 +308,10 @@ func realistic(i int) string {
 //
 // Every client sends the same agent profile, so the server's per-caller
 // rate limit would measure itself: it runs with --rate 0 unless extra
-// (-server-flags) says otherwise.
-func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d time.Duration, extra []string) error {
+// (-server-flags) says otherwise. With rest, the http clients also send the
+// search over REST to the same store finder, and a table sets it beside the
+// direct MCP path and the floor of the same run.
+func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d time.Duration, extra []string, rest bool) error {
 	addr, err := freeAddr()
 	if err != nil {
 		return err
@@ -357,6 +365,7 @@ func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d ti
 	}
 	defer closeCeiling()
 	fmt.Fprintf(out, "small floor result %d bytes; storefinder result %d bytes\n", len(floorResult), len(same))
+	var restRows []string
 	for _, kind := range kinds {
 		fmt.Fprintf(out, "\nload clients: %s\n\n", kind)
 		fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor | floor, same payload, req/s | storefinder / same-payload floor | storefinder via the SDK req/s | direct / via SDK | payload ceiling req/s | ceiling / floor |")
@@ -383,7 +392,20 @@ func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d ti
 				return fmt.Errorf("payload ceiling, %d %s clients: %w", c, kind, err)
 			}
 			fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% | %.0f | %.2fx | %.0f | %.0f%% |\n", c, sf, fl, 100*sf/fl, fs, 100*sf/fs, via, sf/via, ceil, 100*ceil/fl)
+			if rest && kind == "http" {
+				r, err := throughputREST("http://"+addr+"/ucp", c, d)
+				if err != nil {
+					return fmt.Errorf("storefinder over REST, %d clients: %w", c, err)
+				}
+				restRows = append(restRows, fmt.Sprintf("| %d | %.0f | %.0f | %.0f | %.2fx | %.2fx |", c, r, sf, fl, r/sf, r/fl))
+			}
 		}
+	}
+	if rest {
+		fmt.Fprint(out, "\nREST, http load clients, same store finder process\n\n")
+		fmt.Fprintln(out, "| clients | REST req/s | direct MCP req/s | go-sdk floor req/s | REST / direct MCP | REST / floor |")
+		fmt.Fprintln(out, "|---|---|---|---|---|---|")
+		fmt.Fprintln(out, strings.Join(restRows, "\n"))
 	}
 	return nil
 }
