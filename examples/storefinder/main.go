@@ -129,7 +129,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.postgres, "postgres", "", "serve from this PostgreSQL + PostGIS DSN instead of memory; with --data, first load FILE into it (the database then holds exactly FILE's records)")
 	fs.DurationVar(&c.postgresTimeout, "postgres-timeout", postgis.DefaultTimeout, "longest one PostGIS statement may take, waiting for a connection included; past it the call gets -32000 with HTTP 503 and Retry-After (the session's statement_timeout is "+postgis.StatementTimeout.String()+")")
 	fs.StringVar(&c.cursorKeys, "cursor-keys", "", "cursor key file shared by replicas: {\"current\": id, \"keys\": {id: base64}} (default: $"+cursorkeys.EnvVar+", else a per-process key)")
-	fs.Var(&c.supported, "supported-versions", "comma-separated older UCP versions to serve beside "+location.ProtocolVersion+", each with its own profile (/.well-known/ucp/VERSION) and MCP endpoint (/ucp/VERSION/mcp), listed in the profile's supported_versions; off by default (known: "+knownVersions()+")")
+	fs.Var(&c.supported, "supported-versions", "comma-separated older UCP versions to serve beside "+location.ProtocolVersion+", each with its own profile (/.well-known/ucp/VERSION), MCP endpoint (/ucp/VERSION/mcp) and REST binding (/ucp/VERSION/locations/...), listed in the profile's supported_versions; off by default (known: "+knownVersions()+")")
 	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
 	c.ops = opsFlags(fs)
 	l := &c.limits
@@ -254,7 +254,8 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 			s.current, s.hooks, s.opts = server, h, opts
 		} else {
 			err = olderVersions[v].register(server, h, opts)
-			s.older = append(s.older, olderServer{version: v, server: server, profile: olderVersions[v].profile})
+			ov := olderVersions[v]
+			s.older = append(s.older, olderServer{version: v, server: server, hooks: h, opts: opts, rest: ov.rest, profile: ov.profile})
 		}
 		if err != nil {
 			return servers{}, 0, fmt.Errorf("version %s: %w", v, err)
@@ -374,6 +375,13 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 	}
 	for _, o := range s.older {
 		mux.Handle(mcpPath(o.version), c.ops.wrap(mcpserver.Handler(o.server, opts), "mcp"))
+		// Its REST binding: the same Source through the same conversion,
+		// drawing on the same budget as every other endpoint.
+		rest, err := o.rest(o.hooks, o.opts, &restserver.Options{Base: restPath(o.version), Budget: budget, Logger: logger, NoAccessLog: c.ops.accessLogged()})
+		if err != nil {
+			return nil, fmt.Errorf("rest %s: %w", o.version, err)
+		}
+		mux.Handle(restPath(o.version)+"/locations/", c.ops.wrap(rest, "rest"))
 	}
 	for path, doc := range docs {
 		mux.Handle(path, mcpserver.ProfileHandler(doc))

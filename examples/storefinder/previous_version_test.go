@@ -366,7 +366,7 @@ func itemAndAmenity(t *testing.T) (item, amenity string) {
 func checkPreviousVersion(t *testing.T, c config) {
 	draft := draftSchemas(t)
 	base := startVersions(t, c)
-	_, endpoint := discoverPrevious(t, base, draft)
+	leaf, endpoint := discoverPrevious(t, base, draft)
 	old := connectHTTP(t, endpoint)
 	cur := connectHTTP(t, base+mcpPath(location.ProtocolVersion))
 
@@ -436,6 +436,63 @@ func checkPreviousVersion(t *testing.T, c config) {
 	_, err = callRaw(t, cur, "search_locations", `{"filters":{"inventory":[{"id":"`+item+`"}]}}`)
 	if !errors.As(err, &rpcErr) || rpcErr.Code != -32602 {
 		t.Errorf("filters.inventory at %s: err = %v, want -32602", location.ProtocolVersion, err)
+	}
+
+	checkPreviousOverREST(t, leaf, draft, old, searches[2].old, lookupReq, item)
+}
+
+// checkPreviousOverREST finds the REST entry of the older version's leaf
+// profile and asks it one search and one lookup in the older shapes: the
+// answers must be valid at the draft, carry its version and name the same
+// Locations as its MCP endpoint; filters.items must get 400 naming
+// /filters/items.
+func checkPreviousOverREST(t *testing.T, leaf []byte, draft draftCheck, old *mcp.ClientSession, search, lookup, item string) {
+	t.Helper()
+	var lp wireProfile
+	if err := json.Unmarshal(leaf, &lp); err != nil {
+		t.Fatal(err)
+	}
+	var rest, mcpEndpoint string
+	for _, s := range lp.UCP.Services["dev.ucp.common"] {
+		switch s.Transport {
+		case "rest":
+			rest = s.Endpoint
+		case "mcp":
+			mcpEndpoint = s.Endpoint
+		}
+		if s.Version != prevVersion {
+			t.Errorf("leaf %s entry at %s, want %s", s.Transport, s.Version, prevVersion)
+		}
+	}
+	if rest == "" || mcpEndpoint == "" || !strings.HasSuffix(rest, "/ucp/"+prevVersion) {
+		t.Fatalf("leaf profile services %+v, want an MCP entry and a REST entry at /ucp/%s", lp.UCP.Services, prevVersion)
+	}
+	for _, q := range []struct{ tool, op, req string }{
+		{"search_locations", "/locations/search", search},
+		{"lookup_locations", "/locations/lookup", lookup},
+	} {
+		r := restPost(t, rest+q.op, q.req)
+		if r.status != http.StatusOK {
+			t.Fatalf("%s over REST at %s: status %d: %s", q.tool, prevVersion, r.status, clip(r.body))
+		}
+		draft.valid(t, q.tool, r.body)
+		a := decodeAnswer(t, q.tool+" over REST at "+prevVersion, r.body, prevVersion, '[')
+		viaMCP, err := callRaw(t, old, q.tool, q.req)
+		if err != nil {
+			t.Fatalf("%s at %s over MCP: %v", q.tool, prevVersion, err)
+		}
+		if b := decodeAnswer(t, q.tool+" over MCP at "+prevVersion, viaMCP, prevVersion, '['); len(a.Locations) == 0 || !slices.Equal(a.ids(), b.ids()) {
+			t.Errorf("%s at %s: REST answers %v, MCP answers %v; want the same non-empty list", q.tool, prevVersion, a.ids(), b.ids())
+		}
+	}
+	r := restPost(t, rest+"/locations/search", `{"filters":{"items":["`+item+`"]}}`)
+	ref := restRefused(t, r, http.StatusBadRequest, "invalid_params")
+	if !slices.ContainsFunc(ref.Violations, func(v struct {
+		Pointer string `json:"pointer"`
+	}) bool {
+		return v.Pointer == "/filters/items"
+	}) {
+		t.Errorf("filters.items over REST at %s: violations %+v, want one at /filters/items: %s", prevVersion, ref.Violations, clip(r.body))
 	}
 }
 

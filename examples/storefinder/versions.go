@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io/fs"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/ucpgen/ucpgen/generated/location20260821"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/restserver"
 	"github.com/ucpgen/ucpgen/schemas/previous"
 )
 
@@ -23,8 +25,12 @@ type olderVersion struct {
 	// current version's hooks (and so from its Source) with the version's
 	// conversion.
 	register func(server *mcp.Server, newer location.Hooks, opts *mcpserver.Options) error
-	// profile renders the version's leaf Business profile for an endpoint.
-	profile func(endpoint string) ([]byte, error)
+	// rest is the version's REST binding over the current version's hooks,
+	// with the same conversion as register.
+	rest func(newer location.Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
+	// profile renders the version's leaf Business profile for its MCP
+	// endpoint and REST base URL.
+	profile func(mcpEndpoint, restEndpoint string) ([]byte, error)
 	// capabilities are the version's advertised capabilities.
 	capabilities func() []mcpserver.ProfileCapability
 	// schemas is the version's schema tree, whose platform profile schema
@@ -40,7 +46,10 @@ var olderVersions = map[string]olderVersion{
 		register: func(server *mcp.Server, newer location.Hooks, opts *mcpserver.Options) error {
 			return location20260821.Register(server, location20260821.ServeFrom(newer, conversion20260821{}), opts)
 		},
-		profile:      location20260821.BusinessProfile,
+		rest: func(newer location.Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error) {
+			return location20260821.RESTHandler(location20260821.ServeFrom(newer, conversion20260821{}), opts, rest)
+		},
+		profile:      location20260821.BusinessProfileWithREST,
 		capabilities: location20260821.Capabilities,
 		schemas:      previous.FS,
 	},
@@ -109,11 +118,26 @@ type servers struct {
 // operations are POST /ucp/locations/search and /ucp/locations/lookup.
 const restBase = "/ucp"
 
-// olderServer is an older version's MCP server with its profile renderer.
+// restPath is the base path of a version's REST binding: the current
+// version keeps /ucp, an older one gets /ucp/<version>.
+func restPath(version string) string {
+	if version == location.ProtocolVersion {
+		return restBase
+	}
+	return "/ucp/" + version
+}
+
+// olderServer is an older version's MCP server with its REST binding and
+// profile renderer.
 type olderServer struct {
 	version string
 	server  *mcp.Server
-	profile func(endpoint string) ([]byte, error)
+	// hooks and opts are the current version's hooks and this version's
+	// options, from which its REST handler is built.
+	hooks   location.Hooks
+	opts    *mcpserver.Options
+	rest    func(newer location.Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
+	profile func(mcpEndpoint, restEndpoint string) ([]byte, error)
 }
 
 // mcpPath is where a version's MCP endpoint is served: the current version
@@ -182,7 +206,7 @@ func profiles(s servers, base string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	var listed []mcpserver.SupportedVersion
 	for _, o := range s.older {
-		leaf, err := o.profile(base + mcpPath(o.version))
+		leaf, err := o.profile(base+mcpPath(o.version), base+restPath(o.version))
 		if err != nil {
 			return nil, fmt.Errorf("business profile %s: %w", o.version, err)
 		}
