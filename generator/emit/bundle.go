@@ -5,14 +5,20 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ucpgen/ucpgen/generator/ir"
 	"github.com/ucpgen/ucpgen/generator/load"
 )
 
 // bundler builds a self-contained JSON Schema for MCP: root is an object
 // with the given members, and every schema they reach through $ref is copied
 // into $defs with its references rewritten, so clients never fetch anything.
+// Every copy is resolved for one direction and operation, as the validator
+// of that tool compiles it (see directed): a bundle serves one tool, so each
+// definition has exactly one shape in it and keeps its file.pointer name.
 type bundler struct {
 	set *load.Set
+	dir ir.Direction
+	op  string
 	// form says which keywords the bundle leaves out (see form.drops) and
 	// whether definitions used once are written in place.
 	form form
@@ -22,8 +28,8 @@ type bundler struct {
 	todo []*load.Schema
 }
 
-func newBundler(set *load.Set, f form) *bundler {
-	return &bundler{set: set, form: f, keys: map[load.Loc]string{}, used: map[string]bool{}, defs: map[string]*load.Node{}}
+func newBundler(set *load.Set, f form, dir ir.Direction, op string) *bundler {
+	return &bundler{set: set, form: f, dir: dir, op: op, keys: map[load.Loc]string{}, used: map[string]bool{}, defs: map[string]*load.Node{}}
 }
 
 // form is how much of a tool schema a bundle keeps. Every form accepts
@@ -32,7 +38,8 @@ type form int
 
 const (
 	// formFull keeps every keyword and every definition in $defs: the
-	// reference the reduced forms are tested against.
+	// reference the reduced forms are tested against. Like every form it
+	// has the direction annotations applied (see directed).
 	formFull form = iota
 	// formDescribed leaves out the annotations no reader needs (see
 	// reducedAway) but keeps every description, and writes each definition
@@ -47,8 +54,9 @@ const (
 
 // reducedAway are the schema keywords the reduced forms leave out. None of
 // them asserts anything, so a reduced schema accepts exactly what the full
-// one does: UCP's direction annotations (already applied by the server's
-// validator), examples, titles and comments.
+// one does: UCP's direction annotations (every form has already applied
+// them to properties and required, see directed), examples, titles and
+// comments.
 var reducedAway = map[string]bool{"ucp_request": true, "ucp_response": true, "examples": true, "title": true, "$comment": true}
 
 // leanAway are the further annotations formLean leaves out.
@@ -119,6 +127,10 @@ func (b *bundler) copyNode(n *load.Node) (*load.Node, error) {
 	if n.Kind != load.Object {
 		return n, nil // boolean schema
 	}
+	req, keep, resolved, err := b.directed(n)
+	if err != nil {
+		return nil, err
+	}
 	out := &load.Node{Kind: load.Object}
 	for _, m := range n.Members {
 		var (
@@ -126,6 +138,23 @@ func (b *bundler) copyNode(n *load.Node) (*load.Node, error) {
 			err error
 		)
 		switch {
+		case resolved && m.Key == "required":
+			continue // written from req beside properties
+		case resolved && m.Key == "properties" && m.Value.Kind == load.Object:
+			if len(req) > 0 {
+				out.Members = append(out.Members, member("required", strList(req)))
+			}
+			c = &load.Node{Kind: load.Object}
+			for _, pm := range m.Value.Members {
+				if !keep[pm.Key] {
+					continue
+				}
+				cp, err := b.copyNode(pm.Value)
+				if err != nil {
+					return nil, err
+				}
+				c.Members = append(c.Members, load.Member{Key: pm.Key, Value: cp})
+			}
 		case m.Key == "$id" || m.Key == "$schema" || m.Key == "$defs" && m.Value.Kind == load.Object:
 			continue
 		case b.form.drops(m.Key):
@@ -171,6 +200,48 @@ func (b *bundler) copyNode(n *load.Node) (*load.Node, error) {
 	return out, nil
 }
 
+// directed applies UCP's direction annotations of the bundle's direction
+// and operation to the object schema n exactly as the validator does (see
+// required in check.go): an "omit" property leaves properties and
+// required, "required" joins required, "optional" leaves it. resolved is
+// false when no property of n is annotated for them, so n is copied as it
+// stands; otherwise req is the required list to write and keep the
+// properties that remain.
+func (b *bundler) directed(n *load.Node) (req []string, keep map[string]bool, resolved bool, err error) {
+	s := b.set.SchemaAt(n.Loc)
+	if s == nil || len(s.Properties) == 0 {
+		return nil, nil, false, nil
+	}
+	for _, p := range s.Properties {
+		ann, err := ir.Annotation(p.Schema, b.dir, b.op)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		resolved = resolved || ann != ""
+	}
+	if !resolved {
+		return nil, nil, false, nil
+	}
+	req, props, err := required(s, b.dir, b.op)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	keep = map[string]bool{}
+	for _, p := range props {
+		keep[p.Name] = true
+	}
+	return req, keep, true, nil
+}
+
+// strList is a JSON array of strings.
+func strList(list []string) *load.Node {
+	out := &load.Node{Kind: load.Array}
+	for _, s := range list {
+		out.Items = append(out.Items, str(s))
+	}
+	return out
+}
+
 // finish copies every queued definition and returns the $defs node.
 func (b *bundler) finish() (*load.Node, error) {
 	for len(b.todo) > 0 {
@@ -194,13 +265,14 @@ func (b *bundler) finish() (*load.Node, error) {
 	return defs, nil
 }
 
-// objectSchema bundles an object schema whose members are the given params.
+// objectSchema bundles an object schema whose members are the given params,
+// as requests of operation op.
 // Each member is written out in place rather than as a bare $ref, so that
 // its "type" sits beside its content: some clients (MCP Inspector 0.15)
 // choose an input widget from a top-level member's type and send a string
 // when there is none.
-func objectSchema(set *load.Set, names []string, schemas []*load.Schema, required []string, f form) ([]byte, error) {
-	b := newBundler(set, f)
+func objectSchema(set *load.Set, names []string, schemas []*load.Schema, required []string, f form, op string) ([]byte, error) {
+	b := newBundler(set, f, ir.Request, op)
 	props := &load.Node{Kind: load.Object}
 	for i, name := range names {
 		s := b.target(schemas[i])
@@ -260,9 +332,10 @@ func schemaType(s *load.Schema) string {
 	return ""
 }
 
-// refSchema bundles a single schema (a tool result) as the root.
-func refSchema(set *load.Set, s *load.Schema, f form) ([]byte, error) {
-	b := newBundler(set, f)
+// refSchema bundles a single schema (a tool result) as the root, as a
+// response of operation op.
+func refSchema(set *load.Set, s *load.Schema, f form, op string) ([]byte, error) {
+	b := newBundler(set, f, ir.Response, op)
 	r := b.ref(s)
 	defs, err := b.finish()
 	if err != nil {

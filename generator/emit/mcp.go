@@ -282,7 +282,11 @@ func describedOutputFunc(m *ir.Model) jen.Code {
 // <tool>.output.json without descriptions either (clients validate results
 // against it, and descriptions were half of tools/list), and
 // <tool>.output.described.json with them; definitions used once are written
-// in place. Every form accepts exactly what the full one does.
+// in place. Every form accepts exactly what the full one does, and every
+// form applies UCP's direction annotations for the tool's operation
+// (ucp_request to the input, ucp_response to the output), so each accepts
+// what the tool's validators accept: create_checkout's input does not ask
+// for the checkout's id.
 func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	in, res, described := formFull, formFull, formFull
@@ -303,16 +307,16 @@ func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 			}
 		}
 		files := map[string][]byte{}
-		data, err := objectSchema(m.Spec.Set, names, schemas, required, in)
+		data, err := objectSchema(m.Spec.Set, names, schemas, required, in, t.Op)
 		if err != nil {
 			return nil, fmt.Errorf("bundle %s input schema: %w", t.Name, err)
 		}
 		files["input"] = data
-		if files["output"], err = refSchema(m.Spec.Set, t.Result.Schema, res); err != nil {
+		if files["output"], err = refSchema(m.Spec.Set, t.Result.Schema, res, t.Op); err != nil {
 			return nil, fmt.Errorf("bundle %s output schema: %w", t.Name, err)
 		}
 		if reduce {
-			if files["output.described"], err = refSchema(m.Spec.Set, t.Result.Schema, described); err != nil {
+			if files["output.described"], err = refSchema(m.Spec.Set, t.Result.Schema, described, t.Op); err != nil {
 				return nil, fmt.Errorf("bundle %s described output schema: %w", t.Name, err)
 			}
 		}
