@@ -642,6 +642,23 @@ func TestMCPToolsOfAnyShape(t *testing.T) {
 	h.checkTSClient(t, calls)
 }
 
+// The draft shopping payloads both the tools proof and the shopping
+// differential start from: valid arguments and valid results of the tools.
+const (
+	shopVersion = "2026-08-21"
+	shopMeta    = `{"ucp-agent":{"profile":"https://platform.example/agent.json"}}`
+	// complete and cancel also require an idempotency key.
+	shopMetaOnce  = `{"ucp-agent":{"profile":"https://platform.example/agent.json"},"idempotency-key":"3f0c1e9a-2b6d-4c8e-9a71-5d2f4b6e8c10"}`
+	shopLineItems = `[{"id":"li_1","item":{"id":"sku_1","title":"Mug","price":1200},"quantity":2,"totals":[]}]`
+	shopTotals    = `[{"type":"subtotal","amount":2400},{"type":"total","amount":2400}]`
+	shopCheckout  = `{"ucp":{"version":"` + shopVersion + `","payment_handlers":{}},"id":"co_1","line_items":` + shopLineItems + `,"status":"incomplete","currency":"USD","totals":` + shopTotals + `,"links":[]}`
+	// complete_checkout requires payment (its ucp_request for complete).
+	shopCheckoutPaid = `{"ucp":{"version":"` + shopVersion + `","payment_handlers":{}},"id":"co_1","payment":{},"status":"incomplete","currency":"USD","totals":` + shopTotals + `,"links":[]}`
+	shopCart         = `{"ucp":{"version":"` + shopVersion + `"},"id":"cart_1","line_items":` + shopLineItems + `,"currency":"USD","totals":` + shopTotals + `}`
+	shopFailed       = `{"ucp":{"version":"` + shopVersion + `","status":"error"},"messages":[{"type":"error","code":"stub","content":"answered by a stub","severity":"recoverable"}]}`
+	shopProducts     = `{"ucp":{"version":"` + shopVersion + `"},"products":[]}`
+)
+
 // TestShoppingToolsThroughBothSDKs runs the proof on the draft tree's
 // shopping service, unmodified: all 13 tools are registered with stub hooks
 // and each is called, with its arguments named as the binding names them
@@ -654,33 +671,19 @@ func TestShoppingToolsThroughBothSDKs(t *testing.T) {
 		t.Skip("builds and runs a harness")
 	}
 	source := testshared.Path(t, "ucp-upstream", "draft-2026-08-21", "source")
-	const (
-		version = "2026-08-21"
-		meta    = `{"ucp-agent":{"profile":"https://platform.example/agent.json"}}`
-		// complete and cancel also require an idempotency key.
-		metaOnce  = `{"ucp-agent":{"profile":"https://platform.example/agent.json"},"idempotency-key":"3f0c1e9a-2b6d-4c8e-9a71-5d2f4b6e8c10"}`
-		lineItems = `[{"id":"li_1","item":{"id":"sku_1","title":"Mug","price":1200},"quantity":2,"totals":[]}]`
-		totals    = `[{"type":"subtotal","amount":2400},{"type":"total","amount":2400}]`
-		checkout  = `{"ucp":{"version":"` + version + `","payment_handlers":{}},"id":"co_1","line_items":` + lineItems + `,"status":"incomplete","currency":"USD","totals":` + totals + `,"links":[]}`
-		// complete_checkout requires payment (its ucp_request for complete).
-		checkoutPaid = `{"ucp":{"version":"` + version + `","payment_handlers":{}},"id":"co_1","payment":{},"status":"incomplete","currency":"USD","totals":` + totals + `,"links":[]}`
-		cart         = `{"ucp":{"version":"` + version + `"},"id":"cart_1","line_items":` + lineItems + `,"currency":"USD","totals":` + totals + `}`
-		failed       = `{"ucp":{"version":"` + version + `","status":"error"},"messages":[{"type":"error","code":"stub","content":"answered by a stub","severity":"recoverable"}]}`
-		products     = `{"ucp":{"version":"` + version + `"},"products":[]}`
-	)
 	bodies := map[string]json.RawMessage{}
 	for _, m := range []string{"CreateCheckout", "GetCheckout", "UpdateCheckout", "CompleteCheckout", "CancelCheckout",
 		"CreateCart", "GetCart", "UpdateCart", "CancelCart", "GetOrder", "GetProduct"} {
-		bodies[m] = json.RawMessage(failed)
+		bodies[m] = json.RawMessage(shopFailed)
 	}
-	bodies["SearchCatalog"] = json.RawMessage(products)
-	bodies["LookupCatalog"] = json.RawMessage(products)
+	bodies["SearchCatalog"] = json.RawMessage(shopProducts)
+	bodies["LookupCatalog"] = json.RawMessage(shopProducts)
 	// The REST binding beside the OpenRPC file is left out: it is read for
 	// the REST handler, which this proof does not exercise, and the draft's
 	// uses shapes the OpenAPI loader refuses for now.
 	tree := copyTree(t, os.DirFS(source))
 	delete(tree, "services/shopping/rest.openapi.json")
-	h := startToolHarness(t, generator.Config{FS: tree, OpenRPC: "services/shopping/mcp.openrpc.json", Package: "shopping", UCPVersion: version}, bodies)
+	h := startToolHarness(t, generator.Config{FS: tree, OpenRPC: "services/shopping/mcp.openrpc.json", Package: "shopping", UCPVersion: shopVersion}, bodies)
 	if len(h.pkg.Tools) != 13 {
 		t.Fatalf("the shopping service has %d tools, want 13", len(h.pkg.Tools))
 	}
@@ -692,24 +695,24 @@ func TestShoppingToolsThroughBothSDKs(t *testing.T) {
 		return c
 	}
 	calls := []toolCall{
-		call("create_checkout", `{"meta":`+meta+`,"checkout":`+checkout+`}`, failed),
-		call("get_checkout", `{"meta":`+meta+`,"id":"co_1"}`, failed),
-		call("update_checkout", `{"meta":`+meta+`,"id":"co_1","checkout":`+checkout+`}`, failed),
-		call("complete_checkout", `{"meta":`+metaOnce+`,"id":"co_1","checkout":`+checkoutPaid+`}`, failed),
-		call("cancel_checkout", `{"meta":`+metaOnce+`,"id":"co_1"}`, failed),
-		call("create_cart", `{"meta":`+meta+`,"cart":`+cart+`}`, failed),
-		call("get_cart", `{"meta":`+meta+`,"id":"cart_1"}`, failed),
-		call("update_cart", `{"meta":`+meta+`,"id":"cart_1","cart":`+cart+`}`, failed),
-		call("cancel_cart", `{"meta":`+metaOnce+`,"id":"cart_1"}`, failed),
-		call("search_catalog", `{"meta":`+meta+`,"catalog":{"query":"mug"}}`, products),
-		call("lookup_catalog", `{"meta":`+meta+`,"catalog":{"ids":["p_1","p_2"]}}`, products),
-		call("get_order", `{"meta":`+meta+`,"id":"ord_1"}`, failed),
-		call("get_product", `{"meta":`+meta+`,"catalog":{"id":"p_1"}}`, failed),
+		call("create_checkout", `{"meta":`+shopMeta+`,"checkout":`+shopCheckout+`}`, shopFailed),
+		call("get_checkout", `{"meta":`+shopMeta+`,"id":"co_1"}`, shopFailed),
+		call("update_checkout", `{"meta":`+shopMeta+`,"id":"co_1","checkout":`+shopCheckout+`}`, shopFailed),
+		call("complete_checkout", `{"meta":`+shopMetaOnce+`,"id":"co_1","checkout":`+shopCheckoutPaid+`}`, shopFailed),
+		call("cancel_checkout", `{"meta":`+shopMetaOnce+`,"id":"co_1"}`, shopFailed),
+		call("create_cart", `{"meta":`+shopMeta+`,"cart":`+shopCart+`}`, shopFailed),
+		call("get_cart", `{"meta":`+shopMeta+`,"id":"cart_1"}`, shopFailed),
+		call("update_cart", `{"meta":`+shopMeta+`,"id":"cart_1","cart":`+shopCart+`}`, shopFailed),
+		call("cancel_cart", `{"meta":`+shopMetaOnce+`,"id":"cart_1"}`, shopFailed),
+		call("search_catalog", `{"meta":`+shopMeta+`,"catalog":{"query":"mug"}}`, shopProducts),
+		call("lookup_catalog", `{"meta":`+shopMeta+`,"catalog":{"ids":["p_1","p_2"]}}`, shopProducts),
+		call("get_order", `{"meta":`+shopMeta+`,"id":"ord_1"}`, shopFailed),
+		call("get_product", `{"meta":`+shopMeta+`,"catalog":{"id":"p_1"}}`, shopFailed),
 		// Refusals name the argument by the binding's name.
-		call("get_checkout", `{"meta":`+meta+`,"id":7}`, "", "/id"),
-		call("cancel_cart", `{"meta":`+meta+`,"id":"cart_1"}`, "", "/meta/idempotency-key"),
-		call("lookup_catalog", `{"meta":`+meta+`,"catalog":{"ids":[]}}`, "", "/catalog/ids"),
-		call("update_cart", `{"meta":`+meta+`,"id":"cart_1","location":{}}`, "", "/location"),
+		call("get_checkout", `{"meta":`+shopMeta+`,"id":7}`, "", "/id"),
+		call("cancel_cart", `{"meta":`+shopMeta+`,"id":"cart_1"}`, "", "/shopMeta/idempotency-key"),
+		call("lookup_catalog", `{"meta":`+shopMeta+`,"catalog":{"ids":[]}}`, "", "/catalog/ids"),
+		call("update_cart", `{"meta":`+shopMeta+`,"id":"cart_1","location":{}}`, "", "/location"),
 	}
 	h.checkGoClient(t, calls)
 	h.checkTSClient(t, calls)
