@@ -36,6 +36,12 @@ type restReply struct {
 	status int
 	header http.Header
 	body   []byte
+	// asDocument is the request as the published OpenAPI document sees
+	// it (its path relative to the binding's base); nil when the checker
+	// is off (see openAPIChecked).
+	asDocument *http.Request
+	// refused is what the document refuses in the request.
+	refused error
 }
 
 // restPost posts body to url with the binding's headers; header pairs
@@ -65,7 +71,15 @@ func restPost(t *testing.T, url, body string, header ...string) restReply {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return restReply{status: resp.StatusCode, header: resp.Header, body: raw}
+	r := restReply{status: resp.StatusCode, header: resp.Header, body: raw}
+	if openAPIChecked() {
+		c := publishedOpenAPI(t)
+		_, op, _ := strings.Cut(req.URL.Path, "/locations/")
+		r.asDocument, _ = http.NewRequest(req.Method, "https://business.example/locations/"+op, strings.NewReader(body))
+		r.asDocument.Header = req.Header.Clone()
+		r.refused = c.request(r.asDocument)
+	}
+	return r
 }
 
 // mcpStructured calls tool over MCP and returns structuredContent.
@@ -141,12 +155,32 @@ func restOK(t *testing.T, check releaseCheck, tool string, r restReply) []byte {
 	if r.status != 200 {
 		t.Fatalf("status %d: %s", r.status, r.body)
 	}
+	r.heldToDocument(t, true)
 	sum := sha256.Sum256(r.body)
 	if got, want := r.header.Get("Content-Digest"), "sha-256=:"+base64.StdEncoding.EncodeToString(sum[:])+":"; got != want {
 		t.Errorf("Content-Digest %q, want %q", got, want)
 	}
 	check.check(t, tool, r.body)
 	return r.body
+}
+
+// heldToDocument checks r against the published OpenAPI document. A
+// request meant to be valid (wantValid) must be accepted by the document
+// too, and its status must be one the operation declares; the document
+// declares only the 200 answer, so a refusal is held to the request side
+// alone (the server's refusals are LOCATION.md section 13's, checked by
+// restRefused).
+func (r restReply) heldToDocument(t *testing.T, wantValid bool) {
+	t.Helper()
+	if r.asDocument == nil || !wantValid {
+		return
+	}
+	if r.refused != nil {
+		t.Errorf("the published OpenAPI document refuses a request the server accepted: %v", r.refused)
+	}
+	if err := publishedOpenAPI(t).response(r.asDocument, r.status); err != nil {
+		t.Errorf("response against the published OpenAPI document: %v", err)
+	}
 }
 
 // restRefused requires status and a refusal body with code.
