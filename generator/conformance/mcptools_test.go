@@ -710,7 +710,7 @@ func TestShoppingToolsThroughBothSDKs(t *testing.T) {
 		call("get_product", `{"meta":`+shopMeta+`,"catalog":{"id":"p_1"}}`, shopFailed),
 		// Refusals name the argument by the binding's name.
 		call("get_checkout", `{"meta":`+shopMeta+`,"id":7}`, "", "/id"),
-		call("cancel_cart", `{"meta":`+shopMeta+`,"id":"cart_1"}`, "", "/shopMeta/idempotency-key"),
+		call("cancel_cart", `{"meta":`+shopMeta+`,"id":"cart_1"}`, "", "/meta/idempotency-key"),
 		call("lookup_catalog", `{"meta":`+shopMeta+`,"catalog":{"ids":[]}}`, "", "/catalog/ids"),
 		call("update_cart", `{"meta":`+shopMeta+`,"id":"cart_1","location":{}}`, "", "/location"),
 	}
