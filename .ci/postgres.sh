@@ -102,7 +102,7 @@ EOF
     -c "CREATE EXTENSION IF NOT EXISTS postgis" >&2
 
   log "pg_basebackup standby in $dir/standby"
-  as_pg "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$dir/standby" -R -X stream >&2
+  as_pg "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$dir/standby" -R -X stream -c fast >&2
   sport="$(start_cluster "$dir/standby" "$dir/standby.log" $((port + 1)))" || exit 1
   log "standby listening on 127.0.0.1:$sport"
 
