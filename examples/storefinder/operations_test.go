@@ -27,7 +27,6 @@ func (h holdLoading) wrap(in location.Hooks) location.Hooks { <-h.release; retur
 // running is a storefinder started through serveHTTP, as run starts it.
 type running struct {
 	sink    *logSink
-	base    string
 	metrics string
 	stop    context.CancelFunc
 	done    chan error
