@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ucpgen/ucpgen/generator"
-	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
 // shopBenchSource is the benchmark written into the generated shopping
@@ -90,22 +87,7 @@ func TestBenchCheckoutResponse(t *testing.T) {
 	if count == "" {
 		t.Skip("set UCPGEN_SHOP_BENCH=<runs> to run the checkout-response benchmark")
 	}
-	source := testshared.Path(t, "ucp-upstream", "draft-2026-08-21", "source")
-	tree := copyTree(t, os.DirFS(source))
-	delete(tree, "services/shopping/rest.openapi.json") // as in TestShoppingToolsThroughBothSDKs
-	files, err := generator.Generate(generator.Config{FS: tree, OpenRPC: shopOpenRPC, Package: "shopping", UCPVersion: shopVersion})
-	if err != nil {
-		t.Fatalf("generate shopping: %v", err)
-	}
-	dir, err := os.MkdirTemp(".", "_shopbench-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	pkgDir := filepath.Join(dir, "shopping")
-	if err := generator.Write(pkgDir, files); err != nil {
-		t.Fatal(err)
-	}
+	_, pkgDir := writeShoppingPackage(t, shoppingTree(t), "_shopbench-")
 	src := strings.Replace(shopBenchSource, "BODY", "`"+shopCheckout+"`", 1)
 	if err := os.WriteFile(filepath.Join(pkgDir, "bench_test.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -207,22 +208,8 @@ func TestDifferentialShopping(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: builds the generated shopping package (not in -short mode)")
 	}
-	source := testshared.Path(t, "ucp-upstream", "draft-2026-08-21", "source")
-	tree := copyTree(t, os.DirFS(source))
-	delete(tree, "services/shopping/rest.openapi.json") // as in TestShoppingToolsThroughBothSDKs
-	files, err := generator.Generate(generator.Config{FS: tree, OpenRPC: shopOpenRPC, Package: "shopping", UCPVersion: shopVersion})
-	if err != nil {
-		t.Fatalf("generate shopping: %v", err)
-	}
-	dir, err := os.MkdirTemp(".", "_shoppingdiff-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	pkgDir := filepath.Join(dir, "shopping")
-	if err := generator.Write(pkgDir, files); err != nil {
-		t.Fatal(err)
-	}
+	tree := shoppingTree(t)
+	dir, _ := writeShoppingPackage(t, tree, "_shoppingdiff-")
 	src := strings.Replace(shopHarnessSource, "IMPORT", thisImportPath+"/"+filepath.Base(dir)+"/shopping", 1)
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -320,4 +307,37 @@ func shopKey(s shopSeed) string {
 		return s.tool + " result"
 	}
 	return s.tool + " " + s.param
+}
+
+// shoppingTree is the draft tree as the shopping harnesses read it: the
+// REST binding beside the OpenRPC file is left out, as in
+// TestShoppingToolsThroughBothSDKs.
+func shoppingTree(t *testing.T) fstest.MapFS {
+	t.Helper()
+	source := testshared.Path(t, "ucp-upstream", "draft-2026-08-21", "source")
+	tree := copyTree(t, os.DirFS(source))
+	delete(tree, "services/shopping/rest.openapi.json")
+	return tree
+}
+
+// writeShoppingPackage generates the draft shopping MCP service of tree into a
+// scratch folder named with prefix inside this package (so the harness can
+// import it from this module) and returns that folder and the package's
+// folder in it; both are removed when the test ends.
+func writeShoppingPackage(t *testing.T, tree fstest.MapFS, prefix string) (dir, pkgDir string) {
+	t.Helper()
+	files, err := generator.Generate(generator.Config{FS: tree, OpenRPC: shopOpenRPC, Package: "shopping", UCPVersion: shopVersion})
+	if err != nil {
+		t.Fatalf("generate shopping: %v", err)
+	}
+	dir, err = os.MkdirTemp(".", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	pkgDir = filepath.Join(dir, "shopping")
+	if err := generator.Write(pkgDir, files); err != nil {
+		t.Fatal(err)
+	}
+	return dir, pkgDir
 }
