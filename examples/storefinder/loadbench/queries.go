@@ -52,6 +52,7 @@ var queryMix = []query{
 	{"1,000 km", "search_locations", func(i int, _ []string) string { return `{` + circle(i, 1_000_000) + `}` }},
 	{"browse, first page", "search_locations", func(int, []string) string { return `{}` }},
 	{"text query", "search_locations", func(int, []string) string { return `{"query":"electronics"}` }},
+	{"text query \"express\"", "search_locations", func(int, []string) string { return `{"query":"express"}` }},
 	{"lookup, 50 ids", "lookup_locations", func(_ int, ids []string) string {
 		return `{"ids":["` + strings.Join(ids, `","`) + `"]}`
 	}},
