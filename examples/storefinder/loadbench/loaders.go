@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -59,37 +58,18 @@ func runChild(args []string, out io.Writer) error {
 	return nil
 }
 
-// compareLoaders generates each size and loads it with every loader in a
-// child process, printing wall and CPU time and peak RSS.
-func compareLoaders(out io.Writer, dir string, sizes []int) error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
+// loadInChild loads path with loader k in a child process of its own and
+// returns its wall and CPU time and peak RSS (KiB); compareLoadersRuns
+// (runs.go) repeats and summarises it.
+func loadInChild(self string, k int, path string) (wall, cpu time.Duration, rss int64, err error) {
+	cmd := exec.Command(self, childFlag, fmt.Sprint(k), path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, 0, 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	fmt.Fprintln(out, "| N | loader | load + index wall | CPU | peak RSS |")
-	fmt.Fprintln(out, "|---|---|---|---|---|")
-	for _, n := range sizes {
-		if n == 0 {
-			continue
-		}
-		path := filepath.Join(dir, fmt.Sprintf("stores-%d.json", n))
-		if err := writeDataset(path, n); err != nil {
-			return err
-		}
-		for k, l := range loaders {
-			cmd := exec.Command(self, childFlag, fmt.Sprint(k), path)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("size %d, %s: %w: %s", n, l.name, err, strings.TrimSpace(stderr.String()))
-			}
-			var wall, cpu time.Duration
-			var rss int64
-			if _, err := fmt.Sscan(stdout.String(), &wall, &cpu, &rss); err != nil {
-				return fmt.Errorf("size %d, %s: unreadable report %q", n, l.name, stdout.String())
-			}
-			fmt.Fprintf(out, "| %d | %s | %s | %s | %d MB |\n", n, l.name, wall.Round(10*time.Millisecond), cpu.Round(10*time.Millisecond), rss/1024)
-		}
+	if _, err := fmt.Sscan(stdout.String(), &wall, &cpu, &rss); err != nil {
+		return 0, 0, 0, fmt.Errorf("unreadable report %q", stdout.String())
 	}
-	return nil
+	return wall, cpu, rss, nil
 }

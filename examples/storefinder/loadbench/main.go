@@ -14,8 +14,12 @@
 //	go run ./examples/storefinder/loadbench -loaders -n 1000000
 //	go run ./examples/storefinder/loadbench -worstcase 64
 //
-// N = 0 means the embedded default dataset. It is a benchmark, not a test:
-// nothing here runs under go test.
+// N = 0 means the embedded default dataset. Every mode but -worstcase runs
+// its whole measurement -runs times (default 3), each with fresh server
+// processes, and prints min / median / max of every figure, ratios taken
+// per run, with the 1-minute load average seen during each run (runs.go);
+// -markdown prints the tables ready for docs/benchmarks.md. It is a
+// benchmark, not a test: only its summarising code has unit tests.
 package main
 
 import (
@@ -88,6 +92,8 @@ type config struct {
 	worstRuns int
 	// rest adds the REST binding to the throughput run (rest.go).
 	rest bool
+	// run repeats every measurement (runs.go).
+	run runOptions
 }
 
 func parseFlags(args []string) (config, error) {
@@ -108,7 +114,11 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.worst, "worstcase", 0, "instead of the latency table: send this many worst-case requests of each memory-heavy kind at once (issue 24) to a server at default flags, direct and via the SDK, and print its peak RSS")
 	fs.BoolVar(&c.rest, "rest", false, "with -throughput: also send the search over REST (POST /ucp/locations/search) to the same store finder with http load clients, and print it beside the direct MCP path and the go-sdk floor")
 	fs.IntVar(&c.worstRuns, "worstcase-runs", 3, "fresh server processes per path for -worstcase")
+	addRunFlags(fs, &c.run)
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := c.run.check(); err != nil {
 		return c, err
 	}
 	for _, f := range strings.Split(*sizes, ",") {
@@ -160,7 +170,7 @@ func run(args []string, out io.Writer) error {
 		dir = d
 	}
 	if c.loaders {
-		return compareLoaders(out, dir, c.sizes)
+		return compareLoadersRuns(out, c, dir)
 	}
 	bin := filepath.Join(dir, "storefinder")
 	build := exec.Command("go", "build", "-o", bin, "github.com/ucpgen/ucpgen/examples/storefinder")
@@ -172,55 +182,9 @@ func run(args []string, out io.Writer) error {
 		return runWorstCase(out, bin, c.worst, c.worstRuns, c.extra)
 	}
 	if len(c.clients) > 0 {
-		return runThroughput(out, bin, c.clients, c.clientKinds, c.duration, c.extra, c.rest)
+		return runThroughputRuns(out, c, bin)
 	}
-	source := "memory"
-	if c.postgres != "" {
-		source = "postgis"
-	}
-	fmt.Fprintf(out, "source: %s; %d timed requests per query after %d warm-up; one request in flight\n\n", source, c.reps, c.warmup)
-	fmt.Fprintln(out, "| N | query | p50 | p99 | brute p50 | p50 / brute |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|")
-	var notes []string
-	for _, n := range c.sizes {
-		data := ""
-		if n > 0 {
-			data = filepath.Join(dir, fmt.Sprintf("stores-%d.json", n))
-			if err := writeDataset(data, n); err != nil {
-				return err
-			}
-		}
-		res, err := measure(c, bin, data)
-		if err != nil {
-			return fmt.Errorf("size %d: %w", n, err)
-		}
-		var brute map[string]time.Duration
-		if c.brute {
-			brute, err = bruteForce(data, c.reps)
-			if err != nil {
-				return fmt.Errorf("size %d, brute force: %w", n, err)
-			}
-		}
-		label := strconv.Itoa(n)
-		if n == 0 {
-			label = "default"
-		}
-		for _, q := range queryMix {
-			p50, p99 := percentile(res.lat[q.name], 50), percentile(res.lat[q.name], 99)
-			b, ratio := "-", "-"
-			if bp, ok := brute[q.name]; ok && bp > 0 {
-				b = fmtDur(bp)
-				ratio = fmt.Sprintf("%.2f", float64(p50)/float64(bp))
-			}
-			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s |\n", label, q.name, fmtDur(p50), fmtDur(p99), b, ratio)
-		}
-		notes = append(notes, fmt.Sprintf("N=%s: start-up %s (server CPU %s), peak RSS %d MB", label, res.startup.Round(10*time.Millisecond), res.startCPU.Round(10*time.Millisecond), res.peakRSSKB/1024))
-	}
-	fmt.Fprintln(out)
-	for _, n := range notes {
-		fmt.Fprintln(out, n)
-	}
-	return nil
+	return runLatency(out, c, bin, dir)
 }
 
 func writeDataset(path string, n int) error {

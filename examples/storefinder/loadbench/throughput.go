@@ -310,104 +310,112 @@ func realisticLocation(i int) string {
 // rate limit would measure itself: it runs with --rate 0 unless extra
 // (-server-flags) says otherwise. With rest, the http clients also send the
 // search over REST to the same store finder, and a table sets it beside the
-// direct MCP path and the floor of the same run.
-func runThroughput(out io.Writer, bin string, counts []int, kinds []string, d time.Duration, extra []string, rest bool) error {
+// direct MCP path and the floor of the same run. The caller (runs.go)
+// prints the figures, summarised over runs.
+func runThroughput(bin string, counts []int, kinds []string, d time.Duration, extra []string, rest bool) (tpResult, error) {
+	var res tpResult
 	addr, err := freeAddr()
 	if err != nil {
-		return err
+		return res, err
 	}
 	args := append([]string{"--addr", addr, "--rate", "0"}, extra...)
 	stop, _, err := startServer(bin, args, "http://"+addr, 5*time.Minute)
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer stop()
 	// The same store finder with tools/call through the SDK's session, as
 	// before the direct path: what the direct path is worth, same run.
 	viaAddr, err := freeAddr()
 	if err != nil {
-		return err
+		return res, err
 	}
 	viaArgs := append([]string{"--addr", viaAddr, "--rate", "0", "--tool-calls-via-sdk"}, extra...)
 	stopVia, _, err := startServer(bin, viaArgs, "http://"+viaAddr, 5*time.Minute)
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer stopVia()
 	dir, err := os.MkdirTemp("", "loadbench-floor-")
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer os.RemoveAll(dir)
 	floor, closeFloor, err := floorServer(dir, "small", floorResult)
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer closeFloor()
 	// The second floor answers with the store finder's own answer to the
 	// first request, fixed: the SDK's cost for a payload of the same size.
 	same, err := fixedAnswer("http://" + addr + "/ucp/mcp")
 	if err != nil {
-		return err
+		return res, err
 	}
 	floorSame, closeSame, err := floorServer(dir, "same", same)
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer closeSame()
 	ceilAddr, err := freeAddr()
 	if err != nil {
-		return err
+		return res, err
 	}
 	ceiling, closeCeiling, err := childServer(ceilAddr, ceilingFlag, "http://"+addr+"/ucp/mcp")
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer closeCeiling()
-	fmt.Fprintf(out, "small floor result %d bytes; storefinder result %d bytes\n", len(floorResult), len(same))
-	var restRows []string
+	res.floorBytes, res.answerBytes = len(floorResult), len(same)
 	for _, kind := range kinds {
-		fmt.Fprintf(out, "\nload clients: %s\n\n", kind)
-		fmt.Fprintln(out, "| clients | storefinder req/s | go-sdk floor req/s | storefinder / floor | floor, same payload, req/s | storefinder / same-payload floor | storefinder via the SDK req/s | direct / via SDK | payload ceiling req/s | ceiling / floor |")
-		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
 		for _, c := range counts {
 			sf, err := throughput(kind, "http://"+addr+"/ucp/mcp", c, d)
 			if err != nil {
-				return fmt.Errorf("storefinder, %d %s clients: %w", c, kind, err)
+				return res, fmt.Errorf("storefinder, %d %s clients: %w", c, kind, err)
 			}
 			via, err := throughput(kind, "http://"+viaAddr+"/ucp/mcp", c, d)
 			if err != nil {
-				return fmt.Errorf("storefinder via the SDK, %d %s clients: %w", c, kind, err)
+				return res, fmt.Errorf("storefinder via the SDK, %d %s clients: %w", c, kind, err)
 			}
 			fl, err := throughput(kind, floor, c, d)
 			if err != nil {
-				return fmt.Errorf("floor, %d %s clients: %w", c, kind, err)
+				return res, fmt.Errorf("floor, %d %s clients: %w", c, kind, err)
 			}
 			fs, err := throughput(kind, floorSame, c, d)
 			if err != nil {
-				return fmt.Errorf("same-payload floor, %d %s clients: %w", c, kind, err)
+				return res, fmt.Errorf("same-payload floor, %d %s clients: %w", c, kind, err)
 			}
 			ceil, err := throughput(kind, ceiling+"/ucp/mcp", c, d)
 			if err != nil {
-				return fmt.Errorf("payload ceiling, %d %s clients: %w", c, kind, err)
+				return res, fmt.Errorf("payload ceiling, %d %s clients: %w", c, kind, err)
 			}
-			fmt.Fprintf(out, "| %d | %.0f | %.0f | %.0f%% | %.0f | %.0f%% | %.0f | %.2fx | %.0f | %.0f%% |\n", c, sf, fl, 100*sf/fl, fs, 100*sf/fs, via, sf/via, ceil, 100*ceil/fl)
+			row := tpRow{kind: kind, clients: c, direct: sf, viaSDK: via, floor: fl, sameFloor: fs, ceiling: ceil}
 			if rest && kind == "http" {
 				r, err := throughputREST("http://"+addr+"/ucp", c, d)
 				if err != nil {
-					return fmt.Errorf("storefinder over REST, %d clients: %w", c, err)
+					return res, fmt.Errorf("storefinder over REST, %d clients: %w", c, err)
 				}
-				restRows = append(restRows, fmt.Sprintf("| %d | %.0f | %.0f | %.0f | %.2fx | %.2fx |", c, r, sf, fl, r/sf, r/fl))
+				row.rest = r
 			}
+			res.rows = append(res.rows, row)
 		}
 	}
-	if rest {
-		fmt.Fprint(out, "\nREST, http load clients, same store finder process\n\n")
-		fmt.Fprintln(out, "| clients | REST req/s | direct MCP req/s | go-sdk floor req/s | REST / direct MCP | REST / floor |")
-		fmt.Fprintln(out, "|---|---|---|---|---|---|")
-		fmt.Fprintln(out, strings.Join(restRows, "\n"))
-	}
-	return nil
+	return res, nil
+}
+
+// tpResult is one throughput run: requests per second of every server, per
+// load client kind and client count.
+type tpResult struct {
+	floorBytes, answerBytes int
+	rows                    []tpRow
+}
+
+// tpRow is one client count of one throughput run, in requests per second.
+type tpRow struct {
+	kind                                      string
+	clients                                   int
+	direct, viaSDK, floor, sameFloor, ceiling float64
+	rest                                      float64 // with -rest and http clients only
 }
 
 // fixedAnswer is the structured content of the store finder's answer to
