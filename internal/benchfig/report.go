@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// summary is min, median and max over runs; the median of an even count
+// is the mean of the middle two.
+type summary struct {
+	min, median, max float64
+	n                int
+}
+
+func summarize(xs []float64) summary {
+	s := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			s = append(s, x)
+		}
+	}
+	if len(s) == 0 {
+		return summary{math.NaN(), math.NaN(), math.NaN(), 0}
+	}
+	slices.Sort(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return summary{s[0], m, s[len(s)-1], len(s)}
+}
+
+func (s summary) format(f func(float64) string) string {
+	if s.n == 0 {
+		return "-"
+	}
+	return f(s.min) + " / " + f(s.median) + " / " + f(s.max)
+}
+
+// perRunRatios divides run k of num by run k of den, for as many runs as
+// both have: the ratio is taken inside a run, then summarised.
+func perRunRatios(num, den []result, unit string) []float64 {
+	out := make([]float64, 0, min(len(num), len(den)))
+	for k := range min(len(num), len(den)) {
+		a, okA := num[k].vals[unit]
+		b, okB := den[k].vals[unit]
+		if !okA || !okB || b == 0 {
+			out = append(out, math.NaN())
+			continue
+		}
+		out = append(out, a/b)
+	}
+	return out
+}
+
+func fmtNs(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.3g ns", ns)
+}
+
+func fmtRatio(v float64) string { return fmt.Sprintf("%.3gx", v) }
+
+func fmtCount(v float64) string {
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// report prints one table per package: time, ratio to baseline, and the
+// median B/op and allocs/op (which do not depend on load), then the load.
+func report(w io.Writer, s benchSet, o options) error {
+	var names []string
+	byName := map[string]string{}
+	for _, id := range s.order {
+		_, n, _ := strings.Cut(id, "\x00")
+		names = append(names, n)
+		byName[n] = id
+	}
+	pkg := "\x01"
+	runs := 0
+	for _, id := range s.order {
+		runs = max(runs, len(s.runs[id]))
+	}
+	fmt.Fprintf(w, "%d runs; min / median / max; ratios taken per run\n", runs)
+	for _, id := range s.order {
+		p, name, _ := strings.Cut(id, "\x00")
+		if p != pkg {
+			pkg = p
+			fmt.Fprintf(w, "\n%s\n\n| benchmark | time/op | baseline | ratio to baseline | B/op | allocs/op |\n|---|---|---|---|---|---|\n", p)
+		}
+		rs := s.runs[id]
+		col := func(unit string) []float64 {
+			var v []float64
+			for _, r := range rs {
+				if x, ok := r.vals[unit]; ok {
+					v = append(v, x)
+				}
+			}
+			return v
+		}
+		base, ratio := "-", "-"
+		if b := baselineOf(name, names, o.base, o.rename); b != "" {
+			if bid, ok := byName[b]; ok {
+				base = b[strings.LastIndexByte(b, '/')+1:]
+				ratio = summarize(perRunRatios(rs, s.runs[bid], "ns/op")).format(fmtRatio)
+			}
+		}
+		bop, allocs := "-", "-"
+		if v := col("B/op"); len(v) > 0 {
+			bop = fmtCount(summarize(v).median)
+		}
+		if v := col("allocs/op"); len(v) > 0 {
+			allocs = fmtCount(summarize(v).median)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", name, summarize(col("ns/op")).format(fmtNs), base, ratio, bop, allocs)
+	}
+	if len(s.load) > 0 {
+		l := summarize(s.load)
+		fmt.Fprintf(w, "\n1-minute load average during the runs: %.2f-%.2f (%d samples)\n", l.min, l.max, l.n)
+	} else {
+		fmt.Fprintln(w, "\n1-minute load average: not recorded")
+	}
+	return nil
+}
