@@ -120,7 +120,7 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	}
 	// The bound is checked before the answer is framed, so an answer over
 	// it is never copied.
-	if answerSize(rep.body)+int64(len(served.resultMeta)) > h.opts.MaxResponseBytes {
+	if !answerFits(rep.body, int64(len(served.resultMeta)), h.opts.MaxResponseBytes) {
 		putBuffer(rep.body)
 		adm.Release()
 		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)

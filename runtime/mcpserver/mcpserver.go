@@ -79,6 +79,16 @@ func answerSize(body []byte) int64 {
 	return int64(len(body)) + quotedLen(body) + 256
 }
 
+// answerFits reports whether answerSize(body)+extra is at most limit. The
+// body is scanned only when its crude bound, every byte escaped to six,
+// does not already settle it: a page far below the bound costs no pass.
+func answerFits(body []byte, extra, limit int64) bool {
+	if 7*int64(len(body))+2+256+extra <= limit {
+		return true
+	}
+	return answerSize(body)+extra <= limit
+}
+
 // quotedLen bounds from above the length of body written as a JSON string:
 // '"' and '\' take two bytes, other ASCII that needs escaping (controls,
 // '<', '>', '&') six, and U+2028 and U+2029 six for three; invalid UTF-8 is
@@ -191,7 +201,7 @@ func handler(t Tool, opts *Options) mcp.ToolHandler {
 		if call != nil {
 			limit = call.limit
 		}
-		if limit = opts.maxResponse(limit); answerSize(rep.body) > limit {
+		if limit = opts.maxResponse(limit); !answerFits(rep.body, 0, limit) {
 			// Refused before toolResult copies the body into a string and
 			// the SDK encodes both again.
 			if call != nil {

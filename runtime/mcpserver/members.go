@@ -24,7 +24,216 @@ func (e *memberSyntaxError) Unwrap() error { return e.err }
 // repeated names included, and returns f's first error. JSON that is not an
 // object gives errNotObject; an object that does not parse, a
 // *memberSyntaxError.
+//
+// Every request walks several objects this way, so a well-formed object is
+// walked by a scanner of its own that allocates nothing but the keys; any
+// input it does not accept whole (malformed, or nested beyond
+// maxScanDepth) goes to encoding/json's decoder, which then reports the
+// members before the fault and the fault itself exactly as before.
 func eachMember(obj []byte, f func(key string, value json.RawMessage) error) error {
+	if end := scanValue(obj, skipSpace(obj, 0), 0); end < 0 || len(obj) == 0 || obj[skipSpace(obj, 0)] != '{' {
+		return eachMemberDecoder(obj, f)
+	}
+	i := skipSpace(obj, 0) + 1
+	for {
+		i = skipSpace(obj, i)
+		if obj[i] == '}' {
+			return nil
+		}
+		if obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+		kEnd := scanString(obj, i)
+		key, ok := plainKey(obj[i:kEnd])
+		if !ok {
+			var k string
+			if err := json.Unmarshal(obj[i:kEnd], &k); err != nil {
+				return eachMemberDecoder(obj, f)
+			}
+			key = k
+		}
+		i = skipSpace(obj, skipSpace(obj, kEnd)+1) // past ':'
+		vEnd := scanValue(obj, i, 1)
+		// Capped, so that a caller appending to a value cannot write into obj.
+		if err := f(key, json.RawMessage(obj[i:vEnd:vEnd])); err != nil {
+			return err
+		}
+		i = vEnd
+	}
+}
+
+// plainKey is the text of a JSON string without escapes or non-ASCII bytes,
+// which decodes to itself; ok is false for any other string.
+func plainKey(raw []byte) (string, bool) {
+	for _, c := range raw[1 : len(raw)-1] {
+		if c == '\\' || c >= 0x80 {
+			return "", false
+		}
+	}
+	return string(raw[1 : len(raw)-1]), true
+}
+
+// maxScanDepth bounds the nesting scanValue follows; deeper input is left
+// to encoding/json, whose own limit then applies.
+const maxScanDepth = 1000
+
+// skipSpace is the index of the first byte at or after i that is not JSON
+// whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// scanValue is the end of the JSON value that starts at b[i], or -1 when
+// there is none (a syntax error, or nesting beyond maxScanDepth); depth is
+// the nesting around it. It accepts exactly what encoding/json accepts,
+// invalid UTF-8 inside strings included.
+func scanValue(b []byte, i, depth int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '{' || c == '[':
+		if depth >= maxScanDepth {
+			return -1
+		}
+		closing := byte('}')
+		if c == '[' {
+			closing = ']'
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == closing {
+			return i + 1
+		}
+		for {
+			if c == '{' {
+				if i >= len(b) || b[i] != '"' {
+					return -1
+				}
+				if i = scanString(b, i); i < 0 {
+					return -1
+				}
+				if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+					return -1
+				}
+				i = skipSpace(b, i+1)
+			}
+			if i = scanValue(b, i, depth+1); i < 0 {
+				return -1
+			}
+			if i = skipSpace(b, i); i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case ',':
+				i = skipSpace(b, i+1)
+			case closing:
+				return i + 1
+			default:
+				return -1
+			}
+		}
+	case c == '"':
+		return scanString(b, i)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return scanNumber(b, i)
+	case c == 't':
+		return scanLiteral(b, i, "true")
+	case c == 'f':
+		return scanLiteral(b, i, "false")
+	case c == 'n':
+		return scanLiteral(b, i, "null")
+	}
+	return -1
+}
+
+// scanString is the end of the JSON string that starts at b[i] (a '"'),
+// or -1.
+func scanString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			i++
+			if i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) {
+					return -1
+				}
+				for _, h := range b[i+1 : i+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// scanNumber is the end of the JSON number that starts at b[i], or -1.
+func scanNumber(b []byte, i int) int {
+	digits := func(i int) int {
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return -1
+		}
+		return i
+	}
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	default:
+		if i = digits(i); i < 0 {
+			return -1
+		}
+	}
+	if i < len(b) && b[i] == '.' {
+		if i = digits(i + 1); i < 0 {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i = digits(i); i < 0 {
+			return -1
+		}
+	}
+	return i
+}
+
+// scanLiteral is the end of lit at b[i], or -1.
+func scanLiteral(b []byte, i int, lit string) int {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// eachMemberDecoder is eachMember through encoding/json's decoder, for the
+// input the scanner leaves to it.
+func eachMemberDecoder(obj []byte, f func(key string, value json.RawMessage) error) error {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	tok, err := dec.Token()
 	if err != nil {

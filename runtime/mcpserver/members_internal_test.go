@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,4 +60,58 @@ func TestEachMember(t *testing.T) {
 			t.Errorf("%s: err %v, want %v", c.in, err, c.err)
 		}
 	}
+}
+
+// walkTrace is what eachMember-like walkers report for obj: the members in
+// order, then the error (its type and text).
+func walkTrace(walk func([]byte, func(string, json.RawMessage) error) error, obj []byte) string {
+	var b strings.Builder
+	err := walk(obj, func(k string, v json.RawMessage) error {
+		b.WriteString(strconv.Quote(k) + "=" + string(v) + ";")
+		if k == "stop" {
+			return errStop
+		}
+		return nil
+	})
+	fmt.Fprintf(&b, " err %T %v", err, err)
+	return b.String()
+}
+
+// TestEachMemberScannerMatchesDecoder holds the scanner to encoding/json's
+// decoder: the same members and the same error for well-formed objects and
+// for every one-byte deletion and substitution of them.
+func TestEachMemberScannerMatchesDecoder(t *testing.T) {
+	seeds := []string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_locations","arguments":{"meta":{"ucp-agent":{"profile":"https://p.example/x.json"}},"location":{"distance":{"center":{"latitude":40.7831,"longitude":-73.9712},"max":5e3},"filters":{"amenities":["a\u00e9\n"],"x":[true,false,null,-0.5E+2]}}}}}`,
+		` { "a" : [ 1 , { } , [ ] ] , "b\"c" : "\\" , "\u00e9" : "é" , "stop" : 1 , "z" : 2 } trailing`,
+		`{"k\ud800":"\uDFFF","n":-0,"m":0.0e-0,"":""}`,
+		"{\"bad\xff\":\"\xfe\"}",
+	}
+	check := func(in []byte) {
+		t.Helper()
+		if got, want := walkTrace(eachMember, in), walkTrace(eachMemberDecoder, in); got != want {
+			t.Fatalf("%q:\nscanner %s\ndecoder %s", in, got, want)
+		}
+	}
+	for _, s := range seeds {
+		check([]byte(s))
+		for i := range len(s) {
+			check([]byte(s[:i] + s[i+1:]))
+			for _, c := range []byte("{}[]\",:\\0-.e a") {
+				check([]byte(s[:i] + string(c) + s[i+1:]))
+			}
+		}
+	}
+	check([]byte(strings.Repeat(`{"a":`, maxScanDepth+5) + "1" + strings.Repeat("}", maxScanDepth+5)))
+}
+
+// FuzzEachMember holds the scanner to encoding/json's decoder on any input.
+func FuzzEachMember(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":[2]},"a":"x"}`))
+	f.Add([]byte(`{"a":1,"b":tru}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if got, want := walkTrace(eachMember, in), walkTrace(eachMemberDecoder, in); got != want {
+			t.Fatalf("%q:\nscanner %s\ndecoder %s", in, got, want)
+		}
+	})
 }
