@@ -34,6 +34,10 @@ var knownMethods = []string{"initialize", "notifications/initialized", "ping", "
 // outcome: enough for any error object the runtime writes.
 const captureLimit = 32 << 10
 
+// resultLook is how much of an answer's head is read first for a result
+// member; a JSON-RPC success shows it within its first few dozen bytes.
+const resultLook = 256
+
 // Middleware wraps a transport endpoint with metrics and the access log:
 // one line per request with the Request-Id header (REST), the JSON-RPC id,
 // method and tool, the HTTP status, the outcome, the duration, the caller
@@ -103,6 +107,9 @@ type capture struct {
 	status int
 	wrote  bool
 	head   bytes.Buffer
+	// result is set once the head shows a result member: nothing more of
+	// the answer needs keeping.
+	result bool
 }
 
 func (c *capture) WriteHeader(status int) {
@@ -114,8 +121,20 @@ func (c *capture) WriteHeader(status int) {
 
 func (c *capture) Write(p []byte) (int, error) {
 	c.wrote = true
-	if room := captureLimit - c.head.Len(); room > 0 {
-		c.head.Write(p[:min(room, len(p))])
+	if room := captureLimit - c.head.Len(); room > 0 && !c.result {
+		keep := p[:min(room, len(p))]
+		if look := resultLook - c.head.Len(); look > 0 {
+			// The head alone first: once its result member has begun the
+			// answer is a success whatever follows (Outcome reads no
+			// further), so a 10-50 KB page is not copied to learn that.
+			c.head.Write(keep[:min(len(keep), look)])
+			keep = keep[min(len(keep), look):]
+			if e, ok := answerError(c.head.Bytes()); ok && e == nil {
+				c.result = true
+				keep = nil
+			}
+		}
+		c.head.Write(keep)
 	}
 	return c.ResponseWriter.Write(p)
 }
