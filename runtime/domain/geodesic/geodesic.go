@@ -72,6 +72,54 @@ func Within(center, p Point, max float64) bool {
 	if !(max >= 0) {
 		return false
 	}
+	switch clearOfCircle(center, p, max) {
+	case 1:
+		return true
+	case -1:
+		return false
+	}
 	d := Distance(center, p)
 	return d <= max // false when d is NaN
+}
+
+// Bounds of the ratio of the WGS 84 geodesic distance to the great-circle
+// distance on a sphere of radius sphereRadius, both between the same
+// geodetic latitudes and longitudes. Mapping the ellipsoid onto the sphere
+// by those coordinates stretches every direction at a point by a factor
+// between min(M, N)/R and max(M, N)/R, where M (6,335,439 m at the equator
+// to 6,399,594 m at the poles) and N (6,378,137 m to 6,399,594 m) are the
+// radii of curvature; so every curve's length, and the shortest one's,
+// changes by a factor within [0.99442, 1.00449]. The band below is twice
+// as wide, which leaves room for the great-circle formula's rounding.
+const (
+	sphereRadius = 6_371_008.8
+	ratioLow     = 0.99
+	ratioHigh    = 1.01
+	// bandSlack (meters) covers rounding in short distances, where a
+	// relative margin is too small.
+	bandSlack = 1e-3
+)
+
+// clearOfCircle decides Distance(center, p) <= max from the great-circle
+// distance when that lies clearly inside (1) or clearly outside (-1) the
+// band the ellipsoid allows around max; 0 leaves it to Distance. A filter
+// checks every candidate of its circle and nearly all lie far from its
+// edge, so most are decided without solving the geodesic, and the answer
+// is always the one the exact comparison gives.
+func clearOfCircle(center, p Point, max float64) int {
+	if !center.valid() || !p.valid() || math.Abs(center.Lon) > 540 || math.Abs(p.Lon) > 540 {
+		return 0
+	}
+	const rad = math.Pi / 180
+	sLat := math.Sin((p.Lat - center.Lat) * rad / 2)
+	sLon := math.Sin((p.Lon - center.Lon) * rad / 2)
+	h := sLat*sLat + math.Cos(center.Lat*rad)*math.Cos(p.Lat*rad)*sLon*sLon
+	d := 2 * sphereRadius * math.Asin(math.Sqrt(min(h, 1)))
+	switch {
+	case d*ratioHigh+bandSlack <= max:
+		return 1
+	case d*ratioLow-bandSlack > max:
+		return -1
+	}
+	return 0
 }

@@ -244,3 +244,41 @@ func ExampleWithin() {
 	// 1160.008 m
 	// true false
 }
+
+// TestWithinBandMatchesDistance holds Within's great-circle shortcut to the
+// exact comparison: for random pairs (short, metro-sized and global, polar
+// and across the antimeridian) and maxima on both sides of the distance,
+// near its edge and far from it, Within answers Distance(a, b) <= max.
+func TestWithinBandMatchesDistance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 5))
+	spans := []float64{1e-6, 1e-3, 0.05, 1, 20, 180}
+	decided := 0
+	for i := 0; i < 200_000; i++ {
+		a := Point{Lat: rng.Float64()*180 - 90, Lon: rng.Float64()*360 - 180}
+		if i%7 == 0 {
+			a.Lat = math.Copysign(89.9+rng.Float64()*0.1, a.Lat)
+		}
+		span := spans[i%len(spans)]
+		b := Point{Lat: math.Max(-90, math.Min(90, a.Lat+(rng.Float64()*2-1)*span)), Lon: a.Lon + (rng.Float64()*2-1)*span}
+		if i%11 == 0 {
+			b = Point{Lat: -a.Lat + (rng.Float64()*2-1)*0.01, Lon: a.Lon + 180 + (rng.Float64()*2-1)*0.01}
+			b.Lat = math.Max(-90, math.Min(90, b.Lat))
+		}
+		d := Distance(a, b)
+		for _, f := range []float64{0, 0.5, 0.985, 0.994, 0.9999, 1, 1.0001, 1.004, 1.015, 2} {
+			max := d * f
+			if f == 1 && i%2 == 0 {
+				max = math.Nextafter(d, 0)
+			}
+			if got, want := Within(a, b, max), d <= max; got != want {
+				t.Fatalf("Within(%v, %v, %v) = %v, Distance %v", a, b, max, got, d)
+			}
+			if clearOfCircle(a, b, max) != 0 {
+				decided++
+			}
+		}
+	}
+	if decided == 0 {
+		t.Fatal("the great-circle band decided no pair")
+	}
+}
