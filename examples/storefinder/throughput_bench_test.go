@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// benchWriter is a ResponseWriter that keeps only the status and the body's
+// length, so the benchmark measures the server and not a recorder's copy.
+type benchWriter struct {
+	header http.Header
+	status int
+	n      int
+}
+
+func (w *benchWriter) Header() http.Header { return w.header }
+func (w *benchWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+func (w *benchWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.n += len(b)
+	return len(b), nil
+}
+
+// BenchmarkDirectSearch is one throughput request of loadbench (5 km +
+// open_at + amenity, first page of 10, over the direct tools/call path)
+// through the whole HTTP handler of the store finder at its loadbench
+// flags, so that allocations and CPU per call can be read without a
+// network or load clients.
+func BenchmarkDirectSearch(b *testing.B) {
+	c, err := parseFlags([]string{"--rate", "0", "--access-log=false"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s, _, err := newServers(c, logger)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := httpServers(c, s, "http://127.0.0.1:8080", logger)
+	if err != nil {
+		b.Fatal(err)
+	}
+	centers := [][2]float64{{40.7831, -73.9712}, {51.5074, -0.1278}, {41.8781, -87.6298}, {34.0522, -118.2437}}
+	bodies := make([]string, len(centers))
+	for i, ce := range centers {
+		bodies[i] = `{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"tools/call","params":{"name":"search_locations","arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/profile.json"}},"location":{` +
+			fmt.Sprintf(`"distance":{"center":{"latitude":%g,"longitude":%g},"max":5000}`, ce[0], ce[1]) +
+			`,"filters":{"hours":{"open_at":"2026-12-02T18:30:00Z"},"amenities":["dev.ucp.amenity.parking"]},"pagination":{"limit":10}}}}}`
+	}
+	call := func(i int) *benchWriter {
+		r := httptest.NewRequest(http.MethodPost, "/ucp/mcp", strings.NewReader(bodies[i%len(bodies)]))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		w := &benchWriter{header: http.Header{}}
+		srv.Handler.ServeHTTP(w, r)
+		return w
+	}
+	for i := range bodies {
+		if w := call(i); w.status != http.StatusOK || w.n < 1000 {
+			b.Fatalf("request %d: status %d, %d bytes", i, w.status, w.n)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		call(i)
+	}
+}
