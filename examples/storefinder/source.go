@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"time"
@@ -38,12 +40,13 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 	}
 	c.ops.watchPool(pool)
 	if c.data != "" {
-		recs, err := loadRecords(c.data)
+		// LoadFile streams the file into the database, so the load needs
+		// about the same memory for a thousand stores as for a million.
+		st, err := postgis.LoadFile(ctx, pool, c.data)
 		if err != nil {
-			return nil, 0, err
-		}
-		st, err := postgis.Load(ctx, pool, recs)
-		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+				return nil, 0, fmt.Errorf("--data: %w", err)
+			}
 			return nil, 0, fmt.Errorf("--postgres --data %s: %w", c.data, err)
 		}
 		fmt.Fprintf(os.Stderr, "storefinder: loaded %s into PostgreSQL: %d records, %d inserted, %d updated, %d deleted\n",

@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
@@ -51,13 +54,76 @@ type row struct {
 // dataset until the transaction commits. An invalid record is a
 // *dataset.FieldError naming its index and the JSON Pointer of the value.
 func Load(ctx context.Context, pool *pgxpool.Pool, recs []dataset.Record) (LoadStats, error) {
-	st := LoadStats{Records: len(recs)}
-	rows := make([]row, len(recs))
+	each := func(fn func(int, dataset.Record) error) error {
+		for i, rec := range recs {
+			if err := fn(i, rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return load(ctx, pool, each, func() error { return checkRecords(recs) })
+}
+
+// LoadFile is Load for the dataset file at path, streamed: it parses the
+// file and copies its records into the database in batches of loadBatch,
+// so the memory it needs does not grow with the file (PostgreSQL's keys
+// enforce unique ids and aliases). An invalid file is reported exactly as
+// dataset.ParseFile and Load would report it, naming the first broken
+// record's JSON Pointer; finding that error reads the file once more.
+func LoadFile(ctx context.Context, pool *pgxpool.Pool, path string) (LoadStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return LoadStats{}, err
+	}
+	defer f.Close()
+	each := func(fn func(int, dataset.Record) error) error {
+		return dataset.Each(f, fn)
+	}
+	return load(ctx, pool, each, func() error { return checkFile(path) })
+}
+
+// loadBatch is the number of records copied per COPY; a variable so tests
+// can make batch boundaries occur in a small dataset.
+var loadBatch = 4096
+
+// errInvalid marks a load that failed because of the data, not the
+// database: the caller then computes the error the user should see.
+var errInvalid = errors.New("dataset is invalid")
+
+// uniqueViolation is PostgreSQL's SQLSTATE for a duplicate key.
+const uniqueViolation = "23505"
+
+// load runs one loading transaction over the records each yields. When the
+// data turns out invalid, exact names the error to report, so streaming
+// never changes which problem a user is told about first.
+func load(ctx context.Context, pool *pgxpool.Pool, each func(func(int, dataset.Record) error) error, exact func() error) (LoadStats, error) {
+	var st LoadStats
+	if err := Migrate(ctx, pool); err != nil {
+		return st, err
+	}
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		return loadTx(ctx, tx, each, &st)
+	})
+	if err == nil {
+		return st, nil
+	}
+	if errors.Is(err, errInvalid) {
+		if e := exact(); e != nil {
+			return LoadStats{}, e
+		}
+	}
+	return LoadStats{Records: st.Records}, fmt.Errorf("load %d records: %w", st.Records, err)
+}
+
+// checkRecords is the validation Load does, record by record: the first
+// record toRow rejects or the first identifier already used.
+func checkRecords(recs []dataset.Record) error {
 	seen := make(map[string]int, len(recs))
 	for i, rec := range recs {
 		r, err := toRow(i, rec)
 		if err != nil {
-			return st, err
+			return err
 		}
 		for j, k := range append([]string{r.id}, rec.Aliases...) {
 			if prev, dup := seen[k]; dup {
@@ -65,28 +131,113 @@ func Load(ctx context.Context, pool *pgxpool.Pool, recs []dataset.Record) (LoadS
 				if j > 0 {
 					ptr = "/aliases/" + strconv.Itoa(j-1)
 				}
-				return st, fieldErr(i, ptr, "identifier %q is already used by record %d", k, prev)
+				return fieldErr(i, ptr, "identifier %q is already used by record %d", k, prev)
 			}
 			seen[k] = i
 		}
-		rows[i] = r
 	}
-	if err := Migrate(ctx, pool); err != nil {
-		return st, err
-	}
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		return loadTx(ctx, tx, recs, rows, &st)
-	})
-	if err != nil {
-		return LoadStats{Records: len(recs)}, fmt.Errorf("load %d records: %w", len(recs), err)
-	}
-	return st, nil
+	return nil
 }
 
-func loadTx(ctx context.Context, tx pgx.Tx, recs []dataset.Record, rows []row, st *LoadStats) error {
+// checkFile names the first problem of a dataset file the way parsing it
+// whole and then loading it would: the file's structure and records first,
+// then its identifiers, then what toRow rejects. It keeps only the
+// identifiers; a file whose structure or records are broken is parsed
+// whole, for the error Parse reports first.
+func checkFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var idents []dataset.Record
+	var rowErr error
+	err = dataset.Each(f, func(i int, rec dataset.Record) error {
+		idents = append(idents, dataset.Record{ID: strings.Clone(rec.ID), Aliases: rec.Aliases})
+		if rowErr == nil {
+			_, rowErr = toRow(i, rec)
+		}
+		return nil
+	})
+	if err != nil {
+		data, rerr := os.ReadFile(path)
+		if rerr != nil {
+			return rerr
+		}
+		if _, perr := dataset.Parse(data); perr != nil {
+			return perr
+		}
+		return err
+	}
+	if err := dataset.CheckIdentifiers(idents); err != nil {
+		return err
+	}
+	return rowErr
+}
+
+// stageColumns are the staging table's columns in the order batch.add
+// produces them.
+var stageColumns = []string{"id", "doc", "digest", "private", "lat", "lon", "amenities", "items",
+	"sa_present", "sa_countries", "sa_regions", "sa_postal_codes", "sa_radius_m",
+	"text_name", "text_address", "text_amenities"}
+
+// batch holds the staging rows of up to loadBatch records, for every
+// staging table.
+type batch struct {
+	locations [][]any
+	aliases   [][]any
+}
+
+// add makes the rows each staging table gets from one record: the one place
+// to extend when the loader fills another table. Every value is owned by
+// the batch, never a view of the parser's buffer, which the next record
+// overwrites.
+func (b *batch) add(rec dataset.Record, r *row) {
+	b.locations = append(b.locations, []any{r.id, r.doc, r.digest, r.private, r.lat, r.lon, r.amenities, r.items,
+		r.saPresent, r.countries, r.regions, r.postal, r.radius,
+		r.textName, r.textAddr, r.textAmenit})
+	for _, a := range rec.Aliases {
+		b.aliases = append(b.aliases, []any{a, r.id})
+	}
+}
+
+func (b *batch) len() int { return len(b.locations) }
+
+// flush copies the batch into the staging tables and empties it.
+func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"storefinder_stage"}, stageColumns, pgx.CopyFromRows(b.locations)); err != nil {
+		return fmt.Errorf("copy records into staging: %w", invalidIfDuplicate(err))
+	}
+	if len(b.aliases) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"storefinder_stage_aliases"}, []string{"alias", "location_id"}, pgx.CopyFromRows(b.aliases)); err != nil {
+			return fmt.Errorf("copy aliases into staging: %w", invalidIfDuplicate(err))
+		}
+	}
+	clear(b.locations)
+	clear(b.aliases)
+	b.locations, b.aliases = b.locations[:0], b.aliases[:0]
+	return nil
+}
+
+// invalidIfDuplicate marks a unique violation in staging (an id or alias
+// used twice) as a problem of the data.
+func invalidIfDuplicate(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == uniqueViolation {
+		return fmt.Errorf("%w: %w", errInvalid, err)
+	}
+	return err
+}
+
+func loadTx(ctx context.Context, tx pgx.Tx, each func(func(int, dataset.Record) error) error, st *LoadStats) error {
 	// One loader at a time; readers are not blocked by this lock mode.
 	if _, err := tx.Exec(ctx, `LOCK TABLE `+tableLocations+`, `+tableAliases+` IN SHARE ROW EXCLUSIVE MODE`); err != nil {
 		return fmt.Errorf("lock tables: %w", err)
+	}
+	// The pool's statement_timeout bounds a request; the statements of a
+	// load legitimately run longer, and the caller's context bounds them.
+	if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+		return fmt.Errorf("lift statement_timeout for the load: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `
 CREATE TEMP TABLE storefinder_stage (
@@ -100,26 +251,42 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 ) ON COMMIT DROP;`); err != nil {
 		return fmt.Errorf("create staging tables: %w", err)
 	}
-	cols := []string{"id", "doc", "digest", "private", "lat", "lon", "amenities", "items",
-		"sa_present", "sa_countries", "sa_regions", "sa_postal_codes", "sa_radius_m",
-		"text_name", "text_address", "text_amenities"}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"storefinder_stage"}, cols, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
-		r := &rows[i]
-		return []any{r.id, r.doc, r.digest, r.private, r.lat, r.lon, r.amenities, r.items,
-			r.saPresent, r.countries, r.regions, r.postal, r.radius,
-			r.textName, r.textAddr, r.textAmenit}, nil
-	}))
+	b := &batch{}
+	err := each(func(i int, rec dataset.Record) error {
+		r, err := toRow(i, rec)
+		if err != nil {
+			return err
+		}
+		st.Records++
+		b.add(rec, &r)
+		if b.len() >= loadBatch {
+			return b.flush(ctx, tx)
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("copy records into staging: %w", err)
+		var fe *dataset.FieldError
+		if errors.As(err, &fe) || errors.Is(err, dataset.ErrNotStreamable) {
+			err = fmt.Errorf("%w: %w", errInvalid, err)
+		}
+		return err
 	}
-	var aliases [][]any
-	for i, rec := range recs {
-		for _, a := range rec.Aliases {
-			aliases = append(aliases, []any{a, rows[i].id})
+	if b.len() > 0 {
+		if err := b.flush(ctx, tx); err != nil {
+			return err
 		}
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"storefinder_stage_aliases"}, []string{"alias", "location_id"}, pgx.CopyFromRows(aliases)); err != nil {
-		return fmt.Errorf("copy aliases into staging: %w", err)
+	// Ids and aliases share one namespace: the staging keys caught repeats
+	// within each, this catches an alias that is also an id.
+	var clash bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM storefinder_stage_aliases a JOIN storefinder_stage s ON s.id = a.alias)`).Scan(&clash); err != nil {
+		return fmt.Errorf("check aliases against ids: %w", err)
+	}
+	if clash {
+		return fmt.Errorf("%w: an alias equals a location id", errInvalid)
+	}
+	if _, err := tx.Exec(ctx, `ANALYZE storefinder_stage; ANALYZE storefinder_stage_aliases`); err != nil {
+		return fmt.Errorf("analyze staging: %w", err)
 	}
 
 	tag, err := tx.Exec(ctx, `DELETE FROM `+tableLocations+` l WHERE NOT EXISTS (SELECT 1 FROM storefinder_stage s WHERE s.id = l.id)`)
