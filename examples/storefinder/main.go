@@ -206,6 +206,19 @@ func loadRecords(path string) ([]dataset.Record, error) {
 	return recs, nil
 }
 
+// openData opens a --data file for the in-memory store, with loadRecords'
+// error wording.
+func openData(path string) (*dataset.File, error) {
+	df, err := dataset.OpenFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
+		return nil, fmt.Errorf("--data %s: %w", path, err)
+	}
+	return df, nil
+}
+
 // newServer builds the current version's MCP server over the configured
 // dataset.
 func newServer(c config, logger *slog.Logger) (*mcp.Server, int, error) {

@@ -18,6 +18,20 @@ import (
 // --data) by default, or PostGIS with --postgres, after loading --data into
 // it when both are given. It returns the number of public records served.
 func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
+	if c.postgres == "" && c.data != "" {
+		// The Locations stay in the file (the page cache) and are read
+		// when they are candidates; the file stays open for the process.
+		df, err := openData(c.data)
+		if err != nil {
+			return nil, 0, err
+		}
+		src, err := store.NewFile(df, store.Options{})
+		if err != nil {
+			df.Close()
+			return nil, 0, fmt.Errorf("load stores: %w", err)
+		}
+		return src, len(df.Records), nil
+	}
 	if c.postgres == "" {
 		recs, err := loadRecords(c.data)
 		if err != nil {

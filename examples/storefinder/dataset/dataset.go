@@ -53,6 +53,9 @@ type Record struct {
 	// Private marks stores that are not buyer-accessible (dark stores,
 	// hubs): the server must never return them.
 	Private bool `json:"private,omitempty"`
+	// Span, set by OpenFile when Location is nil, says where the Location's
+	// text is in the file; it is not a member of the file.
+	Span Span `json:"-"`
 }
 
 // ServiceArea is the store's authoritative coverage, which the server uses

@@ -267,6 +267,7 @@ type interner struct {
 	// only what the record keeps
 	names [][]byte
 	list  []string
+	loc   int // where the last Location's text starts in the scanner's bytes
 }
 
 func (in *interner) get(b []byte) string {
@@ -388,6 +389,7 @@ func fastLocation(s *scanner, in *interner, rec *Record) bool {
 		return false
 	}
 	rec.Location = s.b[start:s.i:s.i]
+	in.loc = start
 	return true
 }
 

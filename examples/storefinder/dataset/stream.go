@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
+
+	"github.com/ucpgen/ucpgen/examples/storefinder/internal/loadmem"
 )
 
 // ParseFile reads and parses a dataset file like Parse, without holding the
@@ -20,9 +21,9 @@ func ParseFile(path string) ([]Record, error) {
 		return nil, err
 	}
 	if fi, err := f.Stat(); err == nil && fi.Size() >= largeFile {
-		// The records grow the live heap steadily; the default target would
-		// let garbage reach their size again before each collection.
-		defer debug.SetGCPercent(debug.SetGCPercent(largeFileGCPercent))
+		// The records grow the live heap steadily; a soft limit while they
+		// do keeps garbage from reaching their size again.
+		defer loadmem.Limit()()
 	}
 	recs, ok, err := parseStream(f)
 	f.Close()
@@ -42,12 +43,9 @@ func ParseFile(path string) ([]Record, error) {
 	return recs, nil
 }
 
-// A file of largeFile bytes or more is parsed with the collector's growth
-// target at largeFileGCPercent.
-const (
-	largeFile          = 64 << 20
-	largeFileGCPercent = 10
-)
+// A file of largeFile bytes or more is parsed under loadmem's soft memory
+// limit.
+const largeFile = 64 << 20
 
 // Block sizes; variables so tests can make every boundary occur.
 var (
@@ -61,6 +59,7 @@ type stream struct {
 	r   io.Reader
 	b   []byte
 	i   int
+	off int64 // file offset of b[0]
 	eof bool
 }
 
@@ -70,6 +69,7 @@ func (st *stream) fill() (bool, error) {
 	if st.eof {
 		return false, nil
 	}
+	st.off += int64(st.i)
 	n := copy(st.b[:cap(st.b)], st.b[st.i:])
 	if n == cap(st.b) { // one element fills the window: widen it
 		nb := make([]byte, n, 2*cap(st.b))
@@ -115,7 +115,26 @@ func (st *stream) next() (byte, error) {
 // parseStream is parseFast over a reader; ok is false when the input needs
 // the strict path.
 func parseStream(r io.Reader) (recs []Record, ok bool, err error) {
-	st := &stream{r: r, b: make([]byte, 0, streamBlock)}
+	return parsePart(section{r: r, first: true, last: true})
+}
+
+// section is the part of a dataset file one goroutine parses: from base
+// (the array's '[' when first, else a record's '{') up to stop, the offset
+// of the next section's first record (or the end of the array when last).
+type section struct {
+	r           io.Reader
+	base, stop  int64
+	first, last bool
+	// spans keeps each Location as its place in the file (Record.Span)
+	// instead of copying its text.
+	spans bool
+}
+
+// parsePart is parseStream over one section; ok is false when the section
+// needs the strict path, or when it does not end exactly at stop (the
+// guessed boundary was not a record's start).
+func parsePart(sec section) (recs []Record, ok bool, err error) {
+	st := &stream{r: sec.r, b: make([]byte, 0, streamBlock), off: sec.base}
 	in := &interner{strs: map[string]string{}, areas: map[string]*ServiceArea{}}
 	var arena []byte
 	var blocks [][]Record
@@ -128,17 +147,20 @@ func parseStream(r io.Reader) (recs []Record, ok bool, err error) {
 		arena = append(arena, loc...)
 		return arena[n:len(arena):len(arena)]
 	}
-	if b, err := st.next(); b != '[' || err != nil {
-		return nil, false, err
-	}
-	st.i++
-	b, err := st.next()
-	if err != nil {
-		return nil, false, err
-	}
-	empty := b == ']'
-	if empty {
+	empty := false
+	if sec.first {
+		if b, err := st.next(); b != '[' || err != nil {
+			return nil, false, err
+		}
 		st.i++
+		b, err := st.next()
+		if err != nil {
+			return nil, false, err
+		}
+		empty = b == ']'
+		if empty {
+			st.i++
+		}
 	}
 	for !empty {
 		var rec Record
@@ -155,7 +177,12 @@ func parseStream(r io.Reader) (recs []Record, ok bool, err error) {
 		if err != nil || !ok || declined {
 			return nil, false, err
 		}
-		rec.Location = keep(rec.Location)
+		if sec.spans {
+			rec.Span = Span{Off: st.off + int64(in.loc), Len: int32(len(rec.Location)), Sum: Checksum(rec.Location)}
+			rec.Location = nil
+		} else {
+			rec.Location = keep(rec.Location)
+		}
 		if len(cur) == cap(cur) {
 			blocks = append(blocks, cur)
 			cur = make([]Record, 0, recsBlock)
@@ -166,11 +193,26 @@ func parseStream(r io.Reader) (recs []Record, ok bool, err error) {
 			return nil, false, err
 		}
 		st.i++
-		end := b == ']'
-		empty = end
+		if b == ']' {
+			if !sec.last {
+				return nil, false, nil
+			}
+			break
+		}
+		if !sec.last {
+			if _, err := st.next(); err != nil {
+				return nil, false, err
+			}
+			if at := st.off + int64(st.i); at >= sec.stop {
+				if at != sec.stop {
+					return nil, false, nil
+				}
+				break
+			}
+		}
 	}
-	// Only whitespace may follow.
-	for {
+	// Only whitespace may follow the array.
+	for sec.last {
 		s := &scanner{b: st.b, i: st.i}
 		if s.ws(); s.i != len(s.b) {
 			return nil, false, nil

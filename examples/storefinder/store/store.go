@@ -37,7 +37,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,6 +45,7 @@ import (
 	_ "time/tzdata" // Location timezones are IANA names evaluated on any host
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/internal/loadmem"
 	"github.com/ucpgen/ucpgen/examples/storefinder/spatial"
 	"github.com/ucpgen/ucpgen/examples/storefinder/textrank"
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -85,18 +85,24 @@ type Source struct {
 	caps      location.SourceCapabilities
 	rankings  lru[*ranking]
 	pools     lru[[]int32]
+	// file holds the Locations of entries whose raw text is nil (NewFile).
+	file *dataset.File
+	// itemCode numbers the item ids of all records, so an entry keeps its
+	// items as four bytes each.
+	itemCode map[string]int32
 }
 
 // entry is one public record, as compact as the request paths allow.
 type entry struct {
-	raw       json.RawMessage    // the Location's JSON, validated at load
+	raw       json.RawMessage    // the Location's JSON, validated at load (nil: in the file at span)
+	span      dataset.Span       // where the Location's JSON is in Source.file
 	loc       *location.Location // decoded, kept only for small datasets
 	id        string
 	geo       predicate.Geo
 	hasGeo    bool
 	amenities []string        // sorted keys, shared between equal sets
 	compiled  *hours.Compiled // shared between equal schedules
-	items     []string
+	items     []int32         // item ids as codes of Source.itemCode, sorted
 	area      *dataset.ServiceArea
 	countries []string // service-area countries, alpha-2
 }
@@ -113,8 +119,15 @@ func (s *Source) candidate(doc int32, score float64) (location.Candidate, error)
 	e := &s.ents[doc]
 	loc := e.loc
 	if loc == nil {
+		raw := e.raw
+		if raw == nil {
+			var err error
+			if raw, err = s.file.ReadSpan(e.span, nil); err != nil {
+				return location.Candidate{}, fmt.Errorf("location %q: %w", e.id, err)
+			}
+		}
 		var err error
-		if loc, err = location.DecodeLocation(e.raw); err != nil { // validated at load
+		if loc, err = location.DecodeLocation(raw); err != nil { // validated at load
 			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
 		}
 	}
@@ -136,8 +149,30 @@ func (s *Source) candidate(doc int32, score float64) (location.Candidate, error)
 // buffer that stays live, and the default target would let the decoding
 // garbage grow to the size of that buffer again.
 func New(records []dataset.Record, opts Options) (*Source, error) {
+	return build(records, nil, opts)
+}
+
+// NewFile is New over a dataset file opened with dataset.OpenFile: each
+// Location is read from the file to be validated and indexed, and again
+// (checked against its checksum) whenever it is a candidate, so the
+// Locations' text never stays in memory. The Source uses df until the
+// process ends; the file must not change meanwhile (a changed record is an
+// error naming it, see dataset.ErrChanged).
+func NewFile(df *dataset.File, opts Options) (*Source, error) {
+	return build(df.Records, df, opts)
+}
+
+// text returns record i's Location text, from memory or from df.
+func text(records []dataset.Record, df *dataset.File, i int, buf []byte) ([]byte, error) {
+	if records[i].Location != nil || df == nil {
+		return records[i].Location, nil
+	}
+	return df.ReadLocation(i, buf)
+}
+
+func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, error) {
 	if len(records) >= loadGCThreshold {
-		defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
+		defer loadmem.Limit()()
 	}
 	ids := make([]string, len(records))
 	var public []int32
@@ -151,7 +186,7 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 		}
 	}
 	slices.SortStableFunc(public, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
-	s := &Source{ents: make([]entry, 0, len(public)), text: textrank.NewIndex()}
+	s := &Source{ents: make([]entry, 0, len(public)), text: textrank.NewIndex(), file: df}
 	ld := newLoader()
 	served := map[string]bool{}
 	var points []spatial.Point
@@ -163,30 +198,58 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 		terms textrank.Terms
 		err   error
 	}
+	// While one chunk is indexed, the next is decoded, so the in-order
+	// step does not leave the other cores idle.
 	workers := max(1, runtime.GOMAXPROCS(0))
-	chunk := make([]decoded, min(len(public), loadChunk))
-	for lo := 0; lo < len(public); lo += loadChunk {
+	var chunks [2][]decoded
+	for c := range chunks {
+		chunks[c] = make([]decoded, min(len(public), loadChunk))
+	}
+	decodeFrom := func(lo int) <-chan struct{} {
+		done := make(chan struct{})
 		part := public[lo:min(lo+loadChunk, len(public))]
+		chunk := chunks[lo/loadChunk%2]
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				var buf []byte
 				for k := w; k < len(part); k += workers {
 					i := int(part[k])
 					d := &chunk[k]
-					d.e, d.loc, d.err = ld.decode(i, records[i])
+					var raw []byte
+					if raw, d.err = text(records, df, i, buf); d.err != nil {
+						continue
+					}
+					if records[i].Location == nil {
+						buf = raw
+					}
+					d.e, d.loc, d.err = ld.decode(i, records[i], raw)
 					if d.err == nil {
 						d.terms = textrank.Analyze(TextFields(d.loc))
 					}
 				}
 			}()
 		}
-		wg.Wait()
+		go func() { wg.Wait(); close(done) }()
+		return done
+	}
+	var next <-chan struct{}
+	if len(public) > 0 {
+		next = decodeFrom(0)
+	}
+	for lo := 0; lo < len(public); lo += loadChunk {
+		part := public[lo:min(lo+loadChunk, len(public))]
+		chunk := chunks[lo/loadChunk%2]
+		<-next
+		if lo+loadChunk < len(public) {
+			next = decodeFrom(lo + loadChunk)
+		}
 		for k, i := range part {
 			d := &chunk[k]
 			if d.err != nil {
-				return nil, firstError(records, ld)
+				return nil, firstError(records, df, ld)
 			}
 			e := d.e
 			doc := int32(len(s.ents))
@@ -204,19 +267,32 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 			if len(public) <= keepDecodedUpTo {
 				e.loc = d.loc
 			}
+			if df != nil {
+				records[i].Items = nil // coded in the entry; NewFile owns the records
+			}
 			s.ents = append(s.ents, e)
 			*d = decoded{}
 		}
 	}
 	for i := range records {
 		if records[i].Private { // validated, never indexed
-			if _, _, err := ld.decode(i, records[i]); err != nil {
-				return nil, firstError(records, ld)
+			raw, err := text(records, df, i, nil)
+			if err == nil {
+				_, _, err = ld.decode(i, records[i], raw)
+			}
+			if err != nil {
+				return nil, firstError(records, df, ld)
 			}
 		}
 	}
-	if err := checkKeys(records, ids); err != nil {
-		return nil, err
+	if df == nil || !df.Checked() { // else dataset.OpenFile enforced the same rule
+		if err := checkKeys(records, ids); err != nil {
+			return nil, err
+		}
+	}
+	s.itemCode = ld.itemCode
+	if df != nil {
+		df.Records = nil // the entries keep what requests need
 	}
 	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
 	s.text.Finish()
@@ -247,20 +323,15 @@ const loadChunk = 4096
 // request saves decoding its candidates again.
 var keepDecodedUpTo = 20_000
 
-// The garbage collector's growth target while a large dataset loads (see
-// New); below the threshold the default is kept, since the whole load is
+// A load of loadGCThreshold records or more runs under loadmem's soft
+// memory limit (see New); below it nothing changes, since the whole load is
 // small and tests build many sources concurrently.
-// Each collection only has to mark the records' pointers (the dataset
-// buffer holds none), so a low target costs little CPU.
-const (
-	loadGCThreshold = 50_000
-	loadGCPercent   = 10
-)
+const loadGCThreshold = 50_000
 
 // firstError finds the error a reader going through the records in order
 // meets first: a record's own problem, else an identifier an earlier record
 // already used. It runs only when loading has already failed.
-func firstError(records []dataset.Record, ld *loader) error {
+func firstError(records []dataset.Record, df *dataset.File, ld *loader) error {
 	ids := make([]string, len(records))
 	for i, r := range records {
 		ids[i] = r.ID
@@ -269,7 +340,11 @@ func firstError(records []dataset.Record, ld *loader) error {
 		}
 	}
 	for i := range records {
-		if _, _, err := ld.decode(i, records[i]); err != nil {
+		raw, err := text(records, df, i, nil)
+		if err == nil {
+			_, _, err = ld.decode(i, records[i], raw)
+		}
+		if err != nil {
 			if kerr := checkKeys(records[:i], ids[:i]); kerr != nil {
 				return kerr
 			}
@@ -348,10 +423,44 @@ type loader struct {
 	schedules map[string]*hours.Compiled
 	strs      map[string][]string
 	key       []byte
+	itemCode  map[string]int32
+	itemSets  map[string][]int32 // by the codes' bytes, so equal sets share
+	codes     []int32
 }
 
 func newLoader() *loader {
-	return &loader{schedules: map[string]*hours.Compiled{}, strs: map[string][]string{}}
+	return &loader{schedules: map[string]*hours.Compiled{}, strs: map[string][]string{},
+		itemCode: map[string]int32{}, itemSets: map[string][]int32{}}
+}
+
+// items codes a record's item ids (numbered in first-seen order) as a
+// sorted read-only set, shared with every equal set seen before.
+func (ld *loader) items(list []string) []int32 {
+	if len(list) == 0 {
+		return nil
+	}
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	ld.codes = ld.codes[:0]
+	for _, it := range list {
+		c, ok := ld.itemCode[it]
+		if !ok {
+			c = int32(len(ld.itemCode))
+			ld.itemCode[strings.Clone(it)] = c
+		}
+		ld.codes = append(ld.codes, c)
+	}
+	slices.Sort(ld.codes)
+	ld.key = ld.key[:0]
+	for _, c := range ld.codes {
+		ld.key = binary.LittleEndian.AppendUint32(ld.key, uint32(c))
+	}
+	if got, ok := ld.itemSets[string(ld.key)]; ok {
+		return got
+	}
+	out := slices.Clone(ld.codes)
+	ld.itemSets[string(ld.key)] = out
+	return out
 }
 
 // shared returns a read-only slice equal to list, shared with every equal
@@ -431,8 +540,8 @@ func boolByte(b bool) byte {
 // decode validates one record with the generated Location decoder (schema
 // validation included) plus the rules the schema cannot state, and keeps
 // what the request paths need.
-func (ld *loader) decode(i int, rec dataset.Record) (entry, *location.Location, error) {
-	loc, err := location.DecodeLocation(rec.Location)
+func (ld *loader) decode(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
+	loc, err := location.DecodeLocation(raw)
 	if err != nil {
 		if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
 			first := ip.Violations[0]
@@ -449,7 +558,7 @@ func (ld *loader) decode(i int, rec dataset.Record) (entry, *location.Location, 
 	if loc.Name == "" {
 		return entry{}, nil, fieldErr(i, "/location/name", "must not be empty")
 	}
-	e := entry{raw: rec.Location, id: rec.ID, items: rec.Items, area: rec.ServiceArea}
+	e := entry{raw: rec.Location, span: rec.Span, id: rec.ID, items: ld.items(rec.Items), area: rec.ServiceArea}
 	if e.id == "" {
 		e.id = strings.Clone(loc.ID)
 	}
@@ -721,7 +830,8 @@ func (s *Source) Items(_ context.Context, items []string, cands []location.Candi
 		}
 		out[i] = true
 		for _, it := range items {
-			if !slices.Contains(e.items, it) {
+			code, known := s.itemCode[it]
+			if _, ok := slices.BinarySearch(e.items, code); !known || !ok {
 				out[i] = false
 				break
 			}
