@@ -156,6 +156,14 @@ type rpcError struct {
 // answerError reads the top-level members of a JSON-RPC answer until its
 // result (nil, true) or its error; ok is false when body is not one.
 func answerError(body []byte) (e *rpcError, ok bool) {
+	if resultHead(body) {
+		return nil, true
+	}
+	return answerErrorDecoded(body)
+}
+
+// answerErrorDecoded is answerError through encoding/json's token walk.
+func answerErrorDecoded(body []byte) (e *rpcError, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, false
@@ -181,6 +189,36 @@ func answerError(body []byte) (e *rpcError, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// resultHead reports whether body begins as the runtime frames a success,
+// {"jsonrpc":"2.0","id":ID,"result":, with an integer id or a string id
+// without escapes: what answerError would find, read without a decoder.
+func resultHead(body []byte) bool {
+	rest, ok := bytes.CutPrefix(body, []byte(`{"jsonrpc":"2.0","id":`))
+	if !ok || len(rest) == 0 {
+		return false
+	}
+	n := 0
+	if rest[0] == '"' {
+		end := bytes.IndexAny(rest[1:], "\"\\")
+		if end < 0 || rest[1+end] != '"' || bytes.ContainsFunc(rest[1:1+end], func(r rune) bool { return r < 0x20 }) {
+			return false
+		}
+		n = end + 2
+	} else {
+		if rest[0] == '-' {
+			n++
+		}
+		start := n
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		if n == start || (rest[start] == '0' && n-start > 1) {
+			return false
+		}
+	}
+	return bytes.HasPrefix(rest[n:], []byte(`,"result":`))
 }
 
 // Outcome classifies an answer by its HTTP status and JSON-RPC error code,

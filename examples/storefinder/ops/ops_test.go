@@ -45,3 +45,33 @@ func TestCoarse(t *testing.T) {
 		}
 	}
 }
+
+// TestResultHead holds the decoder-free reading of a success to the
+// decoder's: whenever resultHead says a result has begun, so does the
+// token walk, and the heads it declines are still read by that walk.
+func TestResultHead(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{`, true},
+		{`{"jsonrpc":"2.0","id":-42,"result":{"content"`, true},
+		{`{"jsonrpc":"2.0","id":"a-b","result":{}}`, true},
+		{`{"jsonrpc":"2.0","id":"a\"b","result":{}}`, false},
+		{`{"jsonrpc":"2.0","id":01,"result":{}}`, false},
+		{`{"jsonrpc":"2.0","id":-,"result":{}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32603}}`, false},
+		{`{"jsonrpc":"2.0","id":null,"result":{}}`, false},
+		{`{"id":1,"jsonrpc":"2.0","result":{}}`, false},
+	} {
+		if got := resultHead([]byte(tc.body)); got != tc.want {
+			t.Errorf("resultHead(%s) = %v, want %v", tc.body, got, tc.want)
+		}
+		if tc.want {
+			// The token walk, as answerError ran before resultHead.
+			if e, ok := answerErrorDecoded([]byte(tc.body)); !ok || e != nil {
+				t.Errorf("%s: the decoder reads %v %v, not a result", tc.body, e, ok)
+			}
+		}
+	}
+}
