@@ -1,6 +1,9 @@
 package jsonenc
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // AppendJSONAsString appends the JSON text canonical as one JSON string,
 // the bytes AppendString(b, string(canonical)) gives, for the MCP text block
@@ -13,23 +16,56 @@ func AppendJSONAsString(b []byte, canonical []byte) []byte {
 	if !utf8.Valid(canonical) {
 		return AppendString(b, string(canonical))
 	}
+	// Room for the worst case (every byte escaped to two), so the loop
+	// stores by index instead of appending byte by byte.
 	start := len(b)
-	b = append(b, '"')
+	b = slices.Grow(b, 2*len(canonical)+2)
+	out := b[start : start+2*len(canonical)+2]
+	out[0] = '"'
+	j := 1
 	for i := 0; i < len(canonical); i++ {
 		c := canonical[i]
-		switch {
-		case c < utf8.RuneSelf && safe[c]:
-			b = append(b, c)
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c >= utf8.RuneSelf && !(c == 0xE2 && i+2 < len(canonical) && canonical[i+1] == 0x80 && (canonical[i+2] == 0xA8 || canonical[i+2] == 0xA9)):
-			// Part of a valid multi-byte rune other than U+2028 and U+2029.
-			b = append(b, c)
+		switch verbatim[c] {
+		case copyByte:
+			out[j] = c
+			j++
+		case escapeByte:
+			out[j], out[j+1] = '\\', c
+			j += 2
 		default:
+			if c == 0xE2 && !(i+2 < len(canonical) && canonical[i+1] == 0x80 && (canonical[i+2] == 0xA8 || canonical[i+2] == 0xA9)) {
+				// Part of a valid multi-byte rune other than U+2028 and U+2029.
+				out[j] = c
+				j++
+				continue
+			}
 			// A control character, '<', '>', '&', U+2028 or U+2029: not
 			// canonical; let AppendString escape it.
 			return AppendString(b[:start], string(canonical))
 		}
 	}
-	return append(b, '"')
+	out[j] = '"'
+	return b[:start+j+1]
 }
+
+// How AppendJSONAsString treats each byte of valid UTF-8.
+const (
+	checkByte  = iota // not canonical, or 0xE2, which may begin U+2028 or U+2029
+	copyByte          // copied as it is: safe ASCII and the other bytes of multi-byte runes
+	escapeByte        // '"' and '\\', written after a backslash
+)
+
+// verbatim classifies every byte value for AppendJSONAsString.
+var verbatim = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c < utf8.RuneSelf && safe[c]:
+			t[c] = copyByte
+		case c == '"' || c == '\\':
+			t[c] = escapeByte
+		case c >= utf8.RuneSelf && c != 0xE2:
+			t[c] = copyByte
+		}
+	}
+	return t
+}()
