@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
-	"maps"
-	"slices"
 )
 
 // AppendJSON appends the JSON of Amenity to b, byte for byte what json.Marshal writes, in one pass.
@@ -105,7 +103,7 @@ func (x *CapabilityResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Config.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Config.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -159,7 +157,7 @@ func (x *ConstraintExpression) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Properties.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Properties.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -423,7 +421,7 @@ func (x *Location) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Amenities.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Amenities.V, make([]AmenityType, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -651,7 +649,7 @@ func (x *LookupLocation) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Amenities.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Amenities.V, make([]AmenityType, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1091,7 +1089,7 @@ func (x *PaymentHandlerBase) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Config.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Config.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1329,7 +1327,7 @@ func (x *ServiceBase) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Config.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Config.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1388,7 +1386,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.MapOrder.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.MapOrder.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1420,7 +1418,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Services.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Services.V, make([]ReverseDomainName, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1451,7 +1449,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Capabilities.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Capabilities.V, make([]ReverseDomainName, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1482,7 +1480,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.PaymentHandlers.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.PaymentHandlers.V, make([]ReverseDomainName, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}

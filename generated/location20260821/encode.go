@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
-	"maps"
-	"slices"
 )
 
 // AppendJSON appends the JSON of AvailablePaymentInstrument to b, byte for byte what json.Marshal
@@ -25,7 +23,7 @@ func (x *AvailablePaymentInstrument) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Constraints.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Constraints.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -105,7 +103,7 @@ func (x *CapabilityResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Config.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Config.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1007,7 +1005,7 @@ func (x *PaymentHandlerBase) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Config.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Config.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1245,7 +1243,7 @@ func (x *ServiceBase) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Config.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Config.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1304,7 +1302,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.MapOrder.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.MapOrder.V, make([]string, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1336,7 +1334,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Services.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Services.V, make([]ReverseDomainName, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1367,7 +1365,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.Capabilities.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.Capabilities.V, make([]ReverseDomainName, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
@@ -1398,7 +1396,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '{')
-			for j0, k0 := range slices.Sorted(maps.Keys(x.PaymentHandlers.V)) {
+			for j0, k0 := range jsonenc.SortedKeys(x.PaymentHandlers.V, make([]ReverseDomainName, 0, 16)) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}

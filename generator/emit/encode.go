@@ -213,6 +213,10 @@ func appendValue(t *ir.Type, v *jen.Statement, addressable bool, where string, r
 		}), nil
 	case ir.Map:
 		j, k := fmt.Sprintf("j%d", depth), fmt.Sprintf("k%d", depth)
+		var key jen.Code = jen.String()
+		if t.Key != nil {
+			key = goType(t.Key)
+		}
 		elem, err := appendValue(t.Elem, v.Clone().Index(jen.Id(k)), false, where, false, depth+1)
 		if err != nil {
 			return nil, err
@@ -224,12 +228,17 @@ func appendValue(t *ir.Type, v *jen.Statement, addressable bool, where string, r
 		}, elem...)
 		return nilOr(v, required, "{}", []jen.Code{
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
-			jen.For(jen.List(jen.Id(j), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(v))).Block(loop...),
+			// The keys go to a buffer on the stack when they fit in it.
+			jen.For(jen.List(jen.Id(j), jen.Id(k)).Op(":=").Range().Qual(jsonencPkg, "SortedKeys").Call(v, jen.Make(jen.Index().Add(key), jen.Lit(0), jen.Lit(sortedKeysRoom)))).Block(loop...),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')),
 		}), nil
 	}
 	return nil, fmt.Errorf("%s: no encoder for kind %d", where, t.Kind)
 }
+
+// sortedKeysRoom is how many keys of a map the generated encoder sorts on
+// the stack; a larger map allocates its key list.
+const sortedKeysRoom = 16
 
 // nilOr writes null (or empty, for a required member) when the list or map
 // v is nil, else runs body.

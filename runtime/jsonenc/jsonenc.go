@@ -179,3 +179,15 @@ func AppendMembers(b []byte, unknown map[string]json.RawMessage, known func(stri
 	}
 	return b, nil
 }
+
+// SortedKeys appends the keys of m to buf, sorts them and returns the
+// result, the order encoding/json writes a map in. Generated encoders pass
+// a small buffer of their own, so a map that fits in it (an amenity list)
+// is written without allocating its keys.
+func SortedKeys[M ~map[K]V, K ~string, V any](m M, buf []K) []K {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
+}
