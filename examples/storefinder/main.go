@@ -64,6 +64,9 @@ type config struct {
 	postgres string
 	// postgresTimeout bounds each PostGIS statement (0: the source's default).
 	postgresTimeout time.Duration
+	// postgresSmallSet is postgis.Options.SmallSet; no flag sets it (tests
+	// use -1 to rank every page through the posting lists).
+	postgresSmallSet int
 	// ops is the metrics, access log and probes (operations.go); nil in
 	// configs built by hand, which turns them off.
 	ops *opsState

@@ -288,6 +288,9 @@ func pgCorpus(t *testing.T, recs []dataset.Record, n int) []pgRequest {
 		if f := filters(); len(f) > 0 {
 			loc["filters"] = f
 		}
+		if rng.IntN(10) < 4 {
+			loc["query"] = pgTexts[rng.IntN(len(pgTexts))]
+		}
 		// Small pages where few Locations match, so walks cross many page
 		// boundaries; large pages where thousands may, so a full walk of
 		// every request stays affordable.
@@ -299,6 +302,17 @@ func pgCorpus(t *testing.T, recs []dataset.Record, n int) []pgRequest {
 		out = append(out, pgRequest{tool: "search_locations", loc: loc})
 	}
 	return out
+}
+
+// pgTexts are the corpus's free-text queries: one word, several (in and
+// out of name order, for the phrase bonus), prefixes that expand to many
+// tokens, words only in addresses or amenity labels, CJK and full-width
+// text, hyphenated compounds, and text that scores nothing.
+var pgTexts = []string{
+	"express", "electronics", "market", "Nightjar Express", "express nightjar", "harvest lane market",
+	"elec", "exp", "str", "har", "market street", "Voltbay Yonkers", "lane lane", "home chicago",
+	"parking", "駐車場", "修理カウンター", "Ｅｘｐｒｅｓｓ", "Gartenstraße", "gartenstrasse", "wi-fi", "wifi",
+	"tokyo", "los angeles", "road 4", "zzzz-no-such-word", `"pickup" -wifi or`, "\"",
 }
 
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
@@ -330,6 +344,9 @@ type pgStats struct {
 	located   int // calls whose result held at least one Location
 	rejected  int // calls both sides rejected identically
 	multiPage int // searches walked over more than one page
+	// ranked and rankedMultiPage count the calls and multi-page walks of
+	// searches with free text.
+	ranked, rankedMultiPage int
 }
 
 func pgCompare(t *testing.T, corpus []pgRequest, want *mcp.ClientSession, got []*mcp.ClientSession) pgStats {
@@ -366,8 +383,15 @@ func pgCompare(t *testing.T, corpus []pgRequest, want *mcp.ClientSession, got []
 			if strings.Contains(w, `"locations":[{`) {
 				st.located++
 			}
+			_, text := loc["query"]
+			if text {
+				st.ranked++
+			}
 			if page == 1 {
 				st.multiPage++
+				if text {
+					st.rankedMultiPage++
+				}
 			}
 			if r.tool != "search_locations" {
 				break
@@ -441,18 +465,22 @@ func TestPostGISEquivalence(t *testing.T) {
 	data := pgDataFile(t)
 	mem := pgClient(t, config{cursorKeys: keys})
 	pg := pgClient(t, config{cursorKeys: keys, postgres: dsn, data: data})
+	// A replica that ranks every page through the posting lists, even where
+	// the admitted set is small enough to score whole; walks alternate
+	// between the two, so each continues the other's relevance cursors.
+	lists := pgClient(t, config{cursorKeys: keys, postgres: dsn, postgresSmallSet: -1})
 	recs, err := dataset.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	corpus := pgCorpus(t, recs, pgCorpusSize)
 	start := time.Now()
-	st := pgCompare(t, corpus, mem, []*mcp.ClientSession{pg})
+	st := pgCompare(t, corpus, mem, []*mcp.ClientSession{pg, lists})
 	t.Logf("compared in %s (in memory %s, postgis %s)", time.Since(start), pgSlow.want, pgSlow.got)
 	t.Logf("%d requests, %d tool calls compared byte for byte: %d with Locations, %d rejected alike, %d walks over several pages",
 		len(corpus), st.calls, st.located, st.rejected, st.multiPage)
-	if st.calls < 1000 || st.located < st.calls/3 || st.multiPage < 50 || st.rejected == 0 {
-		t.Fatalf("corpus too thin: %+v; it must make at least 1,000 calls, a third of them with Locations, 50 multi-page walks and some rejections", st)
+	if st.calls < 1000 || st.located < st.calls/3 || st.multiPage < 50 || st.rejected == 0 || st.ranked < 300 || st.rankedMultiPage < 20 {
+		t.Fatalf("corpus too thin: %+v; it must make at least 1,000 calls, a third of them with Locations, 50 multi-page walks (20 of them ranked), 300 ranked calls and some rejections", st)
 	}
 }
 

@@ -66,7 +66,7 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 		fmt.Fprintf(os.Stderr, "storefinder: loaded %s into PostgreSQL: %d records, %d inserted, %d updated, %d deleted\n",
 			c.data, st.Records, st.Inserted, st.Updated, st.Deleted)
 	}
-	src, err := postgis.Open(ctx, pool, postgis.Options{Timeout: c.postgresTimeout, Logger: logger})
+	src, err := postgis.Open(ctx, pool, postgis.Options{Timeout: c.postgresTimeout, Logger: logger, SmallSet: c.postgresSmallSet})
 	if err != nil {
 		return nil, 0, fmt.Errorf("--postgres: %w", err)
 	}

@@ -231,7 +231,7 @@ func invalidIfDuplicate(err error) error {
 
 func loadTx(ctx context.Context, tx pgx.Tx, each func(func(int, dataset.Record) error) error, st *LoadStats) error {
 	// One loader at a time; readers are not blocked by this lock mode.
-	if _, err := tx.Exec(ctx, `LOCK TABLE `+tableLocations+`, `+tableAliases+` IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+	if _, err := tx.Exec(ctx, `LOCK TABLE `+tableLocations+`, `+tableAliases+`, `+tablePostings+` IN SHARE ROW EXCLUSIVE MODE`); err != nil {
 		return fmt.Errorf("lock tables: %w", err)
 	}
 	// The pool's statement_timeout bounds a request; the statements of a
@@ -289,6 +289,9 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 		return fmt.Errorf("analyze staging: %w", err)
 	}
 
+	if err := syncPostings(ctx, tx, "storefinder_stage"); err != nil {
+		return err
+	}
 	tag, err := tx.Exec(ctx, `DELETE FROM `+tableLocations+` l WHERE NOT EXISTS (SELECT 1 FROM storefinder_stage s WHERE s.id = l.id)`)
 	if err != nil {
 		return fmt.Errorf("delete removed records: %w", err)

@@ -15,13 +15,22 @@ const (
 	tableLocations  = "storefinder_locations"
 	tableAliases    = "storefinder_aliases"
 	tableMigrations = "storefinder_migrations"
+	tablePostings   = "storefinder_postings"
 )
+
+// migration is one schema version: SQL, then an optional step in Go for
+// what SQL cannot compute (text postings need textrank's tokenizer), both
+// in the same transaction.
+type migration struct {
+	sql  string
+	fill func(ctx context.Context, tx pgx.Tx) error
+}
 
 // migrations are applied in order, each once, each in its own transaction;
 // a released migration is never edited, only followed by a new one.
-var migrations = []string{
+var migrations = []migration{
 	// 1: the locations, their aliases, and the indexes the queries use.
-	`
+	{sql: `
 CREATE EXTENSION IF NOT EXISTS postgis;
 
 CREATE TABLE storefinder_locations (
@@ -69,7 +78,32 @@ CREATE TABLE storefinder_aliases (
 	location_id text COLLATE "C" NOT NULL REFERENCES storefinder_locations (id) ON DELETE CASCADE
 );
 CREATE INDEX storefinder_aliases_location ON storefinder_aliases (location_id);
-`,
+`},
+	// 2: text postings (postings.go), backfilled from the rows a database
+	// already holds, so relevance pages read O(page) rows.
+	{sql: `
+CREATE TABLE storefinder_postings (
+	-- A textrank token of a public Location's text.
+	term       text COLLATE "C" NOT NULL,
+	-- Minus the largest weight of the fields holding term (name 3, address
+	-- 2, amenities 1): ascending index order is best first, and the keyset
+	-- (neg_weight, id) > ($w, $id) is one index range.
+	neg_weight smallint NOT NULL CHECK (neg_weight BETWEEN -3 AND -1),
+	id         text COLLATE "C" NOT NULL,
+	PRIMARY KEY (term, neg_weight, id)
+);
+-- The tsvector ranked differently from the in-memory store; postings
+-- replace it.
+DROP INDEX storefinder_locations_search;
+ALTER TABLE storefinder_locations DROP COLUMN search;
+`, fill: backfillPostings},
+}
+
+// migrationPurpose says in a few words what each version adds, for the
+// error that refuses an older database.
+var migrationPurpose = []string{
+	"the locations and aliases tables",
+	"text postings for ranked search",
 }
 
 // migrationLock is the advisory lock key that serialises concurrent
@@ -105,8 +139,14 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	}
 	for v := have + 1; v <= len(migrations); v++ {
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
+			m := migrations[v-1]
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
 				return err
+			}
+			if m.fill != nil {
+				if err := m.fill(ctx, tx); err != nil {
+					return err
+				}
 			}
 			_, err := tx.Exec(ctx, `INSERT INTO `+tableMigrations+` (version) VALUES ($1)`, v)
 			return err
@@ -136,6 +176,10 @@ func checkSchema(ctx context.Context, pool *pgxpool.Pool) error {
 	var have int
 	if err := pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM `+tableMigrations).Scan(&have); err != nil {
 		return fmt.Errorf("check schema: read version: %w", err)
+	}
+	if have < len(migrations) {
+		return fmt.Errorf("%w: database is at version %d, this program needs %d (%s); migrate it by loading a dataset (storefinder --postgres DSN --data FILE) or with Migrate against the primary",
+			ErrSchema, have, len(migrations), migrationPurpose[len(migrations)-1])
 	}
 	if have != len(migrations) {
 		return fmt.Errorf("%w: database is at version %d, this program needs %d", ErrSchema, have, len(migrations))

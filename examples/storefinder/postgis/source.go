@@ -6,8 +6,10 @@
 // Schema. storefinder_locations holds one row per record: the Location JSON
 // exactly as loaded (text), a geography(Point,4326) with a GiST index, the
 // amenity keys and item ids as arrays, the service area, the private flag
-// and a weighted tsvector with a GIN index; storefinder_aliases maps each
-// alias to its Location. Migrate creates and upgrades them.
+// and the ranking text (name, address, amenity labels); storefinder_aliases
+// maps each alias to its Location and storefinder_postings holds the text
+// postings of public Locations (postings.go). Migrate creates and upgrades
+// them.
 //
 // Loading. Load makes the tables hold exactly a dataset's records in one
 // transaction, writing only rows whose record changed, so it is idempotent
@@ -18,10 +20,9 @@
 // writes, so a Source can run against a hot standby.
 //
 // Pushdown. Candidates pushes down what it can decide exactly or as a safe
-// superset, in keyset order (id COLLATE "C", or text rank then id). Under id
-// order a call reads O(limit) rows; under relevance order it reads every
-// text match the other pushdowns admit (through the GIN and GiST indexes),
-// to rank them, then O(limit) of the rest.
+// superset, in keyset order (id COLLATE "C", or text score then id). Under
+// id order a call reads O(limit) rows; under relevance order, see
+// textsearch.go.
 //   - distance: a circle of radius max·(1+1e-6) + 1 m, checked on the
 //     spheroid. A local circle (up to a few hundred kilometres) is read cell
 //     by cell from (cell, id) indexes of a 0.1° or 1° latitude/longitude
@@ -37,8 +38,8 @@
 //     kilometre plus a metre is far above any disagreement of two correct
 //     geodesic solvers and far below anything that adds rows worth reading.
 //     A radius whose circle covers the whole ellipsoid is not pushed down
-//     (only "has a geo" is). Under relevance order the circle goes to the
-//     GiST index instead (ST_DWithin), since pages there follow the rank.
+//     (only "has a geo" is). Under relevance order the circle filters the
+//     rows that postings name, or the GiST index enumerates a small circle.
 //   - amenities and items: array containment (@>) is exact byte-wise string
 //     equality, the engine's rule, so they are pushed down.
 //   - hours, serves and extension filters are not: opening hours need IANA
@@ -57,11 +58,12 @@
 // hold, match nothing instead of failing the statement, as in memory.
 //
 // Free text orders and scores, never filters: under finder.ByRelevance the
-// score is ts_rank over a websearch OR-query for Locations that match it and
-// 0 for the rest, so every Location a structured constraint admits still
-// comes, after the scored ones. Scores differ from the in-memory ranking,
-// so this source names its own Ranking and relevance cursors from an
-// in-memory replica are refused here (-32602) rather than misread.
+// score is textrank's (the in-memory store's), computed in Go from each
+// row's text columns, and every Location a structured constraint admits
+// still comes, after the scored ones, with score 0. A page costs O(page)
+// postings through a threshold top-k over storefinder_postings, or one
+// read of a small admitted set (textsearch.go); relevance cursors carry
+// textrank.Name, so they move between in-memory and PostGIS replicas.
 package postgis
 
 import (
@@ -77,6 +79,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/ucpgen/ucpgen/examples/storefinder/textrank"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/country"
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
@@ -102,6 +105,11 @@ type Options struct {
 	// from which Candidates reads in id order instead of through the
 	// spatial index (0: DefaultWideProbe).
 	WideProbe int
+	// SmallSet is the largest set of Locations a pushed-down distance
+	// circle or item filter may admit for a ranked call to read and score
+	// all of them instead of walking posting lists (0: DefaultSmallSet;
+	// negative: always walk the posting lists).
+	SmallSet int
 	// Timeout bounds each Source call, waiting for a connection included
 	// (0: DefaultTimeout), so a database that stops answering (SIGSTOP, a
 	// partition) costs a request seconds, not the TCP timeout.
@@ -123,11 +131,11 @@ const (
 	ConnectTimeout = 5 * time.Second
 )
 
-// Ranking names this source's relevance scores (ts_rank over the weighted
-// tsvector) for relevance cursors: they differ from the in-memory store's,
-// so a relevance cursor from an in-memory replica is refused here, not
-// misread. Change it whenever a score can change.
-const Ranking = "postgis-ts_rank/1"
+// Ranking names this source's relevance scores for relevance cursors: they
+// are textrank's, computed in Go exactly as the in-memory store computes
+// them, so a relevance cursor minted by either kind of replica continues
+// on the other.
+const Ranking = textrank.Name
 
 // DefaultWideProbe is Options.WideProbe's default: below it, sorting the
 // circle's Locations costs less than walking the id order.
@@ -139,6 +147,7 @@ type Source struct {
 	pool    *pgxpool.Pool
 	caps    finder.Capabilities
 	probe   int
+	small   int
 	timeout time.Duration
 	faults  *faultLog
 }
@@ -180,7 +189,11 @@ func Open(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Source, error
 		logger = slog.Default()
 	}
 	faults := &faultLog{logger: logger, interval: FaultLogInterval, now: time.Now}
-	return &Source{pool: pool, probe: probe, timeout: timeout, faults: faults, caps: finder.Capabilities{
+	small := opts.SmallSet
+	if small == 0 {
+		small = DefaultSmallSet
+	}
+	return &Source{pool: pool, probe: probe, small: small, timeout: timeout, faults: faults, caps: finder.Capabilities{
 		Serves:      []string{"point", "address"},
 		Countries:   countries,
 		MaxDistance: opts.MaxDistance,
@@ -232,15 +245,29 @@ func (s *Source) candidates(ctx context.Context, h finder.Hints) ([]finder.Candi
 	if h.Order != finder.ByID {
 		return nil, fmt.Errorf("postgis candidates: unknown order %d", h.Order)
 	}
+	sql, args := s.byIDStatement(h, []string{"id", "doc"}, ", 0::real")
+	return s.query(ctx, sql, args)
+}
+
+// byIDStatement builds the finder.ByID candidate statement of h, selecting
+// cols (column names) and then extra (SQL expressions, each after a comma).
+func (s *Source) byIDStatement(h finder.Hints, cols []string, extra string) (string, []any) {
+	qualified := func(prefix string) string {
+		out := make([]string, len(cols))
+		for i, c := range cols {
+			out[i] = prefix + c
+		}
+		return strings.Join(out, ", ")
+	}
 	var w where
 	spatial := w.structured(h, true)
 	if h.After != nil {
 		w.add("id > " + w.arg(h.After.ID))
 	}
 	limit := w.arg(h.Limit)
-	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() + ` ORDER BY id LIMIT ` + limit
+	sql := `SELECT ` + qualified("") + extra + ` FROM ` + tableLocations + ` WHERE ` + w.String() + ` ORDER BY id LIMIT ` + limit
 	if spatial == nil {
-		return s.query(ctx, sql, w.args)
+		return sql, w.args
 	}
 	if level, cells, ok := coverCells(spatial.lat, spatial.lon, spatial.r); ok {
 		// A local circle is read cell by cell (see cells.go): each cell's
@@ -253,10 +280,10 @@ func (s *Source) candidates(ctx context.Context, h finder.Hints) ([]finder.Candi
 		}
 		wc.add("l." + cellColumns[level] + " = c.cell")
 		limit := wc.arg(h.Limit)
-		sql := `SELECT x.id, x.doc, 0::real FROM unnest(` + wc.arg(cells) + `::bigint[]) AS c(cell)
-CROSS JOIN LATERAL (SELECT l.id, l.doc FROM ` + tableLocations + ` AS l WHERE ` + wc.String() + ` ORDER BY l.id LIMIT ` + limit + `) AS x
+		sql := `SELECT ` + qualified("x.") + extra + ` FROM unnest(` + wc.arg(cells) + `::bigint[]) AS c(cell)
+CROSS JOIN LATERAL (SELECT ` + qualified("l.") + ` FROM ` + tableLocations + ` AS l WHERE ` + wc.String() + ` ORDER BY l.id LIMIT ` + limit + `) AS x
 ORDER BY x.id LIMIT ` + limit
-		return s.query(ctx, sql, wc.args)
+		return sql, wc.args
 	}
 	// A wide circle holding many Locations is read faster in id order,
 	// checking the circle row by row (about limit / density rows), than
@@ -274,73 +301,12 @@ ORDER BY x.id LIMIT ` + limit
 		tableLocations + ` WHERE NOT private AND geog && _ST_Expand(` + spatial.point + `, ` + spatial.radius + `) LIMIT ` +
 		fmt.Sprint(s.probe) + `) AS p)
 `
-	sql = probe + `(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE (SELECT sparse FROM probe) AND ` + w.String() + ` ORDER BY id LIMIT ` + limit + `)
+	sel := `SELECT ` + qualified("") + extra + ` FROM ` + tableLocations
+	sql = probe + `(` + sel + ` WHERE (SELECT sparse FROM probe) AND ` + w.String() + ` ORDER BY id LIMIT ` + limit + `)
 UNION ALL
-(SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
+(` + sel + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
 ORDER BY 1`
-	return s.query(ctx, sql, w2.args)
-}
-
-// ranked serves finder.ByRelevance in two keyset phases: Locations the text
-// matches with a positive rank (GIN index, rank desc, id asc), then every
-// other admitted Location with score 0 in id order.
-func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
-	tsq := orQuery(h.Text)
-	var out []finder.Candidate[location.Location]
-	if h.After == nil || h.After.Score > 0 {
-		var w where
-		w.structured(h, true)
-		q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
-		rank := `ts_rank(search, ` + q + `)`
-		w.add("search @@ " + q)
-		w.add(rank + " > 0")
-		if h.After != nil {
-			sc := w.arg(float32(h.After.Score))
-			w.add("(" + rank + " < " + sc + "::real OR (" + rank + " = " + sc + "::real AND id > " + w.arg(h.After.ID) + "))")
-		}
-		sql := `SELECT id, doc, ` + rank + ` FROM ` + tableLocations + ` WHERE ` + w.String() +
-			` ORDER BY 3 DESC, id LIMIT ` + w.arg(h.Limit)
-		got, err := s.query(ctx, sql, w.args)
-		if err != nil {
-			return nil, err
-		}
-		out = got
-		if len(out) == h.Limit {
-			return out, nil
-		}
-	}
-	var w where
-	w.structured(h, true)
-	q := `websearch_to_tsquery('simple', ` + w.arg(tsq) + `)`
-	w.add("NOT (search @@ " + q + " AND ts_rank(search, " + q + ") > 0)")
-	if h.After != nil && h.After.Score <= 0 {
-		w.add("id > " + w.arg(h.After.ID))
-	}
-	sql := `SELECT id, doc, 0::real FROM ` + tableLocations + ` WHERE ` + w.String() +
-		` ORDER BY id LIMIT ` + w.arg(h.Limit-len(out))
-	rest, err := s.query(ctx, sql, w.args)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, rest...), nil
-}
-
-// orQuery turns free text into websearch_to_tsquery input that ORs every
-// word, so a Location matching some words ranks above one matching none;
-// quotes and leading minus signs (phrase and negation syntax) are dropped,
-// and websearch_to_tsquery never fails on what is left.
-func orQuery(text string) string {
-	// NUL separates words, as it does for the in-memory tokenizer; a
-	// PostgreSQL text value cannot hold it.
-	words := strings.FieldsFunc(text, func(r rune) bool { return r == '"' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0 })
-	var keep []string
-	for _, w := range words {
-		w = strings.TrimLeft(w, "-")
-		if w != "" && !strings.EqualFold(w, "or") {
-			keep = append(keep, w)
-		}
-	}
-	return strings.Join(keep, " or ")
+	return sql, w2.args
 }
 
 // where accumulates the SQL conditions and positional arguments of one
@@ -632,7 +598,9 @@ func (s *Source) items(ctx context.Context, items []string, cands []finder.Candi
 
 // Config parses dsn into a pool configuration suited to this source's short
 // read statements: JIT compilation and parallel workers cost more to start
-// than such a statement takes, so both are turned off for the session; a
+// than such a statement takes, so both are turned off for the session;
+// every statement is planned with its parameters' values
+// (plan_cache_mode=force_custom_plan), never with a generic plan; a
 // statement may run StatementTimeout and a connection may take
 // ConnectTimeout to open, so a hostile query or a hung server cannot hold
 // a connection for long. The DSN's own values win.
@@ -647,6 +615,15 @@ func Config(dsn string) (*pgxpool.Config, error) {
 	}
 	if _, set := rp["max_parallel_workers_per_gather"]; !set {
 		rp["max_parallel_workers_per_gather"] = "0"
+	}
+	if _, set := rp["plan_cache_mode"]; !set {
+		// pgx prepares each statement text once per connection; after five
+		// runs PostgreSQL may switch a prepared statement to a generic plan
+		// chosen without the parameters' values, and every statement here
+		// depends on them (a circle's radius, a posting list's length, a
+		// keyset position). Planning each run costs well under a
+		// millisecond; a wrong generic plan cost seconds.
+		rp["plan_cache_mode"] = "force_custom_plan"
 	}
 	if _, set := rp["application_name"]; !set {
 		rp["application_name"] = "ucpgen-storefinder"

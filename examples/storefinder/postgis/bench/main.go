@@ -156,8 +156,16 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 		return nil
 	}
 	steps := []string{
-		`DROP INDEX IF EXISTS storefinder_locations_geog, storefinder_locations_search, storefinder_locations_items,
+		`DROP INDEX IF EXISTS storefinder_locations_geog, storefinder_locations_items,
 			storefinder_locations_cell0, storefinder_locations_cell1`,
+		`ALTER TABLE storefinder_postings DROP CONSTRAINT storefinder_postings_pkey`,
+		// A copy has its original's text, so its original's postings.
+		`INSERT INTO storefinder_postings (term, neg_weight, id)
+		SELECT p.term, p.neg_weight, p.id || '-r' || k
+		FROM storefinder_postings p
+		JOIN storefinder_locations l ON l.id = p.id
+		CROSS JOIN generate_series(1, ` + fmt.Sprint(copies) + `) AS k
+		WHERE l.geog IS NOT NULL AND l.id NOT LIKE '%-r%'`,
 		// Each copy k moves a store by a deterministic pseudo-random offset
 		// of up to ±0.25° in each axis, so density follows the metros.
 		`INSERT INTO storefinder_locations (id, doc, digest, private, geog, cell0, cell1, amenities, items,
@@ -178,11 +186,12 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 				'{geo,latitude}', to_jsonb(j.lat)), '{geo,longitude}', to_jsonb(j.lon))::text AS doc) AS c
 		WHERE l.geog IS NOT NULL AND l.id NOT LIKE '%-r%'`,
 		`CREATE INDEX storefinder_locations_geog ON storefinder_locations USING gist (geog) WHERE NOT private`,
-		`CREATE INDEX storefinder_locations_search ON storefinder_locations USING gin (search) WHERE NOT private`,
+		`ALTER TABLE storefinder_postings ADD PRIMARY KEY (term, neg_weight, id)`,
 		`CREATE INDEX storefinder_locations_items ON storefinder_locations USING gin (items) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_cell0 ON storefinder_locations (cell0, id) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_cell1 ON storefinder_locations (cell1, id) WHERE NOT private`,
 		`ANALYZE storefinder_locations`,
+		`ANALYZE storefinder_postings`,
 	}
 	for _, s := range steps {
 		if _, err := pool.Exec(ctx, s); err != nil {
