@@ -2,6 +2,7 @@ package storegen
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 )
 
 var update = flag.Bool("update", false, "rewrite examples/storefinder/dataset/stores.json from the generator")
@@ -198,5 +200,56 @@ func TestGenerateToScales(t *testing.T) {
 	}
 	if err := GenerateTo(io.Discard, 1, 0); err == nil {
 		t.Fatal("n=0: want an error")
+	}
+}
+
+// TestLightShape checks the Light records: the same stores as Full (ids,
+// names, geo and weekly hours), every Location valid against the UCP
+// schemas and the store finder's rules (store.New validates each one with
+// the generated decoder), and about 860 bytes a store.
+func TestLightShape(t *testing.T) {
+	const n = 5000
+	var full, light bytes.Buffer
+	if err := GenerateTo(&full, DefaultSeed, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := GenerateShapeTo(&light, DefaultSeed, n, Light); err != nil {
+		t.Fatal(err)
+	}
+	frecs, err := dataset.Parse(full.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lrecs, err := dataset.Parse(light.Bytes())
+	if err != nil {
+		t.Fatalf("light file does not parse: %v", err)
+	}
+	if _, err := store.New(lrecs, store.Options{}); err != nil {
+		t.Fatalf("light file is not a valid store dataset: %v", err)
+	}
+	if len(lrecs) != n {
+		t.Fatalf("got %d light records", len(lrecs))
+	}
+	for i := range lrecs {
+		var f, l struct {
+			ID    string          `json:"id"`
+			Name  string          `json:"name"`
+			Geo   json.RawMessage `json:"geo"`
+			Hours json.RawMessage `json:"hours"`
+		}
+		if json.Unmarshal(frecs[i].Location, &f) != nil || json.Unmarshal(lrecs[i].Location, &l) != nil {
+			t.Fatalf("record %d: undecodable", i)
+		}
+		if f.ID != l.ID || f.Name != l.Name || string(f.Geo) != string(l.Geo) || string(f.Hours) != string(l.Hours) {
+			t.Fatalf("record %d: light store %s differs from full store %s", i, l.ID, f.ID)
+		}
+	}
+	per := light.Len() / n
+	if per < 700 || per > 1000 || light.Len()*2 > full.Len() {
+		t.Errorf("light records average %d bytes (full %d), want about 860", per, full.Len()/n)
+	}
+	t.Logf("light %d bytes a store, full %d", per, full.Len()/n)
+	if err := GenerateShapeTo(io.Discard, 1, 1, Shape(9)); err == nil {
+		t.Error("unknown shape: want an error")
 	}
 }
