@@ -24,10 +24,11 @@
 // id order a call reads O(limit) rows; under relevance order, see
 // textsearch.go.
 //   - distance: a circle of radius max·(1+1e-6) + 1 m, checked on the
-//     spheroid. A local circle (up to a few hundred kilometres) is read cell
-//     by cell from (cell, id) indexes of a 0.1° or 1° latitude/longitude
-//     grid, at most 64 cells (cells.go), so a call reads about cells × limit
-//     rows whether the circle holds ten Locations or a million. A wider one
+//     spheroid. A local circle (up to a few hundred kilometres) is read from
+//     (cell, id) indexes of a 0.1° or 1° latitude/longitude grid, at most 64
+//     cells the circle can reach (cells.go), merged in id order, so a call
+//     reads about limit rows times the share of the cells' rows that match,
+//     whether the circle holds ten Locations or a million. A wider one
 //     is read in id order when dense (about limit ÷ density rows) and
 //     through the GiST index when sparse, chosen by a bounded index probe
 //     in the same statement. The
@@ -270,20 +271,7 @@ func (s *Source) byIDStatement(h finder.Hints, cols []string, extra string) (str
 		return sql, w.args
 	}
 	if level, cells, ok := coverCells(spatial.lat, spatial.lon, spatial.r); ok {
-		// A local circle is read cell by cell (see cells.go): each cell's
-		// rows in id order from its (cell, id) index, checked against the
-		// circle row by row, at most limit from each, then merged.
-		var wc where
-		wc.structured(h, false)
-		if h.After != nil {
-			wc.add("l.id > " + wc.arg(h.After.ID))
-		}
-		wc.add("l." + cellColumns[level] + " = c.cell")
-		limit := wc.arg(h.Limit)
-		sql := `SELECT ` + qualified("x.") + extra + ` FROM unnest(` + wc.arg(cells) + `::bigint[]) AS c(cell)
-CROSS JOIN LATERAL (SELECT ` + qualified("l.") + ` FROM ` + tableLocations + ` AS l WHERE ` + wc.String() + ` ORDER BY l.id LIMIT ` + limit + `) AS x
-ORDER BY x.id LIMIT ` + limit
-		return sql, wc.args
+		return cellsStatement(h, level, cells, cols, extra)
 	}
 	// A wide circle holding many Locations is read faster in id order,
 	// checking the circle row by row (about limit / density rows), than
@@ -307,6 +295,30 @@ UNION ALL
 (` + sel + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
 ORDER BY 1`
 	return sql, w2.args
+}
+
+// cellsStatement reads a local circle cell by cell (see cells.go): one
+// branch per covering cell reads that cell's rows in id order from its
+// (cell, id) index, checking the circle and the other pushdowns row by row,
+// and a Merge Append interleaves the branches in id order, so the statement
+// stops after limit rows in all: it reads about limit × (rows of the cells ÷
+// rows that match) rows, not limit from every cell. One branch per cell,
+// each with its cell as a parameter, keeps the statement text (so its
+// prepared plan) the same for every circle with as many cells. It selects
+// cols, then extra, like byIDStatement.
+func cellsStatement(h finder.Hints, level int, cells []int64, cols []string, extra string) (string, []any) {
+	var w where
+	w.structured(h, false)
+	if h.After != nil {
+		w.add("id > " + w.arg(h.After.ID))
+	}
+	cond := w.String()
+	list := strings.Join(cols, ", ")
+	branches := make([]string, len(cells))
+	for i, c := range cells {
+		branches[i] = `(SELECT ` + list + ` FROM ` + tableLocations + ` WHERE ` + cond + ` AND ` + cellColumns[level] + ` = ` + w.arg(c) + ` ORDER BY id)`
+	}
+	return `SELECT ` + list + extra + ` FROM (` + strings.Join(branches, "\nUNION ALL\n") + `) AS x ORDER BY id LIMIT ` + w.arg(h.Limit), w.args
 }
 
 // where accumulates the SQL conditions and positional arguments of one
