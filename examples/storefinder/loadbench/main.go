@@ -42,7 +42,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
-	"github.com/ucpgen/ucpgen/internal/storegen"
 )
 
 func main() {
@@ -55,6 +54,13 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == floorFlag {
 		if err := runFloor(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "loadbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == jsonChildFlag {
+		if err := runJSONChild(os.Args[2:], os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "loadbench:", err)
 			os.Exit(1)
 		}
@@ -115,6 +121,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.rest, "rest", false, "with -throughput: also send the search over REST (POST /ucp/locations/search) to the same store finder with http load clients, and print it beside the direct MCP path and the go-sdk floor")
 	fs.IntVar(&c.worstRuns, "worstcase-runs", 3, "fresh server processes per path for -worstcase")
 	addRunFlags(fs, &c.run)
+	addStartupFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -178,6 +185,9 @@ func run(args []string, out io.Writer) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build storefinder: %w", err)
 	}
+	if startupMode {
+		return runStartup(out, c, bin, dir)
+	}
 	if c.worst > 0 {
 		return runWorstCase(out, bin, c.worst, c.worstRuns, c.extra)
 	}
@@ -192,7 +202,7 @@ func writeDataset(path string, n int) error {
 	if err != nil {
 		return err
 	}
-	if err := storegen.GenerateTo(f, storegen.DefaultSeed, n); err != nil {
+	if err := generate(f, n); err != nil {
 		f.Close()
 		return fmt.Errorf("generate %d stores: %w", n, err)
 	}

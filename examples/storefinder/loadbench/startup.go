@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ucpgen/ucpgen/internal/storegen"
+)
+
+// The -startup mode (issue 25, item 3): the in-memory store finder's
+// start-up on a generated --data file, beside the time encoding/json takes
+// to decode the same file into generic values (var v any; json.Unmarshal),
+// measured in the same run in a process of its own, so the ratio does not
+// depend on how busy the machine is.
+var (
+	startupMode bool
+	// datasetShape is the record shape of every generated dataset (-shape).
+	datasetShape = storegen.Full
+)
+
+// addStartupFlags registers -startup and -shape on fs.
+func addStartupFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&startupMode, "startup", false, "instead of the latency table: start the in-memory storefinder on each generated dataset (-n) until /.well-known/ucp answers, and time encoding/json decoding the same file into generic values in a process of its own, -runs times; prints both, their peak RSS and the ratio")
+	fs.Func("shape", "record shape of the generated datasets: full (storegen's, about 1.85 KB a store) or light (the \"synthetic\" file, about 860 bytes a store; see internal/storegen.Light)", func(s string) error {
+		switch s {
+		case "full":
+			datasetShape = storegen.Full
+		case "light":
+			datasetShape = storegen.Light
+		default:
+			return fmt.Errorf("%q is neither full nor light", s)
+		}
+		return nil
+	})
+}
+
+// generate writes n stores of the selected shape to w.
+func generate(w io.Writer, n int) error {
+	return storegen.GenerateShapeTo(w, storegen.DefaultSeed, n, datasetShape)
+}
+
+func shapeName() string {
+	if datasetShape == storegen.Light {
+		return "light"
+	}
+	return "full"
+}
+
+// jsonChildFlag makes the binary decode one file with encoding/json and
+// report, so the baseline has a process (and a peak RSS) of its own.
+const jsonChildFlag = "-loadbench-json-child"
+
+// runJSONChild reads path and decodes it into generic values, then prints
+// wall time (read included), CPU time and peak RSS on one line.
+func runJSONChild(args []string, out io.Writer) error {
+	if len(args) != 1 {
+		return fmt.Errorf("%s: want a path", jsonChildFlag)
+	}
+	t0 := time.Now()
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	wall := time.Since(t0)
+	if a, ok := v.([]any); !ok || len(a) == 0 {
+		return fmt.Errorf("%s: not a non-empty array", args[0])
+	}
+	fmt.Fprintf(out, "%d %d %d\n", wall, cpuTime(os.Getpid()), peakRSS(os.Getpid()))
+	return nil
+}
+
+// jsonInChild runs the encoding/json baseline on path in a child process.
+func jsonInChild(self, path string) (wall, cpu time.Duration, rssKB int64, err error) {
+	cmd := exec.Command(self, jsonChildFlag, path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, 0, 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	if _, err := fmt.Sscan(stdout.String(), &wall, &cpu, &rssKB); err != nil {
+		return 0, 0, 0, fmt.Errorf("unreadable report %q", stdout.String())
+	}
+	return wall, cpu, rssKB, nil
+}
+
+// runStartup measures start-up against the encoding/json baseline at every
+// size, -runs times; each run starts a fresh server and a fresh child.
+func runStartup(out io.Writer, c config, bin, dir string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "in-memory start-up on a generated --data file (shape %s) until /.well-known/ucp answers, beside encoding/json decoding the same file into generic values (read included) in a process of its own; %d runs\n", shapeName(), c.run.runs)
+	t := newRunTable("Start-up against encoding/json, min / median / max over runs (ratio taken per run)", []string{"N", "shape"},
+		figure{"start-up", fmtSecFig}, figure{"server CPU", fmtSecFig}, figure{"server peak RSS", fmtMBFig},
+		figure{"json decode", fmtSecFig}, figure{"json CPU", fmtSecFig}, figure{"json peak RSS", fmtMBFig},
+		figure{"start-up / json", fmtRatioFig})
+	log := &runLog{opt: c.run, progress: os.Stderr}
+	for _, n := range c.sizes {
+		if n == 0 {
+			continue
+		}
+		path := filepath.Join(dir, fmt.Sprintf("stores-%s-%d.json", shapeName(), n))
+		if err := writeDataset(path, n); err != nil {
+			return err
+		}
+		key := []string{sizeLabel(n), shapeName()}
+		err := log.repeat("startup N="+sizeLabel(n), func(int) error {
+			addr, err := freeAddr()
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			stop, pid, err := startServer(bin, append([]string{"--addr", addr, "--data", path}, c.extra...), "http://"+addr, c.startMax)
+			if err != nil {
+				return err
+			}
+			up := time.Since(start)
+			cpu, rss := cpuTime(pid), peakRSS(pid)
+			stop()
+			jwall, jcpu, jrss, err := jsonInChild(self, path)
+			if err != nil {
+				return fmt.Errorf("encoding/json baseline: %w", err)
+			}
+			t.add(key, "start-up", float64(up))
+			t.add(key, "server CPU", float64(cpu))
+			t.add(key, "server peak RSS", float64(rss))
+			t.add(key, "json decode", float64(jwall))
+			t.add(key, "json CPU", float64(jcpu))
+			t.add(key, "json peak RSS", float64(jrss))
+			t.add(key, "start-up / json", ratio(float64(up), float64(jwall)))
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return renderAll(out, log, t)
+}
