@@ -5,7 +5,11 @@
 //
 //   - a 10 km search with an hours filter and an amenity filter;
 //   - a 1,000 km search;
-//   - a 50-id lookup.
+//   - a 50-id lookup;
+//   - text-ranked searches ("express", "electronics", "harvest lane
+//     market", "exp"), first page and page 5 (each page-5 request carries
+//     the cursor of page 4, walked untimed before), and "express" within
+//     50 km.
 //
 // With -memory it runs the same requests on the in-memory source built from
 // the same rows, for comparison where that fits in memory.
@@ -75,6 +79,8 @@ func run() error {
 	}
 	var trips counter
 	cfg.ConnConfig.Tracer = &trips
+	// Replicating rows takes minutes; the serving timeout is for requests.
+	cfg.ConnConfig.RuntimeParams["statement_timeout"] = "0"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
@@ -113,6 +119,11 @@ func run() error {
 		return err
 	}
 	shapes := requests(base, ids, *reqs)
+	texts, err := textShapes(ctx, svc, *reqs)
+	if err != nil {
+		return err
+	}
+	shapes = append(shapes, texts...)
 	fmt.Println("| source | request | p50 | p99 | round trips / request | locations returned / request |")
 	fmt.Println("|---|---|---|---|---|---|")
 	if *cpuProfile != "" {
@@ -158,7 +169,8 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 	steps := []string{
 		`DROP INDEX IF EXISTS storefinder_locations_geog, storefinder_locations_items,
 			storefinder_locations_cell0, storefinder_locations_cell1`,
-		`ALTER TABLE storefinder_postings DROP CONSTRAINT storefinder_postings_pkey`,
+		`ALTER TABLE storefinder_postings DROP CONSTRAINT IF EXISTS storefinder_postings_pkey`,
+		`DELETE FROM storefinder_postings WHERE id LIKE '%-r%'`,
 		// A copy has its original's text, so its original's postings.
 		`INSERT INTO storefinder_postings (term, neg_weight, id)
 		SELECT p.term, p.neg_weight, p.id || '-r' || k
@@ -355,3 +367,50 @@ func runMemory(ctx context.Context, pool *pgxpool.Pool, shapes []shape) error {
 	}
 	return nil
 }
+
+// textShapes builds the ranked searches: the first page of each text, and
+// page 5 with a cursor the service minted by walking pages 1-4 (untimed,
+// here), so page 5 measures one cursor request as an agent sends it.
+func textShapes(ctx context.Context, svc location.Hooks, n int) ([]shape, error) {
+	var out []shape
+	for _, text := range []string{"express", "electronics", "harvest lane market", "exp"} {
+		body := fmt.Sprintf(`{"query":%q}`, text)
+		first := shape{name: fmt.Sprintf("text %q, first page", text)}
+		fifth := shape{name: fmt.Sprintf("text %q, page 5", text)}
+		cursor := ""
+		for range 4 {
+			b := body
+			if cursor != "" {
+				b = fmt.Sprintf(`{"query":%q,"pagination":{"cursor":%q}}`, text, cursor)
+			}
+			req, err := location.DecodeSearchRequest([]byte(b))
+			if err != nil {
+				return nil, err
+			}
+			resp, err := svc.SearchLocations(ctx, nil, req)
+			if err != nil {
+				return nil, fmt.Errorf("walk %q: %w", text, err)
+			}
+			p, _ := resp.Pagination.Get()
+			cursor = p.Cursor.V
+			if cursor == "" {
+				return nil, fmt.Errorf("walk %q: no page after %d", text, 4)
+			}
+		}
+		for range n {
+			first.bodies = append(first.bodies, body)
+			fifth.bodies = append(fifth.bodies, fmt.Sprintf(`{"query":%q,"pagination":{"cursor":%q}}`, text, cursor))
+		}
+		out = append(out, first, fifth)
+	}
+	near := shape{name: `text "express" within 50 km`}
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range n {
+		c := centers50[rng.IntN(len(centers50))]
+		near.bodies = append(near.bodies, fmt.Sprintf(`{"query":"express","distance":{"center":{"latitude":%g,"longitude":%g},"max":50000}}`, c[0], c[1]))
+	}
+	return append(out, near), nil
+}
+
+// centers50 are metro centres of the embedded dataset.
+var centers50 = [][2]float64{{40.7831, -73.9712}, {51.5074, -0.1278}, {41.8781, -87.6298}, {34.0522, -118.2437}, {35.6762, 139.6503}, {52.52, 13.405}}
