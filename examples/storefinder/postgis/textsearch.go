@@ -182,7 +182,18 @@ func pushesDownSelective(h finder.Hints) bool {
 // rows; ok is false (and nothing is returned) when it holds more.
 func (s *Source) rankSmall(ctx context.Context, h finder.Hints, q textrank.Query) (_ []finder.Candidate[location.Location], ok bool, _ error) {
 	var w where
-	w.structured(h, true)
+	if c := w.structured(h, true); c != nil {
+		// Count the circle's bounding box first (no geodesic test per
+		// row), so a large circle costs an index probe, not s.small rows.
+		var n int
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+tableLocations+` WHERE NOT private AND geog && _ST_Expand(`+
+			c.point+`, `+c.radius+`) LIMIT `+fmt.Sprint(s.small+1)+`) AS p`, w.args[:3]...).Scan(&n); err != nil {
+			return nil, false, fmt.Errorf("postgis ranked: %w", err)
+		}
+		if n > s.small {
+			return nil, false, nil
+		}
+	}
 	rows, err := s.pool.Query(ctx, `SELECT id, text_name, text_address, text_amenities FROM `+tableLocations+
 		` WHERE `+w.String()+` LIMIT `+fmt.Sprint(s.small+1), w.args...)
 	if err != nil {
