@@ -25,12 +25,13 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		n := len(df.Records) // NewFile drops them once indexed
 		src, err := store.NewFile(df, store.Options{})
 		if err != nil {
 			df.Close()
 			return nil, 0, fmt.Errorf("load stores: %w", err)
 		}
-		return src, len(df.Records), nil
+		return src, n, nil
 	}
 	if c.postgres == "" {
 		recs, err := loadRecords(c.data)

@@ -167,11 +167,19 @@ func parsePart(sec section) (recs []Record, ok bool, err error) {
 		declined := false
 		ok, err := st.scan(func(s *scanner) bool {
 			start := s.peekPos()
+			// One pass when the record is plain and complete; only when
+			// it is not does value tell a record cut off by the window
+			// (read more, try again) from one the fast path declines.
+			rec = Record{}
+			r := &scanner{b: s.b, i: start}
+			if fastRecord(r, in, &rec) {
+				s.i = r.i
+				return true
+			}
 			if _, ok := s.value(1); !ok {
 				return false // invalid, or not all read yet
 			}
-			rec = Record{}
-			declined = !fastRecord(&scanner{b: s.b[:s.i], i: start}, in, &rec)
+			declined = true
 			return true
 		})
 		if err != nil || !ok || declined {

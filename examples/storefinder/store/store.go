@@ -155,7 +155,8 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 // NewFile is New over a dataset file opened with dataset.OpenFile: each
 // Location is read from the file to be validated and indexed, and again
 // (checked against its checksum) whenever it is a candidate, so the
-// Locations' text never stays in memory. The Source uses df until the
+// Locations' text never stays in memory. It takes over df.Records: they
+// are nil on return, their contents kept in the Source's own layout. The Source uses df until the
 // process ends; the file must not change meanwhile (a changed record is an
 // error naming it, see dataset.ErrChanged).
 func NewFile(df *dataset.File, opts Options) (*Source, error) {
