@@ -45,7 +45,7 @@ type options struct {
 	base      *regexp.Regexp
 	rename    []renameRule
 	every     time.Duration
-	markdown  bool
+	raw       string
 }
 
 type renameRule struct {
@@ -79,7 +79,7 @@ func run(args []string, out, progress io.Writer) error {
 	base := fs.String("base", "^baseline=", "a benchmark's baseline is the sibling whose last name element matches this")
 	fs.Var(renameFlag{&o.rename}, "rename", "REGEXP=REPLACEMENT turning a benchmark's name into its baseline's (repeatable; before -base)")
 	fs.DurationVar(&o.every, "loadavg-every", 2*time.Second, "with a package: how often to sample /proc/loadavg")
-	fs.BoolVar(&o.markdown, "markdown", true, "print Markdown tables")
+	fs.StringVar(&o.raw, "raw", "", "with a package: also save the runs' output (with load samples) to this file, for a later summary")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -100,6 +100,11 @@ func run(args []string, out, progress io.Writer) error {
 		text, err = runPackage(arg, o, progress)
 		if err != nil {
 			return err
+		}
+		if o.raw != "" {
+			if err := os.WriteFile(o.raw, []byte(text), 0o644); err != nil {
+				return err
+			}
 		}
 	} else {
 		b, err := os.ReadFile(arg)
