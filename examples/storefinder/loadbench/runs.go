@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -17,6 +18,9 @@ type runOptions struct {
 	runs     int
 	markdown bool
 	every    time.Duration
+	// before is a shell command run before each run, untimed: a PostGIS
+	// load run needs an empty database every time.
+	before string
 }
 
 // addRunFlags registers -runs, -markdown and -loadavg-every on fs.
@@ -24,6 +28,7 @@ func addRunFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.IntVar(&o.runs, "runs", 3, "repeat the whole measurement this many times, each with fresh server processes, and print min / median / max of every figure (latency mix, -loaders, -throughput, -rest, -postgres)")
 	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown, ready for docs/benchmarks.md")
 	fs.DurationVar(&o.every, "loadavg-every", 5*time.Second, "how often to sample /proc/loadavg during each run")
+	fs.StringVar(&o.before, "before-run", "", "shell command (sh -c) to run before each run, untimed, such as emptying the database for a -postgres load")
 }
 
 func (o runOptions) check() error {
@@ -48,6 +53,13 @@ type runLog struct {
 func (l *runLog) repeat(label string, one func(run int) error) error {
 	for i := range l.opt.runs {
 		fmt.Fprintf(l.progress, "loadbench: %s, run %d of %d\n", label, i+1, l.opt.runs)
+		if l.opt.before != "" {
+			cmd := exec.Command("sh", "-c", l.opt.before)
+			cmd.Stdout, cmd.Stderr = l.progress, l.progress
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%s, run %d: -before-run: %w", label, i+1, err)
+			}
+		}
 		s := sampleLoad(readLoadavg, l.opt.every)
 		t0 := time.Now()
 		err := one(i)
