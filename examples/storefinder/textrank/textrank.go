@@ -231,6 +231,48 @@ func Tokenize(text string) []string {
 // one by a single hyphen or apostrophe (as in "Wi-Fi" or "Year's").
 func tokens(text string) ([]string, []bool) {
 	s := normalize(text)
+	if ascii(s) {
+		return tokensASCII(s)
+	}
+	return tokensRunes(s)
+}
+
+// tokensASCII is tokensRunes for ASCII text, a byte at a time: there a
+// word rune is a letter or digit and no script is unspaced.
+func tokensASCII(s string) ([]string, []bool) {
+	toks := make([]string, 0, 8)
+	joined := make([]bool, 0, 8)
+	start := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if wordASCII(c) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			toks = append(toks, s[start:i])
+			joined = append(joined, false)
+			start = -1
+		}
+		if (c == '-' || c == '\'') && len(toks) > 0 && i > 0 && i+1 < len(s) && wordASCII(s[i-1]) && wordASCII(s[i+1]) {
+			joined[len(joined)-1] = true
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, s[start:])
+		joined = append(joined, false)
+	}
+	return toks, joined
+}
+
+func wordASCII(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// tokensRunes splits normalised text s as tokens describes.
+func tokensRunes(s string) ([]string, []bool) {
 	var toks []string
 	var joined []bool
 	start := -1

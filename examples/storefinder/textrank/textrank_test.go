@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -247,4 +248,32 @@ func BenchmarkScoreDataset(b *testing.B) {
 			_ = sum
 		}
 	})
+}
+
+// TestTokensASCIIMatchesRunes holds the byte-at-a-time ASCII tokeniser to
+// the rune one on every ASCII text of a small alphabet up to five bytes
+// (letters of both cases, digits, hyphen, apostrophe, space, punctuation)
+// and on longer samples.
+func TestTokensASCIIMatchesRunes(t *testing.T) {
+	alphabet := "aZ9-' .é"[:7]
+	var texts []string
+	var grow func(prefix string, n int)
+	grow = func(prefix string, n int) {
+		texts = append(texts, prefix)
+		if n == 0 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			grow(prefix+alphabet[i:i+1], n-1)
+		}
+	}
+	grow("", 5)
+	texts = append(texts, "Wi-Fi & 24/7 Year's-end", "rock'n'roll -lead trail- a--b", "Store #12, 5th Ave.")
+	for _, s := range texts {
+		gt, gj := tokensASCII(s)
+		wt, wj := tokensRunes(s)
+		if !reflect.DeepEqual(gt, wt) && !(len(gt) == 0 && len(wt) == 0) || !reflect.DeepEqual(gj, wj) && !(len(gj) == 0 && len(wj) == 0) {
+			t.Fatalf("%q: ascii %q %v, runes %q %v", s, gt, gj, wt, wj)
+		}
+	}
 }
