@@ -1,14 +1,19 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/storegen"
 )
 
 // benchWriter is a ResponseWriter that keeps only the status and the body's
@@ -77,5 +82,76 @@ func BenchmarkDirectSearch(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		call(i)
+	}
+}
+
+// BenchmarkDirectLookup is loadbench's "lookup, 50 ids" over the direct
+// tools/call path through the whole HTTP handler, on 30,000 generated
+// stores: past the size up to which the store keeps Locations decoded, so
+// every call decodes its 50 Locations from their text as at 1M.
+func BenchmarkDirectLookup(b *testing.B) {
+	data := filepath.Join(b.TempDir(), "stores.json")
+	f, err := os.Create(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := storegen.GenerateTo(f, storegen.DefaultSeed, 30_000); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	c, err := parseFlags([]string{"--rate", "0", "--access-log=false", "--data", data})
+	if err != nil {
+		b.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s, _, err := newServers(c, logger)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := httpServers(c, s, "http://127.0.0.1:8080", logger)
+	if err != nil {
+		b.Fatal(err)
+	}
+	post := func(body string) *benchWriter {
+		r := httptest.NewRequest(http.MethodPost, "/ucp/mcp", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		w := &benchWriter{header: http.Header{}}
+		srv.Handler.ServeHTTP(w, r)
+		return w
+	}
+	// The first 50 ids of the browse order, as loadbench takes them.
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodPost, "/ucp/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_locations","arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/profile.json"}},"location":{"pagination":{"limit":50}}}}}`))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	srv.Handler.ServeHTTP(rec, r)
+	var page struct {
+		Result struct {
+			StructuredContent struct {
+				Locations []struct {
+					ID string `json:"id"`
+				} `json:"locations"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &page); err != nil || len(page.Result.StructuredContent.Locations) != 50 {
+		b.Fatalf("browse: %v %.300s", err, rec.Body.Bytes())
+	}
+	var ids []string
+	for _, l := range page.Result.StructuredContent.Locations {
+		ids = append(ids, l.ID)
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_locations","arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/profile.json"}},"location":{"ids":["` + strings.Join(ids, `","`) + `"]}}}}`
+	if w := post(body); w.status != http.StatusOK || w.n < 50*1000 {
+		b.Fatalf("status %d, %d bytes", w.status, w.n)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		post(body)
 	}
 }

@@ -215,6 +215,47 @@ type result struct {
 	startCPU  time.Duration // the server's user+system CPU until it answered
 	peakRSSKB int64
 	lat       map[string][]time.Duration
+	// latHTTP are the same calls from a plain HTTP client (plainCall).
+	latHTTP map[string][]time.Duration
+}
+
+// plainCall posts one tools/call (MCP 2025-11-25, stateless) as the
+// throughput run's http clients do and returns the time until the whole
+// answer was read. The answer is checked after the clock stops: its frame
+// and id, no isError, and a locations array in its structured content.
+func plainCall(client *http.Client, endpoint, tool, args string, id int) (time.Duration, error) {
+	body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
+	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	t0 := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	d := time.Since(t0)
+	if err != nil {
+		return 0, err
+	}
+	var msg struct {
+		ID     int `json:"id"`
+		Result struct {
+			IsError           bool `json:"isError"`
+			StructuredContent struct {
+				Locations []json.RawMessage `json:"locations"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &msg) != nil || msg.ID != id || msg.Result.IsError || msg.Result.StructuredContent.Locations == nil {
+		return 0, fmt.Errorf("status %d, answer %.200q", resp.StatusCode, raw)
+	}
+	return d, nil
 }
 
 func freeAddr() (string, error) {
@@ -232,7 +273,10 @@ func measure(c config, bin, data string) (result, error) {
 	if err != nil {
 		return r, err
 	}
-	args := []string{"--addr", addr}
+	// Each query is sent twice (go-sdk session, then plain HTTP) from one
+	// agent profile, faster than --rate's default allows at 1M: the rate
+	// limit would measure itself. -server-flags can set it again.
+	args := []string{"--addr", addr, "--rate", "0"}
 	if data != "" {
 		args = append(args, "--data", data)
 	}
@@ -262,6 +306,9 @@ func measure(c config, bin, data string) (result, error) {
 		return r, err
 	}
 	r.lat = map[string][]time.Duration{}
+	r.latHTTP = map[string][]time.Duration{}
+	plain := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
+	defer plain.CloseIdleConnections()
 	for _, q := range queryMix {
 		for i := range c.warmup + c.reps {
 			args := q.args(i, ids)
@@ -274,8 +321,16 @@ func measure(c config, bin, data string) (result, error) {
 			if res.IsError {
 				return r, fmt.Errorf("%s: tool error: %v", q.name, res.Content)
 			}
+			// The same call from a plain HTTP client, right after: the
+			// server's time without the go-sdk session's decoding of the
+			// answer into maps, which grows with the answer.
+			dh, err := plainCall(plain, base+"/ucp/mcp", q.tool, args, i+1)
+			if err != nil {
+				return r, fmt.Errorf("%s over plain HTTP: %w", q.name, err)
+			}
 			if i >= c.warmup {
 				r.lat[q.name] = append(r.lat[q.name], d)
+				r.latHTTP[q.name] = append(r.latHTTP[q.name], dh)
 			}
 		}
 	}

@@ -96,7 +96,9 @@ func runLatency(out io.Writer, c config, bin, dir string) error {
 		source = "postgis"
 	}
 	fmt.Fprintf(out, "source: %s; %d runs, each on a fresh server; %d timed requests per query after %d warm-up; one request in flight\n", source, c.run.runs, c.reps, c.warmup)
-	figs := []figure{{"p50", fmtDurFig}, {"p99", fmtDurFig}}
+	// p50 and p99 are timed by a go-sdk client session; http p50 and p99
+	// by a plain HTTP client (plainCall), the same calls interleaved.
+	figs := []figure{{"p50", fmtDurFig}, {"p99", fmtDurFig}, {"http p50", fmtDurFig}, {"http p99", fmtDurFig}}
 	if c.brute {
 		figs = append(figs, figure{"brute p50", fmtDurFig}, figure{"p50 / brute", fmtRatioFig})
 	}
@@ -128,6 +130,8 @@ func runLatency(out io.Writer, c config, bin, dir string) error {
 				p50 := percentile(res.lat[q.name], 50)
 				lat.add(key, "p50", float64(p50))
 				lat.add(key, "p99", float64(percentile(res.lat[q.name], 99)))
+				lat.add(key, "http p50", float64(percentile(res.latHTTP[q.name], 50)))
+				lat.add(key, "http p99", float64(percentile(res.latHTTP[q.name], 99)))
 				if c.brute {
 					lat.add(key, "brute p50", float64(brute[q.name]))
 					lat.add(key, "p50 / brute", ratio(float64(p50), float64(brute[q.name])))
