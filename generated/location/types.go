@@ -47,11 +47,13 @@ func isAmenityMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeAmenity.
 func (x *Amenity) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Amenity followed by its unknown members in name order.
@@ -105,11 +107,13 @@ func isAvailablePaymentInstrumentMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeAvailablePaymentInstrument.
 func (x *AvailablePaymentInstrument) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes AvailablePaymentInstrument followed by its unknown members in name order.
@@ -158,11 +162,13 @@ func (x CapabilityBaseExtends) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeCapabilityBaseExtends.
 func (x *CapabilityBaseExtends) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // CapabilityResponseSchema is generated from schemas/capability.json#/$defs/response_schema.
@@ -206,11 +212,13 @@ func isCapabilityResponseSchemaMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeCapabilityResponseSchema.
 func (x *CapabilityResponseSchema) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes CapabilityResponseSchema followed by its unknown members in name order.
@@ -245,11 +253,13 @@ type ConstraintExpression struct {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeConstraintExpression.
 func (x *ConstraintExpression) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // ConstraintExpressionPropertyValue is generated from
@@ -285,11 +295,13 @@ func (x ConstraintExpressionPropertyValue) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeConstraintExpressionPropertyValue.
 func (x *ConstraintExpressionPropertyValue) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // Context is generated from schemas/common/types/context.json#.
@@ -366,11 +378,13 @@ func isContextMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeContext.
 func (x *Context) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Context followed by its unknown members in name order.
@@ -410,11 +424,13 @@ func isContextPaymentItemMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeContextPaymentItem.
 func (x *ContextPaymentItem) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes ContextPaymentItem followed by its unknown members in name order.
@@ -459,11 +475,13 @@ func isDailyHourMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeDailyHour.
 func (x *DailyHour) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes DailyHour followed by its unknown members in name order.
@@ -537,11 +555,13 @@ func isExceptionHourMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeExceptionHour.
 func (x *ExceptionHour) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes ExceptionHour followed by its unknown members in name order.
@@ -579,11 +599,13 @@ func isGeoMember(name string) bool {
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see DecodeGeo.
 func (x *Geo) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Geo followed by its unknown members in name order.
@@ -656,11 +678,13 @@ func isLocationMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocation.
 func (x *Location) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Location followed by its unknown members in name order.
@@ -708,11 +732,13 @@ func isLocationDistanceMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationDistance.
 func (x *LocationDistance) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationDistance followed by its unknown members in name order.
@@ -758,11 +784,13 @@ func isLocationFilterMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationFilter.
 func (x *LocationFilter) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationFilter followed by its unknown members in name order.
@@ -802,11 +830,13 @@ func isLocationFilterHoursMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationFilterHours.
 func (x *LocationFilterHours) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationFilterHours followed by its unknown members in name order.
@@ -850,11 +880,13 @@ func isLocationServesMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationServes.
 func (x *LocationServes) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationServes followed by its unknown members in name order.
@@ -898,11 +930,13 @@ func isLocationServesAddressMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationServesAddress.
 func (x *LocationServesAddress) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationServesAddress followed by its unknown members in name order.
@@ -973,11 +1007,13 @@ func isLookupLocationMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupLocation.
 func (x *LookupLocation) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupLocation followed by its unknown members in name order.
@@ -1015,11 +1051,13 @@ func isLookupLocationInputMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupLocationInput.
 func (x *LookupLocationInput) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupLocationInput followed by its unknown members in name order.
@@ -1088,11 +1126,13 @@ func isLookupRequestMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupRequest.
 func (x *LookupRequest) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupRequest followed by its unknown members in name order.
@@ -1140,11 +1180,13 @@ func isLookupResponseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupResponse.
 func (x *LookupResponse) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupResponse followed by its unknown members in name order.
@@ -1201,11 +1243,13 @@ func (x Message) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessage.
 func (x *Message) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MessageError is generated from schemas/common/types/message_error.json#.
@@ -1252,11 +1296,13 @@ func isMessageErrorMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessageError.
 func (x *MessageError) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MessageError followed by its unknown members in name order.
@@ -1335,11 +1381,13 @@ func isMessageInfoMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessageInfo.
 func (x *MessageInfo) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MessageInfo followed by its unknown members in name order.
@@ -1411,11 +1459,13 @@ func isMessageWarningMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessageWarning.
 func (x *MessageWarning) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MessageWarning followed by its unknown members in name order.
@@ -1462,11 +1512,13 @@ func isMetaMember(name string) bool {
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see DecodeMeta.
 func (x *Meta) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Meta followed by its unknown members in name order.
@@ -1503,11 +1555,13 @@ func isMetaUCPAgentMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMetaUCPAgent.
 func (x *MetaUCPAgent) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MetaUCPAgent followed by its unknown members in name order.
@@ -1550,11 +1604,13 @@ func isPaginationRequestMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePaginationRequest.
 func (x *PaginationRequest) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PaginationRequest followed by its unknown members in name order.
@@ -1596,11 +1652,13 @@ func isPaginationResponseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePaginationResponse.
 func (x *PaginationResponse) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PaginationResponse followed by its unknown members in name order.
@@ -1651,11 +1709,13 @@ func isPaymentHandlerBaseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePaymentHandlerBase.
 func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PaymentHandlerBase followed by its unknown members in name order.
@@ -1717,11 +1777,13 @@ func isPostalAddressMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePostalAddress.
 func (x *PostalAddress) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PostalAddress followed by its unknown members in name order.
@@ -1803,11 +1865,13 @@ func isSearchRequestMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeSearchRequest.
 func (x *SearchRequest) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes SearchRequest followed by its unknown members in name order.
@@ -1850,11 +1914,13 @@ func isSearchResponseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeSearchResponse.
 func (x *SearchResponse) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes SearchResponse followed by its unknown members in name order.
@@ -1910,11 +1976,13 @@ func isServiceBaseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeServiceBase.
 func (x *ServiceBase) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes ServiceBase followed by its unknown members in name order.
@@ -1971,11 +2039,13 @@ func isSignalsMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeSignals.
 func (x *Signals) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Signals followed by its unknown members in name order.
@@ -2038,11 +2108,13 @@ func isUCPLocationResponseSchemaMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeUCPLocationResponseSchema.
 func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes UCPLocationResponseSchema followed by its unknown members in name order.
@@ -2074,11 +2146,13 @@ type ValueConstraint struct {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeValueConstraint.
 func (x *ValueConstraint) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // WarningCode is generated from schemas/common/types/warning_code.json#.

@@ -60,11 +60,13 @@ func isAvailablePaymentInstrumentMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeAvailablePaymentInstrument.
 func (x *AvailablePaymentInstrument) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes AvailablePaymentInstrument followed by its unknown members in name order.
@@ -113,11 +115,13 @@ func (x CapabilityBaseExtends) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeCapabilityBaseExtends.
 func (x *CapabilityBaseExtends) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // CapabilityResponseSchema is generated from schemas/capability.json#/$defs/response_schema.
@@ -161,11 +165,13 @@ func isCapabilityResponseSchemaMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeCapabilityResponseSchema.
 func (x *CapabilityResponseSchema) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes CapabilityResponseSchema followed by its unknown members in name order.
@@ -252,11 +258,13 @@ func isContextMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeContext.
 func (x *Context) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Context followed by its unknown members in name order.
@@ -296,11 +304,13 @@ func isContextPaymentItemMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeContextPaymentItem.
 func (x *ContextPaymentItem) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes ContextPaymentItem followed by its unknown members in name order.
@@ -345,11 +355,13 @@ func isDailyHourMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeDailyHour.
 func (x *DailyHour) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes DailyHour followed by its unknown members in name order.
@@ -423,11 +435,13 @@ func isExceptionHourMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeExceptionHour.
 func (x *ExceptionHour) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes ExceptionHour followed by its unknown members in name order.
@@ -465,11 +479,13 @@ func isGeoMember(name string) bool {
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see DecodeGeo.
 func (x *Geo) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Geo followed by its unknown members in name order.
@@ -517,11 +533,13 @@ func isInventoryFilterMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeInventoryFilter.
 func (x *InventoryFilter) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes InventoryFilter followed by its unknown members in name order.
@@ -587,11 +605,13 @@ func isLocationMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocation.
 func (x *Location) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Location followed by its unknown members in name order.
@@ -639,11 +659,13 @@ func isLocationDistanceMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationDistance.
 func (x *LocationDistance) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationDistance followed by its unknown members in name order.
@@ -687,11 +709,13 @@ func isLocationFilterMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationFilter.
 func (x *LocationFilter) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationFilter followed by its unknown members in name order.
@@ -731,11 +755,13 @@ func isLocationFilterHoursMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationFilterHours.
 func (x *LocationFilterHours) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationFilterHours followed by its unknown members in name order.
@@ -779,11 +805,13 @@ func isLocationServesMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationServes.
 func (x *LocationServes) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationServes followed by its unknown members in name order.
@@ -827,11 +855,13 @@ func isLocationServesAddressMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLocationServesAddress.
 func (x *LocationServesAddress) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LocationServesAddress followed by its unknown members in name order.
@@ -901,11 +931,13 @@ func isLookupLocationMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupLocation.
 func (x *LookupLocation) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupLocation followed by its unknown members in name order.
@@ -943,11 +975,13 @@ func isLookupLocationInputMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupLocationInput.
 func (x *LookupLocationInput) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupLocationInput followed by its unknown members in name order.
@@ -1015,11 +1049,13 @@ func isLookupRequestMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupRequest.
 func (x *LookupRequest) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupRequest followed by its unknown members in name order.
@@ -1067,11 +1103,13 @@ func isLookupResponseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeLookupResponse.
 func (x *LookupResponse) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes LookupResponse followed by its unknown members in name order.
@@ -1128,11 +1166,13 @@ func (x Message) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessage.
 func (x *Message) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MessageError is generated from schemas/common/types/message_error.json#.
@@ -1179,11 +1219,13 @@ func isMessageErrorMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessageError.
 func (x *MessageError) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MessageError followed by its unknown members in name order.
@@ -1262,11 +1304,13 @@ func isMessageInfoMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessageInfo.
 func (x *MessageInfo) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MessageInfo followed by its unknown members in name order.
@@ -1338,11 +1382,13 @@ func isMessageWarningMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMessageWarning.
 func (x *MessageWarning) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MessageWarning followed by its unknown members in name order.
@@ -1393,11 +1439,13 @@ func isMetaMember(name string) bool {
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see DecodeMeta.
 func (x *Meta) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Meta followed by its unknown members in name order.
@@ -1434,11 +1482,13 @@ func isMetaUCPAgentMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeMetaUCPAgent.
 func (x *MetaUCPAgent) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes MetaUCPAgent followed by its unknown members in name order.
@@ -1481,11 +1531,13 @@ func isPaginationRequestMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePaginationRequest.
 func (x *PaginationRequest) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PaginationRequest followed by its unknown members in name order.
@@ -1527,11 +1579,13 @@ func isPaginationResponseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePaginationResponse.
 func (x *PaginationResponse) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PaginationResponse followed by its unknown members in name order.
@@ -1582,11 +1636,13 @@ func isPaymentHandlerBaseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePaymentHandlerBase.
 func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PaymentHandlerBase followed by its unknown members in name order.
@@ -1648,11 +1704,13 @@ func isPostalAddressMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodePostalAddress.
 func (x *PostalAddress) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes PostalAddress followed by its unknown members in name order.
@@ -1734,11 +1792,13 @@ func isSearchRequestMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeSearchRequest.
 func (x *SearchRequest) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes SearchRequest followed by its unknown members in name order.
@@ -1781,11 +1841,13 @@ func isSearchResponseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeSearchResponse.
 func (x *SearchResponse) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes SearchResponse followed by its unknown members in name order.
@@ -1841,11 +1903,13 @@ func isServiceBaseMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeServiceBase.
 func (x *ServiceBase) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes ServiceBase followed by its unknown members in name order.
@@ -1902,11 +1966,13 @@ func isSignalsMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeSignals.
 func (x *Signals) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes Signals followed by its unknown members in name order.
@@ -1969,11 +2035,13 @@ func isUCPLocationResponseSchemaMember(name string) bool {
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
 // DecodeUCPLocationResponseSchema.
 func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
-	v, err := schemacheck.Parse(data)
+	doc := schemacheck.NewDocument()
+	defer doc.Release()
+	v, err := doc.Parse(data)
 	if err != nil {
 		return err
 	}
-	return x.decodeValue(&v)
+	return x.decodeValue(v)
 }
 
 // MarshalJSON encodes UCPLocationResponseSchema followed by its unknown members in name order.

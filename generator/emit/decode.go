@@ -57,9 +57,13 @@ func variantDecoder(t *ir.Type, vr *ir.Variant) jen.Code {
 func strictUnmarshal(t *ir.Type) jen.Code {
 	return jen.Commentf("UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see Decode%s.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(checkPkg, "Parse").Call(jen.Id("data")),
+		// A pooled document, as Decode uses: a store decoding Locations on
+		// every request would otherwise allocate each parse tree anew.
+		jen.Id("doc").Op(":=").Qual(checkPkg, "NewDocument").Call(),
+		jen.Defer().Id("doc").Dot("Release").Call(),
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("doc").Dot("Parse").Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Return(jen.Id("x").Dot("decodeValue").Call(jen.Op("&").Id("v"))),
+		jen.Return(jen.Id("x").Dot("decodeValue").Call(jen.Id("v"))),
 	)
 }
 
