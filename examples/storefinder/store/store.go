@@ -127,7 +127,9 @@ func (s *Source) candidate(doc int32, score float64) (location.Candidate, error)
 			}
 		}
 		var err error
-		if loc, err = location.DecodeLocation(raw); err != nil { // validated at load
+		// Validated at load: decoded strictly, without the schema check again.
+		loc = new(location.Location)
+		if err = loc.UnmarshalJSON(raw); err != nil {
 			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
 		}
 	}
