@@ -128,3 +128,22 @@ func TestConfigTimeouts(t *testing.T) {
 		t.Errorf("the DSN's own timeouts were overridden: %q, %v", cfg.ConnConfig.RuntimeParams["statement_timeout"], cfg.ConnConfig.ConnectTimeout)
 	}
 }
+
+// TestConfigPlansEveryStatementWithItsValues: the pool never lets a
+// prepared statement fall back to a generic plan (the planner's choice
+// after five runs, made without the parameters' values, once cost ranked
+// pages seconds); a DSN's own plan_cache_mode wins.
+func TestConfigPlansEveryStatementWithItsValues(t *testing.T) {
+	for dsn, want := range map[string]string{
+		"postgres://u@127.0.0.1:5432/db":                      "force_custom_plan",
+		"postgres://u@127.0.0.1:5432/db?plan_cache_mode=auto": "auto",
+	} {
+		cfg, err := Config(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.ConnConfig.RuntimeParams["plan_cache_mode"]; got != want {
+			t.Errorf("%s: plan_cache_mode = %q, want %q", dsn, got, want)
+		}
+	}
+}

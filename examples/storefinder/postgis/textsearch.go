@@ -126,8 +126,9 @@ func admits(after *finder.Position, c scored) bool {
 // ranked serves finder.ByRelevance (see the comment at the top).
 func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate[location.Location], error) {
 	q := textrank.NewQuery(h.Text)
-	if q.Empty() {
-		// Every Location scores 0: the relevance order is the id order.
+	if q.Empty() || (h.After != nil && h.After.Score <= 0) {
+		// Every Location scores 0, or the cursor is already past every
+		// scored one: the rest is in id order.
 		return s.zeroRest(ctx, h, q, afterID(h.After), h.Limit)
 	}
 	if s.small > 0 && pushesDownSelective(h) {
@@ -147,11 +148,7 @@ func (s *Source) ranked(ctx context.Context, h finder.Hints) ([]finder.Candidate
 	if len(out) == h.Limit {
 		return out, nil
 	}
-	from := ""
-	if h.After != nil && h.After.Score <= 0 {
-		from = h.After.ID
-	}
-	rest, err := s.zeroRest(ctx, h, q, from, h.Limit-len(out))
+	rest, err := s.zeroRest(ctx, h, q, "", h.Limit-len(out))
 	if err != nil {
 		return nil, err
 	}
