@@ -13,20 +13,39 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 )
 
-// loaders are the two ways to load a --data file: the one main.go uses
-// today (read the whole file, then Parse) and the streaming ParseFile.
+// loaders are the ways to load a --data file into a store.Source: read the
+// whole file then Parse, the streaming ParseFile (both keep every
+// Location's text in memory), and OpenFile + NewFile, which main.go uses
+// and which leaves the Locations in the file.
 var loaders = []struct {
 	name string
-	load func(path string) ([]dataset.Record, error)
+	load func(path string) (*store.Source, error)
 }{
-	{"read whole + Parse", func(path string) ([]dataset.Record, error) {
+	{"read whole + Parse", func(path string) (*store.Source, error) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
-		return dataset.Parse(b)
+		recs, err := dataset.Parse(b)
+		if err != nil {
+			return nil, err
+		}
+		return store.New(recs, store.Options{})
 	}},
-	{"ParseFile (streamed)", dataset.ParseFile},
+	{"ParseFile (streamed)", func(path string) (*store.Source, error) {
+		recs, err := dataset.ParseFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return store.New(recs, store.Options{})
+	}},
+	{"OpenFile + NewFile (file-backed)", func(path string) (*store.Source, error) {
+		df, err := dataset.OpenFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return store.NewFile(df, store.Options{})
+	}},
 }
 
 // childFlag makes the binary load one dataset with one loader and report,
@@ -44,11 +63,7 @@ func runChild(args []string, out io.Writer) error {
 		return fmt.Errorf("%s: bad loader %q", childFlag, args[0])
 	}
 	t0 := time.Now()
-	recs, err := loaders[k].load(args[1])
-	if err != nil {
-		return err
-	}
-	src, err := store.New(recs, store.Options{})
+	src, err := loaders[k].load(args[1])
 	if err != nil {
 		return err
 	}
