@@ -55,7 +55,6 @@ var queryMix = []query{
 	// The issue-25 acceptance query: a brand word that about a seventh of
 	// the stores carry in their name, so every hit ties.
 	{"text query, express", "search_locations", func(int, []string) string { return `{"query":"express"}` }},
-	{"text query \"express\"", "search_locations", func(int, []string) string { return `{"query":"express"}` }},
 	{"lookup, 50 ids", "lookup_locations", func(_ int, ids []string) string {
 		return `{"ids":["` + strings.Join(ids, `","`) + `"]}`
 	}},
