@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
 
 const sample = `goos: linux
@@ -72,20 +74,20 @@ func TestSummaryAndPerRunRatios(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		num, den []result
-		want     summary
+		want     runstat.Summary
 	}{
 		// Median of per-run ratios (1) is not median/median (3000/2000).
-		{"per run", mk(3000, 2000, 4000), mk(1000, 2000, 4000), summary{1, 1, 3, 3}},
-		{"shorter baseline", mk(2, 4, 6), mk(1, 1), summary{2, 3, 4, 2}},
-		{"zero baseline skipped", mk(2, 4), mk(0, 2), summary{2, 2, 2, 1}},
+		{"per run", mk(3000, 2000, 4000), mk(1000, 2000, 4000), runstat.Summary{Min: 1, Median: 1, Max: 3, N: 3}},
+		{"shorter baseline", mk(2, 4, 6), mk(1, 1), runstat.Summary{Min: 2, Median: 3, Max: 4, N: 2}},
+		{"zero baseline skipped", mk(2, 4), mk(0, 2), runstat.Summary{Min: 2, Median: 2, Max: 2, N: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := summarize(perRunRatios(tc.num, tc.den, "ns/op")); got != tc.want {
+			if got := runstat.Summarize(perRunRatios(tc.num, tc.den, "ns/op")); got != tc.want {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
 	}
-	if s := summarize([]float64{math.NaN()}); s.n != 0 || s.format(fmtNs) != "-" {
+	if s := runstat.Summarize([]float64{math.NaN()}); s.N != 0 || s.Format(fmtNs) != "-" {
 		t.Errorf("all-NaN summary = %+v", s)
 	}
 }

@@ -29,6 +29,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
 
 func main() {
@@ -138,12 +140,12 @@ func runPackage(dir string, o options, progress io.Writer) (string, error) {
 	var all strings.Builder
 	for i := range o.runs {
 		fmt.Fprintf(progress, "benchfig: %s, run %d of %d\n", dir, i+1, o.runs)
-		s := sampleLoad(o.every)
+		s := runstat.SampleLoad(runstat.ReadLoadavg, o.every)
 		cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", o.bench, "-test.benchmem", "-test.benchtime", o.benchtime, "-test.count", "1")
 		cmd.Dir = dir
 		cmd.Stderr = progress
 		b, err := cmd.Output()
-		samples := s.stop()
+		samples := s.Stop()
 		if err != nil {
 			return "", fmt.Errorf("run %d: %w\n%s", i+1, err, b)
 		}

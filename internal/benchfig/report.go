@@ -4,41 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
-
-// summary is min, median and max over runs; the median of an even count
-// is the mean of the middle two.
-type summary struct {
-	min, median, max float64
-	n                int
-}
-
-func summarize(xs []float64) summary {
-	s := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			s = append(s, x)
-		}
-	}
-	if len(s) == 0 {
-		return summary{math.NaN(), math.NaN(), math.NaN(), 0}
-	}
-	slices.Sort(s)
-	m := s[len(s)/2]
-	if len(s)%2 == 0 {
-		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return summary{s[0], m, s[len(s)-1], len(s)}
-}
-
-func (s summary) format(f func(float64) string) string {
-	if s.n == 0 {
-		return "-"
-	}
-	return f(s.min) + " / " + f(s.median) + " / " + f(s.max)
-}
 
 // perRunRatios divides run k of num by run k of den, for as many runs as
 // both have: the ratio is taken inside a run, then summarised.
@@ -113,21 +82,21 @@ func report(w io.Writer, s benchSet, o options) error {
 		if b := baselineOf(name, names, o.base, o.rename); b != "" {
 			if bid, ok := byName[b]; ok {
 				base = b[strings.LastIndexByte(b, '/')+1:]
-				ratio = summarize(perRunRatios(rs, s.runs[bid], "ns/op")).format(fmtRatio)
+				ratio = runstat.Summarize(perRunRatios(rs, s.runs[bid], "ns/op")).Format(fmtRatio)
 			}
 		}
 		bop, allocs := "-", "-"
 		if v := col("B/op"); len(v) > 0 {
-			bop = fmtCount(summarize(v).median)
+			bop = fmtCount(runstat.Summarize(v).Median)
 		}
 		if v := col("allocs/op"); len(v) > 0 {
-			allocs = fmtCount(summarize(v).median)
+			allocs = fmtCount(runstat.Summarize(v).Median)
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", name, summarize(col("ns/op")).format(fmtNs), base, ratio, bop, allocs)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", name, runstat.Summarize(col("ns/op")).Format(fmtNs), base, ratio, bop, allocs)
 	}
 	if len(s.load) > 0 {
-		l := summarize(s.load)
-		fmt.Fprintf(w, "\n1-minute load average during the runs: %.2f-%.2f (%d samples)\n", l.min, l.max, l.n)
+		l := runstat.Summarize(s.load)
+		fmt.Fprintf(w, "\n1-minute load average during the runs: %.2f-%.2f (%d samples)\n", l.Min, l.Max, l.N)
 	} else {
 		fmt.Fprintln(w, "\n1-minute load average: not recorded")
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
 
 // runOptions repeat a whole measurement (-runs), each run with fresh server
@@ -46,7 +48,7 @@ type runLog struct {
 	opt      runOptions
 	progress io.Writer
 	lines    [][]string
-	all      loadRange
+	all      runstat.LoadRange
 }
 
 // repeat calls one once per run, sampling the load average meanwhile.
@@ -60,15 +62,15 @@ func (l *runLog) repeat(label string, one func(run int) error) error {
 				return fmt.Errorf("%s, run %d: -before-run: %w", label, i+1, err)
 			}
 		}
-		s := sampleLoad(readLoadavg, l.opt.every)
+		s := runstat.SampleLoad(runstat.ReadLoadavg, l.opt.every)
 		t0 := time.Now()
 		err := one(i)
-		r := s.stop()
+		r := runstat.RangeOf(s.Stop())
 		if err != nil {
 			return fmt.Errorf("%s, run %d: %w", label, i+1, err)
 		}
-		l.all = l.all.merge(r)
-		l.lines = append(l.lines, []string{label, strconv.Itoa(i + 1), time.Since(t0).Round(time.Second).String(), r.String(), strconv.Itoa(r.samples)})
+		l.all = l.all.Merge(r)
+		l.lines = append(l.lines, []string{label, strconv.Itoa(i + 1), time.Since(t0).Round(time.Second).String(), r.String(), strconv.Itoa(r.Samples)})
 	}
 	return nil
 }
@@ -134,7 +136,7 @@ func runLatency(out io.Writer, c config, bin, dir string) error {
 				lat.add(key, "http p99", float64(percentile(res.latHTTP[q.name], 99)))
 				if c.brute {
 					lat.add(key, "brute p50", float64(brute[q.name]))
-					lat.add(key, "p50 / brute", ratio(float64(p50), float64(brute[q.name])))
+					lat.add(key, "p50 / brute", runstat.Ratio(float64(p50), float64(brute[q.name])))
 				}
 			}
 			start.add([]string{label}, "start-up", float64(res.startup))
@@ -225,20 +227,20 @@ func runThroughputRuns(out io.Writer, c config, bin string) error {
 			key := []string{strconv.Itoa(r.clients)}
 			t.add(key, "storefinder req/s", r.direct)
 			t.add(key, "go-sdk floor req/s", r.floor)
-			t.add(key, "storefinder / floor", ratio(r.direct, r.floor))
+			t.add(key, "storefinder / floor", runstat.Ratio(r.direct, r.floor))
 			t.add(key, "floor, same payload, req/s", r.sameFloor)
-			t.add(key, "storefinder / same-payload floor", ratio(r.direct, r.sameFloor))
+			t.add(key, "storefinder / same-payload floor", runstat.Ratio(r.direct, r.sameFloor))
 			t.add(key, "storefinder via the SDK req/s", r.viaSDK)
-			t.add(key, "direct / via SDK", ratio(r.direct, r.viaSDK))
+			t.add(key, "direct / via SDK", runstat.Ratio(r.direct, r.viaSDK))
 			t.add(key, "payload ceiling req/s", r.ceiling)
-			t.add(key, "storefinder / ceiling", ratio(r.direct, r.ceiling))
-			t.add(key, "ceiling / floor", ratio(r.ceiling, r.floor))
+			t.add(key, "storefinder / ceiling", runstat.Ratio(r.direct, r.ceiling))
+			t.add(key, "ceiling / floor", runstat.Ratio(r.ceiling, r.floor))
 			if c.rest && r.kind == "http" {
 				restT.add(key, "REST req/s", r.rest)
 				restT.add(key, "direct MCP req/s", r.direct)
 				restT.add(key, "go-sdk floor req/s", r.floor)
-				restT.add(key, "REST / direct MCP", ratio(r.rest, r.direct))
-				restT.add(key, "REST / floor", ratio(r.rest, r.floor))
+				restT.add(key, "REST / direct MCP", runstat.Ratio(r.rest, r.direct))
+				restT.add(key, "REST / floor", runstat.Ratio(r.rest, r.floor))
 			}
 		}
 		return nil

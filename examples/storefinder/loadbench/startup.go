@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ucpgen/ucpgen/internal/storegen"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
 
 // The -startup mode (issue 25, item 3): the in-memory store finder's
@@ -140,7 +142,7 @@ func runStartup(out io.Writer, c config, bin, dir string) error {
 			t.add(key, "json decode", float64(jwall))
 			t.add(key, "json CPU", float64(jcpu))
 			t.add(key, "json peak RSS", float64(jrss))
-			t.add(key, "start-up / json", ratio(float64(up), float64(jwall)))
+			t.add(key, "start-up / json", runstat.Ratio(float64(up), float64(jwall)))
 			return nil
 		})
 		if err != nil {

@@ -3,63 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
-
-// summary is one figure over repeated runs: what docs/benchmarks.md
-// prints for every claim, so that a single lucky or unlucky run cannot
-// pass for the figure.
-type summary struct {
-	min, median, max float64
-	n                int
-}
-
-// summarize returns the min, median and max of xs, skipping NaN (a run
-// that could not produce the figure, such as a ratio over a zero). The
-// median of an even count is the mean of the two middle values.
-func summarize(xs []float64) summary {
-	s := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			s = append(s, x)
-		}
-	}
-	if len(s) == 0 {
-		return summary{min: math.NaN(), median: math.NaN(), max: math.NaN()}
-	}
-	slices.Sort(s)
-	m := s[len(s)/2]
-	if len(s)%2 == 0 {
-		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return summary{min: s[0], median: m, max: s[len(s)-1], n: len(s)}
-}
-
-// ratio is num/den of one run, NaN when the baseline is missing or zero,
-// so that a ratio is always taken inside a run and summarised afterwards
-// (the median of the ratios, not the ratio of the medians).
-func ratio(num, den float64) float64 {
-	if den == 0 || math.IsNaN(den) || math.IsNaN(num) {
-		return math.NaN()
-	}
-	return num / den
-}
-
-// format prints the summary as "min / median / max" with f, or the one
-// value when there was one run.
-func (s summary) format(f func(float64) string) string {
-	switch {
-	case s.n == 0:
-		return "-"
-	case s.n == 1:
-		return f(s.median)
-	}
-	return f(s.min) + " / " + f(s.median) + " / " + f(s.max)
-}
 
 // figure is one measured column of a runTable and how its values print.
 type figure struct {
@@ -118,7 +68,7 @@ func (t *runTable) cell(key []string, fig string) string {
 	if !ok || col < 0 {
 		return "-"
 	}
-	return summarize(r.vals[col]).format(t.figures[col].format)
+	return runstat.Summarize(r.vals[col]).Format(t.figures[col].format)
 }
 
 // render writes the table as Markdown (for docs/benchmarks.md) or as
@@ -133,7 +83,7 @@ func (t *runTable) render(w io.Writer, markdown bool) error {
 		r := t.rows[id]
 		line := slices.Clone(r.key)
 		for i, f := range t.figures {
-			line = append(line, summarize(r.vals[i]).format(f.format))
+			line = append(line, runstat.Summarize(r.vals[i]).Format(f.format))
 		}
 		lines = append(lines, line)
 	}

@@ -1,54 +1,11 @@
 package main
 
 import (
-	"math"
 	"strings"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
-
-func TestSummarize(t *testing.T) {
-	nan := math.NaN()
-	for _, tc := range []struct {
-		name string
-		in   []float64
-		want summary
-	}{
-		{"one run", []float64{4}, summary{4, 4, 4, 1}},
-		{"three runs, unsorted", []float64{9, 1, 5}, summary{1, 5, 9, 3}},
-		{"even count takes the mean of the middle two", []float64{4, 1, 3, 10}, summary{1, 3.5, 10, 4}},
-		{"five runs with a repeat", []float64{2, 2, 7, 1, 3}, summary{1, 2, 7, 5}},
-		{"a NaN run is skipped", []float64{3, nan, 1}, summary{1, 2, 3, 2}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := summarize(tc.in); got != tc.want {
-				t.Errorf("summarize(%v) = %+v, want %+v", tc.in, got, tc.want)
-			}
-		})
-	}
-	for _, in := range [][]float64{nil, {nan, nan}} {
-		if got := summarize(in); got.n != 0 || !math.IsNaN(got.median) || got.format(fmtRateFig) != "-" {
-			t.Errorf("summarize(%v) = %+v, %q; want no value and \"-\"", in, got, got.format(fmtRateFig))
-		}
-	}
-}
-
-func TestRatio(t *testing.T) {
-	for _, tc := range []struct {
-		num, den float64
-		want     float64 // NaN: no ratio
-	}{
-		{6, 3, 2},
-		{1, 4, 0.25},
-		{5, 0, math.NaN()},
-		{math.NaN(), 2, math.NaN()},
-		{2, math.NaN(), math.NaN()},
-	} {
-		got := ratio(tc.num, tc.den)
-		if math.IsNaN(tc.want) != math.IsNaN(got) || (!math.IsNaN(got) && got != tc.want) {
-			t.Errorf("ratio(%v, %v) = %v, want %v", tc.num, tc.den, got, tc.want)
-		}
-	}
-}
 
 // TestRunTableRatiosPerRun checks that a ratio cell summarises the ratios
 // of each run, not the ratio of the summarised columns: with these runs
@@ -60,7 +17,7 @@ func TestRunTableRatiosPerRun(t *testing.T) {
 		key := []string{"8"}
 		tb.add(key, "sf", r.sf)
 		tb.add(key, "floor", r.floor)
-		tb.add(key, "sf / floor", ratio(r.sf, r.floor))
+		tb.add(key, "sf / floor", runstat.Ratio(r.sf, r.floor))
 	}
 	for _, tc := range []struct{ fig, want string }{
 		{"sf", "10 / 20 / 90"},
