@@ -44,7 +44,19 @@ func (w *benchWriter) Write(b []byte) (int, error) {
 // flags, so that allocations and CPU per call can be read without a
 // network or load clients.
 func BenchmarkDirectSearch(b *testing.B) {
-	c, err := parseFlags([]string{"--rate", "0", "--access-log=false"})
+	h := benchHandler(b)
+	timeCalls(b, h, hoursAmenitySearches(5000, `,"pagination":{"limit":10}`), 1000)
+}
+
+// benchMeta is the request meta every benchmark call sends.
+const benchMeta = `"meta":{"ucp-agent":{"profile":"https://platform.example/profile.json"}}`
+
+// benchHandler builds the store finder's HTTP handler from its flags as main
+// does (per-caller rate limit and access log off, then args), for
+// benchmarks that time whole calls without a network or load clients.
+func benchHandler(b *testing.B, args ...string) http.Handler {
+	b.Helper()
+	c, err := parseFlags(append([]string{"--rate", "0", "--access-log=false"}, args...))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,31 +69,47 @@ func BenchmarkDirectSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return srv.Handler
+}
+
+// hoursAmenitySearches is loadbench's search (a circle of maxMeters +
+// open_at + one amenity, then tail inside location) around its four metros,
+// one tools/call body each.
+func hoursAmenitySearches(maxMeters int, tail string) []string {
 	centers := [][2]float64{{40.7831, -73.9712}, {51.5074, -0.1278}, {41.8781, -87.6298}, {34.0522, -118.2437}}
 	bodies := make([]string, len(centers))
 	for i, ce := range centers {
-		bodies[i] = `{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"tools/call","params":{"name":"search_locations","arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/profile.json"}},"location":{` +
-			fmt.Sprintf(`"distance":{"center":{"latitude":%g,"longitude":%g},"max":5000}`, ce[0], ce[1]) +
-			`,"filters":{"hours":{"open_at":"2026-12-02T18:30:00Z"},"amenities":["dev.ucp.amenity.parking"]},"pagination":{"limit":10}}}}}`
+		bodies[i] = `{"jsonrpc":"2.0","id":` + strconv.Itoa(i+1) + `,"method":"tools/call","params":{"name":"search_locations","arguments":{` + benchMeta + `,"location":{` +
+			fmt.Sprintf(`"distance":{"center":{"latitude":%g,"longitude":%g},"max":%d}`, ce[0], ce[1], maxMeters) +
+			`,"filters":{"hours":{"open_at":"2026-12-02T18:30:00Z"},"amenities":["dev.ucp.amenity.parking"]}` + tail + `}}}}`
 	}
-	call := func(i int) *benchWriter {
-		r := httptest.NewRequest(http.MethodPost, "/ucp/mcp", strings.NewReader(bodies[i%len(bodies)]))
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		w := &benchWriter{header: http.Header{}}
-		srv.Handler.ServeHTTP(w, r)
-		return w
-	}
-	for i := range bodies {
-		if w := call(i); w.status != http.StatusOK || w.n < 1000 {
+	return bodies
+}
+
+// postMCP sends one body to h as a stateless MCP 2025-11-25 client would.
+func postMCP(h http.Handler, body string) *benchWriter {
+	r := httptest.NewRequest(http.MethodPost, "/ucp/mcp", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	w := &benchWriter{header: http.Header{}}
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// timeCalls requires every body to get a 200 of at least minBytes, then
+// times posting the bodies in turn.
+func timeCalls(b *testing.B, h http.Handler, bodies []string, minBytes int) {
+	b.Helper()
+	for i, body := range bodies {
+		if w := postMCP(h, body); w.status != http.StatusOK || w.n < minBytes {
 			b.Fatalf("request %d: status %d, %d bytes", i, w.status, w.n)
 		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		call(i)
+		postMCP(h, bodies[i%len(bodies)])
 	}
 }
 
@@ -101,34 +129,13 @@ func BenchmarkDirectLookup(b *testing.B) {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
-	c, err := parseFlags([]string{"--rate", "0", "--access-log=false", "--data", data})
-	if err != nil {
-		b.Fatal(err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s, _, err := newServers(c, logger)
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv, err := httpServers(c, s, "http://127.0.0.1:8080", logger)
-	if err != nil {
-		b.Fatal(err)
-	}
-	post := func(body string) *benchWriter {
-		r := httptest.NewRequest(http.MethodPost, "/ucp/mcp", strings.NewReader(body))
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		w := &benchWriter{header: http.Header{}}
-		srv.Handler.ServeHTTP(w, r)
-		return w
-	}
+	h := benchHandler(b, "--data", data)
 	// The first 50 ids of the browse order, as loadbench takes them.
 	rec := httptest.NewRecorder()
 	r := httptest.NewRequest(http.MethodPost, "/ucp/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_locations","arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/profile.json"}},"location":{"pagination":{"limit":50}}}}}`))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
-	srv.Handler.ServeHTTP(rec, r)
+	h.ServeHTTP(rec, r)
 	var page struct {
 		Result struct {
 			StructuredContent struct {
@@ -145,13 +152,6 @@ func BenchmarkDirectLookup(b *testing.B) {
 	for _, l := range page.Result.StructuredContent.Locations {
 		ids = append(ids, l.ID)
 	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_locations","arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/profile.json"}},"location":{"ids":["` + strings.Join(ids, `","`) + `"]}}}}`
-	if w := post(body); w.status != http.StatusOK || w.n < 50*1000 {
-		b.Fatalf("status %d, %d bytes", w.status, w.n)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		post(body)
-	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup_locations","arguments":{` + benchMeta + `,"location":{"ids":["` + strings.Join(ids, `","`) + `"]}}}}`
+	timeCalls(b, h, []string{body}, 50*1000)
 }
