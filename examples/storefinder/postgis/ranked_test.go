@@ -130,7 +130,7 @@ func TestRankedIsTheInMemoryOrder(t *testing.T) {
 				// wide shapes early to keep the test quick.
 				for _, n := range []int{1 + qi%4, 33} {
 					name := fmt.Sprintf("small=%d/%s/%q/n=%d", small, sh.name, text, n)
-					got := walkUpTo(t, src, h, n, pages)
+					got, _ := walkUpTo(t, src, h, n, pages)
 					var gotW []want
 					for _, c := range got {
 						if sh.m.admits(f, c.Location.ID) {
@@ -159,8 +159,9 @@ func TestRankedIsTheInMemoryOrder(t *testing.T) {
 
 func head[T any](s []T) []T { return s[:min(len(s), 12)] }
 
-// walkUpTo reads at most pages pages of size n.
-func walkUpTo(t *testing.T, src *postgis.Source, h finder.Hints, n, pages int) []finder.Candidate[location.Location] {
+// walkUpTo reads at most pages pages of size n, and says whether it read
+// the last one (a page shorter than n).
+func walkUpTo(t *testing.T, src *postgis.Source, h finder.Hints, n, pages int) ([]finder.Candidate[location.Location], bool) {
 	t.Helper()
 	var all []finder.Candidate[location.Location]
 	h.Limit = n
@@ -174,12 +175,12 @@ func walkUpTo(t *testing.T, src *postgis.Source, h finder.Hints, n, pages int) [
 		}
 		all = append(all, got...)
 		if len(got) < n {
-			return all
+			return all, true
 		}
 		last := got[len(got)-1]
 		h.After = &finder.Position{Score: last.Score, ID: last.Location.ID}
 	}
-	return all
+	return all, false
 }
 
 // TestMigrationBackfillsPostings turns a loaded database back into schema

@@ -75,25 +75,11 @@ func (f *fixture) public() []string {
 // walk reads every candidate of h in pages of size n.
 func walk(t *testing.T, src *postgis.Source, h finder.Hints, n int) []finder.Candidate[location.Location] {
 	t.Helper()
-	var all []finder.Candidate[location.Location]
-	h.Limit = n
-	for range 100000 {
-		got, err := src.Candidates(context.Background(), h)
-		if err != nil {
-			t.Fatalf("candidates: %v", err)
-		}
-		if len(got) > n {
-			t.Fatalf("candidates returned %d > limit %d", len(got), n)
-		}
-		all = append(all, got...)
-		if len(got) < n {
-			return all
-		}
-		last := got[len(got)-1]
-		h.After = &finder.Position{Score: last.Score, ID: last.Location.ID}
+	all, done := walkUpTo(t, src, h, n, 100000)
+	if !done {
+		t.Fatal("walk did not end")
 	}
-	t.Fatal("walk did not end")
-	return nil
+	return all
 }
 
 func ids(cs []finder.Candidate[location.Location]) []string {
