@@ -90,6 +90,12 @@ type Source struct {
 	// itemCode numbers the item ids of all records, so an entry keeps its
 	// items as four bytes each.
 	itemCode map[string]int32
+	// schedules maps each distinct schedule's key (appendScheduleKey) to
+	// its compiled form, so a snapshot stores a few hundred schedules
+	// rather than a million.
+	schedules map[string]*hours.Compiled
+	// records is the number of records loaded, private ones included.
+	records int
 }
 
 // entry is one public record, as compact as the request paths allow.
@@ -294,6 +300,8 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 		}
 	}
 	s.itemCode = ld.itemCode
+	s.schedules = ld.schedules
+	s.records = len(records)
 	if df != nil {
 		df.Records = nil // the entries keep what requests need
 	}
@@ -494,33 +502,7 @@ func (ld *loader) shared(list []string) []string {
 func (ld *loader) compile(sc hours.Schedule) (*hours.Compiled, error) {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	// Every string is length-prefixed, so no two schedules share a key.
-	k := ld.key[:0]
-	str := func(v string) {
-		k = binary.AppendUvarint(k, uint64(len(v)))
-		k = append(k, v...)
-	}
-	str(sc.Timezone)
-	k = append(k, boolByte(sc.HasHours), boolByte(sc.HasExceptions))
-	k = binary.AppendUvarint(k, uint64(len(sc.Hours)))
-	for _, h := range sc.Hours {
-		str(h.Day)
-		str(h.Opens)
-		str(h.Closes)
-	}
-	k = binary.AppendUvarint(k, uint64(len(sc.Exceptions)))
-	for _, x := range sc.Exceptions {
-		str(x.ValidFrom)
-		str(x.ValidThrough)
-		for _, p := range []*string{x.Opens, x.Closes} {
-			if p == nil {
-				k = append(k, 0)
-			} else {
-				k = append(k, 1)
-				str(*p)
-			}
-		}
-	}
+	k := appendScheduleKey(ld.key[:0], sc)
 	ld.key = k
 	if c, ok := ld.schedules[string(k)]; ok {
 		return c, nil
