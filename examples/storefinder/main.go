@@ -55,9 +55,12 @@ func main() {
 
 // config is the parsed command line.
 type config struct {
-	addr     string
-	stdio    bool
-	data     string
+	addr  string
+	stdio bool
+	data  string
+	// snapshot is the in-memory store's snapshot file ("" : none), see
+	// store.OpenSnapshot.
+	snapshot string
 	batchMax int
 	pageMax  int
 	// postgres is the PostGIS DSN to serve from ("" : in memory).
@@ -127,6 +130,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "HTTP listen address")
 	fs.BoolVar(&c.stdio, "stdio", false, "serve MCP over stdin/stdout instead of HTTP")
 	fs.StringVar(&c.data, "data", "", "dataset file (JSON array of store records); default: the embedded dataset")
+	fs.StringVar(&c.snapshot, "snapshot", "", "with --data (in memory): open the stores from this snapshot file when this build of the storefinder wrote it from the same --data contents, else build them from --data and write it, so the next start skips parsing and validating every record")
 	fs.IntVar(&c.batchMax, "batch-max", 0, "distinct ids processed per lookup (0: runtime default; at least 10)")
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
 	fs.StringVar(&c.postgres, "postgres", "", "serve from this PostgreSQL + PostGIS DSN instead of memory; with --data, first load FILE into it (the database then holds exactly FILE's records)")
@@ -186,6 +190,9 @@ func parseFlags(args []string) (config, error) {
 		if check.bad {
 			return c, fmt.Errorf("%s: out of range", check.name)
 		}
+	}
+	if c.snapshot != "" && (c.data == "" || c.postgres != "") {
+		return c, errors.New("--snapshot needs --data and the in-memory store (it holds the indexes built from that file; PostgreSQL keeps its own)")
 	}
 	if c.stdio && c.supported != "" {
 		return c, errors.New("--supported-versions needs HTTP: each version has its own endpoint, and --stdio has one")

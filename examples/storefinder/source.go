@@ -18,6 +18,9 @@ import (
 // --data) by default, or PostGIS with --postgres, after loading --data into
 // it when both are given. It returns the number of public records served.
 func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
+	if c.postgres == "" && c.data != "" && c.snapshot != "" {
+		return snapshotSource(c, logger)
+	}
 	if c.postgres == "" && c.data != "" {
 		// The Locations stay in the file (the page cache) and are read
 		// when they are candidates; the file stays open for the process.
@@ -76,4 +79,42 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 		return nil, 0, fmt.Errorf("--postgres: %w", err)
 	}
 	return src, n, nil
+}
+
+// snapshotSource opens --data through the --snapshot file when that
+// snapshot is this build's, of these contents; otherwise it builds the
+// store from --data as without --snapshot and then writes the snapshot for
+// the next start. A snapshot that cannot be used or written is logged with
+// its reason and never stops the server: it serves the same stores either
+// way.
+func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error) {
+	start := time.Now()
+	src, err := store.OpenSnapshot(c.snapshot, c.data, store.Options{})
+	if err == nil {
+		logger.Info("opened the stores from the snapshot", "snapshot", c.snapshot, "data", c.data,
+			"records", src.Records(), "took", time.Since(start).Round(time.Millisecond))
+		return src, src.Records(), nil
+	}
+	reason := err.Error()
+	if errors.Is(err, fs.ErrNotExist) {
+		reason = "no snapshot yet"
+	}
+	logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", reason)
+	df, err := openData(c.data)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := len(df.Records)
+	built, err := store.NewFile(df, store.Options{})
+	if err != nil {
+		df.Close()
+		return nil, 0, fmt.Errorf("load stores: %w", err)
+	}
+	wrote := time.Now()
+	if err := built.WriteSnapshot(c.snapshot); err != nil {
+		logger.Warn("snapshot not written; the next start builds from --data again", "error", err)
+	} else {
+		logger.Info("wrote the snapshot", "snapshot", c.snapshot, "took", time.Since(wrote).Round(time.Millisecond))
+	}
+	return built, n, nil
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ucpgen/ucpgen/internal/storegen"
+)
+
+// TestSnapshotFlag starts the storefinder on a generated --data file with
+// --snapshot three times, as an operator would across deploys: the first
+// start builds the stores and writes the snapshot, the second opens them
+// from it, and after the data file changes the third builds again (saying
+// why) and replaces the snapshot. Every start answers the same search with
+// the same stores as a start without --snapshot.
+func TestSnapshotFlag(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "stores.json")
+	snap := filepath.Join(dir, "stores.snapshot")
+	var b bytes.Buffer
+	if err := storegen.GenerateShapeTo(&b, storegen.DefaultSeed, 2000, storegen.Light); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(data, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const search = `{"query":"market","pagination":{"limit":20}}`
+	answer := func(args ...string) (string, *running) {
+		t.Helper()
+		r := startServe(t, nil, append([]string{"--data", data}, args...)...)
+		base := r.waitPublic(t)
+		r.waitLog(t, `msg="storefinder serving MCP" endpoint=(\S+)`)
+		client := &http.Client{Timeout: 30 * time.Second}
+		st, _, body := rpcRaw(t, client, base+"/ucp/mcp", toolCall(1, "search_locations", "https://p.example/a", search))
+		if st != 200 || !strings.Contains(body, `"locations":[{`) {
+			t.Fatalf("search: %d %.300s", st, body)
+		}
+		r.stop()
+		<-r.done
+		r.done <- nil // for the cleanup
+		// Cursors are signed with a per-process key; the stores must match.
+		var reply struct {
+			Result struct {
+				StructuredContent struct {
+					Locations json.RawMessage `json:"locations"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(body), &reply); err != nil || len(reply.Result.StructuredContent.Locations) < 100 {
+			t.Fatalf("search reply %.300s: %v", body, err)
+		}
+		return string(reply.Result.StructuredContent.Locations), r
+	}
+	want, _ := answer()
+
+	got, r := answer("--snapshot", snap)
+	r.waitLog(t, `msg="building the stores from --data" .*reason="(no snapshot yet)"`)
+	r.waitLog(t, `msg="(wrote the snapshot)"`)
+	if got != want {
+		t.Fatalf("first start with --snapshot answers differently:\n%.300s\n%.300s", got, want)
+	}
+	if _, err := os.Stat(snap); err != nil {
+		t.Fatal(err)
+	}
+
+	got, r = answer("--snapshot", snap)
+	r.waitLog(t, `msg="(opened the stores from the snapshot)"`)
+	if r.sink.count("building the stores") > 0 {
+		t.Fatal("second start built again")
+	}
+	if got != want {
+		t.Fatalf("start from the snapshot answers differently:\n%.300s\n%.300s", got, want)
+	}
+
+	// One store less: the snapshot is stale and is replaced.
+	recs := bytes.SplitN(b.Bytes(), []byte(",\n"), 2)
+	if err := os.WriteFile(data, append([]byte("[\n"), recs[1]...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, r = answer("--snapshot", snap)
+	r.waitLog(t, `msg="building the stores from --data" .*reason=".*(snapshot is stale: it was made from other contents)`)
+	r.waitLog(t, `msg="(wrote the snapshot)"`)
+	_, r = answer("--snapshot", snap)
+	r.waitLog(t, `msg="(opened the stores from the snapshot)"`)
+}
+
+// TestSnapshotFlagNeedsInMemoryData: --snapshot without --data, or with
+// --postgres, is refused at parse time with a reason.
+func TestSnapshotFlagNeedsInMemoryData(t *testing.T) {
+	for _, args := range [][]string{
+		{"--snapshot", "s"},
+		{"--snapshot", "s", "--data", "d.json", "--postgres", "postgres://u@127.0.0.1:1/db"},
+	} {
+		if _, err := parseFlags(args); err == nil || !strings.Contains(err.Error(), "--snapshot needs --data") {
+			t.Errorf("%v: err = %v", args, err)
+		}
+	}
+}
