@@ -24,8 +24,8 @@ import (
 // depend on how busy the machine is.
 var (
 	startupMode bool
-	// startupSnapshot adds, to every -startup run, a start that builds and
-	// writes a --snapshot file and a start that opens it.
+	// startupSnapshot makes every -startup run a start that builds and
+	// writes a --snapshot file, then a start that opens it.
 	startupSnapshot bool
 	// datasetShape is the record shape of every generated dataset (-shape).
 	datasetShape = storegen.Full
@@ -34,7 +34,7 @@ var (
 // addStartupFlags registers -startup and -shape on fs.
 func addStartupFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&startupMode, "startup", false, "instead of the latency table: start the in-memory storefinder on each generated dataset (-n) until /.well-known/ucp answers, and time encoding/json decoding the same file into generic values in a process of its own, -runs times; prints both, their peak RSS and the ratio")
-	fs.BoolVar(&startupSnapshot, "startup-snapshot", false, "with -startup: in each run also start with --snapshot twice, first without the snapshot file (build from --data and write it), then from it; prints both start-ups and the snapshot start-up against encoding/json")
+	fs.BoolVar(&startupSnapshot, "startup-snapshot", false, "with -startup: start with --snapshot, first without the snapshot file (build from --data and write it), then again from it; prints both start-ups against encoding/json")
 	fs.Func("shape", "record shape of the generated datasets: full (storegen's, about 1.85 KB a store) or light (the \"synthetic\" file, about 860 bytes a store; see internal/storegen.Light)", func(s string) error {
 		switch s {
 		case "full":
@@ -109,11 +109,14 @@ func runStartup(out io.Writer, c config, bin, dir string) error {
 		return err
 	}
 	fmt.Fprintf(out, "in-memory start-up on a generated --data file (shape %s) until /.well-known/ucp answers, beside encoding/json decoding the same file into generic values (read included) in a process of its own; %d runs\n", shapeName(), c.run.runs)
+	// With -startup-snapshot the first start is the build that also writes
+	// the snapshot, and a second start opens it.
 	figs := []figure{{"start-up", fmtSecFig}, {"server CPU", fmtSecFig}, {"server peak RSS", fmtMBFig},
 		{"json decode", fmtSecFig}, {"json CPU", fmtSecFig}, {"json peak RSS", fmtMBFig},
 		{"start-up / json", fmtRatioFig}}
 	if startupSnapshot {
-		figs = append(figs, figure{"build + write snapshot", fmtSecFig}, figure{"from snapshot", fmtSecFig},
+		figs[0].name, figs[6].name = "build + write snapshot", "build / json"
+		figs = append(figs, figure{"from snapshot", fmtSecFig}, figure{"snapshot CPU", fmtSecFig},
 			figure{"snapshot peak RSS", fmtMBFig}, figure{"snapshot / json", fmtRatioFig})
 	}
 	t := newRunTable("Start-up against encoding/json, min / median / max over runs (ratio taken per run)", []string{"N", "shape"}, figs...)
@@ -127,59 +130,60 @@ func runStartup(out io.Writer, c config, bin, dir string) error {
 			return err
 		}
 		key := []string{sizeLabel(n), shapeName()}
-		err := log.repeat("startup N="+sizeLabel(n), func(int) error {
+		snap := path + ".snapshot"
+		// start runs the server once and returns its start-up, CPU and peak RSS.
+		start := func(extra ...string) (up, cpu time.Duration, rss int64, err error) {
 			addr, err := freeAddr()
 			if err != nil {
-				return err
+				return 0, 0, 0, err
 			}
-			start := time.Now()
-			stop, pid, err := startServer(bin, append([]string{"--addr", addr, "--data", path}, c.extra...), "http://"+addr, c.startMax)
+			t0 := time.Now()
+			stop, pid, err := startServer(bin, append(append([]string{"--addr", addr, "--data", path}, extra...), c.extra...), "http://"+addr, c.startMax)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			up = time.Since(t0)
+			cpu, rss = cpuTime(pid), peakRSS(pid)
+			stop()
+			return up, cpu, rss, nil
+		}
+		err := log.repeat("startup N="+sizeLabel(n), func(int) error {
+			var first []string
+			if startupSnapshot {
+				if err := os.Remove(snap); err != nil && !os.IsNotExist(err) {
+					return err
+				}
+				first = []string{"--snapshot", snap}
+			}
+			up, cpu, rss, err := start(first...)
 			if err != nil {
 				return err
 			}
-			up := time.Since(start)
-			cpu, rss := cpuTime(pid), peakRSS(pid)
-			stop()
 			jwall, jcpu, jrss, err := jsonInChild(self, path)
 			if err != nil {
 				return fmt.Errorf("encoding/json baseline: %w", err)
 			}
-			if startupSnapshot {
-				snap := path + ".snapshot"
-				if err := os.Remove(snap); err != nil && !os.IsNotExist(err) {
-					return err
-				}
-				var took [2]time.Duration
-				for k := range took {
-					addr, err := freeAddr()
-					if err != nil {
-						return err
-					}
-					start := time.Now()
-					stop, pid, err := startServer(bin, append([]string{"--addr", addr, "--data", path, "--snapshot", snap}, c.extra...), "http://"+addr, c.startMax)
-					if err != nil {
-						return err
-					}
-					took[k] = time.Since(start)
-					if k == 1 {
-						t.add(key, "snapshot peak RSS", float64(peakRSS(pid)))
-					}
-					stop()
-					if _, err := os.Stat(snap); err != nil {
-						return fmt.Errorf("the start with --snapshot wrote no snapshot: %w", err)
-					}
-				}
-				t.add(key, "build + write snapshot", float64(took[0]))
-				t.add(key, "from snapshot", float64(took[1]))
-				t.add(key, "snapshot / json", runstat.Ratio(float64(took[1]), float64(jwall)))
-			}
-			t.add(key, "start-up", float64(up))
+			t.add(key, figs[0].name, float64(up))
 			t.add(key, "server CPU", float64(cpu))
 			t.add(key, "server peak RSS", float64(rss))
 			t.add(key, "json decode", float64(jwall))
 			t.add(key, "json CPU", float64(jcpu))
 			t.add(key, "json peak RSS", float64(jrss))
-			t.add(key, "start-up / json", runstat.Ratio(float64(up), float64(jwall)))
+			t.add(key, figs[6].name, runstat.Ratio(float64(up), float64(jwall)))
+			if !startupSnapshot {
+				return nil
+			}
+			if _, err := os.Stat(snap); err != nil {
+				return fmt.Errorf("the start with --snapshot wrote no snapshot: %w", err)
+			}
+			up, cpu, rss, err = start(first...)
+			if err != nil {
+				return err
+			}
+			t.add(key, "from snapshot", float64(up))
+			t.add(key, "snapshot CPU", float64(cpu))
+			t.add(key, "snapshot peak RSS", float64(rss))
+			t.add(key, "snapshot / json", runstat.Ratio(float64(up), float64(jwall)))
 			return nil
 		})
 		if err != nil {
