@@ -34,11 +34,12 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Runs of safe ASCII, most of most strings, are skipped a word at
+		// a time.
+		if i = safeRun(s, i); i == len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
-			if safe[c] {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
