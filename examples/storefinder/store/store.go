@@ -120,8 +120,8 @@ type alias struct {
 }
 
 // candidate is record doc as the engine receives it, with its Location
-// decoded from the dataset text.
-func (s *Source) candidate(doc int32, score float64) (location.Candidate, error) {
+// decoded from the dataset text; its predicate view is written to pc.
+func (s *Source) candidate(doc int32, score float64, pc *predicate.Candidate) (location.Candidate, error) {
 	e := &s.ents[doc]
 	loc := e.loc
 	if loc == nil {
@@ -139,7 +139,7 @@ func (s *Source) candidate(doc int32, score float64) (location.Candidate, error)
 			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
 		}
 	}
-	pc := &predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled}
+	*pc = predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled}
 	if e.hasGeo {
 		pc.Geo = &e.geo
 	}
@@ -632,12 +632,14 @@ func (s *Source) Candidates(ctx context.Context, h location.Hints) ([]location.C
 		docs = p.collect(s, from, h.Limit, nil)
 	}
 	out := make([]location.Candidate, len(docs))
+	// The batch's predicate views in one allocation, one view each.
+	views := make([]predicate.Candidate, len(docs))
 	for i, d := range docs {
 		var sc float64
 		if scores != nil {
 			sc = scores[i]
 		}
-		if out[i], err = s.candidate(d, sc); err != nil {
+		if out[i], err = s.candidate(d, sc, &views[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -757,7 +759,7 @@ func (s *Source) Resolve(_ context.Context, keys []string) (map[string][]locatio
 		if doc < 0 {
 			continue
 		}
-		c, err := s.candidate(doc, 0)
+		c, err := s.candidate(doc, 0, new(predicate.Candidate))
 		if err != nil {
 			return nil, err
 		}

@@ -394,18 +394,21 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 func (e *Engine[L]) match(ctx context.Context, p *predicate.Prepared, cands []Candidate[L]) ([]bool, error) {
 	ok := make([]bool, len(cands))
 	var idx []int
+	// One allocation for the batch's predicate views instead of one for
+	// each candidate; each candidate still has a view of its own.
+	views := make([]predicate.Candidate, len(cands))
 	for i, c := range cands {
-		var pc predicate.Candidate
+		pc := &views[i]
 		if c.Predicate != nil {
-			pc = *c.Predicate
+			*pc = *c.Predicate
 			if id := e.bind.ID(c.Location); pc.ID != id {
 				return nil, fmt.Errorf("finder: candidate %q carries the predicate view of %q", id, pc.ID)
 			}
 		} else {
-			pc = e.bind.Candidate(c.Location)
+			*pc = e.bind.Candidate(c.Location)
 		}
 		pc.Value = c.Location
-		m, err := p.MatchLocal(ctx, &pc)
+		m, err := p.MatchLocal(ctx, pc)
 		if err != nil {
 			return nil, err
 		}
@@ -463,7 +466,13 @@ func keep(idx []int, ok []bool) []int {
 // not after the position, a nil Location or an unusable score), because a
 // cursor built on it would repeat or skip Locations.
 func (e *Engine[L]) checkOrder(order Order, after *Position, cands []Candidate[L]) error {
-	prev := after
+	// The previous position is kept by value: a pointer to each
+	// candidate's position would move every one of them to the heap.
+	var prev Position
+	hasPrev := after != nil
+	if hasPrev {
+		prev = *after
+	}
 	for i := range cands {
 		c := &cands[i]
 		if c.Location == nil {
@@ -476,10 +485,10 @@ func (e *Engine[L]) checkOrder(order Order, after *Position, cands []Candidate[L
 		if pos.ID == "" {
 			return fmt.Errorf("finder: candidates: candidate %d has an empty id", i)
 		}
-		if prev != nil && Compare(order, *prev, pos) >= 0 {
+		if hasPrev && Compare(order, prev, pos) >= 0 {
 			return fmt.Errorf("finder: candidates: %q is not after %q in the requested order", pos.ID, prev.ID)
 		}
-		prev = &pos
+		prev, hasPrev = pos, true
 	}
 	return nil
 }
