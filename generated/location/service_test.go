@@ -3,11 +3,13 @@ package location_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -209,6 +211,72 @@ func TestSearchConstraintDigest(t *testing.T) {
 	} {
 		if digest(other) == base {
 			t.Errorf("%s left the digest unchanged", other)
+		}
+	}
+}
+
+// marshalDigest is ConstraintDigest as it was computed before the
+// generated encoders wrote it: each constraint member's name and its
+// json.Marshal bytes, unknown members in name order.
+func marshalDigest(t *testing.T, req *location.SearchRequest) [32]byte {
+	t.Helper()
+	var parts [][]byte
+	add := func(name string, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("marshal %s: %v", name, err)
+		}
+		parts = append(parts, []byte(name), b)
+	}
+	if req.Query.Set {
+		add("query", req.Query.V)
+	}
+	if req.Distance.Set {
+		add("distance", req.Distance.V)
+	}
+	if req.Serves.Set {
+		add("serves", req.Serves.V)
+	}
+	if req.Filters.Set {
+		add("filters", req.Filters.V)
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Unknown)) {
+		add(k, req.Unknown[k])
+	}
+	return pagination.ConstraintDigest(parts...)
+}
+
+// The digest is the same hash of the same bytes as when json.Marshal wrote
+// them, so cursors keep their binding: escapes, numbers in every format,
+// unknown members (spaced, HTML characters) at every level.
+func TestConstraintDigestMatchesMarshal(t *testing.T) {
+	for _, body := range []string{
+		`{}`,
+		`{"query":""}`,
+		`{"query":"coffee"}`,
+		`{"query":"caf\u00e9 \"quoted\" back\\slash <b>&amp; \u2028 \u2029 tab\t \ud83d\ude00"}`,
+		`{"distance":{"center":{"latitude":40.7831,"longitude":-73.9712},"max":5000}}`,
+		`{"distance":{"center":{"latitude":-0.0,"longitude":1e-7},"max":1e21}}`,
+		`{"distance":{"center":{"latitude":0.1,"longitude":179.99999999999997},"max":0.5,"org.example.unit":"m"}}`,
+		`{"serves":{"point":{"latitude":51.5074,"longitude":-0.1278}}}`,
+		`{"serves":{"address":{"address_country":"US","postal_code":"10001"}}}`,
+		`{"filters":{}}`,
+		`{"filters":{"hours":{"open_at":"2026-12-02T18:30:00Z"},"amenities":["dev.ucp.amenity.parking","dev.ucp.amenity.wifi"]}}`,
+		`{"filters":{"amenities":[],"items":["sku-1","<sku&2>"]}}`,
+		`{"filters":{"org.example.vegan":true,"org.example.z":{ "b" : [ 1 , 2.50 , "<&>" ] , "a" : null }}}`,
+		`{"query":"tea","org.example.new_member":1,"org.example.a":{ "x" : "\u003c" },"pagination":{"limit":3},"context":{"address_country":"US"}}`,
+		`{"query":"x","distance":{"center":{"latitude":1,"longitude":2},"max":3},"serves":{"point":{"latitude":1,"longitude":2}},"filters":{"items":["a"]}}`,
+	} {
+		req, err := location.DecodeSearchRequest([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		got, err := req.ConstraintDigest()
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if want := marshalDigest(t, req); got != want {
+			t.Errorf("%s: digest %x, want %x (json.Marshal's bytes)", body, got[:8], want[:8])
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	jsonenc "github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"maps"
@@ -200,44 +201,89 @@ func lookupMessages(in []lookup.Message) ([]Message, error) {
 // ConstraintDigest binds a pagination cursor to this SearchRequest: every
 // member except pagination, context, signals (which never decide the matches
 // or their order), and every unknown member, each as its name and canonical
-// JSON. It is generated from the request type, so a member added in a new
-// schema version is covered without hand code.
+// JSON (the bytes json.Marshal writes, from the generated encoders). It is
+// generated from the request type, so a member added in a new schema version
+// is covered without hand code.
 func (r *SearchRequest) ConstraintDigest() ([32]byte, error) {
-	var parts [][]byte
+	var err error
+	b := make([]byte, 0, 256)
+	parts := make([][]byte, 0, 8)
 	if r.Query.Set {
-		b, err := json.Marshal(r.Query.V)
-		if err != nil {
+		n := len(b)
+		b = append(b, "query"...)
+		v := len(b)
+		if b, err = func(b []byte) ([]byte, error) {
+			var err error
+			b = jsonenc.AppendString(b, string(r.Query.V))
+			return b, err
+		}(b); err != nil {
 			return [32]byte{}, fmt.Errorf("digest member %q: %w", "query", err)
 		}
-		parts = append(parts, []byte("query"), b)
+		parts = append(parts, b[n:v:v], b[v:len(b):len(b)])
 	}
 	if r.Distance.Set {
-		b, err := json.Marshal(r.Distance.V)
-		if err != nil {
+		n := len(b)
+		b = append(b, "distance"...)
+		v := len(b)
+		if b, err = func(b []byte) ([]byte, error) {
+			var err error
+			b, err = r.Distance.V.AppendJSON(b)
+			if err != nil {
+				return b, fmt.Errorf("distance: %w", err)
+			}
+			return b, err
+		}(b); err != nil {
 			return [32]byte{}, fmt.Errorf("digest member %q: %w", "distance", err)
 		}
-		parts = append(parts, []byte("distance"), b)
+		parts = append(parts, b[n:v:v], b[v:len(b):len(b)])
 	}
 	if r.Serves.Set {
-		b, err := json.Marshal(r.Serves.V)
-		if err != nil {
+		n := len(b)
+		b = append(b, "serves"...)
+		v := len(b)
+		if b, err = func(b []byte) ([]byte, error) {
+			var err error
+			b, err = r.Serves.V.AppendJSON(b)
+			if err != nil {
+				return b, fmt.Errorf("serves: %w", err)
+			}
+			return b, err
+		}(b); err != nil {
 			return [32]byte{}, fmt.Errorf("digest member %q: %w", "serves", err)
 		}
-		parts = append(parts, []byte("serves"), b)
+		parts = append(parts, b[n:v:v], b[v:len(b):len(b)])
 	}
 	if r.Filters.Set {
-		b, err := json.Marshal(r.Filters.V)
-		if err != nil {
+		n := len(b)
+		b = append(b, "filters"...)
+		v := len(b)
+		if b, err = func(b []byte) ([]byte, error) {
+			var err error
+			b, err = r.Filters.V.AppendJSON(b)
+			if err != nil {
+				return b, fmt.Errorf("filters: %w", err)
+			}
+			return b, err
+		}(b); err != nil {
 			return [32]byte{}, fmt.Errorf("digest member %q: %w", "filters", err)
 		}
-		parts = append(parts, []byte("filters"), b)
+		parts = append(parts, b[n:v:v], b[v:len(b):len(b)])
 	}
 	for _, k := range slices.Sorted(maps.Keys(r.Unknown)) {
-		b, err := json.Marshal(r.Unknown[k])
-		if err != nil {
+		n := len(b)
+		b = append(b, k...)
+		v := len(b)
+		if b, err = func(b []byte) ([]byte, error) {
+			var err error
+			b, err = jsonenc.AppendRaw(b, json.RawMessage(r.Unknown[k]))
+			if err != nil {
+				return b, fmt.Errorf("additional member: %w", err)
+			}
+			return b, err
+		}(b); err != nil {
 			return [32]byte{}, fmt.Errorf("digest member %q: %w", k, err)
 		}
-		parts = append(parts, []byte(k), b)
+		parts = append(parts, b[n:v:v], b[v:len(b):len(b)])
 	}
 	return pagination.ConstraintDigest(parts...), nil
 }

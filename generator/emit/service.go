@@ -113,7 +113,11 @@ func emitService(f *jen.File, m *ir.Model) error {
 	f.Add(msgs)
 	for _, req := range []*ir.Type{s.searchReq, s.lookupReq} {
 		if fieldNamed(req, "pagination") != nil {
-			f.Add(digestMethod(req))
+			digest, err := digestMethod(req)
+			if err != nil {
+				return err
+			}
+			f.Add(digest)
 		}
 	}
 	f.Add(domainErrorFunc())
@@ -422,40 +426,83 @@ func messagesConversion(resp *ir.Type) (jen.Code, error) {
 
 // digestMethod emits ConstraintDigest on a request type: every member except
 // those in digestSkipped, plus every unknown member, each as its JSON name
-// and canonical JSON (encoding/json output of the decoded value: map keys
-// sorted, raw members compacted). Absent members contribute nothing, so a
+// and canonical JSON (the bytes json.Marshal writes for the decoded value:
+// map keys sorted, raw members compacted). The JSON comes from the
+// generated encoders, which write those bytes without reflection, into one
+// buffer that holds every part. Absent members contribute nothing, so a
 // member added in a new schema version changes the digest exactly when a
 // request uses it.
-func digestMethod(t *ir.Type) jen.Code {
-	body := []jen.Code{jen.Var().Id("parts").Index().Index().Byte()}
-	add := func(name jen.Code, v jen.Code) []jen.Code {
+func digestMethod(t *ir.Type) (jen.Code, error) {
+	body := []jen.Code{
+		jen.Var().Err().Error(),
+		// Room for the usual request's parts, so most digests grow nothing.
+		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(digestRoom)),
+		jen.Id("parts").Op(":=").Make(jen.Index().Index().Byte(), jen.Lit(0), jen.Lit(digestParts)),
+	}
+	// add appends the part pair of one member: its name, then its JSON
+	// written by value (statements that append to b, returning b and err
+	// on failure as encoders do), run in a function literal so those
+	// returns stay the encoder's.
+	add := func(name jen.Code, value []jen.Code) []jen.Code {
+		enc := jen.Func().Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+			append([]jen.Code{jen.Var().Err().Error()}, append(value, jen.Return(jen.Id("b"), jen.Err()))...)...)
 		return []jen.Code{
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(v),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Index(jen.Lit(32)).Byte().Values(), jen.Qual(bindFmtPkg, "Errorf").Call(jen.Lit("digest member %q: %w"), name, jen.Err()))),
-			jen.Id("parts").Op("=").Append(jen.Id("parts"), jen.Index().Byte().Call(name), jen.Id("b")),
+			jen.Id("n").Op(":=").Len(jen.Id("b")),
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.Add(name).Op("...")),
+			jen.Id("v").Op(":=").Len(jen.Id("b")),
+			jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(enc).Call(jen.Id("b")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Index(jen.Lit(32)).Byte().Values(), jen.Qual(bindFmtPkg, "Errorf").Call(jen.Lit("digest member %q: %w"), name, jen.Err())),
+			),
+			// Capped, so later parts appended to b never write into this one.
+			jen.Id("parts").Op("=").Append(jen.Id("parts"), jen.Id("b").Index(jen.Id("n"), jen.Id("v"), jen.Id("v")), jen.Id("b").Index(jen.Id("v"), jen.Len(jen.Id("b")), jen.Len(jen.Id("b")))),
 		}
 	}
 	for _, f := range t.Fields {
 		if slices.Contains(digestSkipped, f.JSONName) {
 			continue
 		}
+		v := jen.Id("r").Dot(f.GoName)
+		if !f.Required {
+			v = jen.Id("r").Dot(f.GoName).Dot("V")
+		}
+		// Not required: json.Marshal of a bare nil list or map is null.
+		value, err := appendValue(f.Type, v, true, f.JSONName, false, 0)
+		if err != nil {
+			return nil, fmt.Errorf("digest of %s: %w", t.Name, err)
+		}
 		if f.Required {
-			body = append(body, jen.Block(add(jen.Lit(f.JSONName), jen.Id("r").Dot(f.GoName))...))
+			body = append(body, jen.Block(add(jen.Lit(f.JSONName), value)...))
 		} else {
-			body = append(body, jen.If(jen.Id("r").Dot(f.GoName).Dot("Set")).Block(add(jen.Lit(f.JSONName), jen.Id("r").Dot(f.GoName).Dot("V"))...))
+			body = append(body, jen.If(jen.Id("r").Dot(f.GoName).Dot("Set")).Block(add(jen.Lit(f.JSONName), value)...))
 		}
 	}
 	if t.KeepUnknown || t.Extra != nil {
+		extra := &ir.Type{Kind: ir.Any}
+		if t.Extra != nil {
+			extra = t.Extra
+		}
+		value, err := appendValue(extra, jen.Id("r").Dot("Unknown").Index(jen.Id("k")), false, "additional member", false, 1)
+		if err != nil {
+			return nil, fmt.Errorf("digest of %s: %w", t.Name, err)
+		}
 		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual(bindSlicesPkg, "Sorted").Call(jen.Qual(bindMapsPkg, "Keys").Call(jen.Id("r").Dot("Unknown")))).Block(
-			add(jen.Id("k"), jen.Id("r").Dot("Unknown").Index(jen.Id("k")))...,
+			add(jen.Id("k"), value)...,
 		))
 	}
 	body = append(body, jen.Return(jen.Qual(paginationPkg, "ConstraintDigest").Call(jen.Id("parts").Op("...")), jen.Nil()))
 	return jen.Add(lineComments(wrap(fmt.Sprintf("ConstraintDigest binds a pagination cursor to this %s: every member except %s "+
-		"(which never decide the matches or their order), and every unknown member, each as its name and canonical JSON. "+
+		"(which never decide the matches or their order), and every unknown member, each as its name and canonical JSON "+
+		"(the bytes json.Marshal writes, from the generated encoders). "+
 		"It is generated from the request type, so a member added in a new schema version is covered without hand code.", t.Name, strings.Join(digestSkipped, ", ")), 76))).Line().
-		Func().Params(jen.Id("r").Op("*").Id(t.Name)).Id("ConstraintDigest").Params().Params(jen.Index(jen.Lit(32)).Byte(), jen.Error()).Block(body...)
+		Func().Params(jen.Id("r").Op("*").Id(t.Name)).Id("ConstraintDigest").Params().Params(jen.Index(jen.Lit(32)).Byte(), jen.Error()).Block(body...), nil
 }
+
+// digestRoom and digestParts size ConstraintDigest's buffer and part list
+// for a usual request (a query, a circle and a few filters).
+const (
+	digestRoom  = 256
+	digestParts = 8
+)
 
 func domainErrorFunc() jen.Code {
 	return jen.Comment("domainError makes the engine's request-relative pointers relative to the").Line().

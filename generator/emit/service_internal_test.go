@@ -76,7 +76,11 @@ func TestDigestMethodMembers(t *testing.T) {
 		req.Fields = append(req.Fields, strField(name, ir.GoName(name), false))
 	}
 	f := jen.NewFile("x")
-	f.Add(digestMethod(req))
+	digest, err := digestMethod(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Add(digest)
 	src := fmt.Sprintf("%#v", f)
 	for _, in := range []string{"r.Query.Set", "r.Distance.Set", "r.NewMember.Set", "r.Unknown"} {
 		if !strings.Contains(src, in) {
