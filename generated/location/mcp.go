@@ -177,13 +177,25 @@ func describedOutputSchema(tool string) json.RawMessage {
 // OwnUCP encodes the ucp member the hook set, which the runtime merges the
 // negotiated one into.
 func (x *SearchResponse) OwnUCP() ([]byte, error) {
-	return json.Marshal(&x.UCP)
+	var b []byte
+	var err error
+	b, err = x.UCP.AppendJSON(b)
+	if err != nil {
+		return b, fmt.Errorf("ucp: %w", err)
+	}
+	return b, err
 }
 
 // OwnUCP encodes the ucp member the hook set, which the runtime merges the
 // negotiated one into.
 func (x *LookupResponse) OwnUCP() ([]byte, error) {
-	return json.Marshal(&x.UCP)
+	var b []byte
+	var err error
+	b, err = x.UCP.AppendJSON(b)
+	if err != nil {
+		return b, fmt.Errorf("ucp: %w", err)
+	}
+	return b, err
 }
 
 // The tools' self-contained JSON Schemas, kept as pretty JSON files beside this one so

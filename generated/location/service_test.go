@@ -280,3 +280,35 @@ func TestConstraintDigestMatchesMarshal(t *testing.T) {
 		}
 	}
 }
+
+// OwnUCP, written by the generated encoder, is the json.Marshal of the
+// hook's ucp member, which the runtime merges the negotiated one into.
+func TestOwnUCPMatchesMarshal(t *testing.T) {
+	for _, body := range []string{
+		`{"ucp":{"version":"2026-08-25"},"locations":[]}`,
+		`{"ucp":{"version":"2026-08-25","status":"error","capabilities":{"dev.ucp.common.location.search":[{"version":"2026-08-25"}]}},"locations":[]}`,
+		`{"ucp":{"version":"2026-08-25","map_order":{"b":["x"],"a":[]},"org.example.note":{ "k" : "<&>" }},"locations":[]}`,
+	} {
+		var resp location.SearchResponse
+		if err := json.Unmarshal([]byte(body), &resp); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		got, err := resp.OwnUCP()
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		want, err := json.Marshal(&resp.UCP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: OwnUCP = %s, want %s", body, got, want)
+		}
+	}
+	var zero location.SearchResponse
+	got, err := zero.OwnUCP()
+	want, _ := json.Marshal(&zero.UCP)
+	if err != nil || string(got) != string(want) {
+		t.Errorf("zero response: OwnUCP = %s, %v; want %s", got, err, want)
+	}
+}

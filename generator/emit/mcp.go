@@ -50,7 +50,11 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	}
 	f.Add(caps)
 	f.Add(describedOutputFunc(m))
-	for _, c := range ownUCPMethods(m) {
+	owns, err := ownUCPMethods(m)
+	if err != nil {
+		return err
+	}
+	for _, c := range owns {
 		f.Add(c)
 	}
 	f.Anon("embed")
@@ -336,7 +340,10 @@ func ToolSchemas(m *ir.Model, reduce bool) (map[string][]byte, error) {
 // AppendJSONWithUCP (a result with a required ucp member), once per type:
 // the runtime merges the negotiated ucp into the one the hook set, so an
 // error outcome keeps its status and a Business keeps what it lists there.
-func ownUCPMethods(m *ir.Model) []jen.Code {
+//
+// The member is written by the generated encoder (json.Marshal's bytes, as
+// a bare value: a nil list or map is null), since every call encodes it.
+func ownUCPMethods(m *ir.Model) ([]jen.Code, error) {
 	var out []jen.Code
 	done := map[*ir.Type]bool{}
 	for _, t := range m.Tools {
@@ -346,11 +353,16 @@ func ownUCPMethods(m *ir.Model) []jen.Code {
 			continue
 		}
 		done[r] = true
+		value, err := appendValue(f.Type, jen.Id("x").Dot(f.GoName), true, "ucp", false, 0)
+		if err != nil {
+			return nil, fmt.Errorf("OwnUCP of %s: %w", r.Name, err)
+		}
+		body := append([]jen.Code{jen.Var().Id("b").Index().Byte(), jen.Var().Err().Error()}, value...)
 		out = append(out, jen.Comment("OwnUCP encodes the ucp member the hook set, which the runtime merges the").Line().
 			Comment("negotiated one into.").Line().
 			Func().Params(jen.Id("x").Op("*").Id(r.Name)).Id("OwnUCP").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Op("&").Id("x").Dot(f.GoName))),
+			append(body, jen.Return(jen.Id("b"), jen.Err()))...,
 		))
 	}
-	return out
+	return out, nil
 }

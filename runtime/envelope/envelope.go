@@ -8,6 +8,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
+
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
 
 // Negotiator is what a tool handler asks before doing any work, so that the
@@ -121,4 +124,29 @@ func (o Outcome) IncompatibleMessage() ErrorMessage {
 		content = fmt.Sprintf("Capability %s is not supported by both the platform and the business at a common version.", o.ToolCapability)
 	}
 	return ErrorMessage{Type: "error", Code: CodeCapabilitiesIncompatible, Content: content, Severity: "unrecoverable"}
+}
+
+// AppendUCP appends the JSON of o.UCP(), the bytes json.Marshal writes for
+// it, without building the map or reflecting over it: every tool response
+// carries this member.
+func (o Outcome) AppendUCP(b []byte) []byte {
+	b = append(b, `{"version":`...)
+	b = jsonenc.AppendString(b, o.Version)
+	if !o.Compatible {
+		b = append(b, `,"status":`...)
+		b = jsonenc.AppendString(b, StatusError)
+		return append(b, `,"capabilities":{}}`...)
+	}
+	b = append(b, `,"capabilities":{`...)
+	// json.Marshal writes map members in key order.
+	for i, name := range slices.Sorted(maps.Keys(o.Capabilities)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonenc.AppendString(b, name)
+		b = append(b, `:[{"version":`...)
+		b = jsonenc.AppendString(b, o.Capabilities[name])
+		b = append(b, `}]`...)
+	}
+	return append(b, `}}`...)
 }

@@ -680,10 +680,9 @@ type ucpOwner interface {
 // to buf) and through SetMember otherwise (unions such as a
 // checkout-or-error result).
 func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, error) {
-	ucp, err := json.Marshal(outcome.UCP())
-	if err != nil {
-		return nil, err
-	}
+	var err error
+	// The bytes json.Marshal writes for outcome.UCP(), without reflection.
+	ucp := outcome.AppendUCP(make([]byte, 0, 128))
 	if a, ok := resp.(envelopeAppender); ok {
 		if o, ok := resp.(ucpOwner); ok {
 			own, err := o.OwnUCP()
