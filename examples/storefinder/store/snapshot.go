@@ -40,9 +40,9 @@ import (
 //	program   size, CRC-32C (4 bytes, little endian)
 //	data      size, block, count, count CRC-32Cs (4 bytes each)
 //	records   number of records in the dataset, private ones included
-//	arena     length, bytes: every string below is (offset, length) in it
-//	sections  schedules, sets, item sets, areas, item codes, entries,
+//	sections  schedules, entries, sets, item sets, areas, item codes,
 //	          aliases, text index, spatial order; each is length, bytes
+//	arena     length, bytes: every string above is (offset, length) in it
 //	checksum  CRC-32C of everything before it (4 bytes, little endian)
 const (
 	snapshotMagic   = "ucpgen storefinder snapshot\n"
@@ -102,10 +102,6 @@ func (s *Source) WriteSnapshot(path string) error {
 	if err != nil {
 		return fmt.Errorf("snapshot %s: fingerprint the dataset: %w", path, err)
 	}
-	w := newSnapshotWriter()
-	if err := w.source(s); err != nil {
-		return fmt.Errorf("snapshot %s: %w", path, err)
-	}
 	var head enc
 	head.b = append(head.b, snapshotMagic...)
 	head.uv(snapshotVersion)
@@ -118,7 +114,6 @@ func (s *Source) WriteSnapshot(path string) error {
 		head.u32(v)
 	}
 	head.uv(uint64(s.records))
-	head.uv(uint64(len(w.arena)))
 
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -127,10 +122,24 @@ func (s *Source) WriteSnapshot(path string) error {
 	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
 	sum := crc32.New(castagnoli)
 	bw := bufio.NewWriterSize(tmp, 1<<20)
-	for _, part := range [][]byte{head.b, w.arena, w.body.b} {
-		sum.Write(part)
-		bw.Write(part)
+	put := func(b []byte) {
+		sum.Write(b)
+		bw.Write(b)
 	}
+	put(head.b)
+	// Each section goes to the file as soon as it is encoded, so writing a
+	// million stores holds one section at a time; the strings come last.
+	w := newSnapshotWriter()
+	if err := w.source(s, func(sec *enc) {
+		put(binary.AppendUvarint(nil, uint64(len(sec.b))))
+		put(sec.b)
+		sec.b = nil
+	}); err != nil {
+		tmp.Close()
+		return fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	put(binary.AppendUvarint(nil, uint64(len(w.arena))))
+	put(w.arena)
 	bw.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
 	if err := bw.Flush(); err != nil {
 		tmp.Close()
@@ -191,7 +200,6 @@ func OpenSnapshot(snapPath, dataPath string, opts Options) (*Source, error) {
 		fp.Sums[i] = d.u32()
 	}
 	records := int(d.uv())
-	arena := d.count(1)
 	if d.err != nil {
 		return nil, fail("%v", d.err)
 	}
@@ -205,8 +213,6 @@ func OpenSnapshot(snapPath, dataPath string, opts Options) (*Source, error) {
 		df, err := dataset.OpenKnown(dataPath, fp)
 		data <- opened{df, err}
 	}()
-	d.arena = string(d.b[:arena])
-	d.b = d.b[arena:]
 	s, err := decodeSource(d, fp.Size, opts)
 	o := <-data
 	if o.err != nil {
@@ -232,12 +238,12 @@ func OpenSnapshot(snapPath, dataPath string, opts Options) (*Source, error) {
 // and item sets, service areas) as it writes them, so each is stored once.
 type snapshotWriter struct {
 	arena      []byte
-	body       enc
 	sets       map[*string]uint64 // by the set's first element; 1-based
 	setList    [][]string
 	itemSets   map[*int32]uint64
 	itemList   [][]int32
-	areas      map[string]uint64 // by encoded content
+	areas      map[string]uint64 // by content
+	key        []byte
 	areaList   [][]byte
 	schedIndex map[*hours.Compiled]uint64
 }
@@ -294,11 +300,19 @@ func (w *snapshotWriter) area(sa *dataset.ServiceArea) uint64 {
 	if sa == nil {
 		return 0
 	}
-	key := fmt.Sprintf("%q|%q|%q", sa.Countries, sa.Regions, sa.PostalCodes)
-	if sa.RadiusM != nil {
-		key += fmt.Sprintf("|%x", math.Float64bits(*sa.RadiusM))
+	k := w.key[:0]
+	for _, list := range [][]string{sa.Countries, sa.Regions, sa.PostalCodes} {
+		k = binary.AppendUvarint(k, uint64(len(list)))
+		for _, v := range list { // length-prefixed, so no two areas share a key
+			k = binary.AppendUvarint(k, uint64(len(v)))
+			k = append(k, v...)
+		}
 	}
-	if n, ok := w.areas[key]; ok {
+	if sa.RadiusM != nil {
+		k = binary.LittleEndian.AppendUint64(append(k, 1), math.Float64bits(*sa.RadiusM))
+	}
+	w.key = k
+	if n, ok := w.areas[string(k)]; ok {
 		return n
 	}
 	var e enc
@@ -318,12 +332,13 @@ func (w *snapshotWriter) area(sa *dataset.ServiceArea) uint64 {
 	}
 	w.areaList = append(w.areaList, e.b)
 	n := uint64(len(w.areaList))
-	w.areas[key] = n
+	w.areas[string(k)] = n
 	return n
 }
 
-// source writes every section of s.
-func (w *snapshotWriter) source(s *Source) error {
+// source encodes every section of s, handing each to emit in the order
+// decodeSource reads them.
+func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 	keys := make([]string, 0, len(s.schedules))
 	for k := range s.schedules {
 		keys = append(keys, k)
@@ -336,6 +351,7 @@ func (w *snapshotWriter) source(s *Source) error {
 		w.str(&sched, k)
 	}
 
+	emit(&sched)
 	var ents, areas enc
 	ents.uv(uint64(len(s.ents)))
 	for i := range s.ents {
@@ -364,6 +380,7 @@ func (w *snapshotWriter) source(s *Source) error {
 		ents.uv(w.set(e.countries))
 		ents.uv(w.area(e.area))
 	}
+	emit(&ents)
 	areas.uv(uint64(len(w.areaList)))
 	for _, a := range w.areaList {
 		areas.b = append(areas.b, a...)
@@ -426,10 +443,8 @@ func (w *snapshotWriter) source(s *Source) error {
 		order.uv(uint64(id))
 	}
 
-	// Sections in the order decodeSource reads them.
-	for _, sec := range []*enc{&sched, &sets, &items, &areas, &itemCodes, &ents, &aliases, &text, &order} {
-		w.body.uv(uint64(len(sec.b)))
-		w.body.b = append(w.body.b, sec.b...)
+	for _, sec := range []*enc{&sets, &items, &areas, &itemCodes, &aliases, &text, &order} {
+		emit(sec)
 	}
 	return nil
 }
@@ -438,15 +453,28 @@ func (w *snapshotWriter) source(s *Source) error {
 // reference and every order the request paths rely on.
 func decodeSource(d *dec, dataSize int64, opts Options) (*Source, error) {
 	secs := make([]*dec, 9)
-	names := []string{"schedules", "sets", "item sets", "service areas", "item codes", "entries", "aliases", "text index", "spatial order"}
+	// In file order: entries come second because the shared tables after
+	// them are complete only once every entry is written.
+	names := []string{"schedules", "entries", "sets", "item sets", "service areas", "item codes", "aliases", "text index", "spatial order"}
 	for i := range secs {
 		secs[i] = d.section(names[i])
+	}
+	arena := d.uv()
+	if d.err == nil && arena > uint64(len(d.b)) {
+		d.fail("string arena: %d bytes, but only %d are left", arena, len(d.b))
+	}
+	if d.err == nil {
+		d.arena = string(d.b[:arena])
+		d.b = d.b[arena:]
 	}
 	d.done()
 	if d.err != nil {
 		return nil, d.err
 	}
-	sched, sets, items, areas, itemCodes, ents, aliases, text, order := secs[0], secs[1], secs[2], secs[3], secs[4], secs[5], secs[6], secs[7], secs[8]
+	for _, sec := range secs {
+		sec.arena = d.arena
+	}
+	sched, ents, sets, items, areas, itemCodes, aliases, text, order := secs[0], secs[1], secs[2], secs[3], secs[4], secs[5], secs[6], secs[7], secs[8]
 
 	// The text index is the largest section after the entries; it decodes
 	// on another core meanwhile.

@@ -276,7 +276,7 @@ func TestSnapshotRefused(t *testing.T) {
 		}, false, "damaged"},
 		{"truncated with a good checksum", func(t *testing.T, _, snapPath string) {
 			rewrite(t, snapPath, func(b []byte) []byte { return b[:len(b)-10] })
-		}, false, "spatial order"},
+		}, false, "string arena"},
 		{"not a snapshot", func(t *testing.T, _, snapPath string) {
 			os.WriteFile(snapPath, data, 0o600)
 		}, false, "not a storefinder snapshot"},
