@@ -7,7 +7,8 @@
 #   bash .ci/postgres.sh stop              # stops the clusters of $UCPGEN_POSTGRES_DIR
 #
 # start exports:
-#   UCPGEN_POSTGRES_DSN          the primary (database ucpgen, postgis created)
+#   UCPGEN_POSTGRES_DSN          the primary (database ucpgen, postgis and
+#                                btree_gin created in public)
 #   UCPGEN_POSTGRES_STANDBY_DSN  the hot standby of the primary
 #   UCPGEN_POSTGRES_DIR          the folder holding both clusters
 # Everything else goes to stderr, so the output can be eval'ed.
@@ -99,7 +100,7 @@ EOF
   as_pg "$PGBIN/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
     -c "CREATE DATABASE ucpgen" >&2
   as_pg "$PGBIN/psql" -X -q -h 127.0.0.1 -p "$port" -U postgres -d ucpgen -v ON_ERROR_STOP=1 \
-    -c "CREATE EXTENSION IF NOT EXISTS postgis" >&2
+    -c "CREATE EXTENSION IF NOT EXISTS postgis" -c "CREATE EXTENSION IF NOT EXISTS btree_gin" >&2
 
   log "pg_basebackup standby in $dir/standby"
   as_pg "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$port" -U postgres -D "$dir/standby" -R -X stream -c fast >&2

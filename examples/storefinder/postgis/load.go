@@ -335,6 +335,28 @@ SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FR
 		WHERE a.location_id <> EXCLUDED.location_id`); err != nil {
 		return fmt.Errorf("upsert aliases: %w", err)
 	}
+	if st.Inserted+st.Updated+st.Deleted == 0 {
+		return nil
+	}
+	// New GIN entries wait in each GIN index's pending list, which every
+	// search through the index reads whole until a vacuum merges it: after
+	// a 20,000-store load, a 10 km amenity search read 1,365 buffers
+	// through the cell and amenity index instead of 171. Merging them
+	// here, in bulk, leaves the indexes as a fresh build would.
+	if _, err := tx.Exec(ctx, `SELECT gin_clean_pending_list(i) FROM unnest($1::regclass[]) AS i`,
+		[]string{tableLocations + "_items", tableLocations + "_cell_amenities"}); err != nil {
+		return fmt.Errorf("merge pending GIN entries: %w", err)
+	}
+	// Statistics in the same transaction: readers plan their first
+	// statements after the commit with the new rows' statistics, not with
+	// the previous dataset's (or none, after a first load) until autovacuum
+	// comes round, which chose plans that read every row of the covering
+	// cells (15 ms instead of 2 for 10 km with an amenity, at 200k stores).
+	// ANALYZE samples a fixed number of rows, so it costs about the same at
+	// 1M stores as at 10k; it counts this transaction's own rows as live.
+	if _, err := tx.Exec(ctx, `ANALYZE `+tableLocations+`, `+tableAliases+`, `+tablePostings); err != nil {
+		return fmt.Errorf("analyze the loaded tables: %w", err)
+	}
 	return nil
 }
 

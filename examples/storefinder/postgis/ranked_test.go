@@ -211,7 +211,7 @@ func TestMigrationBackfillsPostings(t *testing.T) {
 		`DROP TABLE storefinder_postings`,
 		`ALTER TABLE storefinder_locations ADD COLUMN search tsvector`,
 		`CREATE INDEX storefinder_locations_search ON storefinder_locations USING gin (search)`,
-		`DELETE FROM storefinder_migrations WHERE version = 2`,
+		`DELETE FROM storefinder_migrations WHERE version >= 2`,
 	} {
 		if _, err := f.pool.Exec(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)

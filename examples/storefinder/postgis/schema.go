@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -97,6 +98,30 @@ CREATE TABLE storefinder_postings (
 DROP INDEX storefinder_locations_search;
 ALTER TABLE storefinder_locations DROP COLUMN search;
 `, fill: backfillPostings},
+	// 3: cells and amenity keys in one GIN index (btree_gin gives bigint
+	// columns GIN entries), so a local circle with an amenity filter fetches
+	// only the rows of each covering cell that hold the amenities (a bitmap
+	// of both conditions) instead of every row of dense cells: at 200k
+	// stores, 10 km with one amenity read 4,600 heap buffers through the
+	// (cell, id) indexes and about 300 through this one.
+	{sql: `
+CREATE EXTENSION IF NOT EXISTS btree_gin;
+CREATE INDEX IF NOT EXISTS storefinder_locations_cell_amenities ON storefinder_locations
+	USING gin (cell0, cell1, amenities) WHERE NOT private;
+
+-- The bounded count of a circle's bounding box that decides how a wide or
+-- ranked circle is read. Inline, once the table has statistics, the
+-- planner read it with a sequential scan that stops at the cap, which is
+-- cheap where the box's rows come early in the heap and reads most of the
+-- table where they come late (130 ms for 1,000 km around Los Angeles at
+-- 200k stores, against 5 through the spatial index). Its own settings
+-- leave the planner only the spatial index.
+CREATE OR REPLACE FUNCTION storefinder_box_count(center geography, radius double precision, cap integer)
+	RETURNS bigint LANGUAGE sql STABLE
+	SET enable_seqscan = off
+	AS $$SELECT count(*) FROM (SELECT 1 FROM storefinder_locations
+		WHERE NOT private AND geog && _ST_Expand(center, radius) LIMIT cap) AS p$$;
+`},
 }
 
 // migrationPurpose says in a few words what each version adds, for the
@@ -104,6 +129,7 @@ ALTER TABLE storefinder_locations DROP COLUMN search;
 var migrationPurpose = []string{
 	"the locations and aliases tables",
 	"text postings for ranked search",
+	"a cell and amenity index for local amenity searches, a bounded bounding-box count",
 }
 
 // migrationLock is the advisory lock key that serialises concurrent
@@ -179,7 +205,7 @@ func checkSchema(ctx context.Context, pool *pgxpool.Pool) error {
 	}
 	if have < len(migrations) {
 		return fmt.Errorf("%w: database is at version %d, this program needs %d (%s); migrate it by loading a dataset (storefinder --postgres DSN --data FILE) or with Migrate against the primary",
-			ErrSchema, have, len(migrations), migrationPurpose[len(migrations)-1])
+			ErrSchema, have, len(migrations), strings.Join(migrationPurpose[max(have, 0):], "; "))
 	}
 	if have != len(migrations) {
 		return fmt.Errorf("%w: database is at version %d, this program needs %d", ErrSchema, have, len(migrations))

@@ -285,9 +285,7 @@ func (s *Source) byIDStatement(h finder.Hints, cols []string, extra string) (str
 	if h.After != nil {
 		w2.add("id > " + w2.arg(h.After.ID))
 	}
-	probe := `WITH probe AS MATERIALIZED (SELECT count(*) < ` + fmt.Sprint(s.probe) + ` AS sparse FROM (SELECT 1 FROM ` +
-		tableLocations + ` WHERE NOT private AND geog && _ST_Expand(` + spatial.point + `, ` + spatial.radius + `) LIMIT ` +
-		fmt.Sprint(s.probe) + `) AS p)
+	probe := `WITH probe AS MATERIALIZED (SELECT ` + boxCount(spatial, s.probe) + ` < ` + fmt.Sprint(s.probe) + ` AS sparse)
 `
 	sel := `SELECT ` + qualified("") + extra + ` FROM ` + tableLocations
 	sql = probe + `(` + sel + ` WHERE (SELECT sparse FROM probe) AND ` + w.String() + ` ORDER BY id LIMIT ` + limit + `)
@@ -295,6 +293,12 @@ UNION ALL
 (` + sel + ` WHERE NOT (SELECT sparse FROM probe) AND ` + w2.String() + ` ORDER BY id LIMIT ` + limit + `)
 ORDER BY 1`
 	return sql, w2.args
+}
+
+// boxCount is the SQL of the number of public Locations in c's bounding
+// box, counted through the spatial index up to limit (schema.go).
+func boxCount(c *circle, limit int) string {
+	return `storefinder_box_count(` + c.point + `, ` + c.radius + `, ` + fmt.Sprint(limit) + `)`
 }
 
 // cellsStatement reads a local circle cell by cell (see cells.go): one

@@ -183,8 +183,7 @@ func (s *Source) rankSmall(ctx context.Context, h finder.Hints, q textrank.Query
 		// Count the circle's bounding box first (no geodesic test per
 		// row), so a large circle costs an index probe, not s.small rows.
 		var n int
-		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+tableLocations+` WHERE NOT private AND geog && _ST_Expand(`+
-			c.point+`, `+c.radius+`) LIMIT `+fmt.Sprint(s.small+1)+`) AS p`, w.args[:3]...).Scan(&n); err != nil {
+		if err := s.pool.QueryRow(ctx, `SELECT `+boxCount(c, s.small+1), w.args[:3]...).Scan(&n); err != nil {
 			return nil, false, fmt.Errorf("postgis ranked: %w", err)
 		}
 		if n > s.small {

@@ -168,7 +168,8 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 	}
 	steps := []string{
 		`DROP INDEX IF EXISTS storefinder_locations_geog, storefinder_locations_items,
-			storefinder_locations_cell0, storefinder_locations_cell1`,
+			storefinder_locations_cell0, storefinder_locations_cell1,
+			storefinder_locations_cell_amenities`,
 		`ALTER TABLE storefinder_postings DROP CONSTRAINT IF EXISTS storefinder_postings_pkey`,
 		`DELETE FROM storefinder_postings WHERE id LIKE '%-r%'`,
 		// A copy has its original's text, so its original's postings.
@@ -202,6 +203,7 @@ func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
 		`CREATE INDEX storefinder_locations_items ON storefinder_locations USING gin (items) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_cell0 ON storefinder_locations (cell0, id) WHERE NOT private`,
 		`CREATE INDEX storefinder_locations_cell1 ON storefinder_locations (cell1, id) WHERE NOT private`,
+		`CREATE INDEX storefinder_locations_cell_amenities ON storefinder_locations USING gin (cell0, cell1, amenities) WHERE NOT private`,
 		`ANALYZE storefinder_locations`,
 		`ANALYZE storefinder_postings`,
 	}

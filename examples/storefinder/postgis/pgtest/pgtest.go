@@ -62,6 +62,9 @@ func Schema(t testing.TB) string {
 		failOrSkip(t, "connect to %s: %v", EnvDSN, err)
 	}
 	defer conn.Close(ctx)
+	if err := publicExtensions(ctx, conn); err != nil {
+		t.Fatalf("create extensions in public: %v", err)
+	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	name := "t_" + hex.EncodeToString(b[:])
@@ -82,6 +85,22 @@ func Schema(t testing.TB) string {
 		}
 	})
 	return name
+}
+
+// publicExtensions creates the extensions the schema's migrations ask for
+// in public, as .ci/postgres.sh does, for a cluster started without them: a
+// migration run with a test schema first on search_path would otherwise
+// create one inside that schema, and dropping the schema would drop it, and
+// with it the indexes of every other test schema, under concurrent tests.
+// An advisory lock serialises concurrent test binaries.
+func publicExtensions(ctx context.Context, conn *pgx.Conn) error {
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(0x706774657374)); err != nil { // "pgtest"
+			return err
+		}
+		_, err := tx.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS btree_gin SCHEMA public`)
+		return err
+	})
 }
 
 // Pool opens a pool on dsn whose search_path is schema then public, and
