@@ -220,7 +220,8 @@ func runThroughputRuns(out io.Writer, c config, bin string) error {
 					figure{"storefinder req/s", fmtRateFig}, figure{"go-sdk floor req/s", fmtRateFig}, figure{"storefinder / floor", fmtPercentFig},
 					figure{"floor, same payload, req/s", fmtRateFig}, figure{"storefinder / same-payload floor", fmtPercentFig},
 					figure{"storefinder via the SDK req/s", fmtRateFig}, figure{"direct / via SDK", fmtRatioFig},
-					figure{"payload ceiling req/s", fmtRateFig}, figure{"storefinder / ceiling", fmtPercentFig}, figure{"ceiling / floor", fmtPercentFig})
+					figure{"payload ceiling req/s", fmtRateFig}, figure{"storefinder / ceiling", fmtPercentFig}, figure{"ceiling / floor", fmtPercentFig},
+					figure{"storefinder CPU µs/call", fmtRateFig}, figure{"ceiling CPU µs/call", fmtRateFig})
 				tables[r.kind] = t
 				order = append(order, t)
 			}
@@ -235,6 +236,8 @@ func runThroughputRuns(out io.Writer, c config, bin string) error {
 			t.add(key, "payload ceiling req/s", r.ceiling)
 			t.add(key, "storefinder / ceiling", runstat.Ratio(r.direct, r.ceiling))
 			t.add(key, "ceiling / floor", runstat.Ratio(r.ceiling, r.floor))
+			t.add(key, "storefinder CPU µs/call", r.directCPU)
+			t.add(key, "ceiling CPU µs/call", r.ceilingCPU)
 			if c.rest && r.kind == "http" {
 				restT.add(key, "REST req/s", r.rest)
 				restT.add(key, "direct MCP req/s", r.direct)

@@ -140,14 +140,20 @@ func runCeiling(args []string) error {
 // childServer starts this binary as a server (flag and args), waits until
 // it accepts connections on addr, and returns its URL and a stop function.
 func childServer(addr, flag string, args ...string) (string, func(), error) {
+	url, stop, _, err := childServerPid(addr, flag, args...)
+	return url, stop, err
+}
+
+// childServerPid is childServer that also returns the server's process id.
+func childServerPid(addr, flag string, args ...string) (string, func(), int, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return "", nil, err
+		return "", nil, 0, err
 	}
 	cmd := exec.Command(self, append([]string{flag, addr}, args...)...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
-		return "", nil, err
+		return "", nil, 0, err
 	}
 	stop := func() {
 		_ = cmd.Process.Kill()
@@ -156,11 +162,11 @@ func childServer(addr, flag string, args ...string) (string, func(), error) {
 	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return "http://" + addr, stop, nil
+			return "http://" + addr, stop, cmd.Process.Pid, nil
 		}
 		if time.Since(start) > 30*time.Second {
 			stop()
-			return "", nil, fmt.Errorf("%s server did not start on %s", flag, addr)
+			return "", nil, 0, fmt.Errorf("%s server did not start on %s", flag, addr)
 		}
 	}
 }
@@ -319,7 +325,7 @@ func runThroughput(bin string, counts []int, kinds []string, d time.Duration, ex
 		return res, err
 	}
 	args := append([]string{"--addr", addr, "--rate", "0"}, extra...)
-	stop, _, err := startServer(bin, args, "http://"+addr, 5*time.Minute)
+	stop, sfPid, err := startServer(bin, args, "http://"+addr, 5*time.Minute)
 	if err != nil {
 		return res, err
 	}
@@ -361,7 +367,7 @@ func runThroughput(bin string, counts []int, kinds []string, d time.Duration, ex
 	if err != nil {
 		return res, err
 	}
-	ceiling, closeCeiling, err := childServer(ceilAddr, ceilingFlag, "http://"+addr+"/ucp/mcp")
+	ceiling, closeCeiling, ceilPid, err := childServerPid(ceilAddr, ceilingFlag, "http://"+addr+"/ucp/mcp")
 	if err != nil {
 		return res, err
 	}
@@ -369,7 +375,7 @@ func runThroughput(bin string, counts []int, kinds []string, d time.Duration, ex
 	res.floorBytes, res.answerBytes = len(floorResult), len(same)
 	for _, kind := range kinds {
 		for _, c := range counts {
-			sf, err := throughput(kind, "http://"+addr+"/ucp/mcp", c, d)
+			sf, sfCPU, err := throughputCPU(sfPid, kind, "http://"+addr+"/ucp/mcp", c, d)
 			if err != nil {
 				return res, fmt.Errorf("storefinder, %d %s clients: %w", c, kind, err)
 			}
@@ -385,11 +391,11 @@ func runThroughput(bin string, counts []int, kinds []string, d time.Duration, ex
 			if err != nil {
 				return res, fmt.Errorf("same-payload floor, %d %s clients: %w", c, kind, err)
 			}
-			ceil, err := throughput(kind, ceiling+"/ucp/mcp", c, d)
+			ceil, ceilCPU, err := throughputCPU(ceilPid, kind, ceiling+"/ucp/mcp", c, d)
 			if err != nil {
 				return res, fmt.Errorf("payload ceiling, %d %s clients: %w", c, kind, err)
 			}
-			row := tpRow{kind: kind, clients: c, direct: sf, viaSDK: via, floor: fl, sameFloor: fs, ceiling: ceil}
+			row := tpRow{kind: kind, clients: c, direct: sf, viaSDK: via, floor: fl, sameFloor: fs, ceiling: ceil, directCPU: sfCPU, ceilingCPU: ceilCPU}
 			if rest && kind == "http" {
 				r, err := throughputREST("http://"+addr+"/ucp", c, d)
 				if err != nil {
@@ -416,6 +422,58 @@ type tpRow struct {
 	clients                                   int
 	direct, viaSDK, floor, sameFloor, ceiling float64
 	rest                                      float64 // with -rest and http clients only
+	// directCPU and ceilingCPU are the store finder's and the ceiling's
+	// own CPU time per call in µs (user + system, from /proc), which
+	// depends on the machine's load far less than the rates do.
+	directCPU, ceilingCPU float64
+}
+
+// throughputCPU is throughput, also returning the CPU time (user + system)
+// that process pid spent per completed call, in µs; 0 where /proc cannot
+// tell.
+func throughputCPU(pid int, kind, endpoint string, clients int, d time.Duration) (float64, float64, error) {
+	before, errBefore := procCPU(pid)
+	start := time.Now()
+	rate, err := throughput(kind, endpoint, clients, d)
+	elapsed := time.Since(start)
+	after, errAfter := procCPU(pid)
+	if err != nil || errBefore != nil || errAfter != nil || rate <= 0 {
+		return rate, 0, err
+	}
+	calls := rate * elapsed.Seconds()
+	return rate, float64(after-before) / float64(time.Microsecond) / calls, nil
+}
+
+// clockTicks is the unit of /proc/<pid>/stat's CPU times, USER_HZ, which
+// is 100 on every Linux this benchmark runs on.
+const clockTicks = 100
+
+// procCPU is the user + system CPU time process pid has used so far.
+func procCPU(pid int) (time.Duration, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces:
+	// fields are counted after its closing one.
+	_, rest, ok := strings.Cut(string(raw), ") ")
+	if !ok {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	fields := strings.Fields(rest)
+	// utime and stime are fields 14 and 15, the 12th and 13th after it.
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(fields)+2)
+	}
+	var ticks int64
+	for _, f := range fields[11:13] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks, nil
 }
 
 // fixedAnswer is the structured content of the store finder's answer to
