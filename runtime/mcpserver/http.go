@@ -275,6 +275,12 @@ func (h *httpHandler) paced(w http.ResponseWriter, data []byte) {
 	const chunk = 32 << 10
 	for written := 0; written < len(data); {
 		n := min(chunk, len(data)-written)
+		if rest := len(data) - written - n; rest < chunk/2 {
+			// A short tail goes with this chunk: a write of its own would
+			// cost a deadline and a syscall (and a small segment) for a
+			// few KB, as a 35 KB page would pay on every call.
+			n += rest
+		}
 		due := start.Add(h.opts.WriteGrace + time.Duration(float64(written+n)/float64(h.opts.MinWriteRate)*float64(time.Second)))
 		if rc.SetWriteDeadline(due) != nil {
 			// Not a connection with deadlines (a recorder): write plainly.
