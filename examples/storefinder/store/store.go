@@ -139,7 +139,8 @@ func (s *Source) candidate(doc int32, score float64, pc *predicate.Candidate) (l
 			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
 		}
 	}
-	*pc = predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled}
+	// Value set here spares the engine a copy of the view to set it.
+	*pc = predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled, Value: loc}
 	if e.hasGeo {
 		pc.Geo = &e.geo
 	}

@@ -394,20 +394,32 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 func (e *Engine[L]) match(ctx context.Context, p *predicate.Prepared, cands []Candidate[L]) ([]bool, error) {
 	ok := make([]bool, len(cands))
 	var idx []int
-	// One allocation for the batch's predicate views instead of one for
-	// each candidate; each candidate still has a view of its own.
-	views := make([]predicate.Candidate, len(cands))
+	// The views the engine makes, one allocation for the batch; each
+	// candidate still has a view of its own.
+	var views []predicate.Candidate
 	for i, c := range cands {
-		pc := &views[i]
+		var pc *predicate.Candidate
+		if c.Predicate != nil && c.Predicate.Value == any(c.Location) {
+			// The source's view already carries the Location: used as it
+			// is, since the engine never modifies it.
+			pc = c.Predicate
+		} else {
+			if views == nil {
+				views = make([]predicate.Candidate, len(cands))
+			}
+			pc = &views[i]
+			if c.Predicate != nil {
+				*pc = *c.Predicate
+			} else {
+				*pc = e.bind.Candidate(c.Location)
+			}
+			pc.Value = c.Location
+		}
 		if c.Predicate != nil {
-			*pc = *c.Predicate
 			if id := e.bind.ID(c.Location); pc.ID != id {
 				return nil, fmt.Errorf("finder: candidate %q carries the predicate view of %q", id, pc.ID)
 			}
-		} else {
-			*pc = e.bind.Candidate(c.Location)
 		}
-		pc.Value = c.Location
 		m, err := p.MatchLocal(ctx, pc)
 		if err != nil {
 			return nil, err

@@ -557,3 +557,49 @@ func TestTotalCountFromCounter(t *testing.T) {
 		t.Error("no next page")
 	}
 }
+
+// viewSource attaches a predicate view to every candidate, its Value
+// already the Location or not, and with the wrong id when lie is set.
+type viewSource struct {
+	*countingSource
+	withValue, lie bool
+}
+
+func (v *viewSource) Candidates(ctx context.Context, h Hints) ([]Candidate[place], error) {
+	out, err := v.countingSource.Candidates(ctx, h)
+	for i := range out {
+		pc := &predicate.Candidate{ID: out[i].Location.id}
+		if v.lie {
+			pc.ID += "x"
+		}
+		if v.withValue {
+			pc.Value = out[i].Location
+		}
+		out[i].Predicate = pc
+	}
+	return out, err
+}
+
+// A source's views give the same pages whether or not they carry the
+// Location already (used as they are, or copied), and a view of another
+// Location is refused either way.
+func TestPredicateViewsFromTheSource(t *testing.T) {
+	four := 4
+	want := walk(t, newEngine(t, newSource(25), Options{}), SearchRequest{Limit: &four})
+	for _, withValue := range []bool{false, true} {
+		e, err := New[place](&viewSource{countingSource: newSource(25), withValue: withValue}, placeBinding, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := walk(t, e, SearchRequest{Limit: &four}); !slices.Equal(got, want) {
+			t.Errorf("withValue %v: %v, want %v", withValue, got, want)
+		}
+		e, err = New[place](&viewSource{countingSource: newSource(25), withValue: withValue, lie: true}, placeBinding, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Search(context.Background(), SearchRequest{Limit: &four}); err == nil || !strings.Contains(err.Error(), "predicate view of") {
+			t.Errorf("withValue %v, view of another id: error %v", withValue, err)
+		}
+	}
+}

@@ -80,6 +80,8 @@ type Candidate[L any] struct {
 	// it (id, geo, amenity keys, schedule), prepared once by the source (at
 	// load, say) so the engine need not convert the Location again on every
 	// request. nil means the engine converts it; the engine never modifies it.
+	// A view whose Value is already Location is used as it is; any other
+	// is copied so that its Value can be set.
 	Predicate *predicate.Candidate
 }
 
