@@ -80,8 +80,8 @@ func TestSnapshotIsTheBuiltSource(t *testing.T) {
 		data []byte
 	}{
 		{"default dataset", dataset.DefaultJSON()},
-		{"storegen full 5000", generated(t, 5000, storegen.Full)},
-		{"storegen light 3000", generated(t, 3000, storegen.Light)},
+		{"storegen full 2500", generated(t, 2500, storegen.Full)},
+		{"storegen light 2500", generated(t, 2500, storegen.Light)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			built, dataPath, snapPath := snapshotFixture(t, tc.data)
