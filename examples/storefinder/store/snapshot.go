@@ -15,7 +15,6 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/spatial"
 	"github.com/ucpgen/ucpgen/examples/storefinder/textrank"
-	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 )
 
@@ -267,32 +266,25 @@ func (w *snapshotWriter) strs(e *enc, list []string) {
 	}
 }
 
-// set returns list's 1-based number (0 for none), numbering it when new.
-func (w *snapshotWriter) set(list []string) uint64 {
+// number returns list's 1-based number in the table (0 for an empty
+// list), numbering it when new. Lists are shared read-only slices, so one
+// is known by its first element's address.
+func number[T any](seen map[*T]uint64, table *[][]T, list []T) uint64 {
 	if len(list) == 0 {
 		return 0
 	}
-	if n, ok := w.sets[&list[0]]; ok {
+	if n, ok := seen[&list[0]]; ok {
 		return n
 	}
-	w.setList = append(w.setList, list)
-	n := uint64(len(w.setList))
-	w.sets[&list[0]] = n
+	*table = append(*table, list)
+	n := uint64(len(*table))
+	seen[&list[0]] = n
 	return n
 }
 
-func (w *snapshotWriter) itemSet(list []int32) uint64 {
-	if len(list) == 0 {
-		return 0
-	}
-	if n, ok := w.itemSets[&list[0]]; ok {
-		return n
-	}
-	w.itemList = append(w.itemList, list)
-	n := uint64(len(w.itemList))
-	w.itemSets[&list[0]] = n
-	return n
-}
+func (w *snapshotWriter) set(list []string) uint64 { return number(w.sets, &w.setList, list) }
+
+func (w *snapshotWriter) itemSet(list []int32) uint64 { return number(w.itemSets, &w.itemList, list) }
 
 // area numbers a service area by its contents (each record has its own
 // copy, and most are equal).
@@ -657,16 +649,7 @@ func decodeSource(d *dec, dataSize int64, opts Options) (*Source, error) {
 			}
 		}
 	}
-	for c := range served {
-		s.countries = append(s.countries, c)
-	}
-	slices.Sort(s.countries)
-	s.caps = location.SourceCapabilities{
-		Serves:      []string{"point", "address"},
-		Countries:   s.countries,
-		MaxDistance: opts.MaxDistance,
-		Ranking:     textrank.Name,
-	}
+	s.setCapabilities(served, opts)
 	return s, nil
 }
 

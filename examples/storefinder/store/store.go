@@ -313,6 +313,13 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 		return nil, fmt.Errorf("spatial index: %w", err)
 	}
 	s.spatial = ix
+	s.setCapabilities(served, opts)
+	return s, nil
+}
+
+// setCapabilities records the countries public records serve and what the
+// Source advertises.
+func (s *Source) setCapabilities(served map[string]bool, opts Options) {
 	for c := range served {
 		s.countries = append(s.countries, c)
 	}
@@ -323,7 +330,6 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 		MaxDistance: opts.MaxDistance,
 		Ranking:     textrank.Name,
 	}
-	return s, nil
 }
 
 // loadChunk is how many records are decoded in parallel between two
