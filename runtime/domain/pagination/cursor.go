@@ -28,7 +28,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"sort"
+	"sync"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -113,6 +115,10 @@ func ConstraintDigest(parts ...[]byte) [32]byte {
 type Signer struct {
 	current string
 	keys    map[string][]byte
+	// macs keeps, per key id, keyed HMAC states for reuse: hmac.New
+	// allocates and hashes the key's pads on every call, and every page
+	// that has a next one signs a cursor.
+	macs map[string]*sync.Pool
 }
 
 // NewSigner builds a Signer that signs with keys[currentKeyID] and verifies
@@ -145,7 +151,11 @@ func NewSigner(currentKeyID string, keys map[string][]byte) (*Signer, error) {
 	if _, ok := own[currentKeyID]; !ok {
 		return nil, fmt.Errorf("new cursor signer: current key id %q is not among the keys", currentKeyID)
 	}
-	return &Signer{current: currentKeyID, keys: own}, nil
+	macs := make(map[string]*sync.Pool, len(own))
+	for id := range own {
+		macs[id] = &sync.Pool{}
+	}
+	return &Signer{current: currentKeyID, keys: own, macs: macs}, nil
 }
 
 // NewProcessSigner builds a Signer with a fresh random key known only to this
@@ -200,6 +210,27 @@ func (t *token) body() []byte {
 
 func (t *token) encode() string {
 	return encoding.EncodeToString(append(t.body(), t.tag[:]...))
+}
+
+// tag is computeTag under key id, with a keyed HMAC state from the pool.
+func (s *Signer) tag(id string, body []byte) [tagLen]byte {
+	p := s.macs[id]
+	if p == nil {
+		return computeTag(s.keys[id], body)
+	}
+	m, _ := p.Get().(hash.Hash)
+	if m == nil {
+		m = hmac.New(sha256.New, s.keys[id])
+	} else {
+		m.Reset()
+	}
+	m.Write([]byte(macLabel))
+	m.Write(body)
+	var full [sha256.Size]byte
+	var out [tagLen]byte
+	copy(out[:], m.Sum(full[:0]))
+	p.Put(m)
+	return out
 }
 
 func computeTag(key, body []byte) [tagLen]byte {
@@ -271,7 +302,7 @@ func (s *Signer) Sign(after string, digest [32]byte) (string, error) {
 	}
 	t := token{version: FormatVersion, keyID: s.current, after: after}
 	copy(t.digest[:], digest[:digestLen])
-	t.tag = computeTag(s.keys[s.current], t.body())
+	t.tag = s.tag(s.current, t.body())
 	return t.encode(), nil
 }
 
@@ -287,11 +318,10 @@ func (s *Signer) Verify(cursor string, digest [32]byte) (string, error) {
 	if err != nil {
 		return "", invalidCursor()
 	}
-	key, ok := s.keys[t.keyID]
-	if !ok {
+	if _, ok := s.keys[t.keyID]; !ok {
 		return "", invalidCursor()
 	}
-	want := computeTag(key, t.body())
+	want := s.tag(t.keyID, t.body())
 	if !hmac.Equal(want[:], t.tag[:]) {
 		return "", invalidCursor()
 	}

@@ -306,3 +306,26 @@ func FuzzDecodeCursor(f *testing.F) {
 		}
 	})
 }
+
+// The pooled HMAC states give computeTag's tag every time, under every key,
+// interleaved, so a reused state never carries a previous call's input.
+func TestPooledTagsMatchComputeTag(t *testing.T) {
+	s := mustSigner(t, "k1", map[string][]byte{"k1": testKey(1), "k2": testKey(2)})
+	for n := range 50 {
+		for _, id := range []string{"k1", "k2"} {
+			body := bytes.Repeat([]byte{byte(n)}, n)
+			if got, want := s.tag(id, body), computeTag(s.keys[id], body); got != want {
+				t.Fatalf("key %s, body %d bytes: pooled tag %x, want %x", id, n, got, want)
+			}
+		}
+	}
+	c := mustSign(t, s, "0000000042", digestA)
+	for range 3 {
+		if again := mustSign(t, s, "0000000042", digestA); again != c {
+			t.Fatalf("signing again gave %q, want %q", again, c)
+		}
+		if after, err := s.Verify(c, digestA); err != nil || after != "0000000042" {
+			t.Fatalf("Verify = %q, %v", after, err)
+		}
+	}
+}
