@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
 	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -100,6 +101,9 @@ func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error)
 		reason = "no snapshot yet"
 	}
 	logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", reason)
+	// Taken before the parse, so a file changed during the load is never
+	// saved as the indexes of its new contents.
+	before, fpErr := dataset.FileFingerprint(c.data)
 	df, err := openData(c.data)
 	if err != nil {
 		return nil, 0, err
@@ -111,7 +115,9 @@ func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error)
 		return nil, 0, fmt.Errorf("load stores: %w", err)
 	}
 	wrote := time.Now()
-	if err := built.WriteSnapshot(c.snapshot); err != nil {
+	if fpErr != nil {
+		logger.Warn("snapshot not written; the next start builds from --data again", "error", fpErr)
+	} else if err := built.WriteSnapshot(c.snapshot, before); err != nil {
 		logger.Warn("snapshot not written; the next start builds from --data again", "error", err)
 	} else {
 		logger.Info("wrote the snapshot", "snapshot", c.snapshot, "took", time.Since(wrote).Round(time.Millisecond))

@@ -89,7 +89,13 @@ type programID struct {
 // WriteSnapshot saves s to path (replaced atomically: a reader sees the old
 // file or the new one, never a part) for OpenSnapshot. Only a Source made
 // by NewFile from a file whose Locations stayed in it can be saved.
-func (s *Source) WriteSnapshot(path string) error {
+//
+// before is the dataset file's fingerprint taken before dataset.OpenFile
+// parsed it: the file is fingerprinted again now, and a difference means
+// it changed while it loaded, so no snapshot is written (the error wraps
+// dataset.ErrChanged) rather than one that binds these indexes to other
+// contents.
+func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
 	if s.file == nil || !s.file.InFile() {
 		return fmt.Errorf("snapshot %s: the stores were not loaded from a dataset file that keeps their Locations (NewFile on a file of the fast path)", path)
 	}
@@ -100,6 +106,9 @@ func (s *Source) WriteSnapshot(path string) error {
 	fp, err := dataset.FileFingerprint(s.file.Path())
 	if err != nil {
 		return fmt.Errorf("snapshot %s: fingerprint the dataset: %w", path, err)
+	}
+	if !fp.Equal(before) {
+		return fmt.Errorf("snapshot %s: dataset %s: %w while it loaded; not saving its indexes", path, s.file.Path(), dataset.ErrChanged)
 	}
 	var head enc
 	head.b = append(head.b, snapshotMagic...)

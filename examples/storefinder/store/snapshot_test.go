@@ -31,6 +31,10 @@ func snapshotFixture(t *testing.T, data []byte) (built *Source, dataPath, snapPa
 	if err := os.WriteFile(dataPath, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	before, err := dataset.FileFingerprint(dataPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	df, err := dataset.OpenFile(dataPath)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +44,7 @@ func snapshotFixture(t *testing.T, data []byte) (built *Source, dataPath, snapPa
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := built.WriteSnapshot(snapPath); err != nil {
+	if err := built.WriteSnapshot(snapPath, before); err != nil {
 		t.Fatal(err)
 	}
 	return built, dataPath, snapPath
@@ -306,9 +310,31 @@ func TestSnapshotRefused(t *testing.T) {
 // file to point a snapshot at, and says so.
 func TestSnapshotNeedsTheFile(t *testing.T) {
 	s := newStore(t, testOptions{}).src
-	err := s.WriteSnapshot(filepath.Join(t.TempDir(), "x"))
+	err := s.WriteSnapshot(filepath.Join(t.TempDir(), "x"), dataset.Fingerprint{})
 	if err == nil || !strings.Contains(err.Error(), "dataset file") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestSnapshotNotOfAChangedLoad: when the dataset changed between the
+// fingerprint taken before the load and the write, no snapshot is written.
+func TestSnapshotNotOfAChangedLoad(t *testing.T) {
+	data := dataset.DefaultJSON()
+	built, dataPath, snapPath := snapshotFixture(t, data)
+	os.Remove(snapPath)
+	before, err := dataset.FileFingerprint(dataPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dataPath, append(bytes.Clone(data), ' '), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = built.WriteSnapshot(snapPath, before)
+	if !errors.Is(err, dataset.ErrChanged) {
+		t.Fatalf("err = %v, want dataset.ErrChanged", err)
+	}
+	if _, err := os.Stat(snapPath); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a snapshot was written: %v", err)
 	}
 }
 
@@ -321,6 +347,10 @@ func FuzzOpenSnapshot(f *testing.F) {
 	if err := os.WriteFile(dataPath, dataset.DefaultJSON(), 0o600); err != nil {
 		f.Fatal(err)
 	}
+	before, err := dataset.FileFingerprint(dataPath)
+	if err != nil {
+		f.Fatal(err)
+	}
 	df, err := dataset.OpenFile(dataPath)
 	if err != nil {
 		f.Fatal(err)
@@ -331,7 +361,7 @@ func FuzzOpenSnapshot(f *testing.F) {
 		f.Fatal(err)
 	}
 	good := filepath.Join(dir, "good")
-	if err := src.WriteSnapshot(good); err != nil {
+	if err := src.WriteSnapshot(good, before); err != nil {
 		f.Fatal(err)
 	}
 	b, err := os.ReadFile(good)
