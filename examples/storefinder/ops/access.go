@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
@@ -261,4 +262,12 @@ func Truncate(deg float64) float64 { return math.Trunc(deg*100) / 100 }
 
 // Coarse formats a point for a log: both coordinates truncated to 2
 // decimals.
-func Coarse(lat, lon float64) string { return fmt.Sprintf("%.2f,%.2f", Truncate(lat), Truncate(lon)) }
+// It is fmt's "%.2f,%.2f" written with strconv, since every search with
+// a circle or a served point logs one.
+func Coarse(lat, lon float64) string {
+	var buf [48]byte
+	b := strconv.AppendFloat(buf[:0], Truncate(lat), 'f', 2, 64)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, Truncate(lon), 'f', 2, 64)
+	return string(b)
+}

@@ -1,6 +1,11 @@
 package ops
 
-import "testing"
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
 
 func TestOutcome(t *testing.T) {
 	for _, tc := range []struct {
@@ -72,6 +77,22 @@ func TestResultHead(t *testing.T) {
 			if e, ok := answerErrorDecoded([]byte(tc.body)); !ok || e != nil {
 				t.Errorf("%s: the decoder reads %v %v, not a result", tc.body, e, ok)
 			}
+		}
+	}
+}
+
+// Coarse writes what fmt's "%.2f,%.2f" writes for the truncated
+// coordinates, negative zero and extremes included.
+func TestCoarseMatchesSprintf(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), -0.001, 0.009, 40.78319, -73.97125, 90, -180, 1e-300, 179.999999, -89.995}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		vals = append(vals, r.Float64()*360-180)
+	}
+	for i, lat := range vals {
+		lon := vals[len(vals)-1-i]
+		if got, want := Coarse(lat, lon), fmt.Sprintf("%.2f,%.2f", Truncate(lat), Truncate(lon)); got != want {
+			t.Fatalf("Coarse(%v, %v) = %q, want %q", lat, lon, got, want)
 		}
 	}
 }

@@ -687,7 +687,13 @@ func (s *Source) pool(d *predicate.Distance, amenities []string) (*pool, error) 
 	}
 	p.region = &reg
 	if s.spatial.Count(reg)*listBelow < len(s.ents) {
-		key := fmt.Sprintf("%v,%v,%v", d.Center.Lat, d.Center.Lon, d.Max)
+		// The circle as the cache's key, without fmt's boxing: the
+		// shortest form of each number, which tells every float apart.
+		var buf [80]byte
+		kb := strconv.AppendFloat(buf[:0], d.Center.Lat, 'g', -1, 64)
+		kb = strconv.AppendFloat(append(kb, ','), d.Center.Lon, 'g', -1, 64)
+		kb = strconv.AppendFloat(append(kb, ','), d.Max, 'g', -1, 64)
+		key := string(kb)
 		p.docs = s.pools.get(key, func() []int32 {
 			ids := s.spatial.Within(reg)
 			docs := make([]int32, len(ids))
