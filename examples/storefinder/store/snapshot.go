@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/internal/loadmem"
 	"github.com/ucpgen/ucpgen/examples/storefinder/spatial"
 	"github.com/ucpgen/ucpgen/examples/storefinder/textrank"
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
@@ -98,6 +99,11 @@ type programID struct {
 func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
 	if s.file == nil || !s.file.InFile() {
 		return fmt.Errorf("snapshot %s: the stores were not loaded from a dataset file that keeps their Locations (NewFile on a file of the fast path)", path)
+	}
+	if len(s.ents) >= loadGCThreshold {
+		// The encoding garbage would otherwise let the heap grow to twice
+		// the Source's size on top of it.
+		defer loadmem.Limit()()
 	}
 	prog, err := program()
 	if err != nil {
