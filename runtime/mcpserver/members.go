@@ -70,7 +70,40 @@ func plainKey(raw []byte) (string, bool) {
 			return "", false
 		}
 	}
-	return string(raw[1 : len(raw)-1]), true
+	return internKey(raw[1 : len(raw)-1]), true
+}
+
+// internKey is key as a string, without allocating for the member names
+// every tools/call walks (the JSON-RPC envelope, the params, the UCP
+// meta), which would otherwise be a dozen small strings per call.
+func internKey(key []byte) string {
+	switch string(key) { // compared without a conversion
+	case "jsonrpc":
+		return "jsonrpc"
+	case "id":
+		return "id"
+	case "method":
+		return "method"
+	case "params":
+		return "params"
+	case "name":
+		return "name"
+	case "arguments":
+		return "arguments"
+	case "_meta":
+		return "_meta"
+	case MetaParam:
+		return MetaParam
+	case "ucp-agent":
+		return "ucp-agent"
+	case "profile":
+		return "profile"
+	case "version":
+		return "version"
+	case "capabilities":
+		return "capabilities"
+	}
+	return string(key)
 }
 
 // maxScanDepth bounds the nesting scanValue follows; deeper input is left

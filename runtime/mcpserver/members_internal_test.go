@@ -115,3 +115,17 @@ func FuzzEachMember(f *testing.F) {
 		}
 	})
 }
+
+// internKey gives every key back as it is, and the envelope's names
+// without allocating.
+func TestInternKey(t *testing.T) {
+	for _, k := range []string{"jsonrpc", "id", "method", "params", "name", "arguments", "_meta", MetaParam, "ucp-agent", "profile", "version", "capabilities", "", "idx", "Method", "location", "x\u00e9"} {
+		if got := internKey([]byte(k)); got != k {
+			t.Errorf("internKey(%q) = %q", k, got)
+		}
+	}
+	raw := []byte(`"arguments"`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = plainKey(raw) }); n != 0 {
+		t.Errorf("plainKey of an envelope name allocates %v times", n)
+	}
+}
