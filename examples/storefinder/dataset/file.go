@@ -63,19 +63,14 @@ var ErrChanged = errors.New("the dataset file changed after it was loaded")
 // checked against the text's checksum, and a mismatch is an ErrChanged
 // error naming the record.
 func OpenFile(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if fi.Size() >= largeFile {
+	if size >= largeFile {
 		defer loadmem.Limit()()
 	}
-	recs, ok, err := parseSections(f, fi.Size(), runtime.GOMAXPROCS(0))
+	recs, ok, err := parseSections(f, size, runtime.GOMAXPROCS(0))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("read %s: %w", path, err)

@@ -81,16 +81,12 @@ func FingerprintOf(f io.ReaderAt, size, block int64) (Fingerprint, error) {
 
 // FileFingerprint returns the fingerprint of the file at path.
 func FileFingerprint(path string) (Fingerprint, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return Fingerprint{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Fingerprint{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	fp, err := FingerprintOf(f, fi.Size(), fingerprintBlock)
+	fp, err := FingerprintOf(f, size, fingerprintBlock)
 	if err != nil {
 		return Fingerprint{}, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -107,18 +103,13 @@ var ErrOtherContents = errors.New("the file's contents differ from the fingerpri
 // the Locations of that earlier parse. The identifier rules are taken as
 // checked, since they held for those contents.
 func OpenKnown(path string, want Fingerprint) (*File, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
+	if size != want.Size {
 		f.Close()
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if fi.Size() != want.Size {
-		f.Close()
-		return nil, fmt.Errorf("dataset %s: %w (%d bytes, not %d)", path, ErrOtherContents, fi.Size(), want.Size)
+		return nil, fmt.Errorf("dataset %s: %w (%d bytes, not %d)", path, ErrOtherContents, size, want.Size)
 	}
 	got, err := FingerprintOf(f, want.Size, want.Block)
 	if err != nil {
@@ -135,3 +126,18 @@ func OpenKnown(path string, want Fingerprint) (*File, error) {
 // InFile reports whether every record's Location is in the file (at its
 // Span) rather than in memory, as after OpenFile's fast path.
 func (df *File) InFile() bool { return df.f != nil }
+
+// openSized opens path for reading and returns its size; the error of a
+// file that opens but cannot be stat'ed names it.
+func openSized(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("read %s: %w", path, err)
+	}
+	return f, fi.Size(), nil
+}
