@@ -23,19 +23,11 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 		return snapshotSource(c, logger)
 	}
 	if c.postgres == "" && c.data != "" {
-		// The Locations stay in the file (the page cache) and are read
-		// when they are candidates; the file stays open for the process.
-		df, err := openData(c.data)
+		src, err := buildFromFile(c.data)
 		if err != nil {
 			return nil, 0, err
 		}
-		n := len(df.Records) // NewFile drops them once indexed
-		src, err := store.NewFile(df, store.Options{})
-		if err != nil {
-			df.Close()
-			return nil, 0, fmt.Errorf("load stores: %w", err)
-		}
-		return src, n, nil
+		return src, src.Records(), nil
 	}
 	if c.postgres == "" {
 		recs, err := loadRecords(c.data)
@@ -103,24 +95,35 @@ func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error)
 	logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", reason)
 	// Taken before the parse, so a file changed during the load is never
 	// saved as the indexes of its new contents.
-	before, fpErr := dataset.FileFingerprint(c.data)
-	df, err := openData(c.data)
-	if err != nil {
-		return nil, 0, err
-	}
-	n := len(df.Records)
-	built, err := store.NewFile(df, store.Options{})
-	if err != nil {
-		df.Close()
-		return nil, 0, fmt.Errorf("load stores: %w", err)
+	before, err := dataset.FileFingerprint(c.data)
+	built, buildErr := buildFromFile(c.data)
+	if buildErr != nil {
+		return nil, 0, buildErr
 	}
 	wrote := time.Now()
-	if fpErr != nil {
-		logger.Warn("snapshot not written; the next start builds from --data again", "error", fpErr)
-	} else if err := built.WriteSnapshot(c.snapshot, before); err != nil {
+	if err == nil {
+		err = built.WriteSnapshot(c.snapshot, before)
+	}
+	if err != nil {
 		logger.Warn("snapshot not written; the next start builds from --data again", "error", err)
 	} else {
 		logger.Info("wrote the snapshot", "snapshot", c.snapshot, "took", time.Since(wrote).Round(time.Millisecond))
 	}
-	return built, n, nil
+	return built, built.Records(), nil
+}
+
+// buildFromFile builds the in-memory store from a --data file. The
+// Locations stay in the file (the page cache) and are read when they are
+// candidates; the file stays open for the process.
+func buildFromFile(path string) (*store.Source, error) {
+	df, err := openData(path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := store.NewFile(df, store.Options{})
+	if err != nil {
+		df.Close()
+		return nil, fmt.Errorf("load stores: %w", err)
+	}
+	return src, nil
 }

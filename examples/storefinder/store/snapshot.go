@@ -134,7 +134,8 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
 		return fmt.Errorf("snapshot %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	sum := crc32.New(castagnoli)
+	// dataset.Checksum's CRC-32C, computed as the file streams out.
+	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	put := func(b []byte) {
 		sum.Write(b)
@@ -172,8 +173,6 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
 	return nil
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // OpenSnapshot opens the Source saved at snapPath, which must have been
 // written by this program from the dataset file now at dataPath; the file
 // is read once to check that. The error wraps ErrSnapshotStale when the
@@ -193,7 +192,7 @@ func OpenSnapshot(snapPath, dataPath string, opts Options) (*Source, error) {
 		return nil, fail("not a storefinder snapshot")
 	}
 	body := b[:len(b)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+	if dataset.Checksum(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, fail("damaged (checksum mismatch)")
 	}
 	d := &dec{b: body[len(snapshotMagic):], what: "layout"}
@@ -229,19 +228,16 @@ func OpenSnapshot(snapPath, dataPath string, opts Options) (*Source, error) {
 	}()
 	s, err := decodeSource(d, fp.Size, opts)
 	o := <-data
-	if o.err != nil {
-		if err == nil && errors.Is(o.err, dataset.ErrOtherContents) {
-			return nil, fail("%w: it was made from other contents of the dataset: %v", ErrSnapshotStale, o.err)
-		}
-		if err == nil {
-			return nil, fmt.Errorf("snapshot %s: %w", snapPath, o.err)
-		}
-	}
-	if err != nil {
+	switch {
+	case err != nil:
 		if o.df != nil {
 			o.df.Close()
 		}
 		return nil, fail("%v", err)
+	case errors.Is(o.err, dataset.ErrOtherContents):
+		return nil, fail("%w: it was made from other contents of the dataset: %v", ErrSnapshotStale, o.err)
+	case o.err != nil:
+		return nil, fmt.Errorf("snapshot %s: %w", snapPath, o.err)
 	}
 	s.file = o.df
 	s.records = records

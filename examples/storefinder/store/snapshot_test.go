@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -235,7 +234,7 @@ func rewrite(t *testing.T, path string, change func([]byte) []byte) {
 		t.Fatal(err)
 	}
 	body := change(bytes.Clone(b[:len(b)-4]))
-	body = binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, castagnoli))
+	body = binary.LittleEndian.AppendUint32(body, dataset.Checksum(body))
 	if err := os.WriteFile(path, body, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +372,7 @@ func FuzzOpenSnapshot(f *testing.F) {
 	f.Add(seed[:len(seed)/2])
 	f.Fuzz(func(t *testing.T, body []byte) {
 		b := append([]byte(snapshotMagic), body...)
-		b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+		b = binary.LittleEndian.AppendUint32(b, dataset.Checksum(b))
 		p := filepath.Join(t.TempDir(), "snap")
 		if err := os.WriteFile(p, b, 0o600); err != nil {
 			t.Fatal(err)
