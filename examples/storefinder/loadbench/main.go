@@ -243,19 +243,23 @@ func plainCall(client *http.Client, endpoint, tool, args string, id int) (time.D
 	if err != nil {
 		return 0, err
 	}
-	var msg struct {
-		ID     int `json:"id"`
-		Result struct {
-			IsError           bool `json:"isError"`
-			StructuredContent struct {
-				Locations []json.RawMessage `json:"locations"`
-			} `json:"structuredContent"`
-		} `json:"result"`
-	}
+	var msg toolReply
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &msg) != nil || msg.ID != id || msg.Result.IsError || msg.Result.StructuredContent.Locations == nil {
 		return 0, fmt.Errorf("status %d, answer %.200q", resp.StatusCode, raw)
 	}
 	return d, nil
+}
+
+// toolReply is what the plain HTTP clients read of a tools/call answer to
+// check it: its id, and that it is a result holding Locations.
+type toolReply struct {
+	ID     int `json:"id"`
+	Result struct {
+		IsError           bool `json:"isError"`
+		StructuredContent struct {
+			Locations []json.RawMessage `json:"locations"`
+		} `json:"structuredContent"`
+	} `json:"result"`
 }
 
 func freeAddr() (string, error) {

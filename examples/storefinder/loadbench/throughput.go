@@ -251,14 +251,7 @@ func throughputHTTP(endpoint string, clients int, d time.Duration) (float64, err
 			return fmt.Errorf("status %d, answer %.200q", resp.StatusCode, raw)
 		}
 		if n%64 == i%64 {
-			var msg struct {
-				Result struct {
-					IsError           bool `json:"isError"`
-					StructuredContent struct {
-						Locations []json.RawMessage `json:"locations"`
-					} `json:"structuredContent"`
-				} `json:"result"`
-			}
+			var msg toolReply
 			if err := json.Unmarshal(raw, &msg); err != nil || msg.Result.IsError || len(msg.Result.StructuredContent.Locations) == 0 {
 				return fmt.Errorf("answer without locations (%v): %.200q", err, raw)
 			}
