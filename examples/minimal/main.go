@@ -54,7 +54,7 @@ func (shop) Items(_ context.Context, _ []string, c []ucploc.Candidate) ([]bool, 
 	return make([]bool, len(c)), nil
 }
 
-func newHooks() (ucploc.Hooks, error) {
+func newHooks() (*ucploc.Service, error) {
 	var s shop
 	for _, js := range stores {
 		l, err := ucploc.DecodeLocation([]byte(js))

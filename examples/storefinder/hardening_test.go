@@ -193,17 +193,17 @@ type holdHooks struct {
 	once    sync.Once
 }
 
-func (h *holdHooks) wrap(in location.Hooks) location.Hooks { return heldHooks{in, h} }
+func (h *holdHooks) wrap(in locationHooks) locationHooks { return heldHooks{in, h} }
 
 type heldHooks struct {
-	location.Hooks
+	locationHooks
 	h *holdHooks
 }
 
 func (w heldHooks) SearchLocations(ctx context.Context, m *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
 	w.h.once.Do(func() { close(w.h.entered) })
 	<-w.h.release
-	return w.Hooks.SearchLocations(ctx, m, req)
+	return w.locationHooks.SearchLocations(ctx, m, req)
 }
 
 // TestGracefulShutdown checks that a shutdown signal (the cancelled

@@ -118,10 +118,19 @@ type limits struct {
 	viaSDK bool
 }
 
+// locationHooks are the Location capabilities the storefinder serves, the
+// hooks its wrappers decorate. Naming the two interfaces it adopts, not the
+// service's Hooks, keeps it compiling and serving the same when a UCP release
+// adds another capability to the service.
+type locationHooks interface {
+	location.LocationSearchHooks
+	location.LocationLookupHooks
+}
+
 // hooksWrapper decorates the generated hooks (an interface, so config stays
 // comparable).
 type hooksWrapper interface {
-	wrap(location.Hooks) location.Hooks
+	wrap(locationHooks) locationHooks
 }
 
 func parseFlags(args []string) (config, error) {
@@ -256,13 +265,13 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 	if err != nil {
 		return servers{}, 0, err
 	}
-	neg, err := negotiator(c)
-	if err != nil {
-		return servers{}, 0, err
-	}
-	var h location.Hooks = notedHooks{svc}
+	var h locationHooks = notedHooks{svc}
 	if c.wrap != nil {
 		h = c.wrap.wrap(h)
+	}
+	neg, err := negotiator(c, h)
+	if err != nil {
+		return servers{}, 0, err
 	}
 	var s servers
 	for _, v := range append([]string{location.ProtocolVersion}, c.supported.versions()...) {
@@ -276,9 +285,10 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 			err = location.Register(server, h, opts)
 			s.current, s.hooks, s.opts = server, h, opts
 		} else {
-			err = olderVersions[v].register(server, h, opts)
 			ov := olderVersions[v]
-			s.older = append(s.older, olderServer{version: v, server: server, hooks: h, opts: opts, rest: ov.rest, profile: ov.profile})
+			older := ov.serve(h)
+			err = ov.register(server, older, opts)
+			s.older = append(s.older, olderServer{version: v, server: server, hooks: older, opts: opts, rest: ov.rest, profile: ov.profile})
 		}
 		if err != nil {
 			return servers{}, 0, fmt.Errorf("version %s: %w", v, err)
@@ -287,17 +297,19 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 	return s, n, nil
 }
 
-// businessCapabilities is what this Business offers, as negotiation sees it.
-func businessCapabilities() map[string][]negotiation.CapabilityVersion {
-	caps := map[string][]negotiation.CapabilityVersion{}
-	for _, c := range location.Capabilities() {
-		caps[c.Name] = []negotiation.CapabilityVersion{{Version: c.Version}}
+// businessCapabilities is what this Business offers through h, as
+// negotiation sees it.
+func businessCapabilities(h location.Hooks) (map[string][]negotiation.CapabilityVersion, error) {
+	list, err := location.Capabilities(h)
+	if err != nil {
+		return nil, err
 	}
-	return caps
+	return capabilityVersions(list), nil
 }
 
-// negotiator returns nil (trusted mode) unless --negotiate is set.
-func negotiator(c config) (negotiation.Negotiator, error) {
+// negotiator returns nil (trusted mode) unless --negotiate is set; h are
+// the current version's hooks, whose capabilities it offers.
+func negotiator(c config, h location.Hooks) (negotiation.Negotiator, error) {
 	if c.negotiator != nil {
 		return c.negotiator, nil
 	}
@@ -308,13 +320,17 @@ func negotiator(c config) (negotiation.Negotiator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--negotiate: %w", err)
 	}
-	older, err := olderBusinesses(c.supported.versions())
+	older, err := olderBusinesses(c.supported.versions(), h)
+	if err != nil {
+		return nil, err
+	}
+	caps, err := businessCapabilities(h)
 	if err != nil {
 		return nil, err
 	}
 	return &negotiation.ProfileNegotiator{
 		Source:  src,
-		Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: businessCapabilities()},
+		Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: caps},
 		Older:   older,
 	}, nil
 }
@@ -394,7 +410,9 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		if err != nil {
 			return nil, fmt.Errorf("rest: %w", err)
 		}
-		mux.Handle(restBase+"/locations/", c.ops.wrap(rest, "rest"))
+		// Every path below the base: the REST handler answers one it has no
+		// operation for (a capability not implemented) with its JSON 404.
+		mux.Handle(restBase+"/", c.ops.wrap(rest, "rest"))
 	}
 	for _, o := range s.older {
 		mux.Handle(mcpPath(o.version), c.ops.wrap(mcpserver.Handler(o.server, opts), "mcp"))
@@ -404,7 +422,7 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		if err != nil {
 			return nil, fmt.Errorf("rest %s: %w", o.version, err)
 		}
-		mux.Handle(restPath(o.version)+"/locations/", c.ops.wrap(rest, "rest"))
+		mux.Handle(restPath(o.version)+"/", c.ops.wrap(rest, "rest"))
 	}
 	for path, doc := range docs {
 		mux.Handle(path, mcpserver.ProfileHandler(doc))

@@ -57,11 +57,11 @@ func TestNegotiatedVersions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	older, err := olderBusinesses([]string{prevVersion})
+	older, err := olderBusinesses([]string{prevVersion}, notedHooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	neg := &negotiation.ProfileNegotiator{Source: src, Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: businessCapabilities()}, Older: older}
+	neg := &negotiation.ProfileNegotiator{Source: src, Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: offered(t)}, Older: older}
 	base := startVersions(t, config{supported: prevVersion, negotiator: neg})
 	endpoints := map[string]*mcp.ClientSession{
 		location.ProtocolVersion: connectHTTP(t, base+mcpPath(location.ProtocolVersion)),

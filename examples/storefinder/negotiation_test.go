@@ -35,7 +35,7 @@ func TestNegotiationEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	neg := &negotiation.ProfileNegotiator{Source: src, Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: businessCapabilities()}}
+	neg := &negotiation.ProfileNegotiator{Source: src, Current: negotiation.Business{Version: location.ProtocolVersion, Capabilities: offered(t)}}
 	server, _, err := newServer(config{negotiator: neg}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -95,4 +95,15 @@ func TestNegotiationEndToEnd(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "profile") {
 		t.Fatalf("http profile URL: %v", err)
 	}
+}
+
+// offered is what newServers offers negotiation: the capabilities of its
+// hooks' type, which a zero notedHooks has too.
+func offered(t *testing.T) map[string][]negotiation.CapabilityVersion {
+	t.Helper()
+	caps, err := businessCapabilities(notedHooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return caps
 }

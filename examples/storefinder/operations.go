@@ -168,20 +168,20 @@ func serveMetrics(o *opsState, logger *slog.Logger) (func(), error) {
 // notedHooks adds the coarse coordinates of each call to the access log's
 // note: the distance centre and the serves point, cut to 2 decimals
 // (LOCATION.md section 10), never the precise values.
-type notedHooks struct{ location.Hooks }
+type notedHooks struct{ next locationHooks }
 
 func (h notedHooks) SearchLocations(ctx context.Context, m *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
 	if n := mcpserver.NoteOf(ctx); n != nil && req != nil {
 		noteCoordinates(n, req.Distance, req.Serves)
 	}
-	return h.Hooks.SearchLocations(ctx, m, req)
+	return h.next.SearchLocations(ctx, m, req)
 }
 
 func (h notedHooks) LookupLocations(ctx context.Context, m *location.Meta, req *location.LookupRequest) (*location.LookupResponse, error) {
 	if n := mcpserver.NoteOf(ctx); n != nil && req != nil {
 		noteCoordinates(n, req.Distance, req.Serves)
 	}
-	return h.Hooks.LookupLocations(ctx, m, req)
+	return h.next.LookupLocations(ctx, m, req)
 }
 
 func noteCoordinates(n *mcpserver.CallNote, d opt.Value[location.LocationDistance], s opt.Value[location.LocationServes]) {

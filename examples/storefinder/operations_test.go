@@ -15,14 +15,13 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
-	"github.com/ucpgen/ucpgen/generated/location"
 )
 
 // holdLoading blocks start-up (newServers calls wrap) until released, so
 // a test can watch the server while it loads.
 type holdLoading struct{ release chan struct{} }
 
-func (h holdLoading) wrap(in location.Hooks) location.Hooks { <-h.release; return in }
+func (h holdLoading) wrap(in locationHooks) locationHooks { <-h.release; return in }
 
 // running is a storefinder started through serveHTTP, as run starts it.
 type running struct {

@@ -21,18 +21,17 @@ import (
 // the current one, from the current package's Source: what its generated
 // package provides, bound once in a table so the wiring stays generic.
 type olderVersion struct {
-	// register adds the version's tools to server, answering through the
-	// current version's hooks (and so from its Source) with the version's
-	// conversion.
-	register func(server *mcp.Server, newer location.Hooks, opts *mcpserver.Options) error
-	// rest is the version's REST binding over the current version's hooks,
-	// with the same conversion as register.
-	rest func(newer location.Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
-	// profile renders the version's leaf Business profile for its MCP
-	// endpoint and REST base URL.
-	profile func(mcpEndpoint, restEndpoint string) ([]byte, error)
-	// capabilities are the version's advertised capabilities.
-	capabilities func() []mcpserver.ProfileCapability
+	// serve answers the version through the current version's hooks
+	// (and so from its Source) with the version's conversion.
+	serve func(newer location.Hooks) any
+	// register adds the version's tools to server, rest is its REST
+	// binding, profile renders its leaf Business profile for its MCP
+	// endpoint and REST base URL, and capabilities lists what it
+	// advertises: each of the hooks serve returned.
+	register     func(server *mcp.Server, hooks any, opts *mcpserver.Options) error
+	rest         func(hooks any, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
+	profile      func(hooks any, mcpEndpoint, restEndpoint string) ([]byte, error)
+	capabilities func(hooks any) ([]mcpserver.ProfileCapability, error)
 	// schemas is the version's schema tree, whose platform profile schema
 	// checks the Platforms that speak it.
 	schemas fs.FS
@@ -43,12 +42,11 @@ type olderVersion struct {
 // release, which is why it is off by default.
 var olderVersions = map[string]olderVersion{
 	location20260821.ProtocolVersion: {
-		register: func(server *mcp.Server, newer location.Hooks, opts *mcpserver.Options) error {
-			return location20260821.Register(server, location20260821.ServeFrom(newer, conversion20260821{}), opts)
+		serve: func(newer location.Hooks) any {
+			return location20260821.ServeFrom(newer, conversion20260821{})
 		},
-		rest: func(newer location.Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error) {
-			return location20260821.RESTHandler(location20260821.ServeFrom(newer, conversion20260821{}), opts, rest)
-		},
+		register:     location20260821.Register,
+		rest:         location20260821.RESTHandler,
 		profile:      location20260821.BusinessProfileWithREST,
 		capabilities: location20260821.Capabilities,
 		schemas:      previous.FS,
@@ -110,7 +108,7 @@ type servers struct {
 	older   []olderServer
 	// hooks and opts are the current version's tools as registered, which
 	// the REST binding serves too (nil hooks: MCP only).
-	hooks location.Hooks
+	hooks locationHooks
 	opts  *mcpserver.Options
 }
 
@@ -132,12 +130,12 @@ func restPath(version string) string {
 type olderServer struct {
 	version string
 	server  *mcp.Server
-	// hooks and opts are the current version's hooks and this version's
-	// options, from which its REST handler is built.
-	hooks   location.Hooks
+	// hooks and opts are this version's hooks (served from the current
+	// version's) and options, from which its REST handler is built.
+	hooks   any
 	opts    *mcpserver.Options
-	rest    func(newer location.Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
-	profile func(mcpEndpoint, restEndpoint string) ([]byte, error)
+	rest    func(hooks any, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
+	profile func(hooks any, mcpEndpoint, restEndpoint string) ([]byte, error)
 }
 
 // mcpPath is where a version's MCP endpoint is served: the current version
@@ -158,8 +156,9 @@ func profilePath(version string) string {
 	return "/.well-known/ucp/" + version
 }
 
-// olderBusinesses is what negotiation knows of the older versions served.
-func olderBusinesses(versions []string) ([]negotiation.Business, error) {
+// olderBusinesses is what negotiation knows of the older versions served
+// from the current version's hooks h.
+func olderBusinesses(versions []string, h location.Hooks) ([]negotiation.Business, error) {
 	var out []negotiation.Business
 	for _, v := range versions {
 		ov := olderVersions[v]
@@ -167,7 +166,11 @@ func olderBusinesses(versions []string) ([]negotiation.Business, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--supported-versions %s: profile schema: %w", v, err)
 		}
-		out = append(out, negotiation.Business{Version: v, Capabilities: capabilityVersions(ov.capabilities()), Schema: sch})
+		caps, err := ov.capabilities(ov.serve(h))
+		if err != nil {
+			return nil, fmt.Errorf("--supported-versions %s: %w", v, err)
+		}
+		out = append(out, negotiation.Business{Version: v, Capabilities: capabilityVersions(caps), Schema: sch})
 	}
 	return out, nil
 }
@@ -196,17 +199,19 @@ func negotiatorAt(neg negotiation.Negotiator, version string) (negotiation.Negot
 // base: path -> document. The current one lists the older ones in
 // supported_versions.
 func profiles(s servers, base string) (map[string][]byte, error) {
-	current, err := location.BusinessProfile(base + mcpPath(location.ProtocolVersion))
-	if s.hooks != nil {
-		current, err = location.BusinessProfileWithREST(base+mcpPath(location.ProtocolVersion), base+restBase)
+	if s.hooks == nil {
+		// An MCP server alone (the loading shell, some tests) advertises
+		// nothing: what it serves is known from the hooks.
+		return map[string][]byte{}, nil
 	}
+	current, err := location.BusinessProfileWithREST(s.hooks, base+mcpPath(location.ProtocolVersion), base+restBase)
 	if err != nil {
 		return nil, fmt.Errorf("business profile: %w", err)
 	}
 	out := map[string][]byte{}
 	var listed []mcpserver.SupportedVersion
 	for _, o := range s.older {
-		leaf, err := o.profile(base+mcpPath(o.version), base+restPath(o.version))
+		leaf, err := o.profile(o.hooks, base+mcpPath(o.version), base+restPath(o.version))
 		if err != nil {
 			return nil, fmt.Errorf("business profile %s: %w", o.version, err)
 		}

@@ -11,31 +11,84 @@ import (
 	"errors"
 	"fmt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ucpgen/ucpgen/runtime/capability"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"reflect"
 )
 
 // ProtocolVersion is the UCP release these tools implement, read from the
 // input (see the file header); responses carry it in ucp.version.
 const ProtocolVersion = "2026-08-25"
 
-// Hooks is what a Business implements: one method per tool, called with
-// arguments that already passed decoding and validation, in the method's
-// param order and under its param names (an optional one the call left out
-// is nil). Return typed errors from runtime/rpcerr to choose the JSON-RPC
-// error; any other error becomes -32603 without its text reaching the
-// client. The negotiated version and capabilities are merged into the ucp
-// member of the response by the runtime; its other members are kept.
-type Hooks interface {
+// Hooks is a Business's implementation of this service: any value that implements one or more of
+// the capability interfaces (LocationSearchHooks, LocationLookupHooks). Register, RESTHandler and
+// the profile functions serve exactly the capabilities it implements, so a UCP release that adds a
+// capability changes nothing a Business wrote and serves nothing it did not write. Join values with
+// Compose; leave an implemented capability out with Omit.
+//
+// Every hook method is called with arguments that already passed decoding and
+// validation, in the method's param order and under its param names (an optional
+// one the call left out is nil). Return typed errors from runtime/rpcerr to choose
+// the JSON-RPC error; any other error becomes -32603 without its text reaching the
+// client. The negotiated version and capabilities are merged into the ucp member of
+// the response by the runtime; its other members are kept.
+type Hooks = any
+
+// LocationSearchHooks is the dev.ucp.common.location.search capability: implement it to serve it.
+type LocationSearchHooks interface {
 	// SearchLocations serves the search_locations tool: Search for physical locations
 	SearchLocations(ctx context.Context, meta *Meta, location *SearchRequest) (*SearchResponse, error)
+}
+
+// LocationLookupHooks is the dev.ucp.common.location.lookup capability: implement it to serve it.
+type LocationLookupHooks interface {
 	// LookupLocations serves the lookup_locations tool: Batch lookup locations by identifier
 	LookupLocations(ctx context.Context, meta *Meta, location *LookupRequest) (*LookupResponse, error)
 }
 
-// Tools describes every tool for the runtime, bound to hooks; Register uses it,
-// and tests or custom servers may too.
-func Tools(hooks Hooks) []mcpserver.Tool {
-	return []mcpserver.Tool{{
+// Compose joins values that each implement some of the capabilities, such as
+// NewService's Location capabilities and a Business's own hooks for the others;
+// two values that implement the same capability are an error when served.
+func Compose(parts ...Hooks) Hooks {
+	return capability.Compose(parts...)
+}
+
+// Omit leaves out capabilities (by UCP name) that hooks implement but the Business
+// does not serve; a name that is not a capability of this package is an error when
+// served.
+func Omit(hooks Hooks, capabilities ...string) Hooks {
+	return capability.Omit(hooks, capabilities...)
+}
+
+// capabilities is every capability of the service, in OpenRPC method order, with
+// the interface that adopts it and the tools it serves.
+var capabilities = []capability.Capability[mcpserver.Tool]{{
+	Bind: func(hooks any) ([]mcpserver.Tool, bool) {
+		h, ok := hooks.(LocationSearchHooks)
+		if !ok {
+			return nil, false
+		}
+		return []mcpserver.Tool{searchLocationsTool(h)}, true
+	},
+	Interface: reflect.TypeFor[LocationSearchHooks](),
+	Name:      "dev.ucp.common.location.search",
+	Schema:    "https://ucp.dev/2026-08-25/schemas/common/location_search.json",
+}, {
+	Bind: func(hooks any) ([]mcpserver.Tool, bool) {
+		h, ok := hooks.(LocationLookupHooks)
+		if !ok {
+			return nil, false
+		}
+		return []mcpserver.Tool{lookupLocationsTool(h)}, true
+	},
+	Interface: reflect.TypeFor[LocationLookupHooks](),
+	Name:      "dev.ucp.common.location.lookup",
+	Schema:    "https://ucp.dev/2026-08-25/schemas/common/location_lookup.json",
+}}
+
+// searchLocationsTool describes the search_locations tool for the runtime, bound to hooks.
+func searchLocationsTool(hooks LocationSearchHooks) mcpserver.Tool {
+	return mcpserver.Tool{
 		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
 			meta, metaErr := DecodeMeta(args[0])
 			location, locationErr := DecodeSearchRequest(args[1])
@@ -70,7 +123,12 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 			Required: true,
 		}},
 		Title: "Search for physical locations",
-	}, {
+	}
+}
+
+// lookupLocationsTool describes the lookup_locations tool for the runtime, bound to hooks.
+func lookupLocationsTool(hooks LocationLookupHooks) mcpserver.Tool {
+	return mcpserver.Tool{
 		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
 			meta, metaErr := DecodeMeta(args[0])
 			location, locationErr := DecodeLookupRequest(args[1])
@@ -105,16 +163,33 @@ func Tools(hooks Hooks) []mcpserver.Tool {
 			Required: true,
 		}},
 		Title: "Batch lookup locations by identifier",
-	}}
+	}
 }
 
-// Register adds every tool to server, wired to hooks through the ucpgen runtime (decode,
-// validate, negotiate, call, fill ucp, map errors). Without a Negotiator the tools answer at
-// ProtocolVersion; opts.Version may be left empty and must not name another release.
-// opts.DescribedOutputSchemas chooses the output schemas with descriptions.
+// Tools describes the tools of every capability hooks implement, bound to them, in
+// OpenRPC method order; Register and RESTHandler use it, and tests or custom servers
+// may too. Hooks that implement no capability, or one only in part, are an error.
+func Tools(hooks Hooks) ([]mcpserver.Tool, error) {
+	served, err := capability.Resolve(hooks, capabilities)
+	if err != nil {
+		return nil, err
+	}
+	var tools []mcpserver.Tool
+	for _, c := range served {
+		tools = append(tools, c.Items...)
+	}
+	return tools, nil
+}
+
+// Register adds the tools of every capability hooks implement to server, wired to
+// hooks through the ucpgen runtime (decode, validate, negotiate, call, fill ucp, map
+// errors); a tool of a capability they do not implement is unknown to the server.
+// Without a Negotiator the tools answer at ProtocolVersion; opts.Version may be left
+// empty and must not name another release. opts.DescribedOutputSchemas chooses the
+// output schemas with descriptions.
 func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
-	if server == nil || hooks == nil {
-		return errors.New("Register: server and hooks must not be nil")
+	if server == nil {
+		return errors.New("Register: server must not be nil")
 	}
 	var o mcpserver.Options
 	if opts != nil {
@@ -127,7 +202,11 @@ func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
 	default:
 		return fmt.Errorf("Register: opts.Version %q is not %s, the release these tools implement", o.Version, ProtocolVersion)
 	}
-	for _, t := range Tools(hooks) {
+	tools, err := Tools(hooks)
+	if err != nil {
+		return fmt.Errorf("Register: %w", err)
+	}
+	for _, t := range tools {
 		if o.DescribedOutputSchemas {
 			t.OutputSchema = describedOutputSchema(t.Name)
 		}
@@ -136,30 +215,40 @@ func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
 	return nil
 }
 
-// Capabilities lists the UCP capabilities these tools implement, for the Business profile
-// at /.well-known/ucp; each call returns a new slice.
-func Capabilities() []mcpserver.ProfileCapability {
-	return []mcpserver.ProfileCapability{{
-		Name:    "dev.ucp.common.location.search",
-		Schema:  "https://ucp.dev/2026-08-25/schemas/common/location_search.json",
-		Version: ProtocolVersion,
-	}, {
-		Name:    "dev.ucp.common.location.lookup",
-		Schema:  "https://ucp.dev/2026-08-25/schemas/common/location_lookup.json",
-		Version: ProtocolVersion,
-	}}
+// Capabilities lists the UCP capabilities hooks implement, for the Business profile
+// at /.well-known/ucp and for negotiation; each call returns a new slice.
+func Capabilities(hooks Hooks) ([]mcpserver.ProfileCapability, error) {
+	served, err := capability.Resolve(hooks, capabilities)
+	if err != nil {
+		return nil, err
+	}
+	var out []mcpserver.ProfileCapability
+	for _, c := range served {
+		if c.Name != "" {
+			out = append(out, mcpserver.ProfileCapability{
+				Name:    c.Name,
+				Schema:  c.Schema,
+				Version: ProtocolVersion,
+			})
+		}
+	}
+	return out, nil
 }
 
-// BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint
-// is endpoint, advertising every capability above.
-func BusinessProfile(endpoint string) ([]byte, error) {
+// BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint is
+// endpoint, advertising the capabilities hooks implement.
+func BusinessProfile(hooks Hooks, endpoint string) ([]byte, error) {
+	caps, err := Capabilities(hooks)
+	if err != nil {
+		return nil, fmt.Errorf("BusinessProfile: %w", err)
+	}
 	return mcpserver.BusinessProfile(ProtocolVersion, []mcpserver.ProfileService{{
 		Endpoint:  endpoint,
 		Name:      "dev.ucp.common",
 		Schema:    "https://ucp.dev/2026-08-25/services/common/mcp.openrpc.json",
 		Transport: "mcp",
 		Version:   ProtocolVersion,
-	}}, Capabilities())
+	}}, caps)
 }
 
 // describedOutputSchema is the output schema of the named tool with every description,

@@ -389,7 +389,7 @@ func TestBadCalls(t *testing.T) {
 }
 
 func TestBusinessProfile(t *testing.T) {
-	b, err := location.BusinessProfile("https://shop.example/ucp/mcp")
+	b, err := location.BusinessProfile(&seedHooks{}, "https://shop.example/ucp/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestViolationMessages(t *testing.T) {
 // TestArgumentViolationsTogether proves that a call whose meta and location
 // are both invalid gets one error listing the violations of both.
 func TestArgumentViolationsTogether(t *testing.T) {
-	bind := Tools(nil)[0].Bind
+	bind := searchLocationsTool(nil).Bind
 	_, err := bind([]json.RawMessage{json.RawMessage(`{"ucp-agent":{}}`), json.RawMessage(`{"query":7}`)})
 	ip, ok := rpcerr.AsInvalidParams(err)
 	if !ok {

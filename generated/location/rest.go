@@ -5,7 +5,6 @@
 package location
 
 import (
-	"errors"
 	"fmt"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
@@ -48,14 +47,12 @@ func RESTOperations() []restserver.Operation {
 	}}
 }
 
-// RESTHandler serves every tool over the REST binding, wired to hooks through the
-// same runtime path as Register (decode, validate, negotiate, call, fill ucp, map errors).
-// opts are Register's options; rest sets the base path, body cap, logger and the
-// Budget, which the MCP endpoint should share.
+// RESTHandler serves the operations of every capability hooks implement over the REST
+// binding, wired to hooks through the same runtime path as Register (decode, validate,
+// negotiate, call, fill ucp, map errors); an operation of a capability they do not
+// implement has no route. opts are Register's options; rest sets the base path, body
+// cap, logger and the Budget, which the MCP endpoint should share.
 func RESTHandler(hooks Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error) {
-	if hooks == nil {
-		return nil, errors.New("RESTHandler: hooks must not be nil")
-	}
 	var o mcpserver.Options
 	if opts != nil {
 		o = *opts
@@ -67,7 +64,11 @@ func RESTHandler(hooks Hooks, opts *mcpserver.Options, rest *restserver.Options)
 	default:
 		return nil, fmt.Errorf("RESTHandler: opts.Version %q is not %s, the release these tools implement", o.Version, ProtocolVersion)
 	}
-	return restserver.New(Tools(hooks), RESTOperations(), &o, rest)
+	tools, err := Tools(hooks)
+	if err != nil {
+		return nil, fmt.Errorf("RESTHandler: %w", err)
+	}
+	return restserver.New(tools, restserver.OperationsOf(tools, RESTOperations()), &o, rest)
 }
 
 // RESTService is the profile entry of the REST binding whose base URL is endpoint.
@@ -82,9 +83,10 @@ func RESTService(endpoint string) mcpserver.ProfileService {
 }
 
 // BusinessProfileWithREST renders /.well-known/ucp for a Business that serves MCP at
-// mcpEndpoint and REST with the base URL restEndpoint, advertising every capability.
-func BusinessProfileWithREST(mcpEndpoint, restEndpoint string) ([]byte, error) {
-	doc, err := BusinessProfile(mcpEndpoint)
+// mcpEndpoint and REST with the base URL restEndpoint, advertising the capabilities
+// hooks implement.
+func BusinessProfileWithREST(hooks Hooks, mcpEndpoint, restEndpoint string) ([]byte, error) {
+	doc, err := BusinessProfile(hooks, mcpEndpoint)
 	if err != nil {
 		return nil, err
 	}

@@ -44,11 +44,12 @@ type ServesTarget = predicate.Target
 // value is the recommended configuration.
 type ServiceOptions = finder.Options
 
-// NewService implements Hooks on top of src: it decodes nothing itself (the
-// runtime already did), converts each request for the finder engine, runs
-// it, and renders the typed response. Hooks stays the escape hatch for a
-// Business that wants full control.
-func NewService(src Source, opts ServiceOptions) (Hooks, error) {
+// NewService implements the Location capabilities on top of src: it decodes
+// nothing itself (the runtime already did), converts each request for the finder
+// engine, runs it, and renders the typed response. Compose it with the Business's
+// own hooks for the service's other capabilities; the hook interfaces stay the
+// escape hatch for a Business that wants full control.
+func NewService(src Source, opts ServiceOptions) (*Service, error) {
 	e, err := finder.New[Location](src, finder.Binding[Location]{
 		Candidate: (*Location).PredicateCandidate,
 		ID: func(l *Location) string {
@@ -58,18 +59,19 @@ func NewService(src Source, opts ServiceOptions) (Hooks, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new service: %w", err)
 	}
-	return &service{engine: e}, nil
+	return &Service{engine: e}, nil
 }
 
-// service implements Hooks over the finder engine.
-type service struct {
+// Service implements the search and lookup capabilities over the finder engine; it
+// has those hook methods only, whatever else a later release adds to the service.
+type Service struct {
 	engine *finder.Engine[Location]
 }
 
 // SearchLocations answers search_locations through the finder engine: one page
 // in keyset order, every constraint matched exactly, the cursor bound to
 // ConstraintDigest.
-func (s *service) SearchLocations(ctx context.Context, _ *Meta, req *SearchRequest) (*SearchResponse, error) {
+func (s *Service) SearchLocations(ctx context.Context, _ *Meta, req *SearchRequest) (*SearchResponse, error) {
 	if req == nil {
 		return nil, errors.New("nil request")
 	}
@@ -120,7 +122,7 @@ func (s *service) SearchLocations(ctx context.Context, _ *Meta, req *SearchReque
 // LookupLocations answers lookup_locations through the finder engine: every
 // processed id resolved in one source call, refined, and reported once per
 // Location with its inputs.
-func (s *service) LookupLocations(ctx context.Context, _ *Meta, req *LookupRequest) (*LookupResponse, error) {
+func (s *Service) LookupLocations(ctx context.Context, _ *Meta, req *LookupRequest) (*LookupResponse, error) {
 	if req == nil {
 		return nil, errors.New("nil request")
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/capability"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"strconv"
@@ -41,18 +42,46 @@ type Conversion interface {
 
 // ServeFrom implements this version's Hooks over the newer version's hooks: each
 // request is converted to the newer shapes, answered there, and the answer is
-// converted back, with conv doing the members whose shape changed.
+// converted back, with conv doing the members whose shape changed. It serves the
+// capabilities whose every tool the newer hooks serve; invalid newer hooks or a nil
+// conv are reported when the result is served. The result has every hook method
+// of this version.
 func ServeFrom(hooks location.Hooks, conv Conversion) Hooks {
-	return &servedFrom{
-		conv:  conv,
-		newer: hooks,
+	if conv == nil {
+		return &servedFrom{err: errors.New("serve from the newer version: conversion is nil")}
 	}
+	if _, err := location.Tools(hooks); err != nil {
+		return &servedFrom{err: fmt.Errorf("serve from the newer version: %w", err)}
+	}
+	s := &servedFrom{conv: conv}
+	var hasLocationSearchHooks, hasLocationLookupHooks bool
+	s.locationSearchHooks, hasLocationSearchHooks = capability.Find[location.LocationSearchHooks](hooks, "dev.ucp.common.location.search")
+	s.locationLookupHooks, hasLocationLookupHooks = capability.Find[location.LocationLookupHooks](hooks, "dev.ucp.common.location.lookup")
+	if hasLocationSearchHooks {
+		s.served = append(s.served, "dev.ucp.common.location.search")
+	}
+	if hasLocationLookupHooks {
+		s.served = append(s.served, "dev.ucp.common.location.lookup")
+	}
+	return s
 }
 
-// servedFrom implements Hooks through the newer version.
+// servedFrom implements every hook of this version through the newer version's
+// hooks of the same tools.
 type servedFrom struct {
-	newer location.Hooks
-	conv  Conversion
+	conv Conversion
+	// served are the capabilities of this version the newer hooks answer, and err
+	// why none can be served.
+	served              []string
+	err                 error
+	locationSearchHooks location.LocationSearchHooks
+	locationLookupHooks location.LocationLookupHooks
+}
+
+// ServedCapabilities tells the runtime which of this version's capabilities the
+// newer hooks answer, since servedFrom has the methods of all of them.
+func (s *servedFrom) ServedCapabilities() ([]string, error) {
+	return s.served, s.err
 }
 
 // NewServiceFrom serves this version from a Source of the newer package: the
@@ -81,7 +110,7 @@ func (s *servedFrom) SearchLocations(ctx context.Context, arg0 *Meta, arg1 *Sear
 	if err := s.toNewerSearchRequest(arg1, &newer1); err != nil {
 		return nil, conversionError(err, "/location")
 	}
-	resp, err := s.newer.SearchLocations(ctx, &newer0, &newer1)
+	resp, err := s.locationSearchHooks.SearchLocations(ctx, &newer0, &newer1)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +137,7 @@ func (s *servedFrom) LookupLocations(ctx context.Context, arg0 *Meta, arg1 *Look
 	if err := s.toNewerLookupRequest(arg1, &newer1); err != nil {
 		return nil, conversionError(err, "/location")
 	}
-	resp, err := s.newer.LookupLocations(ctx, &newer0, &newer1)
+	resp, err := s.locationLookupHooks.LookupLocations(ctx, &newer0, &newer1)
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func TestServeFrom(t *testing.T) {
 			"dev.ucp.amenity.wi_fi": {Description: "Wi-Fi"}, "dev.ucp.amenity.atm": {Description: "ATM"},
 		})}},
 	}}
-	hooks := old.ServeFrom(newer, testConversion{})
+	hooks := old.ServeFrom(newer, testConversion{}).(oldLocation)
 	tests := []struct {
 		name, request string
 		wantPointer   string // "" for success
@@ -132,7 +132,7 @@ func TestServeFrom(t *testing.T) {
 // reaches the runtime as it is, so its JSON-RPC code is kept.
 func TestServeFromPassesNewerErrors(t *testing.T) {
 	want := rpcerr.Invalid("/location/distance/max", "maximum", "too far")
-	hooks := old.ServeFrom(&newerHooks{err: want}, testConversion{})
+	hooks := old.ServeFrom(&newerHooks{err: want}, testConversion{}).(oldLocation)
 	_, err := hooks.SearchLocations(context.Background(), &old.Meta{}, &old.SearchRequest{})
 	if !errors.Is(err, want) {
 		t.Fatalf("error = %v, want the newer hook's error", err)
@@ -180,7 +180,8 @@ func TestNewServiceFrom(t *testing.T) {
 		{ID: "a", Name: "A", Amenities: opt.Some(map[location.AmenityType]location.Amenity{"dev.ucp.amenity.atm": {Description: "ATM"}})},
 		{ID: "b", Name: "B"},
 	}
-	hooks, err := old.NewServiceFrom(src, location.ServiceOptions{}, testConversion{})
+	served, err := old.NewServiceFrom(src, location.ServiceOptions{}, testConversion{})
+	hooks, _ := served.(oldLocation)
 	if err != nil {
 		t.Fatalf("new service: %v", err)
 	}
@@ -205,4 +206,11 @@ func TestNewServiceFrom(t *testing.T) {
 	if _, err := old.NewServiceFrom(src, location.ServiceOptions{}, nil); err == nil {
 		t.Error("NewServiceFrom accepted a nil Conversion")
 	}
+}
+
+// oldLocation is what ServeFrom's result implements: every hook of the
+// older version.
+type oldLocation interface {
+	old.LocationSearchHooks
+	old.LocationLookupHooks
 }

@@ -175,7 +175,7 @@ func startToolHarness(t *testing.T, cfg generator.Config, bodies map[string]json
 	return h
 }
 
-// stubSource writes, for every method of the generated Hooks interface, a
+// stubSource writes, for every method of the generated hook interfaces, a
 // stub that reports its arguments on stderr and answers with the body the
 // harness was given for it, decoded by the result type's own decoder.
 func stubSource(pkg string, mcpGo []byte) ([]byte, error) {
@@ -183,15 +183,19 @@ func stubSource(pkg string, mcpGo []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var hooks *ast.InterfaceType
+	// Every capability's hook interface (LocationSearchHooks, CheckoutHooks):
+	// the stub implements them all, so every tool is served.
+	var methods []*ast.Field
 	ast.Inspect(f, func(n ast.Node) bool {
-		if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.Name == "Hooks" {
-			hooks, _ = ts.Type.(*ast.InterfaceType)
+		if ts, ok := n.(*ast.TypeSpec); ok && strings.HasSuffix(ts.Name.Name, "Hooks") {
+			if it, ok := ts.Type.(*ast.InterfaceType); ok {
+				methods = append(methods, it.Methods.List...)
+			}
 		}
-		return hooks == nil
+		return true
 	})
-	if hooks == nil {
-		return nil, fmt.Errorf("no Hooks interface in mcp.go")
+	if len(methods) == 0 {
+		return nil, fmt.Errorf("no capability hook interface in mcp.go")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "package %s\n\nimport (\n\"context\"\n\"encoding/json\"\n\"fmt\"\n\"sync\"\n)\n\n", pkg)
@@ -231,7 +235,7 @@ func stubAnswer[T any](h stubHooks, method string, decode func([]byte) (*T, erro
 	return decode(body)
 }
 `)
-	for _, m := range hooks.Methods.List {
+	for _, m := range methods {
 		fn, ok := m.Type.(*ast.FuncType)
 		if !ok || len(m.Names) != 1 || fn.Results == nil || len(fn.Results.List) != 2 {
 			return nil, fmt.Errorf("unexpected Hooks member %v", m.Names)

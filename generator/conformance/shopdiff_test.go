@@ -90,7 +90,11 @@ import (
 
 func main() {
 	tools := map[string]mcpserver.Tool{}
-	for _, tl := range gen.Tools(nil) {
+	all, err := gen.Tools(gen.StubHooks(nil))
+	if err != nil {
+		panic(err)
+	}
+	for _, tl := range all {
 		tools[tl.Name] = tl
 	}
 	in := bufio.NewScanner(os.Stdin)
@@ -339,5 +343,19 @@ func writeShoppingPackage(t *testing.T, tree fstest.MapFS, prefix string) (dir, 
 	if err := generator.Write(pkgDir, files); err != nil {
 		t.Fatal(err)
 	}
+	writeStubs(t, pkgDir, "shopping", files)
 	return dir, pkgDir
+}
+
+// writeStubs adds StubHooks (see stubSource) to a generated package folder,
+// so a harness gets the tools of every capability from gen.Tools.
+func writeStubs(t *testing.T, pkgDir, pkg string, files map[string][]byte) {
+	t.Helper()
+	stubs, err := stubSource(pkg, files["mcp.go"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkgDir, "stub.go"), stubs, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

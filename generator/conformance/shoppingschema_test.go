@@ -69,7 +69,11 @@ func verdict(t mcpserver.Tool, data []byte) string {
 
 func main() {
 	tools := map[string]mcpserver.Tool{}
-	for _, t := range gen.Tools(nil) {
+	all, err := gen.Tools(gen.StubHooks(nil))
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range all {
 		tools[t.Name] = t
 	}
 	in := bufio.NewScanner(os.Stdin)
@@ -213,6 +217,7 @@ func TestShoppingInputSchemasAgreeWithValidators(t *testing.T) {
 	if err := generator.Write(filepath.Join(dir, "shopping"), gen); err != nil {
 		t.Fatal(err)
 	}
+	writeStubs(t, filepath.Join(dir, "shopping"), "shopping", gen)
 	src, err := toolBindSource(thisImportPath + "/" + filepath.Base(dir) + "/shopping")
 	if err != nil {
 		t.Fatal(err)

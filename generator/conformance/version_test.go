@@ -125,7 +125,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	profile, err := pkg.BusinessProfile("https://business.example/mcp")
+	profile, err := pkg.BusinessProfile(hooks{}, "https://business.example/mcp")
 	if err != nil {
 		return err
 	}

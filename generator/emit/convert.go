@@ -39,6 +39,8 @@ type converter struct {
 	queue   []pairKey
 	// changes are the Conversion methods, in the order they were found.
 	changes []memberChange
+	// olderGroups and newerGroups are the two models' capabilities.
+	olderGroups, newerGroups []*capabilityGroup
 }
 
 // emitConversion writes convert.go: the Conversion interface, ServeFrom
@@ -47,6 +49,14 @@ func emitConversion(f *jen.File, older *ir.Model, from *ServeFrom) error {
 	c := &converter{cmp: newComparer(), pkg: from.ImportPath, version: older.Version, funcs: map[pairKey]string{}}
 	f.ImportName(from.ImportPath, path.Base(from.ImportPath))
 	f.ImportName(rpcerrPkg, "rpcerr")
+	f.ImportName(capabilityPkg, "capability")
+	var err error
+	if c.olderGroups, err = capabilityGroups(older); err != nil {
+		return err
+	}
+	if c.newerGroups, err = capabilityGroups(from.Model); err != nil {
+		return fmt.Errorf("serve from %s: %w", from.ImportPath, err)
+	}
 	var hooks []jen.Code
 	for _, t := range older.Tools {
 		nt := toolNamed(from.Model, t.Name)
@@ -74,7 +84,7 @@ func emitConversion(f *jen.File, older *ir.Model, from *ServeFrom) error {
 		return err
 	}
 	f.Add(iface)
-	f.Add(serveFromFunc(c.pkg))
+	f.Add(c.serveFromFunc())
 	if _, ok := findService(from.Model); ok {
 		f.Add(newServiceFromFunc(c.pkg))
 	}
@@ -174,7 +184,7 @@ func (c *converter) hookMethod(t, nt *ir.Tool) (jen.Code, error) {
 	body = append(append([]jen.Code{
 		jen.If(orAll(nilArgs)).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("nil argument")))),
 	}, body...),
-		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("s").Dot("newer").Dot(hookName(nt)).Call(args...),
+		jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("s").Dot(newerField(groupOf(c.newerGroups, nt.Name))).Dot(hookName(nt)).Call(args...),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(nt.Name+" of the newer version returned neither a response nor an error")))),
 		jen.Var().Id("out").Id(res.Name),
@@ -509,19 +519,93 @@ func (c *converter) conversionInterface() (jen.Code, error) {
 		Type().Id("Conversion").Interface(methods...), nil
 }
 
-// serveFromFunc declares ServeFrom and the type behind it.
-func serveFromFunc(pkg string) jen.Code {
+// newerField is the servedFrom field holding the newer hooks of group g.
+func newerField(g *capabilityGroup) string { return lowerFirst(g.Iface) }
+
+// serveFromFunc declares ServeFrom and the type behind it. The type has
+// every hook method of this version, so ServeFrom narrows it to the
+// capabilities whose every tool the newer hooks serve: a capability the
+// Business did not implement in the newer version is not served in this
+// one either.
+func (c *converter) serveFromFunc() jen.Code {
+	pkg := c.pkg
+	body := []jen.Code{
+		jen.If(jen.Id("conv").Op("==").Nil()).Block(jen.Return(jen.Op("&").Id("servedFrom").Values(jen.Dict{
+			jen.Err(): jen.Qual("errors", "New").Call(jen.Lit("serve from the newer version: conversion is nil")),
+		}))),
+		jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(pkg, "Tools").Call(jen.Id("hooks")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Op("&").Id("servedFrom").Values(jen.Dict{
+				jen.Err(): jen.Qual(bindFmtPkg, "Errorf").Call(jen.Lit("serve from the newer version: %w"), jen.Err()),
+			})),
+		),
+		jen.Id("s").Op(":=").Op("&").Id("servedFrom").Values(jen.Dict{jen.Id("conv"): jen.Id("conv")}),
+	}
+	fields := []jen.Code{
+		jen.Id("conv").Id("Conversion"),
+		jen.Comment("served are the capabilities of this version the newer hooks answer, and err"),
+		jen.Comment("why none can be served."),
+		jen.Id("served").Index().String(),
+		jen.Err().Error(),
+	}
+	used := map[*capabilityGroup]bool{}
+	for _, g := range c.olderGroups {
+		for _, t := range g.Tools {
+			used[groupOf(c.newerGroups, t.Name)] = true
+		}
+	}
+	var okNames []jen.Code
+	for _, ng := range c.newerGroups {
+		if !used[ng] {
+			continue
+		}
+		fields = append(fields, jen.Id(newerField(ng)).Qual(pkg, ng.Iface))
+		okNames = append(okNames, jen.Id("has"+ng.Iface))
+	}
+	body = append(body, jen.Var().List(okNames...).Bool())
+	for _, ng := range c.newerGroups {
+		if !used[ng] {
+			continue
+		}
+		body = append(body, jen.List(jen.Id("s").Dot(newerField(ng)), jen.Id("has"+ng.Iface)).Op("=").
+			Qual(capabilityPkg, "Find").Types(jen.Qual(pkg, ng.Iface)).Call(jen.Id("hooks"), jen.Lit(ng.Name)))
+	}
+	for _, g := range c.olderGroups {
+		var conds []jen.Code
+		seen := map[*capabilityGroup]bool{}
+		for _, t := range g.Tools {
+			ng := groupOf(c.newerGroups, t.Name)
+			if !seen[ng] {
+				seen[ng] = true
+				conds = append(conds, jen.Id("has"+ng.Iface))
+			}
+		}
+		body = append(body, jen.If(andAll(conds)).Block(jen.Id("s").Dot("served").Op("=").Append(jen.Id("s").Dot("served"), jen.Lit(g.Name))))
+	}
+	body = append(body, jen.Return(jen.Id("s")))
 	return jen.Comment("ServeFrom implements this version's Hooks over the newer version's hooks: each").Line().
 		Comment("request is converted to the newer shapes, answered there, and the answer is").Line().
-		Comment("converted back, with conv doing the members whose shape changed.").Line().
-		Func().Id("ServeFrom").Params(jen.Id("hooks").Qual(pkg, "Hooks"), jen.Id("conv").Id("Conversion")).Id("Hooks").Block(
-		jen.Return(jen.Op("&").Id("servedFrom").Values(jen.Dict{jen.Id("newer"): jen.Id("hooks"), jen.Id("conv"): jen.Id("conv")})),
-	).Line().Line().
-		Comment("servedFrom implements Hooks through the newer version.").Line().
-		Type().Id("servedFrom").Struct(
-		jen.Id("newer").Qual(pkg, "Hooks"),
-		jen.Id("conv").Id("Conversion"),
+		Comment("converted back, with conv doing the members whose shape changed. It serves the").Line().
+		Comment("capabilities whose every tool the newer hooks serve; invalid newer hooks or a nil").Line().
+		Comment("conv are reported when the result is served. The result has every hook method").Line().
+		Comment("of this version.").Line().
+		Func().Id("ServeFrom").Params(jen.Id("hooks").Qual(pkg, "Hooks"), jen.Id("conv").Id("Conversion")).Id("Hooks").Block(body...).Line().Line().
+		Comment("servedFrom implements every hook of this version through the newer version's").Line().
+		Comment("hooks of the same tools.").Line().
+		Type().Id("servedFrom").Struct(fields...).Line().Line().
+		Comment("ServedCapabilities tells the runtime which of this version's capabilities the").Line().
+		Comment("newer hooks answer, since servedFrom has the methods of all of them.").Line().
+		Func().Params(jen.Id("s").Op("*").Id("servedFrom")).Id("ServedCapabilities").Params().Params(jen.Index().String(), jen.Error()).Block(
+		jen.Return(jen.Id("s").Dot("served"), jen.Id("s").Dot("err")),
 	)
+}
+
+// andAll joins conditions with &&.
+func andAll(conds []jen.Code) jen.Code {
+	s := jen.Add(conds[0])
+	for _, c := range conds[1:] {
+		s = s.Op("&&").Add(c)
+	}
+	return s
 }
 
 // newServiceFromFunc declares NewServiceFrom: this version served from the

@@ -28,6 +28,7 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	f.ImportName(mcpPkg, "mcp")
 	f.ImportName(mcpserverPkg, "mcpserver")
 	f.ImportName(rpcerrPkg, "rpcerr")
+	f.ImportName(capabilityPkg, "capability")
 	mcpService, err := isMCPService(m)
 	if err != nil {
 		return err
@@ -38,11 +39,29 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 	if err := (load.Release{Version: m.Version, From: m.Spec.Release.From}).Require(m.Spec.File); err != nil {
 		return fmt.Errorf("%w; the generated ProtocolVersion and schema URLs carry it", err)
 	}
+	groups, err := capabilityGroups(m)
+	if err != nil {
+		return err
+	}
 	f.Comment("ProtocolVersion is the UCP release these tools implement, read from the").Line().
 		Comment("input (see the file header); responses carry it in ucp.version.")
 	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Version)
-	f.Add(hooksInterface(m))
-	f.Add(toolsFunc(m))
+	f.Add(hooksDoc(groups))
+	for _, g := range groups {
+		f.Add(capabilityInterface(g))
+	}
+	f.Add(composeFuncs())
+	table, err := capabilityTable(m, groups)
+	if err != nil {
+		return err
+	}
+	f.Add(table)
+	for _, g := range groups {
+		for _, t := range g.Tools {
+			f.Add(toolFunc(t, g))
+		}
+	}
+	f.Add(toolsFunc())
 	f.Add(registerFunc())
 	caps, err := capabilitiesFunc(m)
 	if err != nil {
@@ -64,27 +83,6 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 
 func hookName(t *ir.Tool) string { return ir.GoName(t.Name) }
 
-func hooksInterface(m *ir.Model) jen.Code {
-	var methods []jen.Code
-	for _, t := range m.Tools {
-		doc := fmt.Sprintf("%s serves the %s tool: %s", hookName(t), t.Name, t.Summary)
-		params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
-		for i, p := range t.Params {
-			params = append(params, jen.Id(argIdents(t)[i]).Add(argType(p)))
-		}
-		methods = append(methods, lineComments(wrap(doc, docWidth-1)), jen.Id(hookName(t)).Params(params...).
-			Params(jen.Op("*").Add(goType(t.Result.Type)), jen.Error()))
-	}
-	return jen.Comment("Hooks is what a Business implements: one method per tool, called with").Line().
-		Comment("arguments that already passed decoding and validation, in the method's").Line().
-		Comment("param order and under its param names (an optional one the call left out").Line().
-		Comment("is nil). Return typed errors from runtime/rpcerr to choose the JSON-RPC").Line().
-		Comment("error; any other error becomes -32603 without its text reaching the").Line().
-		Comment("client. The negotiated version and capabilities are merged into the ucp").Line().
-		Comment("member of the response by the runtime; its other members are kept.").Line().
-		Type().Id("Hooks").Interface(methods...)
-}
-
 func schemaVar(t *ir.Tool, kind string) string { return lowerFirst(hookName(t)) + kind + "Schema" }
 
 func lowerFirst(s string) string {
@@ -94,11 +92,13 @@ func lowerFirst(s string) string {
 	return string(s[0]|0x20) + s[1:]
 }
 
-func toolsFunc(m *ir.Model) jen.Code {
-	var entries []jen.Code
-	for _, t := range m.Tools {
-		res := t.Result
-		entries = append(entries, jen.Values(jen.Dict{
+// toolFunc declares the function that describes tool t for the runtime,
+// bound to the hooks of its capability.
+func toolFunc(t *ir.Tool, g *capabilityGroup) jen.Code {
+	res := t.Result
+	return jen.Add(lineComments(wrap(fmt.Sprintf("%s describes the %s tool for the runtime, bound to hooks.", toolFuncName(t), t.Name), docWidth))).Line().
+		Func().Id(toolFuncName(t)).Params(jen.Id("hooks").Id(g.Iface)).Qual(mcpserverPkg, "Tool").Block(
+		jen.Return(jen.Qual(mcpserverPkg, "Tool").Values(jen.Dict{
 			jen.Id("Name"):         jen.Lit(t.Name),
 			jen.Id("Title"):        jen.Lit(t.Summary),
 			jen.Id("Description"):  jen.Lit(t.Description),
@@ -111,33 +111,54 @@ func toolsFunc(m *ir.Model) jen.Code {
 				jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("Decode"+res.Type.Name).Call(jen.Id("data")),
 				jen.Return(jen.Err()),
 			),
-		}))
-	}
-	return jen.Comment("Tools describes every tool for the runtime, bound to hooks; Register uses it,").Line().
-		Comment("and tests or custom servers may too.").Line().
-		Func().Id("Tools").Params(jen.Id("hooks").Id("Hooks")).Index().Qual(mcpserverPkg, "Tool").Block(
-		jen.Return(jen.Index().Qual(mcpserverPkg, "Tool").Values(entries...)),
+		})),
+	)
+}
+
+// toolsFunc emits Tools: the tools of the capabilities hooks implement.
+func toolsFunc() jen.Code {
+	return jen.Comment("Tools describes the tools of every capability hooks implement, bound to them, in").Line().
+		Comment("OpenRPC method order; Register and RESTHandler use it, and tests or custom servers").Line().
+		Comment("may too. Hooks that implement no capability, or one only in part, are an error.").Line().
+		Func().Id("Tools").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(mcpserverPkg, "Tool"), jen.Error()).Block(
+		jen.List(jen.Id("served"), jen.Err()).Op(":=").Qual(capabilityPkg, "Resolve").Call(jen.Id("hooks"), jen.Id("capabilities")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Var().Id("tools").Index().Qual(mcpserverPkg, "Tool"),
+		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("served")).Block(
+			jen.Id("tools").Op("=").Append(jen.Id("tools"), jen.Id("c").Dot("Items").Op("...")),
+		),
+		jen.Return(jen.Id("tools"), jen.Nil()),
+	)
+}
+
+// versionCheck is the switch every entry point runs on opts.Version: empty
+// means ProtocolVersion, any other release is refused.
+func versionCheck(fn string, results ...jen.Code) jen.Code {
+	return jen.Switch(jen.Id("o").Dot("Version")).Block(
+		jen.Case(jen.Lit("")).Block(jen.Id("o").Dot("Version").Op("=").Id("ProtocolVersion")),
+		jen.Case(jen.Id("ProtocolVersion")).Block(),
+		jen.Default().Block(jen.Return(append(results, jen.Qual("fmt", "Errorf").Call(
+			jen.Lit(fn+": opts.Version %q is not %s, the release these tools implement"), jen.Id("o").Dot("Version"), jen.Id("ProtocolVersion")))...)),
 	)
 }
 
 func registerFunc() jen.Code {
-	return jen.Comment("Register adds every tool to server, wired to hooks through the ucpgen runtime (decode,").Line().
-		Comment("validate, negotiate, call, fill ucp, map errors). Without a Negotiator the tools answer at").Line().
-		Comment("ProtocolVersion; opts.Version may be left empty and must not name another release.").Line().
-		Comment("opts.DescribedOutputSchemas chooses the output schemas with descriptions.").Line().
+	return jen.Comment("Register adds the tools of every capability hooks implement to server, wired to").Line().
+		Comment("hooks through the ucpgen runtime (decode, validate, negotiate, call, fill ucp, map").Line().
+		Comment("errors); a tool of a capability they do not implement is unknown to the server.").Line().
+		Comment("Without a Negotiator the tools answer at ProtocolVersion; opts.Version may be left").Line().
+		Comment("empty and must not name another release. opts.DescribedOutputSchemas chooses the").Line().
+		Comment("output schemas with descriptions.").Line().
 		Func().Id("Register").Params(jen.Id("server").Op("*").Qual(mcpPkg, "Server"), jen.Id("hooks").Id("Hooks"), jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options")).Error().Block(
-		jen.If(jen.Id("server").Op("==").Nil().Op("||").Id("hooks").Op("==").Nil()).Block(
-			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("Register: server and hooks must not be nil"))),
+		jen.If(jen.Id("server").Op("==").Nil()).Block(
+			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("Register: server must not be nil"))),
 		),
 		jen.Var().Id("o").Qual(mcpserverPkg, "Options"),
 		jen.If(jen.Id("opts").Op("!=").Nil()).Block(jen.Id("o").Op("=").Op("*").Id("opts")),
-		jen.Switch(jen.Id("o").Dot("Version")).Block(
-			jen.Case(jen.Lit("")).Block(jen.Id("o").Dot("Version").Op("=").Id("ProtocolVersion")),
-			jen.Case(jen.Id("ProtocolVersion")).Block(),
-			jen.Default().Block(jen.Return(jen.Qual("fmt", "Errorf").Call(
-				jen.Lit("Register: opts.Version %q is not %s, the release these tools implement"), jen.Id("o").Dot("Version"), jen.Id("ProtocolVersion")))),
-		),
-		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("Tools").Call(jen.Id("hooks"))).Block(
+		versionCheck("Register"),
+		jen.List(jen.Id("tools"), jen.Err()).Op(":=").Id("Tools").Call(jen.Id("hooks")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("Register: %w"), jen.Err()))),
+		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tools")).Block(
 			jen.If(jen.Id("o").Dot("DescribedOutputSchemas")).Block(
 				jen.Id("t").Dot("OutputSchema").Op("=").Id("describedOutputSchema").Call(jen.Id("t").Dot("Name")),
 			),
@@ -147,29 +168,10 @@ func registerFunc() jen.Code {
 	)
 }
 
-// capabilitiesFunc emits Capabilities and BusinessProfile. Capabilities is a
-// function so that callers get their own slice and cannot change what every
-// other caller advertises.
+// capabilitiesFunc emits Capabilities and BusinessProfile, which advertise
+// the capabilities a Business's hooks implement. Capabilities returns a new
+// slice on each call, so no caller can change what another advertises.
 func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
-	var caps []jen.Code
-	listed := map[string]bool{}
-	for _, t := range m.Tools {
-		// Several tools share a capability (create_checkout, get_checkout);
-		// the profile lists each once.
-		if t.Capability == "" || listed[t.Capability] {
-			continue
-		}
-		listed[t.Capability] = true
-		u, err := capabilitySchemaURL(m, t)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
-		}
-		caps = append(caps, jen.Values(jen.Dict{
-			jen.Id("Name"):    jen.Lit(t.Capability),
-			jen.Id("Version"): jen.Id("ProtocolVersion"),
-			jen.Id("Schema"):  jen.Lit(u),
-		}))
-	}
 	service, err := m.PublishedURL(m.Spec.File)
 	if err != nil {
 		return nil, err
@@ -178,10 +180,23 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	if err != nil {
 		return nil, err
 	}
-	code := jen.Comment("Capabilities lists the UCP capabilities these tools implement, for the Business profile").Line().
-		Comment("at /.well-known/ucp; each call returns a new slice.").Line().
-		Func().Id("Capabilities").Params().Index().Qual(mcpserverPkg, "ProfileCapability").Block(
-		jen.Return(jen.Index().Qual(mcpserverPkg, "ProfileCapability").Values(caps...)),
+	code := jen.Comment("Capabilities lists the UCP capabilities hooks implement, for the Business profile").Line().
+		Comment("at /.well-known/ucp and for negotiation; each call returns a new slice.").Line().
+		Func().Id("Capabilities").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(mcpserverPkg, "ProfileCapability"), jen.Error()).Block(
+		jen.List(jen.Id("served"), jen.Err()).Op(":=").Qual(capabilityPkg, "Resolve").Call(jen.Id("hooks"), jen.Id("capabilities")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Var().Id("out").Index().Qual(mcpserverPkg, "ProfileCapability"),
+		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("served")).Block(
+			// A tool that declares no capability has nothing to advertise.
+			jen.If(jen.Id("c").Dot("Name").Op("!=").Lit("")).Block(
+				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(mcpserverPkg, "ProfileCapability").Values(jen.Dict{
+					jen.Id("Name"):    jen.Id("c").Dot("Name"),
+					jen.Id("Version"): jen.Id("ProtocolVersion"),
+					jen.Id("Schema"):  jen.Id("c").Dot("Schema"),
+				})),
+			),
+		),
+		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	if name == "" {
 		// Tools that declare no capability have nothing to advertise, and
@@ -189,9 +204,11 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 		return code, nil
 	}
 	return code.Line().Line().
-		Comment("BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint").Line().
-		Comment("is endpoint, advertising every capability above.").Line().
-		Func().Id("BusinessProfile").Params(jen.Id("endpoint").String()).Params(jen.Index().Byte(), jen.Error()).Block(
+		Comment("BusinessProfile renders /.well-known/ucp for a Business whose MCP endpoint is").Line().
+		Comment("endpoint, advertising the capabilities hooks implement.").Line().
+		Func().Id("BusinessProfile").Params(jen.Id("hooks").Id("Hooks"), jen.Id("endpoint").String()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.List(jen.Id("caps"), jen.Err()).Op(":=").Id("Capabilities").Call(jen.Id("hooks")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("BusinessProfile: %w"), jen.Err()))),
 		jen.Return(jen.Qual(mcpserverPkg, "BusinessProfile").Call(
 			jen.Id("ProtocolVersion"),
 			jen.Index().Qual(mcpserverPkg, "ProfileService").Values(jen.Values(jen.Dict{
@@ -201,7 +218,7 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 				jen.Id("Schema"):    jen.Lit(service),
 				jen.Id("Endpoint"):  jen.Id("endpoint"),
 			})),
-			jen.Id("Capabilities").Call(),
+			jen.Id("caps"),
 		)),
 	), nil
 }

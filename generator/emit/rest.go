@@ -112,27 +112,22 @@ func restOperations(m *ir.Model, rest *load.REST) (jen.Code, error) {
 
 // restHandlerFunc emits RESTHandler, which serves Tools(hooks) over REST.
 func restHandlerFunc() jen.Code {
-	return jen.Comment("RESTHandler serves every tool over the REST binding, wired to hooks through the").Line().
-		Comment("same runtime path as Register (decode, validate, negotiate, call, fill ucp, map errors).").Line().
-		Comment("opts are Register's options; rest sets the base path, body cap, logger and the").Line().
-		Comment("Budget, which the MCP endpoint should share.").Line().
+	return jen.Comment("RESTHandler serves the operations of every capability hooks implement over the REST").Line().
+		Comment("binding, wired to hooks through the same runtime path as Register (decode, validate,").Line().
+		Comment("negotiate, call, fill ucp, map errors); an operation of a capability they do not").Line().
+		Comment("implement has no route. opts are Register's options; rest sets the base path, body").Line().
+		Comment("cap, logger and the Budget, which the MCP endpoint should share.").Line().
 		Func().Id("RESTHandler").Params(
 		jen.Id("hooks").Id("Hooks"),
 		jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options"),
 		jen.Id("rest").Op("*").Qual(restserverPkg, "Options"),
 	).Params(jen.Qual("net/http", "Handler"), jen.Error()).Block(
-		jen.If(jen.Id("hooks").Op("==").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("RESTHandler: hooks must not be nil"))),
-		),
 		jen.Var().Id("o").Qual(mcpserverPkg, "Options"),
 		jen.If(jen.Id("opts").Op("!=").Nil()).Block(jen.Id("o").Op("=").Op("*").Id("opts")),
-		jen.Switch(jen.Id("o").Dot("Version")).Block(
-			jen.Case(jen.Lit("")).Block(jen.Id("o").Dot("Version").Op("=").Id("ProtocolVersion")),
-			jen.Case(jen.Id("ProtocolVersion")).Block(),
-			jen.Default().Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(
-				jen.Lit("RESTHandler: opts.Version %q is not %s, the release these tools implement"), jen.Id("o").Dot("Version"), jen.Id("ProtocolVersion")))),
-		),
-		jen.Return(jen.Qual(restserverPkg, "New").Call(jen.Id("Tools").Call(jen.Id("hooks")), jen.Id("RESTOperations").Call(), jen.Op("&").Id("o"), jen.Id("rest"))),
+		versionCheck("RESTHandler", jen.Nil()),
+		jen.List(jen.Id("tools"), jen.Err()).Op(":=").Id("Tools").Call(jen.Id("hooks")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("RESTHandler: %w"), jen.Err()))),
+		jen.Return(jen.Qual(restserverPkg, "New").Call(jen.Id("tools"), jen.Qual(restserverPkg, "OperationsOf").Call(jen.Id("tools"), jen.Id("RESTOperations").Call()), jen.Op("&").Id("o"), jen.Id("rest"))),
 	)
 }
 
@@ -150,9 +145,10 @@ func restServiceFunc(name string) jen.Code {
 		})),
 	).Line().Line().
 		Comment("BusinessProfileWithREST renders /.well-known/ucp for a Business that serves MCP at").Line().
-		Comment("mcpEndpoint and REST with the base URL restEndpoint, advertising every capability.").Line().
-		Func().Id("BusinessProfileWithREST").Params(jen.List(jen.Id("mcpEndpoint"), jen.Id("restEndpoint")).String()).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.List(jen.Id("doc"), jen.Err()).Op(":=").Id("BusinessProfile").Call(jen.Id("mcpEndpoint")),
+		Comment("mcpEndpoint and REST with the base URL restEndpoint, advertising the capabilities").Line().
+		Comment("hooks implement.").Line().
+		Func().Id("BusinessProfileWithREST").Params(jen.Id("hooks").Id("Hooks"), jen.List(jen.Id("mcpEndpoint"), jen.Id("restEndpoint")).String()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.List(jen.Id("doc"), jen.Err()).Op(":=").Id("BusinessProfile").Call(jen.Id("hooks"), jen.Id("mcpEndpoint")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Qual(restserverPkg, "AddProfileService").Call(jen.Id("doc"), jen.Id("RESTService").Call(jen.Id("restEndpoint")))),
 	)

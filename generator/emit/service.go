@@ -79,7 +79,7 @@ func emitService(f *jen.File, m *ir.Model) error {
 	if !ok {
 		return errSkipFile
 	}
-	for _, name := range []string{"Source", "Candidate", "Hints", "SourceCapabilities", "ServesTarget", "ServiceOptions", "NewService"} {
+	for _, name := range []string{"Source", "Candidate", "Hints", "SourceCapabilities", "ServesTarget", "ServiceOptions", "NewService", "Service"} {
 		if slices.ContainsFunc(m.Types, func(t *ir.Type) bool { return t.Name == name }) {
 			return fmt.Errorf("service: generated type %s collides with the service's own declaration", name)
 		}
@@ -147,11 +147,12 @@ func serviceAliases(s serviceModel) jen.Code {
 
 func newServiceFunc(s serviceModel) jen.Code {
 	loc := s.loc.Name
-	return jen.Comment("NewService implements Hooks on top of src: it decodes nothing itself (the").Line().
-		Comment("runtime already did), converts each request for the finder engine, runs").Line().
-		Comment("it, and renders the typed response. Hooks stays the escape hatch for a").Line().
-		Comment("Business that wants full control.").Line().
-		Func().Id("NewService").Params(jen.Id("src").Id("Source"), jen.Id("opts").Id("ServiceOptions")).Params(jen.Id("Hooks"), jen.Error()).Block(
+	return jen.Comment("NewService implements the Location capabilities on top of src: it decodes").Line().
+		Comment("nothing itself (the runtime already did), converts each request for the finder").Line().
+		Comment("engine, runs it, and renders the typed response. Compose it with the Business's").Line().
+		Comment("own hooks for the service's other capabilities; the hook interfaces stay the").Line().
+		Comment("escape hatch for a Business that wants full control.").Line().
+		Func().Id("NewService").Params(jen.Id("src").Id("Source"), jen.Id("opts").Id("ServiceOptions")).Params(jen.Op("*").Id("Service"), jen.Error()).Block(
 		jen.List(jen.Id("e"), jen.Err()).Op(":=").Qual(finderPkg, "New").Types(jen.Id(loc)).Call(
 			jen.Id("src"),
 			jen.Qual(finderPkg, "Binding").Types(jen.Id(loc)).Values(jen.Dict{
@@ -163,15 +164,16 @@ func newServiceFunc(s serviceModel) jen.Code {
 			jen.Id("opts"),
 		),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(bindFmtPkg, "Errorf").Call(jen.Lit("new service: %w"), jen.Err()))),
-		jen.Return(jen.Op("&").Id("service").Values(jen.Dict{jen.Id("engine"): jen.Id("e")}), jen.Nil()),
+		jen.Return(jen.Op("&").Id("Service").Values(jen.Dict{jen.Id("engine"): jen.Id("e")}), jen.Nil()),
 	).Line().Line().
-		Comment("service implements Hooks over the finder engine.").Line().
-		Type().Id("service").Struct(jen.Id("engine").Op("*").Qual(finderPkg, "Engine").Types(jen.Id(loc)))
+		Comment("Service implements the search and lookup capabilities over the finder engine; it").Line().
+		Comment("has those hook methods only, whatever else a later release adds to the service.").Line().
+		Type().Id("Service").Struct(jen.Id("engine").Op("*").Qual(finderPkg, "Engine").Types(jen.Id(loc)))
 }
 
 // hookSignature is the Hooks method of tool t on *service.
 func hookSignature(s serviceModel, t *ir.Tool) *jen.Statement {
-	return jen.Func().Params(jen.Id("s").Op("*").Id("service")).Id(hookName(t)).Params(
+	return jen.Func().Params(jen.Id("s").Op("*").Id("Service")).Id(hookName(t)).Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("_").Op("*").Id(s.meta.Name),
 		jen.Id("req").Op("*").Id(t.Params[1].Type.Name),

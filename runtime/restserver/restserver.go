@@ -50,6 +50,22 @@ type Operation struct {
 	Headers []Header
 }
 
+// OperationsOf keeps the operations of ops whose tool is among tools, so
+// that a Business serving some of a service's capabilities routes only
+// their operations; every other path gets the binding's JSON 404.
+func OperationsOf(tools []mcpserver.Tool, ops []Operation) []Operation {
+	var out []Operation
+	for _, op := range ops {
+		for _, t := range tools {
+			if t.Name == op.Tool {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Options configure a REST handler. The zero value serves at the root with
 // its own budget (memory admission only), a 1 MiB body cap and the access
 // log on slog.Default.
@@ -74,7 +90,14 @@ const (
 	HeaderAgent     = "UCP-Agent"
 	HeaderRequestID = "Request-Id"
 	HeaderDigest    = "Content-Digest"
+	// HeaderIdempotency carries meta's idempotency-key on the operations
+	// that declare it.
+	HeaderIdempotency = "Idempotency-Key"
 )
+
+// metaHeaders maps each member of MCP's meta that a REST header carries to
+// that header, so a violation in meta names the header the client sent.
+var metaHeaders = map[string]string{"ucp-agent": HeaderAgent, "idempotency-key": HeaderIdempotency}
 
 // Refusal is the body of every non-200 answer: code and content as UCP's
 // negotiation errors have them, continue_url when discovery gives one, the
@@ -96,6 +119,9 @@ type route struct {
 	bodyParam string
 	// needID and uuidID say whether Request-Id is required and a UUID.
 	needID, uuidID bool
+	// idempotency says whether the operation declares Idempotency-Key,
+	// which then reaches the tool as meta's idempotency-key.
+	idempotency bool
 }
 
 // handler serves every route of one binding.
@@ -146,14 +172,23 @@ func New(tools []mcpserver.Tool, ops []Operation, toolOpts *mcpserver.Options, o
 			return nil, fmt.Errorf("restserver: tool %s takes no argument for the body", t.Name)
 		}
 		for _, hd := range op.Headers {
-			if strings.EqualFold(hd.Name, HeaderRequestID) {
+			switch {
+			case strings.EqualFold(hd.Name, HeaderRequestID):
 				rt.needID, rt.uuidID = hd.Required, hd.Format == "uuid"
+			case strings.EqualFold(hd.Name, HeaderIdempotency):
+				rt.idempotency = true
 			}
 		}
 		p := base + op.Path
 		h.mux.Handle(op.Method+" "+p, rt.serve(h))
 		allowed[p] = append(allowed[p], op.Method)
 	}
+	// Every other path below the base, such as the operation of a
+	// capability the Business does not implement, is a JSON 404 like the
+	// binding's other refusals.
+	h.mux.HandleFunc(base+"/", func(w http.ResponseWriter, r *http.Request) {
+		h.refuse(w, r, http.StatusNotFound, Refusal{Code: "not_found", Content: "no operation at " + r.URL.Path})
+	})
 	for p, methods := range allowed {
 		allow := strings.Join(methods, ", ")
 		h.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
@@ -215,7 +250,18 @@ func (rt *route) serve(h *handler) http.Handler {
 			h.refuse(w, r, http.StatusBadRequest, ref)
 			return
 		}
-		args, err := arguments(profile, rt.bodyParam, body)
+		meta := map[string]any{"ucp-agent": map[string]string{"profile": profile}}
+		if rt.idempotency {
+			switch keys := r.Header.Values(HeaderIdempotency); len(keys) {
+			case 0:
+			case 1:
+				meta["idempotency-key"] = keys[0]
+			default:
+				h.refuse(w, r, http.StatusBadRequest, Refusal{Code: "invalid_header", Content: "Idempotency-Key must be sent once", Header: HeaderIdempotency})
+				return
+			}
+		}
+		args, err := arguments(meta, rt.bodyParam, body)
 		if err != nil {
 			h.refuse(w, r, http.StatusInternalServerError, Refusal{Code: "internal_error", Content: "internal error"})
 			return
@@ -303,9 +349,10 @@ func agentProfile(h http.Header) (string, Refusal, bool) {
 }
 
 // arguments is the tools/call arguments object a REST request stands for:
-// meta from the UCP-Agent header, and the body as the tool's argument.
-func arguments(profile, bodyParam string, body []byte) (json.RawMessage, error) {
-	meta, err := json.Marshal(map[string]any{"ucp-agent": map[string]string{"profile": profile}})
+// meta from the headers that carry its members, and the body as the tool's
+// argument.
+func arguments(members map[string]any, bodyParam string, body []byte) (json.RawMessage, error) {
+	meta, err := json.Marshal(members)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +372,7 @@ func arguments(profile, bodyParam string, body []byte) (json.RawMessage, error) 
 
 // bodyRelative rewrites a -32602's pointers from the arguments root to the
 // body (/location/distance/max becomes /distance/max); a violation in meta
-// came from UCP-Agent and points at the header instead.
+// came from the header carrying that member and names it instead.
 func bodyRelative(err error, bodyParam string) error {
 	ip, ok := rpcerr.AsInvalidParams(err)
 	if !ok {
@@ -338,7 +385,12 @@ func bodyRelative(err error, bodyParam string) error {
 		case v.Pointer == prefix || strings.HasPrefix(v.Pointer, prefix+"/"):
 			v.Pointer = strings.TrimPrefix(v.Pointer, prefix)
 		case strings.HasPrefix(v.Pointer, "/"+mcpserver.MetaParam):
-			v.Message = HeaderAgent + ": " + v.Message
+			header := HeaderAgent
+			member, _, _ := strings.Cut(strings.TrimPrefix(v.Pointer, "/"+mcpserver.MetaParam+"/"), "/")
+			if hd, ok := metaHeaders[member]; ok {
+				header = hd
+			}
+			v.Message = header + ": " + v.Message
 			v.Pointer = ""
 		}
 		out.Violations = append(out.Violations, v)

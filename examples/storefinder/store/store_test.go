@@ -43,7 +43,7 @@ type testOptions struct {
 
 // testStore is the generated service over a Source, as main.go builds it.
 type testStore struct {
-	hooks location.Hooks
+	hooks *location.Service
 	src   *Source
 }
 

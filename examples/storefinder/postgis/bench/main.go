@@ -265,7 +265,7 @@ type result struct {
 
 // measure runs every body of sh once, sequentially, so the round-trip
 // counter's delta belongs to one request.
-func measure(ctx context.Context, svc location.Hooks, sh shape, trips *atomic.Int64) (result, error) {
+func measure(ctx context.Context, svc *location.Service, sh shape, trips *atomic.Int64) (result, error) {
 	var lat []time.Duration
 	var tr []int64
 	var returned int
@@ -373,7 +373,7 @@ func runMemory(ctx context.Context, pool *pgxpool.Pool, shapes []shape) error {
 // textShapes builds the ranked searches: the first page of each text, and
 // page 5 with a cursor the service minted by walking pages 1-4 (untimed,
 // here), so page 5 measures one cursor request as an agent sends it.
-func textShapes(ctx context.Context, svc location.Hooks, n int) ([]shape, error) {
+func textShapes(ctx context.Context, svc *location.Service, n int) ([]shape, error) {
 	var out []shape
 	for _, text := range []string{"express", "electronics", "harvest lane market", "exp"} {
 		body := fmt.Sprintf(`{"query":%q}`, text)

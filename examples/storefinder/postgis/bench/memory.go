@@ -10,7 +10,7 @@ import (
 
 // memoryService is the in-memory store finder over recs, behind the same
 // generated service as the PostGIS source.
-func memoryService(recs []dataset.Record) (location.Hooks, error) {
+func memoryService(recs []dataset.Record) (*location.Service, error) {
 	src, err := store.New(recs, store.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("in-memory store: %w", err)
