@@ -1,5 +1,5 @@
 // Command minimal is a complete UCP Location Business: five stores in memory,
-// served over MCP by the generated NewService.
+// served over MCP and REST by the generated NewService.
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 
 	ucploc "github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/restserver"
 )
 
 var stores = []string{ // sorted by id, the order Candidates returns
@@ -66,15 +67,38 @@ func newHooks() (*ucploc.Service, error) {
 	return ucploc.NewService(s, ucploc.ServiceOptions{})
 }
 
-func main() {
+// business serves the stores reached at origin: MCP at /ucp/mcp, REST below
+// /ucp, and the profile advertising both at /.well-known/ucp.
+func business(origin string) (http.Handler, error) {
 	hooks, err := newHooks()
+	if err != nil {
+		return nil, err
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "1"}, nil)
+	opts := &mcpserver.Options{}
+	if err := ucploc.Register(server, hooks, opts); err != nil {
+		return nil, err
+	}
+	budget := mcpserver.NewBudget(mcpserver.BudgetOptions{}) // one for both transports
+	rest, err := ucploc.RESTHandler(hooks, opts, &restserver.Options{Base: "/ucp", Budget: budget})
+	if err != nil {
+		return nil, err
+	}
+	profile, err := ucploc.BusinessProfileWithREST(hooks, origin+"/ucp/mcp", origin+"/ucp")
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/ucp/mcp", mcpserver.Handler(server, &mcpserver.HTTPOptions{Budget: budget}))
+	mux.Handle("/ucp/", rest)
+	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
+	return mux, nil
+}
+
+func main() {
+	h, err := business("http://127.0.0.1:8080")
 	if err != nil {
 		log.Fatal(err)
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "1"}, nil)
-	if err := ucploc.Register(server, hooks, &mcpserver.Options{}); err != nil {
-		log.Fatal(err)
-	}
-	http.Handle("/ucp/mcp", mcpserver.Handler(server, nil))
-	log.Fatal(http.ListenAndServe("127.0.0.1:8080", nil))
+	log.Fatal(http.ListenAndServe("127.0.0.1:8080", h))
 }

@@ -199,12 +199,16 @@ func negotiatorAt(neg negotiation.Negotiator, version string) (negotiation.Negot
 // base: path -> document. The current one lists the older ones in
 // supported_versions.
 func profiles(s servers, base string) (map[string][]byte, error) {
+	var current []byte
+	var err error
 	if s.hooks == nil {
-		// An MCP server alone (the loading shell, some tests) advertises
-		// nothing: what it serves is known from the hooks.
-		return map[string][]byte{}, nil
+		// An MCP server alone (the loading shell, some tests): newServers
+		// registered it with hooks of the storefinder's own type, whose
+		// capabilities a zero value has too.
+		current, err = location.BusinessProfile(notedHooks{}, base+mcpPath(location.ProtocolVersion))
+	} else {
+		current, err = location.BusinessProfileWithREST(s.hooks, base+mcpPath(location.ProtocolVersion), base+restBase)
 	}
-	current, err := location.BusinessProfileWithREST(s.hooks, base+mcpPath(location.ProtocolVersion), base+restBase)
 	if err != nil {
 		return nil, fmt.Errorf("business profile: %w", err)
 	}
