@@ -1,12 +1,18 @@
 package generator_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generator"
+	"github.com/ucpgen/ucpgen/schemas"
+	"github.com/ucpgen/ucpgen/schemas/previous"
 )
 
 // TestServeFromGolden pins convert.go for each case under
@@ -36,6 +42,66 @@ func TestServeFromGolden(t *testing.T) {
 			compareGolden(t, files, dir, "convert.go", true)
 		})
 	}
+}
+
+// TestServeFromPreviousConversion generates schemas/previous served from the
+// bundled tree and checks that its Conversion names only members a Location
+// answer or request carries in another shape: the payment handlers of an
+// answer's ucp member keep constraints as any object at 2026-08-21, so the
+// newer Constraint Expression is carried by its JSON, not by the Business.
+func TestServeFromPreviousConversion(t *testing.T) {
+	files, err := generator.Generate(generator.Config{
+		FS:      previous.FS,
+		OpenRPC: previous.OpenRPCPath,
+		Package: "location20260821",
+		ServeFrom: &generator.ServeFrom{
+			ImportPath: "github.com/ucpgen/ucpgen/generated/location",
+			FS:         schemas.FS,
+			OpenRPC:    schemas.OpenRPCPath,
+		},
+	})
+	if err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	got := interfaceMethods(t, files["convert.go"], "Conversion")
+	want := []string{"LocationAmenities", "LocationFilterInventory", "MetaIdempotencyKey"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Conversion methods = %v, want %v", got, want)
+	}
+}
+
+// interfaceMethods lists, sorted, the methods of the named interface type
+// declared in the Go source src.
+func interfaceMethods(t *testing.T, src []byte, name string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "convert.go", src, 0)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	var out []string
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok || ts.Name.Name != name {
+			return true
+		}
+		it, ok := ts.Type.(*ast.InterfaceType)
+		if !ok {
+			t.Fatalf("%s is not an interface", name)
+		}
+		found = true
+		for _, m := range it.Methods.List {
+			for _, id := range m.Names {
+				out = append(out, id.Name)
+			}
+		}
+		return false
+	})
+	if !found {
+		t.Fatalf("no type %s in the generated source", name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // TestServeFromErrors checks that a newer input the older one cannot be

@@ -34,10 +34,6 @@ type Conversion interface {
 	// an array here, a map in the newer version. Schema:
 	// schemas/common/types/location.json#/allOf/1/properties/amenities.
 	LocationAmenities(in opt.Value[map[location.AmenityType]location.Amenity], out *opt.Value[[]AmenityType]) error
-	// AvailablePaymentInstrumentConstraints converts the constraints member of an answer's
-	// AvailablePaymentInstrument, a map here, an object in the newer version. Schema:
-	// schemas/shopping/types/available_payment_instrument.json#/properties/constraints.
-	AvailablePaymentInstrumentConstraints(in opt.Value[location.ConstraintExpression], out *opt.Value[map[string]json.RawMessage]) error
 }
 
 // ServeFrom implements this version's Hooks over the newer version's hooks: each
@@ -872,8 +868,12 @@ func (s *servedFrom) fromNewerCapabilityBaseExtends(in *location.CapabilityBaseE
 // this version's AvailablePaymentInstrument.
 func (s *servedFrom) fromNewerAvailablePaymentInstrument(in *location.AvailablePaymentInstrument, out *AvailablePaymentInstrument) error {
 	out.Type = in.Type
-	if err := s.conv.AvailablePaymentInstrumentConstraints(in.Constraints, &out.Constraints); err != nil {
-		return conversionError(err, "/constraints")
+	if u, ok := in.Constraints.Get(); ok {
+		var v map[string]json.RawMessage
+		if err := fromNewerJSON(&u, &v, 1); err != nil {
+			return conversionError(err, "/constraints")
+		}
+		out.Constraints = opt.Some(v)
 	}
 	out.Unknown = in.Unknown
 	return nil
@@ -885,4 +885,21 @@ func conversionError(err error, prefix string) error {
 		return ip.Prefix(prefix)
 	}
 	return err
+}
+
+// fromNewerJSON sets out to the JSON object the newer value in encodes to, the
+// members the newer version sends, for a member this version types as any object;
+// fewer than least members, which this version's schema refuses, is an error.
+func fromNewerJSON(in any, out *map[string]json.RawMessage, least int) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("encode the newer value: %w", err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("decode the newer value as an object: %w", err)
+	}
+	if len(*out) < least {
+		return rpcerr.Invalid("", "minProperties", "has %d members in the newer answer; version 2026-08-21 requires at least %d", len(*out), least)
+	}
+	return nil
 }

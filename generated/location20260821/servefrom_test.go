@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -56,10 +58,6 @@ func (testConversion) LocationAmenities(in opt.Value[map[location.AmenityType]lo
 		out.V = append(out.V, old.AmenityType(k))
 	}
 	slices.Sort(out.V)
-	return nil
-}
-
-func (testConversion) AvailablePaymentInstrumentConstraints(opt.Value[location.ConstraintExpression], *opt.Value[map[string]json.RawMessage]) error {
 	return nil
 }
 
@@ -126,6 +124,67 @@ func TestServeFrom(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServeFromPaymentHandlers answers with payment handlers in the ucp
+// member, which the runtime keeps from the hook's answer: their instrument
+// constraints, a Constraint Expression in the newer version and any object
+// here, reach the older answer member for member without a Conversion
+// method, and an empty expression, which this version refuses, fails the
+// answer at its pointer instead of being sent.
+func TestServeFromPaymentHandlers(t *testing.T) {
+	const handlers = `{"com.example.pay":[{"version":"2026-08-25","id":"pay-1","config":{"merchant":"m-1"},` +
+		`"available_instruments":[{"type":"card","constraints":{"required":["brand"],"properties":{"brand":{"enum":["visa","mastercard"]}},` +
+		`"anyOf":[{"required":["brand"]}]}},{"type":"wallet"}]}]}`
+	answer := func(t *testing.T, handlers string) *location.SearchResponse {
+		t.Helper()
+		resp, err := location.DecodeSearchResponse([]byte(`{"ucp":{"version":"2026-08-25","payment_handlers":` + handlers + `},"locations":[]}`))
+		if err != nil {
+			t.Fatalf("decode the newer answer: %v", err)
+		}
+		return resp
+	}
+	hooks := old.ServeFrom(&newerHooks{search: answer(t, handlers)}, testConversion{})
+	resp, err := hooks.SearchLocations(context.Background(), &old.Meta{}, &old.SearchRequest{})
+	if err != nil {
+		t.Fatalf("search: %v", err)
+	}
+	body, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatalf("encode: %v", err)
+	}
+	if _, err := old.DecodeSearchResponse(body); err != nil {
+		t.Errorf("answer is not valid at %s: %v\n%s", old.ProtocolVersion, err, body)
+	}
+	got, err := json.Marshal(resp.UCP.PaymentHandlers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameJSON(t, got, []byte(handlers)) {
+		t.Errorf("payment_handlers = %s, want the newer answer's %s", got, handlers)
+	}
+
+	empty := strings.Replace(handlers, `{"type":"wallet"}`, `{"type":"wallet","constraints":{}}`, 1)
+	hooks = old.ServeFrom(&newerHooks{search: answer(t, empty)}, testConversion{})
+	_, err = hooks.SearchLocations(context.Background(), &old.Meta{}, &old.SearchRequest{})
+	const at = "/ucp/payment_handlers/com.example.pay/0/available_instruments/1/constraints"
+	if err == nil || !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), "at least 1") {
+		t.Errorf("empty constraints: error = %v, want one naming %s and the minimum", err, at)
+	}
+}
+
+// sameJSON reports whether a and b are the same JSON value, whatever the
+// order of their members.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // TestServeFromPassesNewerErrors checks that an error of the newer hook

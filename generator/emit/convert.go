@@ -41,6 +41,9 @@ type converter struct {
 	changes []memberChange
 	// olderGroups and newerGroups are the two models' capabilities.
 	olderGroups, newerGroups []*capabilityGroup
+	// jsonCarried is set once a value is carried by its JSON (asJSON), so
+	// fromNewerJSON is emitted.
+	jsonCarried bool
 }
 
 // emitConversion writes convert.go: the Conversion interface, ServeFrom
@@ -92,6 +95,9 @@ func emitConversion(f *jen.File, older *ir.Model, from *ServeFrom) error {
 		f.Add(code)
 	}
 	f.Add(conversionErrorFunc())
+	if c.jsonCarried {
+		f.Add(fromNewerJSONFunc(c.version))
+	}
 	return nil
 }
 
@@ -343,6 +349,10 @@ func (c *converter) assign(dir ir.Direction, from, to *ir.Type, src, dst jen.Cod
 	switch {
 	case sameGoType(from, to):
 		return []jen.Code{jen.Add(dst).Op("=").Add(src)}
+	case asJSON(dir, to, from):
+		c.jsonCarried = true
+		return []jen.Code{jen.If(jen.Err().Op(":=").Id("fromNewerJSON").Call(jen.Op("&").Add(src), jen.Op("&").Add(dst), jen.Lit(minMembers(to))), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id("conversionError").Call(jen.Err(), ptr.expr())))}
 	case from.Kind == ir.Struct || from.Kind == ir.Union:
 		k := c.pair(dir, from, to)
 		return []jen.Code{jen.If(jen.Err().Op(":=").Id("s").Dot(c.funcFor(k)).Call(jen.Op("&").Add(src), jen.Op("&").Add(dst)), jen.Err().Op("!=").Nil()).Block(
@@ -473,7 +483,7 @@ func (c *converter) unionBody(k pairKey) ([]jen.Code, error) {
 		}
 		in, out := jen.Id("in").Dot(v.GoName), jen.Id("out").Dot(w.GoName)
 		set := c.assign(k.dir, v.Type, w.Type, jen.Parens(jen.Op("*").Add(in)), jen.Parens(jen.Op("*").Add(out)), pointer{}, 0)
-		if kind := v.Type.Kind; kind == ir.Struct || kind == ir.Union {
+		if kind := v.Type.Kind; (kind == ir.Struct || kind == ir.Union) && !asJSON(k.dir, w.Type, v.Type) {
 			// Both variants are pointers already: no &*.
 			set = []jen.Code{jen.Return(jen.Id("s").Dot(c.funcFor(c.pair(k.dir, v.Type, w.Type))).Call(in, out))}
 		}
@@ -630,5 +640,28 @@ func conversionErrorFunc() jen.Code {
 			jen.Return(jen.Id("ip").Dot("Prefix").Call(jen.Id("prefix"))),
 		),
 		jen.Return(jen.Err()),
+	)
+}
+
+// fromNewerJSONFunc declares the helper that carries a newer typed value into
+// a member this version keeps as a plain JSON object (asJSON).
+func fromNewerJSONFunc(version string) jen.Code {
+	raw := jen.Map(jen.String()).Qual("encoding/json", "RawMessage")
+	label := "this version"
+	if version != "" {
+		label = "version " + version
+	}
+	return jen.Comment("fromNewerJSON sets out to the JSON object the newer value in encodes to, the").Line().
+		Comment("members the newer version sends, for a member this version types as any object;").Line().
+		Comment("fewer than least members, which this version's schema refuses, is an error.").Line().
+		Func().Id("fromNewerJSON").Params(jen.Id("in").Any(), jen.Id("out").Op("*").Add(raw), jen.Id("least").Int()).Error().Block(
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("in")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(bindFmtPkg, "Errorf").Call(jen.Lit("encode the newer value: %w"), jen.Err()))),
+		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual(bindFmtPkg, "Errorf").Call(jen.Lit("decode the newer value as an object: %w"), jen.Err()))),
+		jen.If(jen.Len(jen.Op("*").Id("out")).Op("<").Id("least")).Block(
+			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("minProperties"),
+				jen.Lit("has %d members in the newer answer; "+label+" requires at least %d"), jen.Len(jen.Op("*").Id("out")), jen.Id("least")))),
+		jen.Return(jen.Nil()),
 	)
 }

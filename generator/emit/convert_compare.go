@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ucpgen/ucpgen/generator/ir"
+	"github.com/ucpgen/ucpgen/generator/load"
 )
 
 // This file compares an older model with the newer one it serves from, by
@@ -51,10 +52,14 @@ func newComparer() *comparer { return &comparer{memo: map[pairKey]bool{}} }
 // sameShape reports whether values of older and newer convert into each
 // other in direction dir member by member: same kind, and for composites
 // elements of the same shape. Two struct types always do: their differing
-// members become Conversion methods instead.
+// members become Conversion methods instead. An answer's value that this
+// version keeps as a plain JSON object converts too (see asJSON).
 func (c *comparer) sameShape(dir ir.Direction, older, newer *ir.Type) bool {
 	if older == nil || newer == nil {
 		return older == nil && newer == nil
+	}
+	if asJSON(dir, older, newer) {
+		return true
 	}
 	if older.Kind != newer.Kind {
 		return false
@@ -118,6 +123,8 @@ func (c *comparer) memberDiff(dir ir.Direction, f, g *ir.Field) string {
 		return "optional here, required in the newer version"
 	case dir == ir.Response && f.Required && !g.Required:
 		return "required here, optional in the newer version"
+	case asJSON(dir, f.Type, g.Type):
+		return ""
 	case f.Type.Kind != g.Type.Kind:
 		return fmt.Sprintf("%s here, %s in the newer version", withArticle(typeLabel(unnamed(f.Type))), withArticle(typeLabel(unnamed(g.Type))))
 	case !c.sameShape(dir, f.Type, g.Type):
@@ -149,4 +156,64 @@ func sameGoType(a, b *ir.Type) bool {
 		return a.Key == nil && b.Key == nil && sameGoType(a.Elem, b.Elem)
 	}
 	return true
+}
+
+// asJSON reports whether an answer's newer value of type newer is carried
+// into older by its JSON, with no Conversion method: older is an object of
+// any members (openObject) and newer always encodes as an object, so the
+// Platform gets the members the newer version sends, neither more nor
+// fewer. A request's value is never carried so, since the older object may
+// hold members the newer type refuses; that takes the Business's judgement.
+func asJSON(dir ir.Direction, older, newer *ir.Type) bool {
+	if dir != ir.Response || !openObject(older) || sameGoType(older, newer) {
+		return false
+	}
+	return newer.Kind == ir.Struct || newer.Kind == ir.Map
+}
+
+// openObject reports whether t is a string-keyed map of raw JSON whose
+// schemas assert nothing of the object but its type and minProperties
+// (minMembers, which the generated code checks), so any JSON object with
+// enough members is one of its values.
+func openObject(t *ir.Type) bool {
+	if t.IsNamed() || t.Kind != ir.Map || t.Key != nil || t.Elem.Kind != ir.Any || len(t.Elem.Sources) > 0 || len(t.Sources) == 0 {
+		return false
+	}
+	for _, s := range t.Sources {
+		if !onlyObjectType(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyObjectType reports whether s asserts no more than type object, any
+// additional members and a minimum member count.
+func onlyObjectType(s *load.Schema) bool {
+	switch {
+	case s.Bool != nil:
+		return *s.Bool
+	case s.Ref != nil && !onlyObjectType(s.Ref):
+		return false
+	case len(s.Types) > 1 || len(s.Types) == 1 && s.Types[0] != "object":
+		return false
+	case s.AdditionalProperties != nil && !s.AdditionalProperties.IsBool(true):
+		return false
+	}
+	return len(s.Properties) == 0 && len(s.Required) == 0 && s.PropertyNames == nil && s.MaxProperties == nil &&
+		len(s.DependentRequired) == 0 && s.Const == nil && len(s.Enum) == 0 &&
+		len(s.AllOf) == 0 && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && s.Not == nil && s.If == nil
+}
+
+// minMembers is the largest minProperties of an open object's schemas.
+func minMembers(t *ir.Type) int {
+	n := 0
+	for _, s := range t.Sources {
+		for ; s != nil; s = s.Ref {
+			if s.MinProperties != nil {
+				n = max(n, *s.MinProperties)
+			}
+		}
+	}
+	return n
 }

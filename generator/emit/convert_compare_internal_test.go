@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generator/ir"
+	"github.com/ucpgen/ucpgen/generator/load"
 )
 
 // TestMemberDiff checks the comparison that decides which members the
@@ -23,6 +24,13 @@ func TestMemberDiff(t *testing.T) {
 		}
 		return u
 	}
+	// anyObject is an object of any members with the schema s.
+	anyObject := func(s *load.Schema) *ir.Type {
+		return &ir.Type{Kind: ir.Map, Elem: &ir.Type{Kind: ir.Any}, Sources: []*load.Schema{s}}
+	}
+	one, yes := 1, true
+	open := anyObject(&load.Schema{Types: []string{"object"}, AdditionalProperties: &load.Schema{Bool: &yes}, MinProperties: &one})
+	keyed := anyObject(&load.Schema{Types: []string{"object"}, PropertyNames: &load.Schema{Pattern: "^x-"}})
 	field := func(t *ir.Type, required bool) *ir.Field {
 		return &ir.Field{JSONName: "m", GoName: "M", Type: t, Required: required}
 	}
@@ -42,6 +50,11 @@ func TestMemberDiff(t *testing.T) {
 		{"list elements of another kind", ir.Request, field(list(str), false), field(list(obj("Item")), false), "of another shape in the newer version"},
 		{"objects of any members", ir.Request, field(obj("A"), false), field(obj("A"), false), ""},
 		{"union with the same variants", ir.Response, field(union("U", "X", "Y"), true), field(union("U", "X", "Y"), true), ""},
+		{"typed object into any object in an answer", ir.Response, field(open, false), field(obj("Expr"), false), ""},
+		{"list of typed objects into a list of any objects", ir.Response, field(list(open), false), field(list(obj("Expr")), false), ""},
+		{"map of typed objects into any object in an answer", ir.Response, field(open, true), field(mapOf(obj("Label")), true), ""},
+		{"any object into a typed object in a request", ir.Request, field(open, false), field(obj("Expr"), false), "a map here, an object in the newer version"},
+		{"object whose member names are constrained", ir.Response, field(keyed, false), field(obj("Expr"), false), "a map here, an object in the newer version"},
 		{"union with another variant", ir.Response, field(union("U", "X", "Y"), true), field(union("U", "X", "Z"), true), "of another shape in the newer version"},
 	}
 	for _, tc := range tests {
