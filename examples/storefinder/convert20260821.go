@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -40,11 +39,4 @@ func (conversion20260821) LocationAmenities(in opt.Value[map[location.AmenityTyp
 	}
 	slices.Sort(out.V)
 	return nil
-}
-
-// AvailablePaymentInstrumentConstraints keeps the expression as plain JSON.
-func (conversion20260821) AvailablePaymentInstrumentConstraints(in opt.Value[location.ConstraintExpression], out *opt.Value[map[string]json.RawMessage]) error {
-	b, err := json.Marshal(in.V)
-	out.Set = in.Set && err == nil && json.Unmarshal(b, &out.V) == nil
-	return err
 }
