@@ -19,6 +19,8 @@ import (
 // Conversion is what a Business writes to serve this version from the newer
 // package github.com/ucpgen/ucpgen/generated/location: one method per member whose shape
 // differs between the two versions. Every other member is converted by ServeFrom.
+// An answer's member kept here as any JSON object is carried by its JSON, and the
+// ucp version and capabilities, which the runtime writes into every answer, are left to it.
 // A request method's *rpcerr.InvalidParams is answered with -32602, its pointers
 // relative to in.
 type Conversion interface {
@@ -443,6 +445,7 @@ func (s *servedFrom) toNewerPaginationRequest(in *PaginationRequest, out *locati
 // fromNewerUCPLocationResponseSchema converts the newer version's UCPLocationResponseSchema into
 // this version's UCPLocationResponseSchema.
 func (s *servedFrom) fromNewerUCPLocationResponseSchema(in *location.UCPLocationResponseSchema, out *UCPLocationResponseSchema) error {
+	// A hook may set version, but the runtime writes the negotiated value over it in every answer.
 	out.Version = UCPVersion(in.Version)
 	out.MapOrder = in.MapOrder
 	if u, ok := in.Status.Get(); ok {
@@ -469,6 +472,8 @@ func (s *servedFrom) fromNewerUCPLocationResponseSchema(in *location.UCPLocation
 		}
 		out.Services = opt.Some(v)
 	}
+	// A hook may set capabilities, but the runtime writes the negotiated value over it in every
+	// answer.
 	if u, ok := in.Capabilities.Get(); ok {
 		var v map[ReverseDomainName][]CapabilityResponseSchema
 		if u != nil {

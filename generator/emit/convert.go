@@ -44,12 +44,15 @@ type converter struct {
 	// jsonCarried is set once a value is carried by its JSON (asJSON), so
 	// fromNewerJSON is emitted.
 	jsonCarried bool
+	// envelope are the older types holding only a result's ucp member,
+	// whose negotiated members the runtime writes (envelopeTypes).
+	envelope map[*ir.Type]bool
 }
 
 // emitConversion writes convert.go: the Conversion interface, ServeFrom
 // and, when the newer package has a Location service, NewServiceFrom.
 func emitConversion(f *jen.File, older *ir.Model, from *ServeFrom) error {
-	c := &converter{cmp: newComparer(), pkg: from.ImportPath, version: older.Version, funcs: map[pairKey]string{}}
+	c := &converter{cmp: newComparer(), pkg: from.ImportPath, version: older.Version, funcs: map[pairKey]string{}, envelope: envelopeTypes(older)}
 	f.ImportName(from.ImportPath, path.Base(from.ImportPath))
 	f.ImportName(rpcerrPkg, "rpcerr")
 	f.ImportName(capabilityPkg, "capability")
@@ -251,7 +254,13 @@ func (c *converter) structBody(k pairKey) ([]jen.Code, error) {
 	body := c.refuseNewerMembers(k)
 	for _, f := range k.older.Fields {
 		g := fieldNamed(k.newer, f.JSONName)
-		if why := c.cmp.memberDiff(k.dir, f, g); why != "" {
+		why := c.cmp.memberDiff(k.dir, f, g)
+		if c.runtimeWrites(k, f) {
+			body = append(body, runtimeWrittenNote(f, why))
+			if why != "" {
+				continue
+			}
+		} else if why != "" {
 			body = append(body, c.changed(k, f, g, why))
 			continue
 		}
@@ -524,6 +533,8 @@ func (c *converter) conversionInterface() (jen.Code, error) {
 	return jen.Comment("Conversion is what a Business writes to serve this version from the newer").Line().
 		Comment("package " + c.pkg + ": one method per member whose shape").Line().
 		Comment("differs between the two versions. Every other member is converted by ServeFrom.").Line().
+		Comment("An answer's member kept here as any JSON object is carried by its JSON, and the").Line().
+		Comment("ucp version and capabilities, which the runtime writes into every answer, are left to it.").Line().
 		Comment("A request method's *rpcerr.InvalidParams is answered with -32602, its pointers").Line().
 		Comment("relative to in.").Line().
 		Type().Id("Conversion").Interface(methods...), nil
