@@ -188,7 +188,9 @@ func openObject(t *ir.Type) bool {
 }
 
 // onlyObjectType reports whether s asserts no more than type object, any
-// additional members and a minimum member count.
+// additional members and a minimum member count; a keyword the loader
+// keeps uninterpreted (Extra) might mean more to a Platform, so it leaves
+// the member to the Business.
 func onlyObjectType(s *load.Schema) bool {
 	switch {
 	case s.Bool != nil:
@@ -200,7 +202,7 @@ func onlyObjectType(s *load.Schema) bool {
 	case s.AdditionalProperties != nil && !s.AdditionalProperties.IsBool(true):
 		return false
 	}
-	return len(s.Properties) == 0 && len(s.Required) == 0 && s.PropertyNames == nil && s.MaxProperties == nil &&
+	return len(s.Properties) == 0 && len(s.Required) == 0 && s.PropertyNames == nil && s.MaxProperties == nil && len(s.Extra) == 0 &&
 		len(s.DependentRequired) == 0 && s.Const == nil && len(s.Enum) == 0 &&
 		len(s.AllOf) == 0 && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && s.Not == nil && s.If == nil
 }
