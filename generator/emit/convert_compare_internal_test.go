@@ -31,6 +31,7 @@ func TestMemberDiff(t *testing.T) {
 	one, yes := 1, true
 	open := anyObject(&load.Schema{Types: []string{"object"}, AdditionalProperties: &load.Schema{Bool: &yes}, MinProperties: &one})
 	keyed := anyObject(&load.Schema{Types: []string{"object"}, PropertyNames: &load.Schema{Pattern: "^x-"}})
+	vendor := anyObject(&load.Schema{Types: []string{"object"}, Extra: []load.Member{{Key: "x-shape", Value: &load.Node{}}}})
 	field := func(t *ir.Type, required bool) *ir.Field {
 		return &ir.Field{JSONName: "m", GoName: "M", Type: t, Required: required}
 	}
@@ -55,6 +56,7 @@ func TestMemberDiff(t *testing.T) {
 		{"map of typed objects into any object in an answer", ir.Response, field(open, true), field(mapOf(obj("Label")), true), ""},
 		{"any object into a typed object in a request", ir.Request, field(open, false), field(obj("Expr"), false), "a map here, an object in the newer version"},
 		{"object whose member names are constrained", ir.Response, field(keyed, false), field(obj("Expr"), false), "a map here, an object in the newer version"},
+		{"object with a keyword nobody reads", ir.Response, field(vendor, false), field(obj("Expr"), false), "a map here, an object in the newer version"},
 		{"union with another variant", ir.Response, field(union("U", "X", "Y"), true), field(union("U", "X", "Z"), true), "of another shape in the newer version"},
 	}
 	for _, tc := range tests {
