@@ -166,9 +166,10 @@ func lookupLocationsTool(hooks LocationLookupHooks) mcpserver.Tool {
 	}
 }
 
-// Tools describes the tools of every capability hooks implement, bound to them, in
-// OpenRPC method order; Register and RESTHandler use it, and tests or custom servers
-// may too. Hooks that implement no capability, or one only in part, are an error.
+// Tools describes the tools of every capability hooks implement, bound to them,
+// capability by capability; Register and RESTHandler use it, and tests or custom
+// servers may too. Hooks that implement no capability, or one only in part, are an
+// error.
 func Tools(hooks Hooks) ([]mcpserver.Tool, error) {
 	served, err := capability.Resolve(hooks, capabilities)
 	if err != nil {

@@ -144,7 +144,7 @@ func TestServeFromPaymentHandlers(t *testing.T) {
 		}
 		return resp
 	}
-	hooks := old.ServeFrom(&newerHooks{search: answer(t, handlers)}, testConversion{})
+	hooks := old.ServeFrom(&newerHooks{search: answer(t, handlers)}, testConversion{}).(oldLocation)
 	resp, err := hooks.SearchLocations(context.Background(), &old.Meta{}, &old.SearchRequest{})
 	if err != nil {
 		t.Fatalf("search: %v", err)
@@ -165,7 +165,7 @@ func TestServeFromPaymentHandlers(t *testing.T) {
 	}
 
 	empty := strings.Replace(handlers, `{"type":"wallet"}`, `{"type":"wallet","constraints":{}}`, 1)
-	hooks = old.ServeFrom(&newerHooks{search: answer(t, empty)}, testConversion{})
+	hooks = old.ServeFrom(&newerHooks{search: answer(t, empty)}, testConversion{}).(oldLocation)
 	_, err = hooks.SearchLocations(context.Background(), &old.Meta{}, &old.SearchRequest{})
 	const at = "/ucp/payment_handlers/com.example.pay/0/available_instruments/1/constraints"
 	if err == nil || !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), "at least 1") {

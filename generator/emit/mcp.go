@@ -56,10 +56,8 @@ func emitMCP(f *jen.File, m *ir.Model) error {
 		return err
 	}
 	f.Add(table)
-	for _, g := range groups {
-		for _, t := range g.Tools {
-			f.Add(toolFunc(t, g))
-		}
+	for _, t := range m.Tools {
+		f.Add(toolFunc(t, groupOf(groups, t.Name)))
 	}
 	f.Add(toolsFunc())
 	f.Add(registerFunc())
@@ -117,9 +115,10 @@ func toolFunc(t *ir.Tool, g *capabilityGroup) jen.Code {
 
 // toolsFunc emits Tools: the tools of the capabilities hooks implement.
 func toolsFunc() jen.Code {
-	return jen.Comment("Tools describes the tools of every capability hooks implement, bound to them, in").Line().
-		Comment("OpenRPC method order; Register and RESTHandler use it, and tests or custom servers").Line().
-		Comment("may too. Hooks that implement no capability, or one only in part, are an error.").Line().
+	return jen.Comment("Tools describes the tools of every capability hooks implement, bound to them,").Line().
+		Comment("capability by capability; Register and RESTHandler use it, and tests or custom").Line().
+		Comment("servers may too. Hooks that implement no capability, or one only in part, are an").Line().
+		Comment("error.").Line().
 		Func().Id("Tools").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(mcpserverPkg, "Tool"), jen.Error()).Block(
 		jen.List(jen.Id("served"), jen.Err()).Op(":=").Qual(capabilityPkg, "Resolve").Call(jen.Id("hooks"), jen.Id("capabilities")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
