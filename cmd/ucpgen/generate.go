@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ucpgen/ucpgen/generator"
+	"github.com/ucpgen/ucpgen/generator/delta"
 	"github.com/ucpgen/ucpgen/generator/load"
 	"github.com/ucpgen/ucpgen/internal/unidiff"
 	"github.com/ucpgen/ucpgen/internal/version"
@@ -64,6 +65,13 @@ package then gets ServeFrom and NewServiceFrom, which answer it from the
 current package's Hooks or Source, and a Conversion interface with one
 method per member whose shape differs between the two versions: the only
 code the Business writes for the older version.
+
+Each run also writes ucpgen.surface.json, a summary of the package's API
+surface. Before it replaces a package that has one, generate prints what
+the new input brings: new capabilities (not served until implemented),
+methods, REST operations, members and enum values, and every change that
+breaks Business code, marked [breaking]. ucpgen diff prints the same
+report for two schema trees.
 
 With --check it writes nothing; for each stale file it prints a unified diff
 (first 40 lines) and ends with a one-line summary.
@@ -160,6 +168,9 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 		return exitError{code: exitStale, err: fmt.Errorf("%s: %d stale generated file(s) (%s); run `ucpgen generate` and commit the result",
 			f.out, len(stale), staleNames(stale))}
 	}
+	if err := reportBump(f.out, files, stdout, stderr); err != nil {
+		return err
+	}
 	res, err := generator.Update(f.out, files)
 	if err != nil {
 		return err
@@ -172,6 +183,33 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "%s: %d written, %d unchanged, %d removed\n", f.out, len(res.Written), len(res.Unchanged), len(res.Removed))
 	return nil
+}
+
+// reportBump prints what the new output brings compared with the package
+// already in out, read from the surface manifest an earlier run left there,
+// so a UCP bump says which capabilities are new and which changes break
+// Business code before the files are replaced. Without a manifest (a first
+// run, or a package from a ucpgen that wrote none) it prints nothing; one
+// it cannot read is a warning, since the new files replace it anyway.
+func reportBump(out string, files map[string][]byte, stdout, stderr io.Writer) error {
+	path := filepath.Join(out, delta.ManifestName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !delta.IsManifest(data) {
+		return nil
+	}
+	var old *delta.Surface
+	if err == nil {
+		old, err = delta.Decode(path, data)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ucpgen: warning: no report of what this run changes: %v\n", err)
+		return nil
+	}
+	now, err := delta.Decode(delta.ManifestName+" (generated)", files[delta.ManifestName])
+	if err != nil {
+		return fmt.Errorf("the generated surface manifest: %w", err)
+	}
+	return delta.Compare(old, now).WriteText(stdout)
 }
 
 // schemaFS returns the input tree: the bundled one, or the --schemas folder
