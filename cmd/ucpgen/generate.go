@@ -219,25 +219,31 @@ func schemaFS(root, openrpc string) (fs.FS, error) {
 	if root == "" {
 		return schemas.FS, nil
 	}
+	return schemaDir("--schemas", root, openrpc)
+}
+
+// schemaDir is schemaFS for a folder named by flag, which its messages
+// name, so each command can point at the flag the user has to fix.
+func schemaDir(flag, root, openrpc string) (fs.FS, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("--schemas %s: %w", root, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, root, err)
 	}
 	const want = "a UCP schema tree root: the folder holding services/ and schemas/ (the source/ folder of a UCP release)"
 	st, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("--schemas: %s does not exist; expected %s", abs, want)
+		return nil, fmt.Errorf("%s: %s does not exist; expected %s", flag, abs, want)
 	case err != nil:
-		return nil, fmt.Errorf("--schemas: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	case !st.IsDir():
-		return nil, fmt.Errorf("--schemas: %s is a file, not a directory; expected %s", abs, want)
+		return nil, fmt.Errorf("%s: %s is a file, not a directory; expected %s", flag, abs, want)
 	}
 	rpc := filepath.Join(abs, filepath.FromSlash(openrpc))
 	if _, err := os.Stat(rpc); err != nil {
-		msg := fmt.Sprintf("--schemas: no OpenRPC file at %s; expected %s, with --openrpc (%s) inside it", rpc, want, openrpc)
+		msg := fmt.Sprintf("%s: no OpenRPC file at %s; expected %s, with --openrpc (%s) inside it", flag, rpc, want, openrpc)
 		if _, err := os.Stat(filepath.Join(abs, "source", filepath.FromSlash(openrpc))); err == nil {
-			msg += fmt.Sprintf("; did you mean --schemas %s?", filepath.Join(root, "source"))
+			msg += fmt.Sprintf("; did you mean %s %s?", flag, filepath.Join(root, "source"))
 		}
 		return nil, errors.New(msg)
 	}

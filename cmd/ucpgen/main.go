@@ -1,9 +1,10 @@
 // Command ucpgen generates Go types, validators and MCP tool stubs for the
 // UCP Location capability from UCP's OpenRPC file and JSON Schemas.
 //
-// Exit codes: 0 success; 1 `generate --check` found stale output; 2 ucpgen
-// could not do its work (bad flags, a missing or invalid schema tree, lint
-// warnings under --strict, an output it cannot write).
+// Exit codes: 0 success; 1 `generate --check` found stale output, or
+// `diff` found a change that breaks Business code; 2 ucpgen could not do
+// its work (bad flags, a missing or invalid schema tree, lint warnings
+// under --strict, an output it cannot write).
 package main
 
 import (
@@ -68,8 +69,9 @@ Install it as a tool of your module and generate from a Go file:
   go get -tool github.com/ucpgen/ucpgen/cmd/ucpgen
   //go:generate go tool ucpgen generate --out . --package ucploc
 
-Exit codes: 0 success; 1 generate --check found stale output; 2 bad input
-(flags, schema tree, lint warnings under --strict) or output not writable.`,
+Exit codes: 0 success; 1 generate --check found stale output, or diff a
+breaking change; 2 bad input (flags, schema tree, lint warnings under
+--strict) or output not writable.`,
 		Version:       v.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -77,7 +79,7 @@ Exit codes: 0 success; 1 generate --check found stale output; 2 bad input
 	root.SetVersionTemplate("ucpgen {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newGenerate(stdout, stderr, v), newSchemas(stdout), newVersion(stdout, v))
+	root.AddCommand(newGenerate(stdout, stderr, v), newDiff(stdout), newSchemas(stdout), newVersion(stdout, v))
 	return root
 }
 

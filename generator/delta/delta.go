@@ -66,8 +66,7 @@ type Change struct {
 // Delta is what changed between two surfaces, in report order.
 type Delta struct {
 	// From and To label the two surfaces in the report: their UCP
-	// versions, which the caller may replace (say, by a path) when a tree
-	// states none.
+	// versions, or what the caller passed to CompareAs.
 	From    string   `json:"from"`
 	To      string   `json:"to"`
 	Changes []Change `json:"changes"`
@@ -86,9 +85,16 @@ func (d *Delta) Empty() bool { return len(d.Changes) == 0 }
 // unversioned labels a surface whose tree states no UCP version.
 const unversioned = "(unversioned)"
 
-// Compare computes what changes from one surface to the next.
+// Compare computes what changes from one surface to the next, labelling
+// each by its UCP version.
 func Compare(from, to *Surface) *Delta {
-	c := &comparer{from: from, to: to, d: &Delta{From: label(from.Version), To: label(to.Version), Changes: []Change{}}}
+	return CompareAs(from, to, label(from.Version), label(to.Version))
+}
+
+// CompareAs is Compare with the labels the report uses for the two
+// surfaces, for a caller that names a tree stating no version by its path.
+func CompareAs(from, to *Surface, fromLabel, toLabel string) *Delta {
+	c := &comparer{from: from, to: to, d: &Delta{From: fromLabel, To: toLabel, Changes: []Change{}}}
 	c.methods()
 	c.capabilities()
 	c.rest()
