@@ -141,15 +141,15 @@ func index[T any](xs []T, name func(T) string) map[string]T {
 }
 
 // split sorts the names of two indexes into only-old, only-new and both.
-func split[T any](old, new map[string]T) (removed, added, kept []string) {
+func split[T any](old, next map[string]T) (removed, added, kept []string) {
 	for _, k := range sortedKeys(old) {
-		if _, ok := new[k]; ok {
+		if _, ok := next[k]; ok {
 			kept = append(kept, k)
 		} else {
 			removed = append(removed, k)
 		}
 	}
-	for _, k := range sortedKeys(new) {
+	for _, k := range sortedKeys(next) {
 		if _, ok := old[k]; !ok {
 			added = append(added, k)
 		}
@@ -159,8 +159,8 @@ func split[T any](old, new map[string]T) (removed, added, kept []string) {
 
 func (c *comparer) capabilities() {
 	name := func(x Capability) string { return x.Name }
-	old, new := index(c.from.Capabilities, name), index(c.to.Capabilities, name)
-	removed, added, _ := split(old, new)
+	old, next := index(c.from.Capabilities, name), index(c.to.Capabilities, name)
+	removed, added, _ := split(old, next)
 	for _, n := range removed {
 		if n != "" {
 			c.add(Removed, KindCapability, n, "methods "+strings.Join(old[n].Methods, ", "), true)
@@ -168,40 +168,40 @@ func (c *comparer) capabilities() {
 	}
 	for _, n := range added {
 		if n != "" {
-			c.add(Added, KindCapability, n, "methods "+strings.Join(new[n].Methods, ", ")+"; "+notServed, false)
+			c.add(Added, KindCapability, n, "methods "+strings.Join(next[n].Methods, ", ")+"; "+notServed, false)
 		}
 	}
 }
 
 func (c *comparer) methods() {
 	name := func(x Method) string { return x.Name }
-	old, new := index(c.from.Methods, name), index(c.to.Methods, name)
-	c.removedMethods, c.addedMethods, c.keptMethods = split(old, new)
+	old, next := index(c.from.Methods, name), index(c.to.Methods, name)
+	c.removedMethods, c.addedMethods, c.keptMethods = split(old, next)
 	oldCaps := index(c.from.Capabilities, func(x Capability) string { return x.Name })
 	oldTypes := index(c.from.Types, func(x Type) string { return x.Name })
 	newTypes := index(c.to.Types, func(x Type) string { return x.Name })
 	for _, n := range c.removedMethods {
 		m := old[n]
 		detail := "was in " + capLabel(m.Capability)
-		if gone := c.onlyVia(m, c.from, c.removedMethods, newTypes); len(gone) > 0 {
+		if gone := onlyVia(m, c.from, c.removedMethods, newTypes); len(gone) > 0 {
 			detail += "; with types " + strings.Join(gone, ", ")
 		}
 		c.add(Removed, KindMethod, n, detail, true)
 	}
 	for _, n := range c.addedMethods {
-		m := new[n]
+		m := next[n]
 		detail := "in " + capLabel(m.Capability)
 		if _, existed := oldCaps[m.Capability]; existed && m.Capability != "" {
 			detail = "in existing " + capLabel(m.Capability)
 		}
 		detail += "; " + notServed
-		if brought := c.onlyVia(m, c.to, c.addedMethods, oldTypes); len(brought) > 0 {
+		if brought := onlyVia(m, c.to, c.addedMethods, oldTypes); len(brought) > 0 {
 			detail += "; new types " + strings.Join(brought, ", ")
 		}
 		c.add(Added, KindMethod, n, detail, false)
 	}
 	for _, n := range c.keptMethods {
-		o, m := old[n], new[n]
+		o, m := old[n], next[n]
 		if o.Capability != m.Capability {
 			c.add(Changed, KindMethod, n, fmt.Sprintf("now in %s (was %s)", capLabel(m.Capability), capLabel(o.Capability)), true)
 		}
@@ -215,19 +215,26 @@ func (c *comparer) methods() {
 // onlyVia lists the types of m (a method only side has) that the other
 // surface lacks and that no method both sides have reaches: the types that
 // arrive or leave with m, named under it instead of member by member.
-func (c *comparer) onlyVia(m Method, side *Surface, only []string, other map[string]Type) []string {
-	viaKept := map[string]bool{}
-	for _, x := range side.Methods {
-		if !slices.Contains(only, x.Name) {
-			for _, t := range x.Types {
-				viaKept[t] = true
-			}
-		}
-	}
+func onlyVia(m Method, side *Surface, only []string, other map[string]Type) []string {
+	kept := reachedBy(side, only)
 	var out []string
 	for _, t := range m.Types {
-		if _, both := other[t]; !both && !viaKept[t] {
+		if _, both := other[t]; !both && !kept[t] {
 			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// reachedBy is the set of types that side's methods reach, leaving out
+// the methods named in except.
+func reachedBy(side *Surface, except []string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range side.Methods {
+		if !slices.Contains(except, m.Name) {
+			for _, t := range m.Types {
+				out[t] = true
+			}
 		}
 	}
 	return out
@@ -260,16 +267,16 @@ func orNone(s string) string {
 // signature or what it may receive.
 func (c *comparer) params(o, m Method) {
 	name := func(x Param) string { return x.Name }
-	old, new := index(o.Params, name), index(m.Params, name)
-	removed, added, kept := split(old, new)
+	old, next := index(o.Params, name), index(m.Params, name)
+	removed, added, kept := split(old, next)
 	for _, n := range removed {
 		c.add(Removed, KindParam, m.Name+"."+n, "was "+paramLabel(old[n]), true)
 	}
 	for _, n := range added {
-		c.add(Added, KindParam, m.Name+"."+n, paramLabel(new[n]), true)
+		c.add(Added, KindParam, m.Name+"."+n, paramLabel(next[n]), true)
 	}
 	for _, n := range kept {
-		a, b := old[n], new[n]
+		a, b := old[n], next[n]
 		if a.Required != b.Required || a.Type != b.Type {
 			c.add(Changed, KindParam, m.Name+"."+n, fmt.Sprintf("%s (was %s)", paramLabel(b), paramLabel(a)), true)
 		}
@@ -337,16 +344,16 @@ func (c *comparer) rest() {
 		return
 	}
 	key := func(o Operation) string { return o.Method + " " + o.Path }
-	old, new := index(c.from.REST.Operations, key), index(newOps, key)
-	removed, added, kept := split(old, new)
+	old, next := index(c.from.REST.Operations, key), index(newOps, key)
+	removed, added, kept := split(old, next)
 	for _, k := range removed {
 		c.add(Removed, KindRESTOp, k, "bound "+old[k].ID, true)
 	}
 	for _, k := range added {
-		addedOp(new[k])
+		addedOp(next[k])
 	}
 	for _, k := range kept {
-		a, b := old[k], new[k]
+		a, b := old[k], next[k]
 		if a.ID != b.ID {
 			c.add(Changed, KindRESTOp, k, fmt.Sprintf("binds %s (was %s)", b.ID, a.ID), true)
 		}
@@ -369,22 +376,11 @@ func (c *comparer) rest() {
 
 func (c *comparer) types() {
 	name := func(x Type) string { return x.Name }
-	old, new := index(c.from.Types, name), index(c.to.Types, name)
-	removed, added, kept := split(old, new)
-	// Types that came or went with a method are named under it.
-	withMethod := func(side *Surface, methods []string) map[string]bool {
-		out := map[string]bool{}
-		for _, m := range side.Methods {
-			if slices.Contains(methods, m.Name) {
-				for _, t := range m.Types {
-					out[t] = true
-				}
-			}
-		}
-		return out
-	}
-	viaKept := func(side *Surface) map[string]bool { return withMethod(side, c.keptMethods) }
-	oldKept, newKept := viaKept(c.from), viaKept(c.to)
+	old, next := index(c.from.Types, name), index(c.to.Types, name)
+	removed, added, kept := split(old, next)
+	// A type that came or went with a method is named under the method;
+	// the others, reached from a method both sides have, get a line each.
+	oldKept, newKept := reachedBy(c.from, c.removedMethods), reachedBy(c.to, c.addedMethods)
 	for _, n := range removed {
 		if oldKept[n] {
 			c.add(Removed, KindType, n, "was "+summary(old[n]), true)
@@ -392,11 +388,11 @@ func (c *comparer) types() {
 	}
 	for _, n := range added {
 		if newKept[n] {
-			c.add(Added, KindType, n, summary(new[n]), false)
+			c.add(Added, KindType, n, summary(next[n]), false)
 		}
 	}
 	for _, n := range kept {
-		c.typeChanges(old[n], new[n])
+		c.typeChanges(old[n], next[n])
 	}
 }
 

@@ -83,17 +83,30 @@ func encodeScalar(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// flat is the one-line form of a container of scalars, "" when some item
-// is itself a container.
+// leaf is the text of a scalar or of an empty container, "" for a
+// container with items.
+func (n *node) leaf() string {
+	switch {
+	case n.scalar != "":
+		return n.scalar
+	case len(n.members) > 0:
+		return ""
+	case n.isObj:
+		return "{}"
+	}
+	return "[]"
+}
+
+// flat is the one-line form of a container of leaves, "" when some item
+// has items of its own.
 func (n *node) flat() string {
 	parts := make([]string, len(n.members))
 	for i, m := range n.members {
-		if m.scalar == "" {
+		if parts[i] = m.leaf(); parts[i] == "" {
 			return ""
 		}
-		parts[i] = m.scalar
 		if n.isObj {
-			parts[i] = n.keys[i] + ": " + m.scalar
+			parts[i] = n.keys[i] + ": " + parts[i]
 		}
 	}
 	if n.isObj {
@@ -105,29 +118,26 @@ func (n *node) flat() string {
 // write renders n nested depth containers deep, starting at column col of
 // its line (after the indentation and the member name).
 func (n *node) write(b *strings.Builder, depth, col int) {
-	if n.scalar != "" {
-		b.WriteString(n.scalar)
+	if l := n.leaf(); l != "" {
+		b.WriteString(l)
 		return
 	}
-	open, close := "[", "]"
+	opener, closer := "[", "]"
 	if n.isObj {
-		open, close = "{", "}"
+		opener, closer = "{", "}"
 	}
-	if len(n.members) == 0 {
-		b.WriteString(open + close)
-		return
-	}
-	if f := n.flat(); f != "" && col+len(f)+1 <= lineWidth {
-		b.WriteString(f)
+	flat := n.flat()
+	if flat != "" && col+len(flat)+1 <= lineWidth {
+		b.WriteString(flat)
 		return
 	}
 	pad := strings.Repeat("  ", depth+1)
-	b.WriteString(open + "\n")
-	if f := n.flat(); f != "" && !n.isObj {
+	b.WriteString(opener + "\n")
+	if flat != "" && !n.isObj {
 		// A long list of names fills its lines rather than taking one each.
 		line := pad
 		for i, m := range n.members {
-			item := m.scalar
+			item := m.leaf()
 			if i < len(n.members)-1 {
 				item += ","
 			}
@@ -140,7 +150,7 @@ func (n *node) write(b *strings.Builder, depth, col int) {
 			}
 			line += item
 		}
-		b.WriteString(line + "\n" + strings.Repeat("  ", depth) + close)
+		b.WriteString(line + "\n" + strings.Repeat("  ", depth) + closer)
 		return
 	}
 	for i, m := range n.members {
@@ -155,5 +165,5 @@ func (n *node) write(b *strings.Builder, depth, col int) {
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString(strings.Repeat("  ", depth) + close)
+	b.WriteString(strings.Repeat("  ", depth) + closer)
 }
