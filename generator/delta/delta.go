@@ -49,7 +49,8 @@ var kindOrder = []string{KindCapability, KindMethod, KindParam, KindRESTBinding,
 // the Business must write their hooks before it can offer them.
 const notServed = "not served until implemented"
 
-// Change is one line of the report.
+// Change is one line of the report, kept structured so that the JSON
+// output and Breaking need not parse text.
 type Change struct {
 	Op   Op     `json:"change"`
 	Kind string `json:"kind"`
@@ -63,7 +64,8 @@ type Change struct {
 	Breaking bool `json:"breaking"`
 }
 
-// Delta is what changed between two surfaces, in report order.
+// Delta is what changed between two surfaces, sorted in report order so
+// every renderer prints the changes as they are.
 type Delta struct {
 	// From and To label the two surfaces in the report: their UCP
 	// versions, or what the caller passed to CompareAs.

@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// Heading is the report's first line, naming the two versions.
+// Heading is the report's first line, naming the two versions so a log
+// shows which bump the report describes.
 func (d *Delta) Heading() string {
 	return fmt.Sprintf("ucpgen: what UCP %s -> %s brings:", d.From, d.To)
 }
@@ -29,7 +30,8 @@ func (c Change) Line() string {
 	return b.String()
 }
 
-// Summary is the report's last line: how many changes, how many breaking.
+// Summary is the report's last line, how many changes and how many of
+// them breaking, so a long report ends with its verdict.
 func (d *Delta) Summary() string {
 	n := 0
 	for _, c := range d.Changes {

@@ -67,20 +67,23 @@ type Method struct {
 	Types []string `json:"types"`
 }
 
-// Param is one method argument.
+// Param is one method argument, recorded because each is an argument of
+// the method's hook.
 type Param struct {
 	Name     string `json:"name"`
 	Required bool   `json:"required"`
 	Type     string `json:"type"`
 }
 
-// REST is the REST binding's operations.
+// REST is the REST binding's operations, recorded because the package's
+// REST handler serves exactly these.
 type REST struct {
 	// Operations are sorted by path, then HTTP method.
 	Operations []Operation `json:"operations"`
 }
 
-// Operation is one REST operation and the header parameters it declares.
+// Operation is one REST operation and the header parameters it declares,
+// the parts of the binding a REST client depends on.
 type Operation struct {
 	Method string `json:"method"`
 	Path   string `json:"path"`
@@ -90,13 +93,15 @@ type Operation struct {
 	Headers []Header `json:"headers"`
 }
 
-// Header is a header parameter of an operation.
+// Header is a header parameter of an operation, kept with its
+// required-ness because a client must send the required ones.
 type Header struct {
 	Name     string `json:"name"`
 	Required bool   `json:"required"`
 }
 
-// Type is one named Go type of the package.
+// Type is one named Go type of the package, the unit Business code refers
+// to by name.
 type Type struct {
 	Name string `json:"name"`
 	// Kind is struct, union, map, array, string, number, integer, boolean
@@ -123,7 +128,8 @@ type Member struct {
 	Type string `json:"type"`
 }
 
-// Variant is one branch of a union: a pointer field of the union struct.
+// Variant is one branch of a union: a pointer field of the union struct,
+// which Business code sets or reads by name.
 type Variant struct {
 	// Name is the Go field name of the branch.
 	Name string `json:"name"`
