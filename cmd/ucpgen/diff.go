@@ -35,9 +35,10 @@ prints what changes from --from to --to, one line per change: capabilities,
 methods and their params, REST operations and their headers, types, members
 and enum values. A new capability is not served until the Business
 implements it; a change that breaks Business code (a removed method or
-member, a member that became required or optional, a changed type, a
-removed enum value) is marked [breaking]. generate prints the same report
-when it replaces a package.
+member, a method added to a capability already served, a member that
+became required or optional, a changed type, a removed enum value) is
+marked [breaking]. generate prints the same report when it replaces a
+package.
 
 Either tree may be in UCP's source layout, which states no version (name
 it with --from-ucp-version or --to-ucp-version; the report then labels

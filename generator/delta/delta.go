@@ -192,15 +192,17 @@ func (c *comparer) methods() {
 	}
 	for _, n := range c.addedMethods {
 		m := next[n]
-		detail := "in " + capLabel(m.Capability)
+		// Each capability is served when the Business's hooks implement
+		// all of its methods, so a method added to a capability it already
+		// serves stops that capability until the new hook is written.
+		detail, breaking := "in "+capLabel(m.Capability)+"; "+notServed, false
 		if _, existed := oldCaps[m.Capability]; existed && m.Capability != "" {
-			detail = "in existing " + capLabel(m.Capability)
+			detail, breaking = "in existing "+m.Capability+", which is not served until it is implemented", true
 		}
-		detail += "; " + notServed
 		if brought := onlyVia(m, c.to, c.addedMethods, oldTypes); len(brought) > 0 {
 			detail += "; new types " + strings.Join(brought, ", ")
 		}
-		c.add(Added, KindMethod, n, detail, false)
+		c.add(Added, KindMethod, n, detail, breaking)
 	}
 	for _, n := range c.keptMethods {
 		o, m := old[n], next[n]

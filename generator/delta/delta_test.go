@@ -132,6 +132,13 @@ func TestCompare(t *testing.T) {
 				"+ method ask: in dev.x.ask; not served until implemented; new types AskRequest, AskResponse",
 				"+ REST operation POST /ask: binds ask; header Idempotency-Key (optional) besides those of the other operations",
 			}},
+		{name: "new method in a served capability stops it until implemented", change: func(s *delta.Surface) {
+			s.Capabilities[0].Methods = append(s.Capabilities[0].Methods, "suggest")
+			s.Methods = append(s.Methods, delta.Method{Name: "suggest", Capability: "dev.x.search",
+				Params: []delta.Param{{Name: "meta", Required: true, Type: "Meta"}}, Result: "Result", Types: []string{"Day", "Meta", "Place", "Result"}})
+		},
+			want:     []string{"+ method suggest: in existing dev.x.search, which is not served until it is implemented [breaking]"},
+			breaking: true},
 		{name: "new type reached from a kept method is listed on its own", change: func(s *delta.Surface) {
 			s.Methods[0].Types = append(s.Methods[0].Types, "Geo")
 			p := typ(s, "Place")
