@@ -145,47 +145,46 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	followPreviousSection(t, goBin, shop, env, string(readme))
 	followBumpSection(t, goBin, shop, env, string(readme))
 }
 
-// bumpSection is the README section on moving to a new UCP release.
-const bumpSection = "## When UCP releases a new version"
+// previousSection is the README section on serving the previous version.
+const previousSection = "## Keep serving the previous version"
 
-// followBumpSection runs the README's steps for a new UCP release verbatim
-// in the shop module, against the unmodified 2026-08-25 source/ tree from
-// ../shared: the new generate line, then each command in order.
-func followBumpSection(t *testing.T, goBin, shop string, env []string, readme string) {
+// followPreviousSection runs the README's steps for serving the previous
+// version verbatim in the shop module, against the draft 2026-08-21
+// source/ tree from ../shared: the older package's generate line, the
+// section's commands, and its program, which must build and vet there.
+func followPreviousSection(t *testing.T, goBin, shop string, env []string, readme string) {
 	t.Helper()
-	src, ok := testshared.Optional(t, "ucp-upstream", "2026-08-25", "source")
+	src, ok := testshared.Optional(t, "ucp-upstream", "draft-2026-08-21", "source")
 	if !ok {
-		t.Log("../shared is absent: the README section on a new UCP release is not followed")
+		t.Log("../shared is absent: the README section on serving the previous version is not followed")
 		return
 	}
-	sh, goLines := readmeBlocks(t, readme, bumpSection)
-	if len(goLines) != 1 || !strings.HasPrefix(goLines[0], "//go:generate go tool ucpgen generate --schemas ../../ucp/2026-08-25/source ") {
-		t.Fatalf("README section %q shows go lines %q, want one //go:generate line reading ../../ucp/2026-08-25/source", bumpSection, goLines)
+	sh, goLines := readmeBlocks(t, readme, previousSection)
+	if len(goLines) == 0 || !strings.HasPrefix(goLines[0], "//go:generate go tool ucpgen generate --schemas ../../ucp/2026-08-21/source ") {
+		t.Fatalf("README section %q starts with go line %q, want the older package's //go:generate line", previousSection, goLines)
 	}
-	if err := os.CopyFS(filepath.Join(shop, "ucp", "2026-08-25", "source"), os.DirFS(src)); err != nil {
+	if err := os.CopyFS(filepath.Join(shop, "ucp", "2026-08-21", "source"), os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	gen := filepath.Join(shop, "internal", "ucploc", "generate.go")
-	b, err := os.ReadFile(gen)
-	if err != nil {
+	older := filepath.Join(shop, "internal", "ucploc20260821")
+	if err := os.MkdirAll(older, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(string(b), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "//go:generate ") {
-			lines[i] = goLines[0]
-		}
-	}
-	if err := os.WriteFile(gen, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(older, "generate.go"), []byte("package ucploc20260821\n\n"+goLines[0]+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if len(sh) < 3 {
-		t.Fatalf("README section %q has %d commands, want the update, generate, check and build steps", bumpSection, len(sh))
+	prog := filepath.Join(shop, "cmd", "twoversions")
+	if err := os.MkdirAll(prog, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	for _, step := range sh {
+	if err := os.WriteFile(filepath.Join(prog, "main.go"), []byte(readmeProgram(t, readme, "twoversions")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range append(sh, []string{"go", "build", "./..."}, []string{"go", "vet", "./..."}) {
 		if step[0] != "go" {
 			t.Fatalf("README command %q is not a go command", step)
 		}
@@ -193,11 +192,75 @@ func followBumpSection(t *testing.T, goBin, shop string, env []string, readme st
 		goOutput(t, goBin, shop, env, step[1:]...)
 		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
 	}
+}
+
+// bumpSection is the README section on moving to a new UCP release.
+const bumpSection = "## When UCP releases a new version"
+
+// followBumpSection runs the README's steps for a new UCP release verbatim
+// in the shop module, against UCP main's source/ tree from ../shared (it
+// adds the Ask capability): the new generate lines, then each command in
+// order. The shop's programs must build unchanged, and the report must
+// name Ask as new and not served.
+func followBumpSection(t *testing.T, goBin, shop string, env []string, readme string) {
+	t.Helper()
+	src, ok := testshared.Optional(t, "ucp-upstream", "main-2026-10-07", "source")
+	if !ok {
+		t.Log("../shared is absent: the README section on a new UCP release is not followed")
+		return
+	}
+	sh, goLines := readmeBlocks(t, readme, bumpSection)
+	if len(goLines) != 2 || !strings.HasPrefix(goLines[0], "//go:generate go tool ucpgen generate --schemas ../../ucp/2026-10-07/source ") ||
+		!strings.Contains(goLines[1], "--package ucploc20260821 ") {
+		t.Fatalf("README section %q shows go lines %q, want the //go:generate lines of ucploc (reading ../../ucp/2026-10-07/source) and ucploc20260821", bumpSection, goLines)
+	}
+	if err := os.CopyFS(filepath.Join(shop, "ucp", "2026-10-07", "source"), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	for i, pkg := range []string{"ucploc", "ucploc20260821"} {
+		gen := filepath.Join(shop, "internal", pkg, "generate.go")
+		b, err := os.ReadFile(gen)
+		if errors.Is(err, fs.ErrNotExist) && i == 1 {
+			continue // the previous version's section was not followed
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		for j, l := range lines {
+			if strings.HasPrefix(l, "//go:generate ") {
+				lines[j] = goLines[i]
+			}
+		}
+		if err := os.WriteFile(gen, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(sh) < 3 {
+		t.Fatalf("README section %q has %d commands, want the update, generate, check and build steps", bumpSection, len(sh))
+	}
+	var report string
+	for _, step := range sh {
+		if step[0] != "go" {
+			t.Fatalf("README command %q is not a go command", step)
+		}
+		start := time.Now()
+		out := goOutput(t, goBin, shop, env, step[1:]...)
+		if strings.Join(step, " ") == "go tool ucpgen generate --strict ./..." {
+			report = out
+		}
+		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
+	}
+	for _, want := range []string{"ucpgen: what UCP 2026-08-25 -> 2026-10-07 brings:", "+ capability dev.ucp.common.ask: methods ask_business; not served until implemented", "+ member Meta.idempotency-key: optional string"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the regenerate step's report lacks %q:\n%s", want, report)
+		}
+	}
 	mcp, err := os.ReadFile(filepath.Join(shop, "internal", "ucploc", "mcp.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"// UCP version: 2026-08-25 (--ucp-version)\n", `const ProtocolVersion = "2026-08-25"`} {
+	for _, want := range []string{"// UCP version: 2026-10-07 (--ucp-version)\n", `const ProtocolVersion = "2026-10-07"`, "type AskHooks interface"} {
 		if !strings.Contains(string(mcp), want) {
 			t.Errorf("after the bump steps, mcp.go lacks %q", want)
 		}
@@ -243,10 +306,17 @@ func readmeBlocks(t *testing.T, readme, heading string) (sh [][]string, goLines 
 // readmeBusiness is the README's complete Business program.
 func readmeBusiness(t *testing.T, readme string) string {
 	t.Helper()
-	const start = "```go\n// Command minimal"
+	return readmeProgram(t, readme, "minimal")
+}
+
+// readmeProgram is the README's go block holding the complete program
+// whose doc comment starts "// Command name".
+func readmeProgram(t *testing.T, readme, name string) string {
+	t.Helper()
+	start := "```go\n// Command " + name + " "
 	i := strings.Index(readme, start)
 	if i < 0 {
-		t.Fatal("README.md has no complete Business (a go block starting // Command minimal)")
+		t.Fatalf("README.md has no complete program %s (a go block starting // Command %s)", name, name)
 	}
 	body := readme[i+len("```go\n"):]
 	return body[:strings.Index(body, "```\n")]
