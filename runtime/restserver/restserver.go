@@ -370,28 +370,42 @@ func arguments(members map[string]any, bodyParam string, body []byte) (json.RawM
 	return append(b, '}'), nil
 }
 
+// headerFault is a -32602 violation in meta. A REST request fills meta from
+// its headers alone, so the fault is the header's: it is answered as
+// invalid_header naming that header, as the handler's own header checks
+// are, and not as a violation at a body pointer, which would blame the
+// body's root.
+type headerFault struct {
+	header string
+	v      rpcerr.Violation
+}
+
+func (f *headerFault) Error() string { return f.header + ": " + f.v.Message }
+
 // bodyRelative rewrites a -32602's pointers from the arguments root to the
-// body (/location/distance/max becomes /distance/max); a violation in meta
-// came from the header carrying that member and names it instead.
+// body (/location/distance/max becomes /distance/max). A violation in meta
+// came from the header carrying that member: the error becomes that
+// header's fault (the first such violation), since a request with a bad
+// header is refused for it before its body is considered.
 func bodyRelative(err error, bodyParam string) error {
 	ip, ok := rpcerr.AsInvalidParams(err)
 	if !ok {
 		return err
 	}
 	prefix := "/" + rpcerr.EscapeToken(bodyParam)
+	meta := "/" + rpcerr.EscapeToken(mcpserver.MetaParam)
 	out := &rpcerr.InvalidParams{}
 	for _, v := range ip.Violations {
 		switch {
-		case v.Pointer == prefix || strings.HasPrefix(v.Pointer, prefix+"/"):
-			v.Pointer = strings.TrimPrefix(v.Pointer, prefix)
-		case strings.HasPrefix(v.Pointer, "/"+mcpserver.MetaParam):
+		case v.Pointer == meta || strings.HasPrefix(v.Pointer, meta+"/"):
 			header := HeaderAgent
-			member, _, _ := strings.Cut(strings.TrimPrefix(v.Pointer, "/"+mcpserver.MetaParam+"/"), "/")
+			member, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(v.Pointer, meta), "/"), "/")
 			if hd, ok := metaHeaders[member]; ok {
 				header = hd
 			}
-			v.Message = header + ": " + v.Message
-			v.Pointer = ""
+			return &headerFault{header: header, v: v}
+		case v.Pointer == prefix || strings.HasPrefix(v.Pointer, prefix+"/"):
+			v.Pointer = strings.TrimPrefix(v.Pointer, prefix)
 		}
 		out.Violations = append(out.Violations, v)
 	}
@@ -408,6 +422,11 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error, charge
 	answer := writeRefusal
 	if !charged {
 		answer = func(w http.ResponseWriter, status int, ref Refusal) { h.refuse(w, r, status, ref) }
+	}
+	var hf *headerFault
+	if errors.As(err, &hf) {
+		answer(w, http.StatusBadRequest, Refusal{Code: "invalid_header", Content: rpcerr.Truncate(hf.Error(), rpcerr.MaxTextBytes), Header: hf.header})
+		return
 	}
 	if ip, ok := rpcerr.AsInvalidParams(err); ok {
 		b := ip.Bounded()

@@ -332,3 +332,118 @@ func TestAddProfileService(t *testing.T) {
 		t.Fatalf("services %v", s)
 	}
 }
+
+// askTool is an ask-like tool whose meta check is a generated decoder's:
+// an idempotency-key that is not a UUID, or a profile that is not an https
+// URL, is a violation at its meta pointer. Its answer echoes the key.
+func askTool() mcpserver.Tool {
+	return mcpserver.Tool{
+		Name:         "ask_business",
+		Capability:   "dev.ucp.common.ask",
+		InputSchema:  json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object","required":["ucp","answer"],"properties":{"ucp":{"type":"object"},"answer":{"type":"object"}}}`),
+		Params:       []mcpserver.Param{{Name: "meta", Required: true}, {Name: "ask", Required: true}},
+		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+			var meta struct {
+				Agent struct {
+					Profile string `json:"profile"`
+				} `json:"ucp-agent"`
+				Key *string `json:"idempotency-key"`
+			}
+			if err := json.Unmarshal(args[0], &meta); err != nil {
+				return nil, rpcerr.Invalid("/meta", "type", "must be an object")
+			}
+			if !strings.HasPrefix(meta.Agent.Profile, "https://") {
+				return nil, rpcerr.Invalid("/meta/ucp-agent/profile", "format", "must be a valid uri")
+			}
+			if meta.Key != nil && len(*meta.Key) != 36 {
+				return nil, rpcerr.Invalid("/meta/idempotency-key", "format", "must be a valid uuid")
+			}
+			key := "none"
+			if meta.Key != nil {
+				key = *meta.Key
+			}
+			return func(context.Context) (any, error) {
+				return map[string]any{"answer": map[string]string{"plain": key}}, nil
+			}, nil
+		},
+	}
+}
+
+// TestIdempotencyKeyHeaderFillsMeta checks the Idempotency-Key header on an
+// operation that declares it: it reaches the tool as meta's
+// idempotency-key, an operation that does not declare it ignores it, and a
+// header the tool's meta check refuses (the key, or UCP-Agent's profile) is
+// answered as invalid_header naming that header, never as a violation at a
+// body pointer.
+func TestIdempotencyKeyHeaderFillsMeta(t *testing.T) {
+	const key = "5b0c1f0e-1d2a-4c3b-9e8f-0a1b2c3d4e5f"
+	declared := restserver.Operation{Tool: "ask_business", Method: "POST", Path: "/ask", MediaType: "application/json",
+		Headers: []restserver.Header{{Name: "Idempotency-Key", Format: "uuid"}, {Name: "Request-Id", Required: true, Format: "uuid"}, {Name: "UCP-Agent", Required: true}}}
+	undeclared := declared
+	undeclared.Path = "/ask-undeclared"
+	undeclared.Headers = []restserver.Header{{Name: "Request-Id", Required: true, Format: "uuid"}, {Name: "UCP-Agent", Required: true}}
+	h, err := restserver.New([]mcpserver.Tool{askTool()}, []restserver.Operation{declared, undeclared},
+		&mcpserver.Options{Version: "2026-10-07", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+		&restserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := func(t *testing.T, w *httptest.ResponseRecorder) string {
+		t.Helper()
+		var body struct {
+			Answer struct{ Plain string }
+		}
+		if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &body) != nil {
+			t.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+		return body.Answer.Plain
+	}
+	t.Run("the key reaches meta", func(t *testing.T) {
+		if got := answer(t, do(t, h, "POST", "/ask", `{"query":"q"}`, "Idempotency-Key", key)); got != key {
+			t.Errorf("the tool saw idempotency-key %q, want %q", got, key)
+		}
+	})
+	t.Run("no key leaves meta without one", func(t *testing.T) {
+		if got := answer(t, do(t, h, "POST", "/ask", `{"query":"q"}`)); got != "none" {
+			t.Errorf("the tool saw idempotency-key %q, want none", got)
+		}
+	})
+	t.Run("an operation that does not declare it ignores it", func(t *testing.T) {
+		if got := answer(t, do(t, h, "POST", "/ask-undeclared", `{"query":"q"}`, "Idempotency-Key", "not-a-uuid")); got != "none" {
+			t.Errorf("the tool saw idempotency-key %q, want none", got)
+		}
+	})
+	for _, c := range []struct {
+		name, header, value, content string
+	}{
+		{"a key that is not a UUID", "Idempotency-Key", "not-a-uuid", "Idempotency-Key: must be a valid uuid"},
+		{"a profile the tool refuses", "UCP-Agent", `profile="http://platform.example/p.json"`, "UCP-Agent: must be a valid uri"},
+	} {
+		t.Run(c.name+" is the header's fault", func(t *testing.T) {
+			w := do(t, h, "POST", "/ask", `{"query":"q"}`, c.header, c.value)
+			var ref restserver.Refusal
+			if err := json.Unmarshal(w.Body.Bytes(), &ref); err != nil {
+				t.Fatalf("status %d, body %q: %v", w.Code, w.Body, err)
+			}
+			if w.Code != 400 || ref.Code != "invalid_header" || ref.Header != c.header || ref.Content != c.content || len(ref.Violations) != 0 {
+				t.Errorf("status %d %+v, want 400 invalid_header naming %s with content %q and no body violation", w.Code, ref, c.header, c.content)
+			}
+		})
+	}
+	t.Run("the key sent twice", func(t *testing.T) {
+		r := httptest.NewRequest("POST", "/ask", strings.NewReader(`{"query":"q"}`))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("UCP-Agent", agent)
+		r.Header.Set("Request-Id", reqID)
+		r.Header.Add("Idempotency-Key", key)
+		r.Header.Add("Idempotency-Key", key)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		var ref restserver.Refusal
+		json.Unmarshal(w.Body.Bytes(), &ref)
+		if w.Code != 400 || ref.Code != "invalid_header" || ref.Header != "Idempotency-Key" {
+			t.Errorf("status %d %+v, want 400 invalid_header naming Idempotency-Key", w.Code, ref)
+		}
+	})
+}
