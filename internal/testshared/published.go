@@ -18,8 +18,10 @@ var (
 
 // PublishedTree copies the UCP source/ tree at src into a temporary folder
 // in the published layout that https://ucp.dev/<version>/ serves: every $id
-// and $ref an absolute https://ucp.dev/<version>/<path> URL, and info.version
-// set in each OpenRPC and OpenAPI document. It rewrites text rather than
+// and every $ref to another file an absolute https://ucp.dev/<version>/<path>
+// URL (a same-document "#..." reference stays as it is, as in the published
+// rest.openapi.json), and info.version set in each OpenRPC and OpenAPI
+// document. It rewrites text rather than
 // re-encoding JSON, so member order, which the generator keeps, is unchanged.
 // Tests use it because ../shared holds only one file of that form.
 func PublishedTree(t testing.TB, src, version string) string {
@@ -76,14 +78,14 @@ func publish(doc, file, version string) string {
 	})
 	doc = refPattern.ReplaceAllStringFunc(doc, func(s string) string {
 		m := refPattern.FindStringSubmatch(s)
+		// A same-document reference ("#/components/...", "#") stays as it
+		// is, as in the published documents: only references to other
+		// files become URLs.
 		r, err := url.Parse(m[3])
-		if err != nil || r.IsAbs() {
+		if err != nil || r.IsAbs() || strings.HasPrefix(m[3], "#") {
 			return s
 		}
 		abs := base.ResolveReference(r).String()
-		if m[3] == "#" {
-			abs += "#"
-		}
 		return `"$ref"` + m[1] + ":" + m[2] + `"` + abs + `"`
 	})
 	if (strings.Contains(doc, `"openrpc"`) || strings.Contains(doc, `"openapi"`)) && !strings.Contains(doc, `"version"`) {
