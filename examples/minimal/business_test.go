@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	ucploc "github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/restserver"
 )
 
 // TestBusinessServesBothTransports runs the README's program the way a
@@ -106,4 +109,29 @@ func post(t *testing.T, url, body string) (int, string, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+}
+
+// TestRESTRoutesWhatHooksImplement serves the shop's hooks over REST with a
+// capability left out: its operation is a JSON 404 like any unknown path,
+// the other answers, and hooks that implement nothing are refused.
+func TestRESTRoutesWhatHooksImplement(t *testing.T) {
+	svc, err := newHooks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ucploc.RESTHandler(ucploc.Omit(svc, "dev.ucp.common.location.lookup"), nil, &restserver.Options{Base: "/ucp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	if status, _, body := post(t, ts.URL+"/ucp/locations/search", `{}`); status != http.StatusOK {
+		t.Errorf("search: %d %s", status, body)
+	}
+	if status, ctype, body := post(t, ts.URL+"/ucp/locations/lookup", `{"ids":["s1"]}`); status != http.StatusNotFound || ctype != "application/json" {
+		t.Errorf("lookup left out: %d %s %s, want a JSON 404", status, ctype, body)
+	}
+	if _, err := ucploc.RESTHandler(struct{}{}, nil, nil); err == nil || !strings.Contains(err.Error(), "implement none of the capabilities") {
+		t.Errorf("hooks implementing nothing: %v", err)
+	}
 }
