@@ -62,14 +62,6 @@ func TestAnnotation(t *testing.T) {
 	}
 }
 
-func TestIsRelease(t *testing.T) {
-	for v, want := range map[string]bool{"2026-08-25": true, "2027-01-01": true, "1.0.0": false, "": false, "2026-8-25": false} {
-		if IsRelease(v) != want {
-			t.Errorf("IsRelease(%q) = %v", v, !want)
-		}
-	}
-}
-
 // TestPublishedURL places files of the bundled tree under the release.
 func TestPublishedURL(t *testing.T) {
 	spec, err := load.OpenRPC(schemas.FS, schemas.OpenRPCPath)

@@ -3,18 +3,10 @@ package ir
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/ucpgen/ucpgen/generator/load"
 )
-
-// versionPattern is the shape of a UCP release label: a YYYY-MM-DD date.
-var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-
-// IsRelease reports whether version has the shape of a UCP release label,
-// a YYYY-MM-DD date.
-func IsRelease(version string) bool { return load.IsRelease(version) }
 
 // PublishedURL is where the release publishes a file of the input tree:
 // its $id with the release version as the first path segment
@@ -38,7 +30,7 @@ func (m *Model) PublishedURL(file string) (string, error) {
 		return "", fmt.Errorf("%s: base URI %q: %w", file, base, err)
 	}
 	segs := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 2)
-	if versionPattern.MatchString(segs[0]) {
+	if load.IsRelease(segs[0]) {
 		if segs[0] != m.Version {
 			return "", fmt.Errorf("%s: $id names release %s but info.version is %s", file, segs[0], m.Version)
 		}
@@ -62,7 +54,7 @@ func (m *Model) treeRoot() (string, error) {
 			// A root that already carries the release loses it here;
 			// PublishedURL puts the model's version back.
 			segs := strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 2)
-			if versionPattern.MatchString(segs[0]) {
+			if load.IsRelease(segs[0]) {
 				u.Path = "/" + strings.TrimPrefix(strings.TrimPrefix(u.Path, "/"+segs[0]), "/")
 			}
 			return u.String(), nil

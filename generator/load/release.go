@@ -1,20 +1,45 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // releasePattern is the shape of a UCP release label: a YYYY-MM-DD date.
 var releasePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
-// IsRelease reports whether v has the shape of a UCP release label, so
+// CheckRelease says why v is not a UCP release label (nil when it is one):
+// a release is a real calendar date written YYYY-MM-DD. It is the one check
+// of that format, for the flag, info.version and URL segments alike, so a
+// label the loader accepts is one every emitter accepts too.
+func CheckRelease(v string) error {
+	if !releasePattern.MatchString(v) {
+		return errors.New("it is not a date written YYYY-MM-DD")
+	}
+	y, _ := strconv.Atoi(v[0:4])
+	m, _ := strconv.Atoi(v[5:7])
+	d, _ := strconv.Atoi(v[8:10])
+	if m < 1 || m > 12 {
+		return fmt.Errorf("there is no month %s (months run 01 to 12)", v[5:7])
+	}
+	// Day 0 of the next month is the last day of this one.
+	last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if d < 1 || d > last {
+		return fmt.Errorf("%s has days 01 to %d, so there is no day %s", v[0:7], last, v[8:10])
+	}
+	return nil
+}
+
+// IsRelease reports whether v is a UCP release label (see CheckRelease), so
 // that a pre-release word such as "draft" is never taken for one.
-func IsRelease(v string) bool { return releasePattern.MatchString(v) }
+func IsRelease(v string) bool { return CheckRelease(v) == nil }
 
 // FlagName is the command-line flag that states the release of a tree
 // which does not state it itself; errors name it so the user knows the fix.
@@ -34,11 +59,11 @@ type Release struct {
 // Require returns an error naming --ucp-version unless r is a UCP release;
 // emitters that write ProtocolVersion and published URLs call it.
 func (r Release) Require(file string) error {
-	switch {
-	case r.Version == "":
+	if r.Version == "" {
 		return fmt.Errorf("%s: the UCP version is unknown: the document has no info.version and no $id/$ref URL names a release; pass %s YYYY-MM-DD (UCP's source/ trees state no version)", file, FlagName)
-	case !IsRelease(r.Version):
-		return fmt.Errorf("%s: UCP version %q (%s) is not a UCP release (YYYY-MM-DD); pass %s with the release the schemas describe", file, r.Version, r.From, FlagName)
+	}
+	if err := CheckRelease(r.Version); err != nil {
+		return fmt.Errorf("%s: UCP version %q (%s) is not a UCP release (YYYY-MM-DD): %w; pass %s with the release the schemas describe", file, r.Version, r.From, err, FlagName)
 	}
 	return nil
 }
@@ -113,8 +138,8 @@ func (c *urlClaims) note(raw, where string) {
 func decideRelease(flag string, info *Node, file string, urls []versionClaim) (Release, error) {
 	var claims []versionClaim
 	if flag != "" {
-		if !IsRelease(flag) {
-			return Release{}, fmt.Errorf("%s %q is not a UCP release (YYYY-MM-DD)", FlagName, flag)
+		if err := CheckRelease(flag); err != nil {
+			return Release{}, fmt.Errorf("%s %q is not a UCP release (YYYY-MM-DD): %w", FlagName, flag, err)
 		}
 		claims = append(claims, versionClaim{flag, FlagName})
 	}
@@ -122,8 +147,8 @@ func decideRelease(flag string, info *Node, file string, urls []versionClaim) (R
 		claims = append(claims, versionClaim{info.Str, "info.version of " + file})
 	}
 	for _, u := range urls {
-		if !IsRelease(u.version) {
-			return Release{}, fmt.Errorf("%s: URL names UCP version %q, which is not a UCP release (YYYY-MM-DD)", u.where, u.version)
+		if err := CheckRelease(u.version); err != nil {
+			return Release{}, fmt.Errorf("%s: URL names UCP version %q, which is not a UCP release (YYYY-MM-DD): %w", u.where, u.version, err)
 		}
 		claims = append(claims, versionClaim{u.version, "the $id/$ref URLs (e.g. " + u.where + ")"})
 	}

@@ -62,6 +62,12 @@ func TestRelease(t *testing.T) {
 			wantErr: []string{`--ucp-version "draft" is not a UCP release (YYYY-MM-DD)`}},
 		{name: "draft URL", ref: "https://ucp.dev/draft/schemas/s.json",
 			wantErr: []string{`services/common/mcp.openrpc.json#/methods/0/params/0/schema/$ref: URL names UCP version "draft", which is not a UCP release`}},
+		{name: "flag month out of range", flag: "2026-13-45", ref: relRef,
+			wantErr: []string{`--ucp-version "2026-13-45" is not a UCP release (YYYY-MM-DD): there is no month 13`}},
+		{name: "flag day out of range", flag: "2026-02-30", ref: relRef,
+			wantErr: []string{`--ucp-version "2026-02-30" is not a UCP release (YYYY-MM-DD): 2026-02 has days 01 to 28, so there is no day 30`}},
+		{name: "URL naming no calendar date", ref: "https://ucp.dev/2026-04-31/schemas/s.json",
+			wantErr: []string{`#/methods/0/params/0/schema/$ref: URL names UCP version "2026-04-31", which is not a UCP release (YYYY-MM-DD): 2026-04 has days 01 to 30`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec, err := OpenRPCWith(releaseTree(tc.info, tc.ref, tc.id), "services/common/mcp.openrpc.json", Options{UCPVersion: tc.flag})
@@ -96,7 +102,8 @@ func TestReleaseRequire(t *testing.T) {
 	}{
 		{Release{Version: "2026-08-25", From: FlagName}, ""},
 		{Release{}, "pass --ucp-version YYYY-MM-DD"},
-		{Release{Version: "draft", From: "info.version of x.json"}, `UCP version "draft" (info.version of x.json) is not a UCP release (YYYY-MM-DD); pass --ucp-version`},
+		{Release{Version: "draft", From: "info.version of x.json"}, `UCP version "draft" (info.version of x.json) is not a UCP release (YYYY-MM-DD): it is not a date written YYYY-MM-DD; pass --ucp-version`},
+		{Release{Version: "2026-02-29", From: "info.version of x.json"}, `x.json: UCP version "2026-02-29" (info.version of x.json) is not a UCP release (YYYY-MM-DD): 2026-02 has days 01 to 28, so there is no day 29; pass --ucp-version`},
 	} {
 		err := tc.r.Require("x.json")
 		if tc.want == "" {
@@ -107,6 +114,41 @@ func TestReleaseRequire(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want it to contain %q", tc.r, err, tc.want)
+		}
+	}
+}
+
+// TestCheckRelease is the one format check of a release label: a real
+// calendar date written YYYY-MM-DD, with the reason when it is not.
+func TestCheckRelease(t *testing.T) {
+	for _, tc := range []struct{ v, why string }{
+		{"2026-08-25", ""},
+		{"2027-01-01", ""},
+		{"2028-02-29", ""}, // a leap year
+		{"2026-12-31", ""},
+		{"", "not a date written YYYY-MM-DD"},
+		{"draft", "not a date written YYYY-MM-DD"},
+		{"1.0.0", "not a date written YYYY-MM-DD"},
+		{"2026-8-25", "not a date written YYYY-MM-DD"},
+		{"2026-08-25T00:00:00Z", "not a date written YYYY-MM-DD"},
+		{"+026-08-25", "not a date written YYYY-MM-DD"},
+		{"2026-13-45", "there is no month 13"},
+		{"2026-00-10", "there is no month 00"},
+		{"2026-02-30", "2026-02 has days 01 to 28, so there is no day 30"},
+		{"2026-02-29", "2026-02 has days 01 to 28, so there is no day 29"},
+		{"2100-02-29", "2100-02 has days 01 to 28"}, // not a leap year
+		{"2026-04-31", "2026-04 has days 01 to 30"},
+		{"2026-01-00", "there is no day 00"},
+	} {
+		err := CheckRelease(tc.v)
+		switch {
+		case tc.why == "" && err != nil:
+			t.Errorf("CheckRelease(%q) = %v, want nil", tc.v, err)
+		case tc.why != "" && (err == nil || !strings.Contains(err.Error(), tc.why)):
+			t.Errorf("CheckRelease(%q) = %v, want %q", tc.v, err, tc.why)
+		}
+		if IsRelease(tc.v) != (tc.why == "") {
+			t.Errorf("IsRelease(%q) = %v", tc.v, !(tc.why == ""))
 		}
 	}
 }
