@@ -120,11 +120,10 @@ func OpenRPCWith(fsys fs.FS, file string, opts Options) (*Spec, error) {
 	if err := set.compile(spec); err != nil {
 		return nil, err
 	}
-	rel, err := decideRelease(opts.UCPVersion, root.Get("info").Get("version"), file, set.urls.first)
-	if err != nil {
-		return nil, err
-	}
-	spec.Release, spec.Version = rel, rel.Version
+	// The REST binding is read before the release is decided, because it
+	// states the release too: its info.version and $ref URLs must agree
+	// with the OpenRPC file's and the flag.
+	mark := set.urls.mark()
 	if spec.REST, err = OpenAPI(fsys, spec); err != nil {
 		if locationService(spec) {
 			return nil, err
@@ -136,12 +135,47 @@ func OpenRPCWith(fsys fs.FS, file string, opts Options) (*Spec, error) {
 			Msg: "REST binding not read, so no REST handler is generated for this service: " + err.Error()})
 		spec.REST = nil
 	}
+	if spec.REST == nil {
+		// A document the service does not use states nothing about it.
+		set.urls.reset(mark)
+	}
+	infos, err := releaseStatements(set, root, file, spec.REST)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := decideRelease(opts.UCPVersion, infos, set.urls.first)
+	if err != nil {
+		return nil, err
+	}
+	spec.Release, spec.Version = rel, rel.Version
 	if spec.Version == "" {
 		set.warnings = append(set.warnings, Warning{Loc: root.Loc.Child("info"), Msg: "info.version is missing (OpenRPC requires it) and no $id/$ref URL names a release; pass " + FlagName + " YYYY-MM-DD to name the UCP version"})
 	}
 	spec.Warnings = append([]Warning(nil), set.warnings...)
 	sort.SliceStable(spec.Warnings, func(i, j int) bool { return spec.Warnings[i].Loc.String() < spec.Warnings[j].Loc.String() })
 	return spec, nil
+}
+
+// releaseStatements returns the info.version claims of the OpenRPC file
+// and of its REST binding (when one is read), and notes the versions their
+// server URLs name.
+func releaseStatements(set *Set, root *Node, file string, rest *REST) ([]versionClaim, error) {
+	roots, files := []*Node{root}, []string{file}
+	if rest != nil {
+		roots, files = append(roots, set.docs[rest.File]), append(files, rest.File)
+	}
+	var infos []versionClaim
+	for i, r := range roots {
+		c, err := infoVersion(r, files[i])
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			infos = append(infos, *c)
+		}
+		set.urls.servers(r)
+	}
+	return infos, nil
 }
 
 // indexIDs reads the $id of every .json file so that references written as

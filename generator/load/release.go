@@ -107,10 +107,22 @@ func isDir(fsys fs.FS, p string) bool {
 type versionClaim struct {
 	version string
 	where   string
+	// server marks a version read from a server URL rather than a $id or
+	// $ref, so a conflict names the right kind of place.
+	server bool
 }
 
-// urlClaims collects the release named by $id and $ref URLs, keeping the
-// first location of each version so a conflict can name both places.
+// source says where a claim was read, for Release.From and for errors.
+func (c versionClaim) source() string {
+	if c.server {
+		return "the server URL at " + c.where
+	}
+	return "the $id/$ref URLs (e.g. " + c.where + ")"
+}
+
+// urlClaims collects the release named by $id, $ref and server URLs,
+// keeping the first location of each version so a conflict can name both
+// places.
 type urlClaims struct {
 	fsys  fs.FS
 	seen  map[string]bool
@@ -120,37 +132,112 @@ type urlClaims struct {
 // note records the version raw names, if any; where is file#/pointer.
 func (c *urlClaims) note(raw, where string) {
 	_, v, ok := TreePath(c.fsys, raw)
-	if !ok || v == "" || c.seen[v] {
+	if !ok || v == "" {
+		return
+	}
+	c.add(versionClaim{version: v, where: where})
+}
+
+// noteServer records the version a server URL names: a URL on ucp.dev
+// whose first path segment has the YYYY-MM-DD shape (a segment of that
+// shape that is no date is recorded too, so it is refused, not skipped).
+// Server URLs name no file of the tree, so TreePath cannot place them.
+func (c *urlClaims) noteServer(raw, where string) {
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || !strings.EqualFold(u.Hostname(), "ucp.dev") {
+		return
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+	if releasePattern.MatchString(first) {
+		c.add(versionClaim{version: first, where: where, server: true})
+	}
+}
+
+func (c *urlClaims) add(v versionClaim) {
+	if c.seen[v.version] {
 		return
 	}
 	if c.seen == nil {
 		c.seen = map[string]bool{}
 	}
-	c.seen[v] = true
-	c.first = append(c.first, versionClaim{version: v, where: where})
+	c.seen[v.version] = true
+	c.first = append(c.first, v)
 }
 
-// decideRelease combines the flag, info.version and URL versions into one
-// Release. Each stated version must be the same release, and a flag or URL
-// version must be a date; info.version alone may be anything, because a
-// document that is not a UCP binding may use its own versioning (the MCP
-// emitter then refuses it through Require).
-func decideRelease(flag string, info *Node, file string, urls []versionClaim) (Release, error) {
+// mark and reset let the loader drop what a document it then ignores
+// (a REST binding it could not read) claimed.
+func (c *urlClaims) mark() int { return len(c.first) }
+
+func (c *urlClaims) reset(n int) {
+	for _, v := range c.first[n:] {
+		delete(c.seen, v.version)
+	}
+	c.first = c.first[:n]
+}
+
+// servers notes the versions named by a document's server URLs: each
+// servers[i].url and the default and enum values of its variables.
+func (c *urlClaims) servers(root *Node) {
+	list := root.Get("servers")
+	if list == nil || list.Kind != Array {
+		return
+	}
+	for _, srv := range list.Items {
+		if u := srv.Get("url"); u != nil && u.Kind == String {
+			c.noteServer(u.Str, u.Loc.String())
+		}
+		vars := srv.Get("variables")
+		if vars == nil || vars.Kind != Object {
+			continue
+		}
+		for _, m := range vars.Members {
+			if d := m.Value.Get("default"); d != nil && d.Kind == String {
+				c.noteServer(d.Str, d.Loc.String())
+			}
+			if e := m.Value.Get("enum"); e != nil && e.Kind == Array {
+				for _, it := range e.Items {
+					if it.Kind == String {
+						c.noteServer(it.Str, it.Loc.String())
+					}
+				}
+			}
+		}
+	}
+}
+
+// infoVersion is the info.version claim of the document at file, nil when
+// it states none; a non-string one is an error at its pointer.
+func infoVersion(root *Node, file string) (*versionClaim, error) {
+	v := root.Get("info").Get("version")
+	if v == nil {
+		return nil, nil
+	}
+	if v.Kind != String {
+		return nil, keywordError(v.Loc, "info.version must be a string, got %s", v.Kind)
+	}
+	return &versionClaim{version: v.Str, where: "info.version of " + file}, nil
+}
+
+// decideRelease combines the flag, the documents' info.version members
+// (the OpenRPC file's, then the REST binding's) and the URL versions into
+// one Release. Each stated version must be the same release, and a flag or
+// URL version must be a date; an info.version alone may be anything,
+// because a document that is not a UCP binding may use its own versioning
+// (the MCP emitter then refuses it through Require).
+func decideRelease(flag string, infos, urls []versionClaim) (Release, error) {
 	var claims []versionClaim
 	if flag != "" {
 		if err := CheckRelease(flag); err != nil {
 			return Release{}, fmt.Errorf("%s %q is not a UCP release (YYYY-MM-DD): %w", FlagName, flag, err)
 		}
-		claims = append(claims, versionClaim{flag, FlagName})
+		claims = append(claims, versionClaim{version: flag, where: FlagName})
 	}
-	if info != nil {
-		claims = append(claims, versionClaim{info.Str, "info.version of " + file})
-	}
+	claims = append(claims, infos...)
 	for _, u := range urls {
 		if err := CheckRelease(u.version); err != nil {
 			return Release{}, fmt.Errorf("%s: URL names UCP version %q, which is not a UCP release (YYYY-MM-DD): %w", u.where, u.version, err)
 		}
-		claims = append(claims, versionClaim{u.version, "the $id/$ref URLs (e.g. " + u.where + ")"})
+		claims = append(claims, versionClaim{version: u.version, where: u.source()})
 	}
 	if len(claims) == 0 {
 		return Release{}, nil

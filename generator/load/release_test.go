@@ -174,3 +174,97 @@ func TestTreePath(t *testing.T) {
 		}
 	}
 }
+
+// restTree is releaseTree with a REST binding beside the OpenRPC file:
+// restInfo is its info object's extra members, ref its body's $ref and
+// servers its servers array (empty for none); rpcServers is the OpenRPC
+// file's servers array.
+func restTree(info, restInfo, ref, servers, rpcServers string) fstest.MapFS {
+	fsys := releaseTree(info, "../../schemas/s.json", "https://ucp.dev/schemas/s.json")
+	if rpcServers != "" {
+		rpc := strings.Replace(string(fsys["services/common/mcp.openrpc.json"].Data), `"methods"`, `"servers":`+rpcServers+`,"methods"`, 1)
+		fsys["services/common/mcp.openrpc.json"] = &fstest.MapFile{Data: []byte(rpc)}
+	}
+	if servers != "" {
+		servers = `"servers":` + servers + `,`
+	}
+	fsys["services/common/rest.openapi.json"] = &fstest.MapFile{Data: []byte(`{"openapi":"3.1.0","info":{"title":"r"` + restInfo + `},` + servers + `
+		"paths":{"/m":{"post":{"operationId":"m","requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"` + ref + `"}}}},
+		"responses":{"200":{"description":"ok"}}}}}}`)}
+	return fsys
+}
+
+// TestReleaseStatedByEveryDocument checks that the REST binding's
+// info.version and $ref URLs, and the server URLs of both documents, are
+// statements of the release like the OpenRPC file's: each must agree with
+// the flag and the others, and a conflict names both values and places.
+func TestReleaseStatedByEveryDocument(t *testing.T) {
+	const (
+		relRef = "../../schemas/s.json"
+		pubRef = "https://ucp.dev/2026-08-25/schemas/s.json"
+		v25    = `,"version":"2026-08-25"`
+		v26    = `,"version":"2026-08-26"`
+		body   = "services/common/rest.openapi.json#/paths/~1m/post/requestBody/content/application~1json/schema/$ref"
+	)
+	for _, tc := range []struct {
+		name                    string
+		flag, info, restInfo    string
+		ref, servers, rpcServer string
+		wantFrom                string
+		wantErr                 []string
+	}{
+		{name: "both documents agree", info: v25, restInfo: v25, ref: relRef,
+			wantFrom: "info.version of services/common/mcp.openrpc.json"},
+		{name: "only the REST binding states it", restInfo: v25, ref: relRef,
+			wantFrom: "info.version of services/common/rest.openapi.json"},
+		{name: "flag matching the REST binding", flag: "2026-08-25", restInfo: v25, ref: pubRef,
+			wantFrom: "--ucp-version, matching info.version of services/common/rest.openapi.json"},
+		{name: "a server elsewhere names nothing", flag: "2026-08-25", ref: relRef,
+			servers: `[{"url":"https://business.example.com/2026-08-27/ucp"}]`, rpcServer: `[{"name":"b","url":"{endpoint}","variables":{"endpoint":{"default":"https://ucp.dev/mcp"}}}]`,
+			wantFrom: "--ucp-version"},
+		{name: "a matching server URL", info: v25, ref: relRef, servers: `[{"url":"https://ucp.dev/2026-08-25/ucp"}]`,
+			wantFrom: "info.version of services/common/mcp.openrpc.json"},
+
+		{name: "flag against the REST info.version", flag: "2026-08-24", restInfo: v25, ref: relRef,
+			wantErr: []string{`"2026-08-24" by --ucp-version`, `"2026-08-25" by info.version of services/common/rest.openapi.json`}},
+		{name: "OpenRPC against REST info.version", info: v25, restInfo: v26, ref: relRef,
+			wantErr: []string{`"2026-08-25" by info.version of services/common/mcp.openrpc.json`, `"2026-08-26" by info.version of services/common/rest.openapi.json`}},
+		{name: "flag against the REST $ref URLs", flag: "2026-08-24", ref: pubRef,
+			wantErr: []string{`"2026-08-24" by --ucp-version`, `"2026-08-25" by the $id/$ref URLs (e.g. ` + body + `)`}},
+		{name: "REST info.version against its own $ref URLs", restInfo: v26, ref: pubRef,
+			wantErr: []string{`"2026-08-26" by info.version of services/common/rest.openapi.json`, `"2026-08-25" by the $id/$ref URLs (e.g. ` + body + `)`}},
+		{name: "OpenRPC server URL", info: v25, ref: relRef, rpcServer: `[{"name":"b","url":"https://ucp.dev/2026-08-27/mcp"}]`,
+			wantErr: []string{`"2026-08-25" by info.version of services/common/mcp.openrpc.json`, `"2026-08-27" by the server URL at services/common/mcp.openrpc.json#/servers/0/url`}},
+		{name: "REST server variable", flag: "2026-08-25", ref: relRef,
+			servers: `[{"url":"{endpoint}","variables":{"endpoint":{"default":"https://ucp.dev/2026-08-27/","enum":["https://ucp.dev/2026-08-27/"]}}}]`,
+			wantErr: []string{`"2026-08-25" by --ucp-version`, `"2026-08-27" by the server URL at services/common/rest.openapi.json#/servers/0/variables/endpoint/default`}},
+		{name: "server URL naming no date", ref: relRef, servers: `[{"url":"https://ucp.dev/2026-02-30/"}]`,
+			wantErr: []string{`services/common/rest.openapi.json#/servers/0/url: URL names UCP version "2026-02-30", which is not a UCP release (YYYY-MM-DD): 2026-02 has days 01 to 28`}},
+		{name: "non-string REST info.version", restInfo: `,"version":20260825`, ref: relRef,
+			wantErr: []string{"services/common/rest.openapi.json#/info/version: info.version must be a string"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec, err := OpenRPCWith(restTree(tc.info, tc.restInfo, tc.ref, tc.servers, tc.rpcServer), "services/common/mcp.openrpc.json", Options{UCPVersion: tc.flag})
+			if tc.wantErr != nil {
+				if err == nil {
+					t.Fatalf("loaded with release %+v; want an error", spec.Release)
+				}
+				for _, w := range tc.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not contain %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spec.REST == nil {
+				t.Fatal("the REST binding was not read")
+			}
+			if spec.Release.From != tc.wantFrom || spec.Version != "2026-08-25" {
+				t.Errorf("release %+v; want 2026-08-25 from %q", spec.Release, tc.wantFrom)
+			}
+		})
+	}
+}
