@@ -35,8 +35,9 @@ type Config struct {
 	// Generator is the ucpgen version written into headers; empty means
 	// "(devel)". The CLI passes version.Read().Header().
 	Generator string
-	// Warn receives each lint warning (file#/pointer: message); nil drops
-	// them. Strict makes any warning an error instead.
+	// Warn receives each lint warning and notice (file#/pointer:
+	// message); nil drops them. Strict makes any warning, but no notice,
+	// an error instead.
 	Warn   func(load.Warning)
 	Strict bool
 	// UCPVersion states the release of a tree that does not state it
@@ -86,10 +87,10 @@ func Generate(cfg Config) (map[string][]byte, error) {
 		return nil, err
 	}
 	spec.Warnings = append(spec.Warnings, drift.Check(spec, drift.Declarations())...)
-	if cfg.Strict && len(spec.Warnings) > 0 {
+	if refused := load.Refused(spec.Warnings); cfg.Strict && len(refused) > 0 {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%d lint warning(s), refused by --strict:", len(spec.Warnings))
-		for _, w := range spec.Warnings {
+		fmt.Fprintf(&b, "%d lint warning(s), refused by --strict:", len(refused))
+		for _, w := range refused {
 			b.WriteString("\n  " + w.String())
 		}
 		return nil, errors.New(b.String())

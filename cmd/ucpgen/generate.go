@@ -55,6 +55,12 @@ allow that the ucpgen runtime does not interpret (semantic drift, such as a
 new weekday), naming the schema location and the runtime package. --strict
 turns such warnings into errors.
 
+A tree with no REST binding (services/common/rest.openapi.json beside the
+OpenRPC file, as in UCP's 2026-08-25 source/ folder) generates the MCP
+binding only: ucpgen prints a notice naming the file it looked for. A
+notice is not a warning; --strict does not refuse it, because a Business
+may serve MCP alone.
+
 UCP's source/ trees state no version: name it with --ucp-version. A tree in
 the published layout (https://ucp.dev/<version>/ URLs) carries its own.
 
@@ -147,7 +153,7 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 		Generator:  v.Header(),
 		Strict:     f.strict,
 		UCPVersion: f.ucpVersion,
-		Warn:       func(w load.Warning) { fmt.Fprintf(stderr, "ucpgen: warning: %s\n", w) },
+		Warn:       func(w load.Warning) { fmt.Fprintf(stderr, "ucpgen: %s: %s\n", w.Kind(), w) },
 		ServeFrom:  serveFrom,
 	})
 	if err != nil {

@@ -11,10 +11,35 @@ import (
 type Warning struct {
 	Loc Loc
 	Msg string
+	// Notice marks a finding that is reported but not refused by
+	// --strict, because the input it describes is legitimate (a tree with
+	// no REST binding gives an MCP-only Business).
+	Notice bool
 }
 
 // String gives the file#/pointer: message form every error also uses.
 func (w Warning) String() string { return fmt.Sprintf("%s: %s", w.Loc, w.Msg) }
+
+// Kind is "notice" or "warning", the word the CLI prints before a finding
+// so a reader can tell what --strict would refuse.
+func (w Warning) Kind() string {
+	if w.Notice {
+		return "notice"
+	}
+	return "warning"
+}
+
+// Refused returns the findings of ws that --strict refuses: all but the
+// notices.
+func Refused(ws []Warning) []Warning {
+	var out []Warning
+	for _, w := range ws {
+		if !w.Notice {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // otherKeywords are Draft 2020-12 keywords neither interpreted nor refused,
 // listed so a near miss of them is suggested too.

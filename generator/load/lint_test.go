@@ -64,7 +64,7 @@ func TestLintWarnings(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, w := range spec.Warnings {
+			for _, w := range Refused(spec.Warnings) { // the tree's missing REST binding is a notice
 				got = append(got, w.String())
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
@@ -82,7 +82,7 @@ func TestLintMissingInfoVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(spec.Warnings) != 1 || !strings.Contains(spec.Warnings[0].String(), "#/info: info.version is missing") {
+	if w := Refused(spec.Warnings); len(w) != 1 || !strings.Contains(w[0].String(), "#/info: info.version is missing") {
 		t.Fatalf("warnings: %v", spec.Warnings)
 	}
 }

@@ -138,6 +138,9 @@ func OpenRPCWith(fsys fs.FS, file string, opts Options) (*Spec, error) {
 	if spec.REST == nil {
 		// A document the service does not use states nothing about it.
 		set.urls.reset(mark)
+		if w, ok := missingREST(fsys, file); ok {
+			set.warnings = append(set.warnings, w)
+		}
 	}
 	infos, err := releaseStatements(set, root, file, spec.REST)
 	if err != nil {
@@ -154,6 +157,23 @@ func OpenRPCWith(fsys fs.FS, file string, opts Options) (*Spec, error) {
 	spec.Warnings = append([]Warning(nil), set.warnings...)
 	sort.SliceStable(spec.Warnings, func(i, j int) bool { return spec.Warnings[i].Loc.String() < spec.Warnings[j].Loc.String() })
 	return spec, nil
+}
+
+// missingREST is the notice for an MCP binding with no REST binding beside
+// it: generation goes on with the MCP server only, which is a legitimate
+// Business, so --strict does not refuse it; but the user learns which file
+// would have added the REST handler.
+func missingREST(fsys fs.FS, file string) (Warning, bool) {
+	if path.Base(file) != MCPFile {
+		return Warning{}, false
+	}
+	rest := path.Join(path.Dir(file), RESTFile)
+	if _, err := fs.Stat(fsys, rest); !errors.Is(err, fs.ErrNotExist) {
+		return Warning{}, false
+	}
+	return Warning{Loc: Loc{File: rest}, Notice: true, Msg: fmt.Sprintf(
+		"no REST binding: %s was looked for beside %s and is not in the tree, so only the MCP binding is generated (no rest.go); add the release's %s there to serve REST too",
+		rest, file, RESTFile)}, true
 }
 
 // releaseStatements returns the info.version claims of the OpenRPC file

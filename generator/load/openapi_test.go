@@ -142,13 +142,35 @@ func TestOpenAPIMismatches(t *testing.T) {
 }
 
 // TestOpenAPIIsOptional checks that a service without an OpenAPI document
-// loads as before, with no REST binding.
+// loads with no REST binding and one notice naming the file looked for,
+// which --strict does not refuse (an MCP-only Business is legitimate); an
+// OpenRPC file that is not the MCP binding looks for none.
 func TestOpenAPIIsOptional(t *testing.T) {
 	fsys := bundled(t, nil)
 	delete(fsys, restPath)
 	spec, err := load.OpenRPC(fsys, schemas.OpenRPCPath)
 	if err != nil || spec.REST != nil {
 		t.Fatalf("REST = %v, err %v", spec.REST, err)
+	}
+	const want = restPath + "#: no REST binding: " + restPath + " was looked for beside " + schemas.OpenRPCPath + " and is not in the tree, so only the MCP binding is generated"
+	if len(spec.Warnings) != 1 || !strings.HasPrefix(spec.Warnings[0].String(), want) || spec.Warnings[0].Kind() != "notice" {
+		t.Fatalf("warnings %v, want one notice starting %q", spec.Warnings, want)
+	}
+	if r := load.Refused(spec.Warnings); len(r) != 0 {
+		t.Errorf("--strict would refuse %v", r)
+	}
+
+	// The same service as another transport's OpenRPC file has no REST
+	// binding to look for.
+	const embedded = "services/common/embedded.openrpc.json"
+	fsys[embedded] = fsys[schemas.OpenRPCPath]
+	delete(fsys, schemas.OpenRPCPath)
+	spec, err = load.OpenRPC(fsys, embedded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spec.Warnings) != 0 {
+		t.Errorf("%s: warnings %v, want none", embedded, spec.Warnings)
 	}
 }
 
