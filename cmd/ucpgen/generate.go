@@ -62,7 +62,12 @@ notice is not a warning; --strict does not refuse it, because a Business
 may serve MCP alone.
 
 UCP's source/ trees state no version: name it with --ucp-version. A tree in
-the published layout (https://ucp.dev/<version>/ URLs) carries its own.
+the published layout (https://ucp.dev/<version>/ URLs) carries its own. A
+release is a calendar date written YYYY-MM-DD. Every version the input
+states must agree with the flag and with each other: info.version of the
+OpenRPC file and of the REST binding, and the https://ucp.dev/<version>/
+URLs of $id, $ref and servers; a disagreement is an error naming both
+values and where each was read.
 
 To keep serving the previous UCP version after a bump, generate its package
 with --serve-from naming the current package's import path (and
@@ -70,7 +75,9 @@ with --serve-from naming the current package's import path (and
 package then gets ServeFrom and NewServiceFrom, which answer it from the
 current package's Hooks or Source, and a Conversion interface with one
 method per member whose shape differs between the two versions: the only
-code the Business writes for the older version.
+code the Business writes for the older version. --serve-from-schemas,
+--serve-from-openrpc and --serve-from-ucp-version describe that package's
+input, so they need --serve-from.
 
 Each run also writes ucpgen.surface.json, a summary of the package's API
 surface. Before it replaces a package that has one, generate prints what
@@ -98,6 +105,9 @@ input (flags, schema tree, warnings under --strict) or an unwritable output.`,
 			if len(patterns) > 0 {
 				return runPackages(cmd, patterns, f, v, stdout, stderr)
 			}
+			if err := checkFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			return runGenerate(f, v, stdout, stderr)
 		},
 	}
@@ -115,11 +125,43 @@ func bindGenerateFlags(fl *pflag.FlagSet, f *generateFlags) {
 	fl.StringVar(&f.pkg, "package", "", "Go package name of the output (default: the output directory's name)")
 	fl.BoolVar(&f.check, "check", false, "do not write; print a diff and exit 1 if the output directory is stale")
 	fl.BoolVar(&f.strict, "strict", false, "treat lint warnings (e.g. a misspelled schema keyword) as errors")
-	fl.StringVar(&f.ucpVersion, "ucp-version", "", "UCP release (YYYY-MM-DD) of a tree that does not state it, such as UCP's source/ folder; must match any version the tree states")
+	fl.StringVar(&f.ucpVersion, "ucp-version", "", "UCP release (a calendar date, YYYY-MM-DD) of a tree that does not state it, such as UCP's source/ folder; must match every version the tree states")
 	fl.StringVar(&f.serveFrom, "serve-from", "", "import path of a newer generated package to serve this (older) version from; adds convert.go with ServeFrom and the Conversion the Business writes")
-	fl.StringVar(&f.serveFromSchemas, "serve-from-schemas", "", "schema tree the --serve-from package was generated from (default: the bundled UCP set)")
-	fl.StringVar(&f.serveFromOpenRPC, "serve-from-openrpc", schemas.OpenRPCPath, "OpenRPC file of the --serve-from package, relative to --serve-from-schemas")
-	fl.StringVar(&f.serveFromUCPVersion, "serve-from-ucp-version", "", "--ucp-version of the --serve-from package's schema tree")
+	fl.StringVar(&f.serveFromSchemas, "serve-from-schemas", "", "schema tree the --serve-from package was generated from (needs --serve-from; default: the bundled UCP set)")
+	fl.StringVar(&f.serveFromOpenRPC, "serve-from-openrpc", schemas.OpenRPCPath, "OpenRPC file of the --serve-from package, relative to --serve-from-schemas (needs --serve-from)")
+	fl.StringVar(&f.serveFromUCPVersion, "serve-from-ucp-version", "", "--ucp-version of the --serve-from package's schema tree (needs --serve-from)")
+}
+
+// flagNeeds pairs each flag that means nothing alone with the flag it
+// needs: the --serve-from-* flags describe the input of the --serve-from
+// package, so without --serve-from they would be silently ignored.
+var flagNeeds = [][2]string{
+	{"serve-from-schemas", "serve-from"},
+	{"serve-from-openrpc", "serve-from"},
+	{"serve-from-ucp-version", "serve-from"},
+}
+
+// releaseFlags are the flags that name a UCP release.
+var releaseFlags = []string{"ucp-version", "serve-from-ucp-version"}
+
+// checkFlags refuses, before any tree is read, a flag given without the
+// flag it needs and a release flag that is no calendar date, naming the
+// flags and the reason. Package mode checks each //go:generate line with
+// it too.
+func checkFlags(fl *pflag.FlagSet) error {
+	for _, p := range flagNeeds {
+		if fl.Changed(p[0]) && fl.Lookup(p[1]).Value.String() == "" {
+			return fmt.Errorf("--%s needs --%s: it describes the input of the newer package named by --%s; pass --%s too, or leave --%s out", p[0], p[1], p[1], p[1], p[0])
+		}
+	}
+	for _, name := range releaseFlags {
+		if v := fl.Lookup(name).Value.String(); v != "" {
+			if err := load.CheckRelease(v); err != nil {
+				return fmt.Errorf("--%s %q is not a UCP release (YYYY-MM-DD): %w", name, v, err)
+			}
+		}
+	}
+	return nil
 }
 
 func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) error {
@@ -140,9 +182,12 @@ func runGenerate(f generateFlags, v version.Info, stdout, stderr io.Writer) erro
 	}
 	var serveFrom *generator.ServeFrom
 	if f.serveFrom != "" {
-		newer, err := schemaFS(f.serveFromSchemas, f.serveFromOpenRPC)
+		newer, err := bundledFS("--serve-from-openrpc", "--serve-from-schemas", f.serveFromOpenRPC)
+		if f.serveFromSchemas != "" {
+			newer, err = schemaDir("--serve-from-schemas", f.serveFromSchemas, f.serveFromOpenRPC)
+		}
 		if err != nil {
-			return fmt.Errorf("--serve-from-schemas: %w", err)
+			return err
 		}
 		serveFrom = &generator.ServeFrom{ImportPath: f.serveFrom, FS: newer, OpenRPC: filepath.ToSlash(f.serveFromOpenRPC), UCPVersion: f.serveFromUCPVersion}
 	}
@@ -223,9 +268,20 @@ func reportBump(out string, files map[string][]byte, stdout, stderr io.Writer) e
 // looked in and what belongs there when it does not.
 func schemaFS(root, openrpc string) (fs.FS, error) {
 	if root == "" {
-		return schemas.FS, nil
+		return bundledFS("--openrpc", "--schemas", openrpc)
 	}
 	return schemaDir("--schemas", root, openrpc)
+}
+
+// bundledFS is the bundled tree after checking that it holds openrpc, the
+// value of rpcFlag, so a file it lacks is named with the flag (rootFlag)
+// that would point at the tree holding it, not reported as a bare open
+// error from the loader.
+func bundledFS(rpcFlag, rootFlag, openrpc string) (fs.FS, error) {
+	if _, err := fs.Stat(schemas.FS, openrpc); err != nil {
+		return nil, fmt.Errorf("%s %s: the bundled schema tree has no such file (its OpenRPC file is %s); pass %s with the tree that holds it", rpcFlag, openrpc, schemas.OpenRPCPath, rootFlag)
+	}
+	return schemas.FS, nil
 }
 
 // schemaDir is schemaFS for a folder named by flag, which its messages

@@ -65,6 +65,9 @@ func runPackages(cmd *cobra.Command, patterns []string, outer generateFlags, v v
 		if fl.NArg() > 0 {
 			return fmt.Errorf("%s: unexpected arguments %q after the flags", d.pos, fl.Args())
 		}
+		if err := checkFlags(fl); err != nil {
+			return fmt.Errorf("%s: %w", d.pos, err)
+		}
 		f.out = inDir(d.dir, f.out)
 		if f.schemaRoot != "" {
 			f.schemaRoot = inDir(d.dir, f.schemaRoot)
