@@ -86,7 +86,11 @@ func Generate(cfg Config) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec.Warnings = append(spec.Warnings, drift.Check(spec, drift.Declarations())...)
+	decls := drift.Declarations()
+	if cfg.ServeFrom != nil {
+		decls = drift.ServedFrom(decls)
+	}
+	spec.Warnings = append(spec.Warnings, drift.Check(spec, decls)...)
 	if refused := load.Refused(spec.Warnings); cfg.Strict && len(refused) > 0 {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%d lint warning(s), refused by --strict:", len(refused))

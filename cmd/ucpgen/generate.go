@@ -50,10 +50,14 @@ schema set bundled with ucpgen (run it from the ucpgen repository root).
 
 A schema keyword one edit away from a known one ("minItem") is almost
 certainly a typo that would drop a constraint: ucpgen warns and names the
-keyword it probably means. It also warns about an enum value the schemas
-allow that the ucpgen runtime does not interpret (semantic drift, such as a
-new weekday), naming the schema location and the runtime package. --strict
-turns such warnings into errors.
+keyword it probably means. It also warns about semantic drift: an enum
+value the schemas allow that the ucpgen runtime does not interpret (a new
+weekday), or a member of a type the runtime evaluates that it does not
+read (a new filter such as "accessible", a new member of serves, distance,
+geo or a schedule entry), naming the schema location and the runtime
+package. With --serve-from the member checks are left to the newer
+package, whose types the requests are converted to. --strict turns such
+warnings into errors.
 
 A tree with no REST binding (services/common/rest.openapi.json beside the
 OpenRPC file, as in UCP's 2026-08-25 source/ folder) generates the MCP

@@ -1,10 +1,13 @@
-// Package drift compares the enum values that ucpgen's runtime interprets
-// with the values the loaded schemas allow. UCP counts a new enum value as a
-// compatible change, so a release can add a weekday or a serves kind that
-// regenerates cleanly while the runtime, which branches on the old values,
-// would quietly treat data carrying it as unusable. Each such value becomes
-// a warning naming the schema location and the runtime package; the CLI's
-// --strict turns it into an error.
+// Package drift compares what ucpgen's runtime interprets with what the
+// loaded schemas allow: the enum values it branches on, and the members of
+// each type it evaluates (filters, serves, distance, the hours filter, geo,
+// locality and the schedule entries). UCP counts a new enum value or a new
+// optional member as a compatible change, so a release can add a weekday
+// or an `accessible` filter that regenerates cleanly while the runtime,
+// which knows only the old ones, would treat data carrying it as unusable
+// or refuse requests using it. Each such value or member becomes a warning
+// naming the schema location and the runtime package; the CLI's --strict
+// turns it into an error.
 package drift
 
 import (
@@ -34,15 +37,50 @@ type Declaration struct {
 	// PropertyNames set reads the schema's propertyNames instead.
 	Property      string
 	PropertyNames bool
+	// Members makes Values the names of the members the runtime reads
+	// from the object schema at File#Pointer (through $ref, allOf, anyOf
+	// and oneOf), and every other member the schema declares a drift.
+	// Inert lists members the runtime knowingly leaves unread because the
+	// schema makes them presentation only; they are no drift. Effect says
+	// what happens to a member the runtime does not read, for the warning.
+	Members bool
+	Inert   []string
+	Effect  string
 }
 
 const runtimePath = "github.com/ucpgen/ucpgen/runtime/"
 
-// Declarations are the runtime's interpreted values and where UCP's
-// schemas enumerate them. A runtime package that starts branching on
-// another enumerated value adds its list here.
+// Effects of a member the runtime does not read, by where it is used.
+const (
+	refusedRequest = "a request using it is refused as unsupported (-32602 at its pointer)"
+	notRead        = "a Location's value of it is not read when the runtime evaluates that Location"
+)
+
+// Declarations are the runtime's interpreted values and members and where
+// UCP's schemas declare them. A runtime package that starts branching on
+// another enumerated value, or reading another member, adds it here.
 func Declarations() []Declaration {
+	pred, hrs := runtimePath+"domain/predicate", runtimePath+"domain/hours"
 	return []Declaration{
+		{Package: pred, Name: "predicate.Filters", Values: []string{"hours", "amenities", "items"},
+			File: "schemas/common/types/location_filter.json", Members: true,
+			Effect: "a request using it is refused as an unsupported filter (-32602 at its pointer) unless the Business registers a predicate.Engine extension filter for it"},
+		{Package: pred, Name: "predicate.Filters.OpenAt", Values: []string{"open_at"},
+			File: "schemas/common/types/location_filter.json", Pointer: "/properties/hours", Members: true, Effect: refusedRequest},
+		{Package: pred, Name: "predicate.ServesKinds", Values: predicate.ServesKinds,
+			File: "schemas/common/types/location_serves.json", Members: true,
+			Effect: "a request using it is refused (-32602 at its pointer) unless the Business accepts it as a serves extension key"},
+		{Package: pred, Name: "predicate.Locality", Values: []string{"address_country", "address_region", "postal_code"},
+			File: "schemas/common/types/location_serves.json", Pointer: "/properties/address", Members: true, Effect: refusedRequest},
+		{Package: pred, Name: "predicate.Distance", Values: []string{"center", "max"},
+			File: "schemas/common/types/location_distance.json", Members: true, Effect: refusedRequest},
+		{Package: pred, Name: "predicate.Geo", Values: []string{"latitude", "longitude"},
+			File: "schemas/common/types/geo.json", Members: true, Effect: refusedRequest + ", and " + notRead},
+		{Package: hrs, Name: "hours.Interval", Values: []string{"day", "opens", "closes"},
+			File: "schemas/common/types/daily_hour.json", Members: true, Effect: notRead},
+		{Package: hrs, Name: "hours.Exception", Values: []string{"valid_from", "valid_through", "opens", "closes"}, Inert: []string{"title"},
+			File: "schemas/common/types/exception_hour.json", Members: true, Effect: notRead},
+
 		{Package: runtimePath + "domain/hours", Name: "hours.Weekdays", Values: hours.Weekdays[:],
 			File: "schemas/common/types/daily_hour.json", Property: "day"},
 		{Package: runtimePath + "domain/predicate", Name: "predicate.ServesKinds", Values: predicate.ServesKinds,
@@ -68,6 +106,17 @@ func Check(spec *load.Spec, decls []Declaration) []load.Warning {
 		// reaches shapes nothing that is generated or served.
 		root := spec.Set.SchemaAt(load.Loc{File: d.File, Pointer: d.Pointer})
 		if root == nil {
+			continue
+		}
+		if d.Members {
+			for _, m := range members(root) {
+				if slices.Contains(d.Values, m.value) || slices.Contains(d.Inert, m.value) {
+					continue
+				}
+				out = append(out, load.Warning{Loc: m.loc, Msg: fmt.Sprintf(
+					"member %q is not interpreted by the runtime package %s (%s reads %q); %s, so extend %s and ucpgen's binding before serving it",
+					m.value, d.Package, d.Name, d.Values, d.Effect, d.Name)})
+			}
 			continue
 		}
 		for _, v := range enumerated(root, d) {
@@ -115,6 +164,22 @@ func enumerated(root *load.Schema, d Declaration) []value {
 	return out
 }
 
+// members collects the names of the properties declared below root, in
+// source order, each once at the first place it is declared.
+func members(root *load.Schema) []value {
+	var out []value
+	seen := map[string]bool{}
+	for _, shape := range alternatives(root) {
+		for _, p := range shape.Properties {
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				out = append(out, value{p.Name, p.Schema.Loc})
+			}
+		}
+	}
+	return out
+}
+
 // alternatives is s with every schema it reaches through $ref, allOf,
 // anyOf and oneOf, in source order, each once.
 func alternatives(s *load.Schema) []*load.Schema {
@@ -135,5 +200,22 @@ func alternatives(s *load.Schema) []*load.Schema {
 		}
 	}
 	walk(s)
+	return out
+}
+
+// ServedFrom keeps the declarations that apply to a package generated to
+// serve its version from a newer one (--serve-from). Its requests reach
+// the runtime only after the generated conversion maps them onto the newer
+// package's types, whose members are checked when that package is
+// generated, and a member that changed shape is a Conversion method the
+// Business writes; so the member declarations are dropped (the 2026-08-21
+// filters' inventory is such a member) and the enum values kept.
+func ServedFrom(decls []Declaration) []Declaration {
+	var out []Declaration
+	for _, d := range decls {
+		if !d.Members {
+			out = append(out, d)
+		}
+	}
 	return out
 }
