@@ -3,6 +3,7 @@ package emit
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -14,9 +15,12 @@ import (
 // writes it by hand. It is emitted only for the operations of the Location
 // capability (see LocationCapabilities). Within them it is driven by JSON
 // member names and kinds found in the model, so a spec revision that renames
-// or drops a member still generates compiling code: a member it does not know
-// becomes a raw extension filter, and a known member whose shape changed
-// stops generation with an error instead of being dropped.
+// or drops a member still generates compiling code: a filter it does not
+// know becomes a raw extension filter (refused by the engine unless the
+// Business registered a handler for it), a member of another evaluated
+// operand (the hours filter, distance, geo, serves.address) that it does
+// not map refuses the request that sets it, and a known member whose shape
+// changed stops generation with an error. No member is silently dropped.
 
 const (
 	bindPredicatePkg = "github.com/ucpgen/ucpgen/runtime/domain/predicate"
@@ -191,7 +195,18 @@ func (b *binder) query(t *ir.Type) error {
 		if err != nil {
 			return err
 		}
-		body = append(body, withField("r", f, "v", jen.Id("q").Dot("Distance").Op("=").Id(fn).Call(jen.Id("v"))))
+		ptr := b.argPrefix + "/distance"
+		checks, err := refuseUnmapped(f.Type, func() *jen.Statement { return jen.Id("v") }, ptr, "distance", zero, "center", "max")
+		if err != nil {
+			return err
+		}
+		center := fieldNamed(f.Type, "center")
+		geoChecks, err := refuseUnmapped(center.Type, func() *jen.Statement { return jen.Id("v").Dot(center.GoName) }, ptr+"/center", "distance.center", zero, geoMembers...)
+		if err != nil {
+			return err
+		}
+		inner := append(append(checks, geoChecks...), jen.Id("q").Dot("Distance").Op("=").Id(fn).Call(jen.Id("v")))
+		body = append(body, withField("r", f, "v", inner...))
 	}
 	if f := fieldNamed(t, "serves"); f != nil {
 		fn, err := b.serves(f.Type)
@@ -302,11 +317,22 @@ func (b *binder) serves(t *ir.Type) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("serves.point: %w", err)
 			}
+			checks, err := refuseUnmapped(f.Type, func() *jen.Statement { return jen.Id("v") }, ptr+"/point", "serves.point", zero, geoMembers...)
+			if err != nil {
+				return "", err
+			}
+			inner = append(checks, inner...)
 			inner = append(inner, jen.Id("g").Op(":=").Id(geoFn).Call(jen.Id("v")))
 			dict[jen.Id("Point")] = jen.Op("&").Id("g")
 		case "address":
+			checks, err := refuseUnmapped(f.Type, func() *jen.Statement { return jen.Id("v") }, ptr+"/address", "serves.address", zero, localityMembers...)
+			if err != nil {
+				return "", err
+			}
+			inner = append(checks, inner...)
 			loc := jen.Dict{}
-			for member, goField := range map[string]string{"address_country": "Country", "address_region": "Region", "postal_code": "PostalCode"} {
+			for i, member := range localityMembers {
+				goField := []string{"Country", "Region", "PostalCode"}[i]
 				if af := fieldNamed(f.Type, member); af != nil {
 					if !isPlainString(af) {
 						return "", fmt.Errorf("serves.address.%s: want a string member", member)
@@ -416,8 +442,9 @@ func (b *binder) hoursFilter(t *ir.Type, zero jen.Code) ([]jen.Code, error) {
 	if !isPlainString(openAt) {
 		return nil, fmt.Errorf("filters.hours.open_at: want a string member")
 	}
-	if len(t.Fields) != 1 {
-		return nil, fmt.Errorf("filters.hours: members besides open_at are not supported by the predicate engine")
+	checks, err := refuseUnmapped(t, func() *jen.Statement { return jen.Id("v") }, b.argPrefix+"/filters/hours", "hours filter", zero, "open_at")
+	if err != nil {
+		return nil, err
 	}
 	parse := []jen.Code{
 		jen.List(jen.Id("at"), jen.Err()).Op(":=").Qual(bindPredicatePkg, "ParseOpenAt").Call(stringOf("v", openAt)),
@@ -430,7 +457,7 @@ func (b *binder) hoursFilter(t *ir.Type, zero jen.Code) ([]jen.Code, error) {
 		),
 		jen.Id("out").Dot("OpenAt").Op("=").Op("&").Id("at"),
 	}
-	var out []jen.Code
+	out := checks
 	if t.KeepUnknown || t.Extra != nil {
 		ptr := b.argPrefix + "/filters/hours"
 		out = append(out, jen.If(jen.Len(jen.Id("v").Dot("Unknown")).Op(">").Lit(0)).Block(
@@ -449,6 +476,54 @@ func (b *binder) hoursFilter(t *ir.Type, zero jen.Code) ([]jen.Code, error) {
 			))
 	}
 	return out, nil
+}
+
+// The members of the operands the engine reads, in the order the binding
+// maps them; drift declares the same lists for its member checks.
+var (
+	geoMembers      = []string{"latitude", "longitude"}
+	localityMembers = []string{"address_country", "address_region", "postal_code"}
+)
+
+// refuseUnmapped returns the statements that refuse a request setting a
+// member of the operand type t that the binding does not map (mapped lists
+// the ones it does), with rpcerr.Invalid at ptr/<member> and keyword
+// "unsupported", the way unknown members of the hours filter are refused:
+// a member a newer schema declares is never dropped on the way to the
+// engine. recv builds the operand's value and zero is the enclosing
+// function's zero result. An unmapped required member is a generation
+// error instead, because every request would carry it and none could be
+// served.
+func refuseUnmapped(t *ir.Type, recv func() *jen.Statement, ptr, what string, zero jen.Code, mapped ...string) ([]jen.Code, error) {
+	if t == nil || t.Kind != ir.Struct {
+		return nil, nil
+	}
+	var out []jen.Code
+	for _, f := range t.Fields {
+		if slices.Contains(mapped, f.JSONName) {
+			continue
+		}
+		if f.Required {
+			return nil, fmt.Errorf("%s: member %q is required by the schema, but the predicate engine does not interpret it (it reads only %s), so no request could be served; extend the runtime and this binding", what, f.JSONName, strings.Join(mapped, ", "))
+		}
+		out = append(out, jen.If(recv().Dot(f.GoName).Dot("Set")).Block(
+			jen.Return(zero, jen.Qual(bindRPCErrPkg, "Invalid").Call(
+				jen.Lit(ptr+"/"+bindPointerToken(f.JSONName)), jen.Lit("unsupported"),
+				jen.Lit(fmt.Sprintf("%s member %%q is not supported; only %s", what, onlyList(mapped))), jen.Lit(f.JSONName))),
+		))
+	}
+	return out, nil
+}
+
+// onlyList ends "only ..." in a refusal: "open_at is", "center and max
+// are", "a, b and c are".
+func onlyList(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0] + " is"
+	default:
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " are"
+	}
 }
 
 // candidate emits PredicateCandidate on a Location type.
