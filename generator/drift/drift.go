@@ -20,14 +20,16 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/envelope"
 )
 
-// Declaration ties a runtime package's list of interpreted values to the
-// schema location that enumerates them.
+// Declaration ties a runtime package's list of interpreted values, or of
+// the members one of its types reads, to the schema location that
+// declares them.
 type Declaration struct {
-	// Package is the runtime package's import path and Name the list's
-	// qualified identifier, both named in warnings so the reader knows what
-	// to extend.
+	// Package is the runtime package's import path and Name the list's or
+	// type's qualified identifier, both named in warnings so the reader
+	// knows what to extend.
 	Package, Name string
-	// Values are the values the runtime interprets.
+	// Values are the values (or, with Members, the member names) the
+	// runtime interprets.
 	Values []string
 	// File and Pointer locate the schema (slash path in the tree, JSON
 	// Pointer in the file); the enumeration is found below it through
@@ -58,13 +60,15 @@ const (
 
 // Declarations are the runtime's interpreted values and members and where
 // UCP's schemas declare them. A runtime package that starts branching on
-// another enumerated value, or reading another member, adds it here.
+// another enumerated value, or reading another member, adds it here; the
+// member lists are the members generator/emit/binding.go maps onto the
+// runtime's types, and a member it does not map refuses the request.
 func Declarations() []Declaration {
 	pred, hrs := runtimePath+"domain/predicate", runtimePath+"domain/hours"
 	return []Declaration{
 		{Package: pred, Name: "predicate.Filters", Values: []string{"hours", "amenities", "items"},
 			File: "schemas/common/types/location_filter.json", Members: true,
-			Effect: "a request using it is refused as an unsupported filter (-32602 at its pointer) unless the Business registers a predicate.Engine extension filter for it"},
+			Effect: "a request using it is refused as an unsupported filter (-32602 at its pointer) unless the Business registers an extension filter for it (SourceCapabilities.Filters, predicate.Engine.ExtensionFilters)"},
 		{Package: pred, Name: "predicate.Filters.OpenAt", Values: []string{"open_at"},
 			File: "schemas/common/types/location_filter.json", Pointer: "/properties/hours", Members: true, Effect: refusedRequest},
 		{Package: pred, Name: "predicate.ServesKinds", Values: predicate.ServesKinds,

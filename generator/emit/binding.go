@@ -331,8 +331,7 @@ func (b *binder) serves(t *ir.Type) (string, error) {
 			}
 			inner = append(checks, inner...)
 			loc := jen.Dict{}
-			for i, member := range localityMembers {
-				goField := []string{"Country", "Region", "PostalCode"}[i]
+			for member, goField := range map[string]string{"address_country": "Country", "address_region": "Region", "postal_code": "PostalCode"} {
 				if af := fieldNamed(f.Type, member); af != nil {
 					if !isPlainString(af) {
 						return "", fmt.Errorf("serves.address.%s: want a string member", member)
