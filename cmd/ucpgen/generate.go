@@ -55,10 +55,12 @@ value the schemas allow that the ucpgen runtime does not interpret (a new
 weekday), or a member of a type the runtime evaluates that it does not
 read (a new filter such as "accessible", a new member of serves, distance,
 geo or a schedule entry), naming the schema location and the runtime
-package. The generated package never ignores such a member: a request
-setting it is refused with -32602 at its pointer (a new filter unless the
-Business registers a handler for it). With --serve-from the member checks
-are left to the newer package, whose types the requests are converted to.
+package. A request that sets such a member is never answered as if it
+were absent: the generated package refuses it with -32602 at its pointer
+(a new filter unless the Business registers a handler for it). A new
+member of a schedule entry is Location data the runtime does not read, so
+update ucpgen before serving it. With --serve-from the member checks are
+left to the newer package, whose types the requests are converted to.
 --strict turns such warnings into errors.
 
 A tree with no REST binding (services/common/rest.openapi.json beside the
