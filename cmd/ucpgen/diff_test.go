@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
-	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,36 +81,18 @@ func TestDiffReleaseToMain(t *testing.T) {
 }
 
 // copyTree copies a schema tree into a new temporary folder, applying edit
-// to the files it names (slash paths).
+// to the files it names (slash paths); naming a file the tree lacks fails.
 func copyTree(t *testing.T, src string, edit map[string]func([]byte) []byte) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "tree")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	left := maps.Clone(edit)
+	dst := testshared.CopyTree(t, src, func(rel string, data []byte) []byte {
+		if fn := edit[rel]; fn != nil {
+			delete(left, rel)
+			return fn(data)
 		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if fn := edit[filepath.ToSlash(rel)]; fn != nil {
-			data = fn(data)
-			delete(edit, filepath.ToSlash(rel))
-		}
-		return os.WriteFile(out, data, 0o644)
+		return data
 	})
-	if err != nil {
-		t.Fatalf("copy %s: %v", src, err)
-	}
-	for rel := range edit {
+	for rel := range left {
 		t.Fatalf("%s: no such file to edit", rel)
 	}
 	return dst

@@ -26,7 +26,21 @@ var (
 // Tests use it because ../shared holds only one file of that form.
 func PublishedTree(t testing.TB, src, version string) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "published")
+	return CopyTree(t, src, func(rel string, data []byte) []byte {
+		if strings.HasSuffix(rel, ".json") {
+			return []byte(publish(string(data), rel, version))
+		}
+		return data
+	})
+}
+
+// CopyTree copies the folder src into a new temporary folder and returns
+// it, passing each file's bytes through edit with the file's slash path
+// (nil keeps every file as it is), so a test can change a tree without
+// touching the original.
+func CopyTree(t testing.TB, src string, edit func(rel string, data []byte) []byte) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -43,13 +57,13 @@ func PublishedTree(t testing.TB, src, version string) string {
 		if err != nil {
 			return err
 		}
-		if strings.HasSuffix(p, ".json") {
-			data = []byte(publish(string(data), filepath.ToSlash(rel), version))
+		if edit != nil {
+			data = edit(filepath.ToSlash(rel), data)
 		}
 		return os.WriteFile(out, data, 0o644)
 	})
 	if err != nil {
-		t.Fatalf("published copy of %s: %v", src, err)
+		t.Fatalf("copy of %s: %v", src, err)
 	}
 	return dst
 }
