@@ -53,11 +53,11 @@ func TestBusinessServesBothTransports(t *testing.T) {
 		}
 	}
 
-	status, ctype, body := post(t, ts.URL+"/ucp/locations/search", `{"distance":{"center":{"latitude":51.5072,"longitude":-0.1276},"max":4000},"pagination":{"limit":2}}`)
+	status, _, body := post(t, ts.URL+"/ucp/locations/search", `{"distance":{"center":{"latitude":51.5072,"longitude":-0.1276},"max":4000},"pagination":{"limit":2}}`)
 	if status != http.StatusOK || !strings.Contains(body, `"id":"s1"`) {
 		t.Errorf("REST search: %d %s", status, body)
 	}
-	status, ctype, body = post(t, ts.URL+"/ucp/ask", `{}`)
+	status, ctype, body := post(t, ts.URL+"/ucp/ask", `{}`)
 	if status != http.StatusNotFound || ctype != "application/json" {
 		t.Errorf("POST /ucp/ask: %d %s %s, want a JSON 404", status, ctype, body)
 	}
