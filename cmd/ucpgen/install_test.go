@@ -90,11 +90,7 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(shop, "main.go"), []byte(readmeBusiness(t, string(readme))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, step := range steps {
-		start := time.Now()
-		goOutput(t, goBin, shop, env, step[1:]...)
-		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
-	}
+	runSteps(t, goBin, shop, env, steps)
 
 	if got, want := goOutput(t, goBin, shop, env, "tool", "ucpgen", "version"), "ucpgen "+proxyVersion+", "; !strings.HasPrefix(got, want) {
 		t.Errorf("go tool ucpgen version = %q, want prefix %q", got, want)
@@ -184,14 +180,23 @@ func followPreviousSection(t *testing.T, goBin, shop string, env []string, readm
 	if err := os.WriteFile(filepath.Join(prog, "main.go"), []byte(readmeProgram(t, readme, "twoversions")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, step := range append(sh, []string{"go", "build", "./..."}, []string{"go", "vet", "./..."}) {
+	runSteps(t, goBin, shop, env, append(sh, []string{"go", "build", "./..."}, []string{"go", "vet", "./..."}))
+}
+
+// runSteps runs README commands, each a go command split in words, in dir
+// in order, logging how long each took, and returns their outputs.
+func runSteps(t *testing.T, goBin, dir string, env []string, steps [][]string) []string {
+	t.Helper()
+	var outs []string
+	for _, step := range steps {
 		if step[0] != "go" {
 			t.Fatalf("README command %q is not a go command", step)
 		}
 		start := time.Now()
-		goOutput(t, goBin, shop, env, step[1:]...)
+		outs = append(outs, goOutput(t, goBin, dir, env, step[1:]...))
 		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
 	}
+	return outs
 }
 
 // bumpSection is the README section on moving to a new UCP release.
@@ -240,16 +245,10 @@ func followBumpSection(t *testing.T, goBin, shop string, env []string, readme st
 		t.Fatalf("README section %q has %d commands, want the update, generate, check and build steps", bumpSection, len(sh))
 	}
 	var report string
-	for _, step := range sh {
-		if step[0] != "go" {
-			t.Fatalf("README command %q is not a go command", step)
-		}
-		start := time.Now()
-		out := goOutput(t, goBin, shop, env, step[1:]...)
-		if strings.Join(step, " ") == "go tool ucpgen generate --strict ./..." {
+	for i, out := range runSteps(t, goBin, shop, env, sh) {
+		if strings.Join(sh[i], " ") == "go tool ucpgen generate --strict ./..." {
 			report = out
 		}
-		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
 	}
 	for _, want := range []string{"ucpgen: what UCP 2026-08-25 -> 2026-10-07 brings:", "+ capability dev.ucp.common.ask: methods ask_business; not served until implemented", "+ member Meta.idempotency-key: optional string"} {
 		if !strings.Contains(report, want) {

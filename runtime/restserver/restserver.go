@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,11 +57,8 @@ type Operation struct {
 func OperationsOf(tools []mcpserver.Tool, ops []Operation) []Operation {
 	var out []Operation
 	for _, op := range ops {
-		for _, t := range tools {
-			if t.Name == op.Tool {
-				out = append(out, op)
-				break
-			}
+		if slices.ContainsFunc(tools, func(t mcpserver.Tool) bool { return t.Name == op.Tool }) {
+			out = append(out, op)
 		}
 	}
 	return out
