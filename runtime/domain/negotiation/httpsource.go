@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -108,7 +110,9 @@ type HTTPSource struct {
 	mu      sync.Mutex
 	entries map[string]*list.Element // of *cacheEntry
 	lru     *list.List               // front = most recently used
-	flights map[string]*flight
+
+	// flights joins concurrent fetches of one URL into a single request.
+	flights singleflight.Group
 
 	// flightWaits counts callers that waited on a fetch; tests use it to
 	// know when every goroutine has joined a flight.
@@ -123,14 +127,6 @@ type cacheEntry struct {
 	lastModified string
 	directives   cacheDirectives
 	freshUntil   time.Time
-}
-
-// flight is one in-progress fetch that every concurrent caller for the same
-// URL waits on.
-type flight struct {
-	done    chan struct{}
-	profile *Profile
-	err     error
 }
 
 // NewHTTPSource validates opts and builds a source. Negative durations, sizes
@@ -161,7 +157,6 @@ func NewHTTPSource(opts HTTPOptions) (*HTTPSource, error) {
 		userAgent:    orDefault(opts.UserAgent, defaultUserAgent),
 		entries:      make(map[string]*list.Element),
 		lru:          list.New(),
-		flights:      make(map[string]*flight),
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -235,20 +230,17 @@ func (s *HTTPSource) Profile(ctx context.Context, rawURL string) (*Profile, erro
 			return e.profile, nil
 		}
 	}
-	f, ok := s.flights[key]
-	if !ok {
-		f = &flight{done: make(chan struct{})}
-		s.flights[key] = f
-		// The fetch outlives a cancelled caller so the others waiting on it
-		// are not failed by someone else's cancellation; Timeout bounds it.
-		go s.runFlight(context.WithoutCancel(ctx), key, f)
-	}
 	s.mu.Unlock()
+	// The fetch outlives a cancelled caller so the others waiting on it are
+	// not failed by someone else's cancellation; Timeout bounds it.
+	detached := context.WithoutCancel(ctx)
+	done := s.flights.DoChan(key, func() (any, error) { return s.fetchFresh(detached, key) })
 	s.flightWaits.Add(1)
 
 	select {
-	case <-f.done:
-		return f.profile, f.err
+	case r := <-done:
+		p, _ := r.Val.(*Profile)
+		return p, r.Err
 	case <-ctx.Done():
 		return nil, &rpcerr.Discovery{
 			Code:    rpcerr.ProfileUnreachable,
@@ -258,8 +250,9 @@ func (s *HTTPSource) Profile(ctx context.Context, rawURL string) (*Profile, erro
 	}
 }
 
-// runFlight performs the fetch for one flight and publishes its result.
-func (s *HTTPSource) runFlight(ctx context.Context, key string, f *flight) {
+// fetchFresh fetches key once for every caller joined on it, revalidating
+// the cached copy when there is one.
+func (s *HTTPSource) fetchFresh(ctx context.Context, key string) (*Profile, error) {
 	s.mu.Lock()
 	var stale *cacheEntry
 	if el, ok := s.entries[key]; ok {
@@ -267,13 +260,7 @@ func (s *HTTPSource) runFlight(ctx context.Context, key string, f *flight) {
 		stale = &c
 	}
 	s.mu.Unlock()
-
-	f.profile, f.err = s.fetch(ctx, key, stale)
-
-	s.mu.Lock()
-	delete(s.flights, key)
-	s.mu.Unlock()
-	close(f.done)
+	return s.fetch(ctx, key, stale)
 }
 
 // fetch GETs key, revalidating stale when it has validators, and updates the
