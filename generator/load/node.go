@@ -8,24 +8,22 @@ import (
 	"strconv"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
 
-// Kind is the JSON type of a Node.
-type Kind int
+// Kind is the JSON type of a Node. It is the runtime's kind, so a value the
+// generator reads and one the generated validators read are classed alike.
+type Kind = schemacheck.Kind
 
-// JSON value kinds.
+// JSON value kinds, named here so loader code reads load.Object.
 const (
-	Null Kind = iota
-	Bool
-	Number
-	String
-	Array
-	Object
+	Null   = schemacheck.Null
+	Bool   = schemacheck.Bool
+	Number = schemacheck.Number
+	String = schemacheck.String
+	Array  = schemacheck.Array
+	Object = schemacheck.Object
 )
-
-func (k Kind) String() string {
-	return [...]string{"null", "boolean", "number", "string", "array", "object"}[k]
-}
 
 // Loc addresses a value inside the input tree as file#/json/pointer, the form
 // every loader error uses so that a user can find the offending keyword.
