@@ -12,7 +12,6 @@ import (
 
 	"github.com/ucpgen/ucpgen/generator"
 	"github.com/ucpgen/ucpgen/schemas"
-	"github.com/ucpgen/ucpgen/schemas/previous"
 )
 
 // TestServeFromGolden pins convert.go for each case under
@@ -44,15 +43,15 @@ func TestServeFromGolden(t *testing.T) {
 	}
 }
 
-// TestServeFromPreviousConversion generates schemas/previous served from the
+// TestServeFromPreviousConversion generates schemas/2026-08-21 served from the
 // bundled tree and checks that its Conversion names only members a Location
 // answer or request carries in another shape: the payment handlers of an
 // answer's ucp member keep constraints as any object at 2026-08-21, so the
 // newer Constraint Expression is carried by its JSON, not by the Business.
 func TestServeFromPreviousConversion(t *testing.T) {
 	files, err := generator.Generate(generator.Config{
-		FS:      previous.FS,
-		OpenRPC: previous.OpenRPCPath,
+		FS:      schemas.Previous,
+		OpenRPC: schemas.OpenRPCPath,
 		Package: "location20260821",
 		ServeFrom: &generator.ServeFrom{
 			ImportPath: "github.com/ucpgen/ucpgen/generated/location",

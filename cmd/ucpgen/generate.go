@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -312,12 +313,36 @@ func schemaDir(flag, root, openrpc string) (fs.FS, error) {
 	rpc := filepath.Join(abs, filepath.FromSlash(openrpc))
 	if _, err := os.Stat(rpc); err != nil {
 		msg := fmt.Sprintf("%s: no OpenRPC file at %s; expected %s, with --openrpc (%s) inside it", flag, rpc, want, openrpc)
-		if _, err := os.Stat(filepath.Join(abs, "source", filepath.FromSlash(openrpc))); err == nil {
-			msg += fmt.Sprintf("; did you mean %s %s?", flag, filepath.Join(root, "source"))
+		if trees := treesBelow(abs, openrpc); len(trees) > 0 {
+			for i, t := range trees {
+				trees[i] = flag + " " + filepath.Join(root, t)
+			}
+			msg += fmt.Sprintf("; did you mean %s?", strings.Join(trees, " or "))
 		}
 		return nil, errors.New(msg)
 	}
 	return os.DirFS(abs), nil
+}
+
+// treesBelow names the folders directly below dir that are schema tree roots
+// (a release's source/, or one version folder of a bundle such as this
+// repository's schemas/2026-08-25), so a user who points one level too high
+// is told where to point.
+func treesBelow(dir, openrpc string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), filepath.FromSlash(openrpc))); err == nil {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 func staleNames(stale []generator.Stale) string {

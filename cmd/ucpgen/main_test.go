@@ -103,6 +103,9 @@ func TestSchemasFolderErrors(t *testing.T) {
 	file := filepath.Join(release, "notes.txt")
 	os.WriteFile(file, []byte("x"), 0o644)
 	absRelease, _ := filepath.Abs(release)
+	bundle := writeTree(t, map[string]string{
+		"2026-08-25/services/common/mcp.openrpc.json": "{}", "2026-08-21/services/common/mcp.openrpc.json": "{}", "notes/x.txt": "x"})
+	absBundle, _ := filepath.Abs(bundle)
 	for _, tc := range []struct {
 		name, schemas string
 		want          []string
@@ -113,6 +116,9 @@ func TestSchemasFolderErrors(t *testing.T) {
 			"no OpenRPC file at " + filepath.Join(absRelease, "services", "common", "mcp.openrpc.json"),
 			"services/ and schemas/",
 			"did you mean --schemas " + filepath.Join(release, "source") + "?"}},
+		{"bundle of version folders", bundle, []string{
+			"no OpenRPC file at " + filepath.Join(absBundle, "services", "common", "mcp.openrpc.json"),
+			"did you mean --schemas " + filepath.Join(bundle, "2026-08-21") + " or --schemas " + filepath.Join(bundle, "2026-08-25") + "?"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := ucpgen(t, "generate", "--schemas", tc.schemas, "--out", t.TempDir())
@@ -288,4 +294,30 @@ func TestHeaderNamesVersions(t *testing.T) {
 func lastLine(s string) string {
 	l := strings.SplitAfter(strings.TrimSuffix(s, "\n"), "\n")
 	return l[len(l)-1] + "\n"
+}
+
+// TestBundledTreesCheckFromRepositoryRoot runs generate --check on each
+// bundled version folder from the repository root, as a maintainer would
+// after editing one: every folder is a complete tree on its own, and the
+// committed package generated from it is current.
+func TestBundledTreesCheckFromRepositoryRoot(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	for _, tc := range []struct {
+		version string
+		args    []string
+	}{
+		{"2026-08-25", []string{"--out", "generated/location"}},
+		{"2026-08-21", []string{"--out", "generated/location20260821", "--serve-from", "github.com/ucpgen/ucpgen/generated/location"}},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			args := append([]string{"generate", "--check", "--strict", "--schemas", filepath.Join("schemas", tc.version)}, tc.args...)
+			code, out, errs := ucpgen(t, args...)
+			if code != 0 {
+				t.Fatalf("ucpgen %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, out, errs)
+			}
+			if !strings.Contains(out, "is up to date") {
+				t.Errorf("stdout does not say the package is up to date: %q", out)
+			}
+		})
+	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
-	"github.com/ucpgen/ucpgen/schemas/previous"
+	"github.com/ucpgen/ucpgen/schemas"
 )
 
 // olderVersion is one previous UCP version this Business can serve beside
@@ -49,7 +49,7 @@ var olderVersions = map[string]olderVersion{
 		rest:         location20260821.RESTHandler,
 		profile:      location20260821.BusinessProfileWithREST,
 		capabilities: location20260821.Capabilities,
-		schemas:      previous.FS,
+		schemas:      schemas.Previous,
 	},
 }
 

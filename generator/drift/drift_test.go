@@ -11,7 +11,6 @@ import (
 	"github.com/ucpgen/ucpgen/generator/load"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/schemas"
-	"github.com/ucpgen/ucpgen/schemas/previous"
 )
 
 // TestDeclarationsMatchTheTrees proves every declaration finds its
@@ -31,7 +30,7 @@ func TestDeclarationsMatchTheTrees(t *testing.T) {
 	}
 	const inventory = "schemas/common/types/location_filter.json#/properties/inventory"
 	older := []string{"amenities", "hours", "inventory"}
-	trees := map[string]tree{"bundled": {fsys: schemas.FS}, "previous": {fsys: previous.FS, filters: older, drift: inventory}}
+	trees := map[string]tree{"bundled": {fsys: schemas.FS}, "previous": {fsys: schemas.Previous, filters: older, drift: inventory}}
 	if root, ok := testshared.Optional(t, "ucp-upstream"); ok {
 		trees["2026-08-25 source"] = tree{fsys: os.DirFS(filepath.Join(root, "2026-08-25", "source")), flag: "2026-08-25"}
 		trees["draft source"] = tree{fsys: os.DirFS(filepath.Join(root, "draft-2026-08-21", "source")), flag: "2026-08-21", filters: older, drift: inventory}

@@ -11,19 +11,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/ucpgen/ucpgen/internal/testshared"
-	"github.com/ucpgen/ucpgen/schemas/previous"
 )
 
-// draftTree opens the upstream draft that schemas/previous is rewritten
+// draftTree opens the upstream draft that schemas/2026-08-21 is rewritten
 // from (skipping or failing per the testshared rule when it is absent).
 func draftTree(t *testing.T) fs.FS {
 	t.Helper()
-	return os.DirFS(testshared.Path(t, "ucp-upstream", "draft-"+previous.Version, "source"))
+	return os.DirFS(testshared.Path(t, "ucp-upstream", "draft-"+PreviousVersion, "source"))
 }
 
 // refClosure lists, sorted, every file of fsys that the entry file reaches
 // through $ref, the entry included: the draft tree holds the shopping
-// services too, and schemas/previous keeps only what the Location service
+// services too, and schemas/2026-08-21 keeps only what the Location service
 // uses.
 func refClosure(t *testing.T, fsys fs.FS, entry string) []string {
 	t.Helper()
@@ -72,23 +71,23 @@ func refsOf(n *jnode) []string {
 	return out
 }
 
-// previousPairs loads every file of schemas/previous with the draft file of
+// previousPairs loads every file of schemas/2026-08-21 with the draft file of
 // the same path.
 func previousPairs(t *testing.T) []pair {
 	t.Helper()
 	up := draftTree(t)
 	var out []pair
-	for _, rel := range jsonFiles(t, previous.FS) {
+	for _, rel := range jsonFiles(t, Previous) {
 		if rel == restPath {
 			continue // TestPreviousRESTBindingMatchesDraft
 		}
 		if _, err := fs.Stat(up, rel); err != nil {
 			continue // reported by TestPreviousFileSetIsTheDraftClosure
 		}
-		out = append(out, pair{rel: rel, upstream: readTree(t, up, rel), ours: readTree(t, previous.FS, rel)})
+		out = append(out, pair{rel: rel, upstream: readTree(t, up, rel), ours: readTree(t, Previous, rel)})
 	}
 	if len(out) == 0 {
-		t.Fatal("no file of schemas/previous exists in the draft")
+		t.Fatal("no file of schemas/2026-08-21 exists in the draft")
 	}
 	return out
 }
@@ -106,24 +105,24 @@ func jsonFiles(t *testing.T, fsys fs.FS) []string {
 	return out
 }
 
-// TestPreviousFileSetIsTheDraftClosure checks that schemas/previous holds
+// TestPreviousFileSetIsTheDraftClosure checks that schemas/2026-08-21 holds
 // exactly the draft files the Location OpenRPC document and its REST
 // binding reach.
 func TestPreviousFileSetIsTheDraftClosure(t *testing.T) {
 	up := draftTree(t)
-	want := refClosure(t, up, previous.OpenRPCPath)
+	want := refClosure(t, up, OpenRPCPath)
 	if _, err := fs.Stat(up, restPath); err == nil {
 		want = slices.Compact(slices.Sorted(slices.Values(append(want, refClosure(t, up, restPath)...))))
 	}
-	got := jsonFiles(t, previous.FS)
+	got := jsonFiles(t, Previous)
 	for _, f := range want {
 		if !slices.Contains(got, f) {
-			t.Errorf("%s: reached from the draft's Location service, missing in schemas/previous", f)
+			t.Errorf("%s: reached from the draft's Location service, missing in schemas/2026-08-21", f)
 		}
 	}
 	for _, f := range got {
 		if !slices.Contains(want, f) {
-			t.Errorf("%s: in schemas/previous, not reached from the draft's Location service", f)
+			t.Errorf("%s: in schemas/2026-08-21, not reached from the draft's Location service", f)
 		}
 	}
 }
@@ -205,12 +204,12 @@ func TestPreviousDescriptionsAreOwnWords(t *testing.T) {
 // that maps back to its path.
 func TestPreviousSchemasCompile(t *testing.T) {
 	c := newCompiler()
-	c.UseLoader(embeddedLoader{fsys: previous.FS})
-	for _, rel := range jsonFiles(t, previous.FS) {
+	c.UseLoader(embeddedLoader{fsys: Previous})
+	for _, rel := range jsonFiles(t, Previous) {
 		if !strings.HasPrefix(rel, "schemas/") {
 			continue
 		}
-		doc := readTree(t, previous.FS, rel)
+		doc := readTree(t, Previous, rel)
 		if id, _ := doc.field("$id").str(); id != baseURL+rel {
 			t.Errorf("%s: $id is %q, want %q", rel, id, baseURL+rel)
 			continue
@@ -232,9 +231,9 @@ func TestPreviousSchemasCompile(t *testing.T) {
 // version the package constant names, since the generator stamps it into
 // every answer of the older package.
 func TestPreviousNamesItsVersion(t *testing.T) {
-	doc := readTree(t, previous.FS, previous.OpenRPCPath)
-	if v, _ := doc.field("info").field("version").str(); v != previous.Version {
-		t.Errorf("%s: info.version %q, want %q", previous.OpenRPCPath, v, previous.Version)
+	doc := readTree(t, Previous, OpenRPCPath)
+	if v, _ := doc.field("info").field("version").str(); v != PreviousVersion {
+		t.Errorf("%s: info.version %q, want %q", OpenRPCPath, v, PreviousVersion)
 	}
 }
 
@@ -245,10 +244,10 @@ func TestPreviousNamesItsVersion(t *testing.T) {
 func TestPreviousRESTBindingMatchesDraft(t *testing.T) {
 	theirProse, ourProse := map[string]string{}, map[string]string{}
 	want := openAPIProse(readTree(t, draftTree(t), restPath), "", theirProse)
-	got := openAPIProse(readTree(t, previous.FS, restPath), "", ourProse)
+	got := openAPIProse(readTree(t, Previous, restPath), "", ourProse)
 	info := got.field("info")
-	if v, _ := info.field("version").str(); v != previous.Version {
-		t.Errorf("%s#/info/version = %q, want %s", restPath, v, previous.Version)
+	if v, _ := info.field("version").str(); v != PreviousVersion {
+		t.Errorf("%s#/info/version = %q, want %s", restPath, v, PreviousVersion)
 	}
 	if info != nil {
 		info.keys = slices.DeleteFunc(info.keys, func(k string) bool { return k == "version" })
