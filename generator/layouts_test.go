@@ -58,7 +58,7 @@ func upstreamLayouts(t *testing.T) []layout {
 	}
 }
 
-// TestUpstreamLayouts is acceptance 1 of issue 21: each layout of a real
+// TestUpstreamLayouts: each layout of a real
 // UCP tree generates, unmodified, a package that builds, vets and names
 // the release, and the upstream layouts give the same code as one another.
 func TestUpstreamLayouts(t *testing.T) {

@@ -94,8 +94,8 @@ func run() error {
 }
 `
 
-// TestSpecBumpFlowsThroughNewService is acceptance 1 of issue 12: generate
-// from a copy of schemas/ with an added optional Location member and a new
+// TestSpecBumpFlowsThroughNewService: generate from a copy of the bundled
+// tree with an added optional Location member and a new
 // enum value, build a Business on NewService against it in a temporary
 // module, and check that search and lookup both return the member, with no
 // hand change anywhere.

@@ -11,7 +11,7 @@ import (
 	"github.com/ucpgen/ucpgen/schemas"
 )
 
-// TestSemanticDriftIsLoud is acceptance 2 of issue 21: a copied tree whose
+// TestSemanticDriftIsLoud: a copied tree whose
 // day enum gains public_holidays, a value the schedule evaluator does not
 // interpret, generates with a warning naming the schema location and the
 // runtime package, and `generate --strict` refuses it with exit 2.
@@ -49,7 +49,7 @@ func TestSemanticDriftIsLoud(t *testing.T) {
 	}
 }
 
-// TestMemberDriftIsLoud is issue 30's member drift: an optional boolean
+// TestMemberDriftIsLoud is member drift: an optional boolean
 // `accessible` added to location_filter.json, a filter the predicate
 // engine does not interpret, generates with a warning naming the member,
 // its file#/pointer and the runtime package; `generate --strict` refuses

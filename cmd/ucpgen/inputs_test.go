@@ -9,7 +9,7 @@ import (
 	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
-// TestTreeWithoutRESTBinding is issue 30's MCP-only tree: UCP's 2026-08-25
+// TestTreeWithoutRESTBinding is the MCP-only tree: UCP's 2026-08-25
 // source/ folder has no rest.openapi.json beside its OpenRPC file. generate
 // says so, naming the file it looked for, and writes the MCP package
 // without rest.go; the finding is a notice, which --strict does not refuse,

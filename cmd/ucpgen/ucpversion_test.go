@@ -9,7 +9,7 @@ import (
 	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
-// TestUCPVersionFlag is the CLI side of issue 21's layouts: UCP's source/
+// TestUCPVersionFlag is the CLI side of the upstream layouts: UCP's source/
 // tree, which states no version, generates with --ucp-version and is
 // refused without it by an error naming the flag; a flag that disagrees
 // with the tree, or is not a release, is refused naming both.
@@ -65,7 +65,7 @@ func TestUCPVersionFlag(t *testing.T) {
 	}
 }
 
-// TestTreeVersionsAgree is issue 30's rule that every version a tree
+// TestTreeVersionsAgree holds the rule that every version a tree
 // states agrees with --ucp-version and with each other: the OpenRPC
 // file's info.version, the REST binding's, and the https://ucp.dev/<v>/
 // URLs of $id and $ref. UCP's source/ tree with the release's published

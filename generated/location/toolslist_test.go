@@ -22,7 +22,8 @@ import (
 // were reduced (annotations kept, top-level members as bare $refs).
 const fullToolsListBytes = 70838
 
-// maxToolsListBytes is what issue 15 allows tools/list as compact JSON.
+// maxToolsListBytes bounds tools/list as compact JSON, so a Platform's
+// context window is not spent on tool schemas.
 const maxToolsListBytes = 40000
 
 // TestToolsListIsLean checks what an agent pays for in tools/list: at most

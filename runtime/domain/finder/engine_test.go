@@ -214,7 +214,7 @@ func TestSearchWalksEveryMatchOnce(t *testing.T) {
 	}
 }
 
-// TestSearchSourceCallBound is acceptance 2 of issue 12: a page of limit L
+// TestSearchSourceCallBound holds the engine's stated cost: a page of limit L
 // costs at most ceil((L+1)/B)+1 Candidates calls with exact pushdown, and at
 // most one Serves and one Items call per batch.
 func TestSearchSourceCallBound(t *testing.T) {

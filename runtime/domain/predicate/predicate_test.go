@@ -697,7 +697,7 @@ func TestMatchLocalLeavesHooksOut(t *testing.T) {
 }
 
 // The serves rejection says the Business's reason once, without the
-// sentinel's own words (issue 16 item 7).
+// sentinel's own words.
 func TestUnevaluableReason(t *testing.T) {
 	for _, tc := range []struct {
 		err  error
