@@ -13,7 +13,7 @@ import (
 // from this package's folder.
 func serveFromArgs(extra ...string) []string {
 	root := filepath.Join("..", "..")
-	return append([]string{"generate", "--schemas", filepath.Join(root, "schemas", "previous"),
+	return append([]string{"generate", "--schemas", filepath.Join(root, "schemas", "2026-08-21"),
 		"--out", filepath.Join(root, "generated", "location20260821"), "--package", "location20260821",
 		"--serve-from", "github.com/ucpgen/ucpgen/generated/location", "--check"}, extra...)
 }
