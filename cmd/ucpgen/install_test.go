@@ -5,8 +5,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -19,9 +22,10 @@ import (
 	"github.com/ucpgen/ucpgen/internal/version"
 )
 
-// proxyVersion is the version this checkout is published under in the
-// test's file:// module proxy; generated headers must name it.
-const proxyVersion = "v0.0.1-proxytest"
+// proxyVersionPrefix starts the version this checkout is published under in
+// the test's file:// module proxy; publish appends a digest of the module's
+// files, and generated headers must name the whole version.
+const proxyVersionPrefix = "v0.0.1-proxytest."
 
 // readmeSection is the README heading whose commands the test runs, and
 // testNote the text that follows the last tested step.
@@ -50,16 +54,19 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	steps, genLine := readmeSteps(t, filepath.Join(root, "README.md"))
 
 	proxy := t.TempDir()
-	publish(t, root, proxy)
+	proxyVersion := publish(t, root, proxy)
 	realProxy := strings.TrimSpace(goOutput(t, goBin, root, nil, "env", "GOPROXY"))
-	// A private module cache, so a rerun never finds an earlier checkout
-	// cached under the same version and the user's cache stays clean; the
-	// user's cache serves as a read-only proxy ahead of the network.
-	userCache := strings.TrimSpace(goOutput(t, goBin, root, nil, "env", "GOMODCACHE"))
+	// The user's module cache, so the dependencies are the very directories
+	// the rest of the suite compiled and their build cache entries are
+	// reused (a private cache would recompile every dependency). The version
+	// names the checkout's content, so a rerun never finds another checkout
+	// cached under it, and the test removes what it added.
+	modCache := strings.TrimSpace(goOutput(t, goBin, root, nil, "env", "GOMODCACHE"))
 	proxies := "file://" + filepath.ToSlash(proxy)
-	if st, err := os.Stat(filepath.Join(userCache, "cache", "download")); err == nil && st.IsDir() {
-		proxies += ",file://" + filepath.ToSlash(filepath.Join(userCache, "cache", "download"))
+	if st, err := os.Stat(filepath.Join(modCache, "cache", "download")); err == nil && st.IsDir() {
+		proxies += ",file://" + filepath.ToSlash(filepath.Join(modCache, "cache", "download"))
 	}
+	t.Cleanup(func() { forgetVersion(t, modCache, proxyVersion) })
 
 	shop := filepath.Join(t.TempDir(), "shop")
 	if err := os.MkdirAll(filepath.Join(shop, "internal", "ucploc"), 0o755); err != nil {
@@ -67,11 +74,11 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	}
 	env := append(os.Environ(),
 		"GOPROXY="+proxies+","+realProxy,
-		"GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"),
+		"GOMODCACHE="+modCache,
 		"GONOSUMDB="+version.ModulePath, // no checksum database knows the test version
 		"GOPRIVATE=", "GONOPROXY=",
 		// -mod=readonly: a user's -mod=mod must not hide a missing README
-		// step; -modcacherw lets the test remove its module cache.
+		// step; -modcacherw lets the test remove the version it adds.
 		"GOFLAGS=-mod=readonly -modcacherw",
 		"GOWORK=off",
 		"GOTOOLCHAIN=local",
@@ -427,14 +434,32 @@ func readmeSteps(t *testing.T, readme string) (steps [][]string, genLine string)
 	return steps, genLine
 }
 
-// publish writes this checkout into proxy as version proxyVersion of the
-// module, in the GOPROXY protocol's layout: list, .info, .mod and .zip.
-func publish(t *testing.T, root, proxy string) {
+// publish writes this checkout into proxy as a version of the module, in
+// the GOPROXY protocol's layout (list, .info, .mod and .zip), and returns
+// that version: proxyVersionPrefix and a digest of the files, so two
+// checkouts with different content never share a version.
+func publish(t *testing.T, root, proxy string) string {
 	t.Helper()
 	dir := filepath.Join(proxy, filepath.FromSlash(version.ModulePath), "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	files := moduleFiles(t, root)
+	contents := make(map[string][]byte, len(files))
+	digest := sha256.New()
+	for _, rel := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // listed by git but deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		contents[rel] = data
+		fmt.Fprintf(digest, "%s\x00%d\x00", rel, len(data))
+		digest.Write(data)
+	}
+	proxyVersion := proxyVersionPrefix + hex.EncodeToString(digest.Sum(nil))[:12]
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -456,13 +481,10 @@ func publish(t *testing.T, root, proxy string) {
 	defer zf.Close()
 	zw := zip.NewWriter(zf)
 	prefix := version.ModulePath + "@" + proxyVersion + "/"
-	for _, rel := range moduleFiles(t, root) {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // listed by git but deleted in the working tree
-		}
-		if err != nil {
-			t.Fatal(err)
+	for _, rel := range files {
+		data, ok := contents[rel]
+		if !ok {
+			continue
 		}
 		w, err := zw.Create(prefix + rel)
 		if err != nil {
@@ -475,6 +497,45 @@ func publish(t *testing.T, root, proxy string) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return proxyVersion
+}
+
+// forgetVersion removes from the module cache what fetching v of this module
+// added: the extracted tree and the download files, and v's line in the
+// download list, so the user's cache is left as the test found it.
+func forgetVersion(t *testing.T, modCache, v string) {
+	t.Helper()
+	// The go command writes module trees read-only; -modcacherw made this
+	// one writable, so RemoveAll can delete it.
+	if err := os.RemoveAll(filepath.Join(modCache, filepath.FromSlash(version.ModulePath)+"@"+v)); err != nil {
+		t.Errorf("remove the test version from the module cache: %v", err)
+	}
+	dl := filepath.Join(modCache, "cache", "download", filepath.FromSlash(version.ModulePath), "@v")
+	matches, _ := filepath.Glob(filepath.Join(dl, v+".*"))
+	for _, m := range matches {
+		if err := os.Remove(m); err != nil {
+			t.Errorf("remove %s: %v", m, err)
+		}
+	}
+	// The owner folders are left behind only when something else of the
+	// owner is cached; os.Remove deletes a folder only when it is empty.
+	defer os.Remove(filepath.Dir(filepath.Join(modCache, filepath.FromSlash(version.ModulePath))))
+	defer os.Remove(filepath.Dir(filepath.Join(modCache, "cache", "download", filepath.FromSlash(version.ModulePath))))
+	list, err := os.ReadFile(filepath.Join(dl, "list"))
+	if err != nil {
+		return
+	}
+	var keep []string
+	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		if line != "" && line != v {
+			keep = append(keep, line)
+		}
+	}
+	if len(keep) == 0 {
+		os.RemoveAll(filepath.Join(modCache, "cache", "download", filepath.FromSlash(version.ModulePath)))
+		return
+	}
+	os.WriteFile(filepath.Join(dl, "list"), []byte(strings.Join(keep, "\n")+"\n"), 0o644)
 }
 
 // moduleFiles lists the files a module zip of the checkout holds: what git
