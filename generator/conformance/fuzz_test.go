@@ -60,7 +60,7 @@ func FuzzDecodeValidate(f *testing.F) {
 		}
 		if ours != nil {
 			msg := ours.Error()
-			for _, deliberate := range []string{"duplicate member name", "must be two digits each", "nesting deeper than", "does not fit in 64 bits"} {
+			for _, deliberate := range []string{"duplicate member name", "must be two digits each", "nesting deeper than"} {
 				if strings.Contains(msg, deliberate) {
 					t.Skip("deliberately stricter than the reference: " + deliberate)
 				}

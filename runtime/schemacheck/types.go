@@ -1,6 +1,7 @@
 package schemacheck
 
 import (
+	"math"
 	"strings"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
@@ -111,15 +112,24 @@ func NoVariant(union string) error {
 	return rpcerr.Invalid("", "anyOf", "matches none of the alternatives of %s", union)
 }
 
-// Int64 converts an integer-valued number to int64, refusing values a Go
-// int64 cannot hold rather than wrapping them.
+// Int64 converts an integer-valued number to int64. An integer beyond the
+// int64 range, which JSON Schema accepts wherever the schema states no
+// bound that refuses it (the schema checks run before any decode), is
+// lowered or raised to the nearest int64 (math.MaxInt64, math.MinInt64),
+// never wrapped. The integers of the UCP schemas are counts and sizes, for
+// which the saturated value gives the same answer as the number sent: a
+// page limit of 1e30 is capped to the maximum page size exactly as 100000
+// is, where refusing it would cite a maximum the schema does not have.
 func Int64(v *Value) (int64, error) {
 	if v.Kind != Number || !isIntegral(v.Str) {
 		return 0, rpcerr.Invalid("", "type", "must be an integer to decode, got %s", v.Kind)
 	}
 	n, ok := int64Of(v.Str)
 	if !ok {
-		return 0, rpcerr.Invalid("", "maximum", "integer %s does not fit in 64 bits", v.Str)
+		if strings.HasPrefix(v.Str, "-") {
+			return math.MinInt64, nil
+		}
+		return math.MaxInt64, nil
 	}
 	return n, nil
 }
