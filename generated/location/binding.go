@@ -35,6 +35,10 @@ func predicateLocationServes(s LocationServes) (*predicate.Target, error) {
 	var t predicate.Target
 	var keys []string
 	if v, ok := s.Point.Get(); ok {
+		if len(v.Unknown) > 0 {
+			k := slices.Sorted(maps.Keys(v.Unknown))[0]
+			return nil, rpcerr.Invalid("/location/serves/point/"+rpcerr.EscapeToken(k), "unsupported", "serves.point member %q is not supported; only latitude and longitude are", k)
+		}
 		raw, err := json.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("encode serves.point: %w", err)
@@ -48,6 +52,10 @@ func predicateLocationServes(s LocationServes) (*predicate.Target, error) {
 		}
 	}
 	if v, ok := s.Address.Get(); ok {
+		if len(v.Unknown) > 0 {
+			k := slices.Sorted(maps.Keys(v.Unknown))[0]
+			return nil, rpcerr.Invalid("/location/serves/address/"+rpcerr.EscapeToken(k), "unsupported", "serves.address member %q is not supported; only address_country, address_region and postal_code are", k)
+		}
 		raw, err := json.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("encode serves.address: %w", err)
@@ -86,7 +94,7 @@ func predicateLocationFilter(f LocationFilter) (predicate.Filters, error) {
 	if v, ok := f.Hours.Get(); ok {
 		if len(v.Unknown) > 0 {
 			k := slices.Sorted(maps.Keys(v.Unknown))[0]
-			return predicate.Filters{}, rpcerr.Invalid("/location/filters/hours/"+k, "unsupported", "hours filter member %q is not supported; only open_at is", k)
+			return predicate.Filters{}, rpcerr.Invalid("/location/filters/hours/"+rpcerr.EscapeToken(k), "unsupported", "hours filter member %q is not supported; only open_at is", k)
 		}
 		at, err := predicate.ParseOpenAt(v.OpenAt)
 		if err != nil {
@@ -124,10 +132,20 @@ func predicateLocationFilter(f LocationFilter) (predicate.Filters, error) {
 // and filters) into a predicate.Query, so services evaluate them with the
 // runtime engine instead of hand-written conversions. Free text, context and
 // signals are left out on purpose: they are never a constraint operand.
-// A malformed operand is an *rpcerr.InvalidParams naming its member.
+// A malformed operand, a member of an operand the engine does not read
+// (declared or not) and a number that is not finite are each an
+// *rpcerr.InvalidParams naming the member.
 func (r *SearchRequest) PredicateQuery() (predicate.Query, error) {
 	var q predicate.Query
 	if v, ok := r.Distance.Get(); ok {
+		if len(v.Unknown) > 0 {
+			k := slices.Sorted(maps.Keys(v.Unknown))[0]
+			return predicate.Query{}, rpcerr.Invalid("/location/distance/"+rpcerr.EscapeToken(k), "unsupported", "distance member %q is not supported; only center and max are", k)
+		}
+		if len(v.Center.Unknown) > 0 {
+			k := slices.Sorted(maps.Keys(v.Center.Unknown))[0]
+			return predicate.Query{}, rpcerr.Invalid("/location/distance/center/"+rpcerr.EscapeToken(k), "unsupported", "distance.center member %q is not supported; only latitude and longitude are", k)
+		}
 		q.Distance = predicateLocationDistance(v)
 	}
 	if v, ok := r.Serves.Get(); ok {
@@ -143,6 +161,12 @@ func (r *SearchRequest) PredicateQuery() (predicate.Query, error) {
 			return predicate.Query{}, err
 		}
 		q.Filters = pf
+	}
+	if err := q.CheckNumbers(); err != nil {
+		if ip, ok := rpcerr.AsInvalidParams(err); ok {
+			return predicate.Query{}, ip.Prefix("/location")
+		}
+		return predicate.Query{}, err
 	}
 	return q, nil
 }
@@ -151,10 +175,20 @@ func (r *SearchRequest) PredicateQuery() (predicate.Query, error) {
 // and filters) into a predicate.Query, so services evaluate them with the
 // runtime engine instead of hand-written conversions. Free text, context and
 // signals are left out on purpose: they are never a constraint operand.
-// A malformed operand is an *rpcerr.InvalidParams naming its member.
+// A malformed operand, a member of an operand the engine does not read
+// (declared or not) and a number that is not finite are each an
+// *rpcerr.InvalidParams naming the member.
 func (r *LookupRequest) PredicateQuery() (predicate.Query, error) {
 	var q predicate.Query
 	if v, ok := r.Distance.Get(); ok {
+		if len(v.Unknown) > 0 {
+			k := slices.Sorted(maps.Keys(v.Unknown))[0]
+			return predicate.Query{}, rpcerr.Invalid("/location/distance/"+rpcerr.EscapeToken(k), "unsupported", "distance member %q is not supported; only center and max are", k)
+		}
+		if len(v.Center.Unknown) > 0 {
+			k := slices.Sorted(maps.Keys(v.Center.Unknown))[0]
+			return predicate.Query{}, rpcerr.Invalid("/location/distance/center/"+rpcerr.EscapeToken(k), "unsupported", "distance.center member %q is not supported; only latitude and longitude are", k)
+		}
 		q.Distance = predicateLocationDistance(v)
 	}
 	if v, ok := r.Serves.Get(); ok {
@@ -170,6 +204,12 @@ func (r *LookupRequest) PredicateQuery() (predicate.Query, error) {
 			return predicate.Query{}, err
 		}
 		q.Filters = pf
+	}
+	if err := q.CheckNumbers(); err != nil {
+		if ip, ok := rpcerr.AsInvalidParams(err); ok {
+			return predicate.Query{}, ip.Prefix("/location")
+		}
+		return predicate.Query{}, err
 	}
 	return q, nil
 }

@@ -230,12 +230,23 @@ func (b *binder) query(t *ir.Type) error {
 			jen.Id("q").Dot("Filters").Op("=").Id("pf"),
 		))
 	}
-	body = append(body, jen.Return(jen.Id("q"), jen.Nil()))
+	// A number beyond float64 decodes to ±Inf; it is refused here, at its
+	// pointer, before any caller reads or digests the query.
+	body = append(body,
+		jen.If(jen.Err().Op(":=").Id("q").Dot("CheckNumbers").Call(), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.List(jen.Id("ip"), jen.Id("ok")).Op(":=").Qual(bindRPCErrPkg, "AsInvalidParams").Call(jen.Err()), jen.Id("ok")).Block(
+				jen.Return(zero, jen.Id("ip").Dot("Prefix").Call(jen.Lit(b.argPrefix))),
+			),
+			jen.Return(zero, jen.Err()),
+		),
+		jen.Return(jen.Id("q"), jen.Nil()))
 	b.decls = append(b.decls, jen.Add(lineComments(fmt.Sprintf("PredicateQuery converts the structured constraints of a %s (distance, serves\n"+
 		"and filters) into a predicate.Query, so services evaluate them with the\n"+
 		"runtime engine instead of hand-written conversions. Free text, context and\n"+
 		"signals are left out on purpose: they are never a constraint operand.\n"+
-		"A malformed operand is an *rpcerr.InvalidParams naming its member.", t.Name))).Line().Func().Params(jen.Id("r").Op("*").Id(t.Name)).Id("PredicateQuery").Params().
+		"A malformed operand, a member of an operand the engine does not read\n"+
+		"(declared or not) and a number that is not finite are each an\n"+
+		"*rpcerr.InvalidParams naming the member.", t.Name))).Line().Func().Params(jen.Id("r").Op("*").Id(t.Name)).Id("PredicateQuery").Params().
 		Params(jen.Qual(bindPredicatePkg, "Query"), jen.Error()).Block(body...),
 	)
 	return nil
@@ -457,15 +468,6 @@ func (b *binder) hoursFilter(t *ir.Type, zero jen.Code) ([]jen.Code, error) {
 		jen.Id("out").Dot("OpenAt").Op("=").Op("&").Id("at"),
 	}
 	out := checks
-	if t.KeepUnknown || t.Extra != nil {
-		ptr := b.argPrefix + "/filters/hours"
-		out = append(out, jen.If(jen.Len(jen.Id("v").Dot("Unknown")).Op(">").Lit(0)).Block(
-			jen.Id("k").Op(":=").Qual(bindSlicesPkg, "Sorted").Call(jen.Qual(bindMapsPkg, "Keys").Call(jen.Id("v").Dot("Unknown"))).Index(jen.Lit(0)),
-			jen.Return(zero, jen.Qual(bindRPCErrPkg, "Invalid").Call(
-				jen.Lit(ptr+"/").Op("+").Id("k"), jen.Lit("unsupported"),
-				jen.Lit("hours filter member %q is not supported; only open_at is"), jen.Id("k"))),
-		))
-	}
 	if openAt.Required {
 		out = append(out, parse...)
 	} else {
@@ -487,9 +489,15 @@ var (
 // refuseUnmapped returns the statements that refuse a request setting a
 // member of the operand type t that the binding does not map (mapped lists
 // the ones it does), with rpcerr.Invalid at ptr/<member> and keyword
-// "unsupported", the way unknown members of the hours filter are refused:
-// a member a newer schema declares is never dropped on the way to the
-// engine. recv builds the operand's value and zero is the enclosing
+// "unsupported": a member a newer schema declares is never dropped on the
+// way to the engine. When t keeps members its schema does not declare (the
+// operand objects are open: additionalProperties true or absent), the first
+// of those in name order is refused the same way. One rule covers every
+// operand the engine evaluates (distance and its center, serves.point,
+// serves.address, filters.hours): a member the engine would not read could
+// change what the operand means (a "unit" beside max, a "radius" beside a
+// point), and LOCATION.md sections 4 and 5 say a Business that cannot honour
+// an operand rejects it, never ignores it or answers a broader question. recv builds the operand's value and zero is the enclosing
 // function's zero result. An unmapped required member is a generation
 // error instead, because every request would carry it and none could be
 // served.
@@ -509,6 +517,14 @@ func refuseUnmapped(t *ir.Type, recv func() *jen.Statement, ptr, what string, ze
 			jen.Return(zero, jen.Qual(bindRPCErrPkg, "Invalid").Call(
 				jen.Lit(ptr+"/"+bindPointerToken(f.JSONName)), jen.Lit("unsupported"),
 				jen.Lit(fmt.Sprintf("%s member %%q is not supported; only %s", what, onlyList(mapped))), jen.Lit(f.JSONName))),
+		))
+	}
+	if t.KeepUnknown || t.Extra != nil {
+		out = append(out, jen.If(jen.Len(recv().Dot("Unknown")).Op(">").Lit(0)).Block(
+			jen.Id("k").Op(":=").Qual(bindSlicesPkg, "Sorted").Call(jen.Qual(bindMapsPkg, "Keys").Call(recv().Dot("Unknown"))).Index(jen.Lit(0)),
+			jen.Return(zero, jen.Qual(bindRPCErrPkg, "Invalid").Call(
+				jen.Lit(ptr+"/").Op("+").Qual(bindRPCErrPkg, "EscapeToken").Call(jen.Id("k")), jen.Lit("unsupported"),
+				jen.Lit(fmt.Sprintf("%s member %%q is not supported; only %s", what, onlyList(mapped))), jen.Id("k"))),
 		))
 	}
 	return out, nil

@@ -204,6 +204,7 @@ type Prepared struct {
 	hooks      Hooks // captured by Prepare, non-nil whenever q.Serves is set
 	q          Query
 	amenities  []string // deduplicated, request order
+	noItem     bool     // an items id names no item: nothing matches
 	extensions []preparedExtension
 }
 
@@ -254,13 +255,49 @@ func (e *Engine) checkDistance(d *Distance) error {
 	if err := checkGeo(ptrDistance+"/center", d.Center); err != nil {
 		return err
 	}
+	if err := checkFiniteMax(d.Max); err != nil {
+		return err
+	}
 	switch {
-	case math.IsNaN(d.Max) || math.IsInf(d.Max, 0):
-		return rpcerr.Invalid(ptrDistance+"/max", "type", "max must be a finite number of meters, got %v", d.Max)
 	case d.Max < 0:
 		return rpcerr.Invalid(ptrDistance+"/max", "minimum", "max must be at least 0 meters, got %v", d.Max)
 	case e.MaxDistance > 0 && d.Max > e.MaxDistance:
 		return rpcerr.Invalid(ptrDistance+"/max", "maximum", "max %v m exceeds the largest radius this Business supports (%v m); send a smaller max", d.Max, e.MaxDistance)
+	}
+	return nil
+}
+
+// CheckNumbers refuses the numbers of q that are not finite. A JSON number
+// beyond the float64 range (1e400, 1.8e308) is valid JSON and passes a schema
+// that only bounds it from below, but decodes to ±Inf: no radius, and no
+// value JSON can write back (a cursor's constraint digest encodes it). A
+// binding calls CheckNumbers as soon as it has built q, before anything
+// else reads it, so every tool refuses such a number at its pointer with the
+// same violation the engine's Prepare gives. Pointers are relative to the
+// domain request, as Prepare's are.
+func (q Query) CheckNumbers() error {
+	if d := q.Distance; d != nil {
+		if err := checkGeo(ptrDistance+"/center", d.Center); err != nil {
+			return err
+		}
+		if err := checkFiniteMax(d.Max); err != nil {
+			return err
+		}
+	}
+	if t := q.Serves; t != nil && t.Point != nil {
+		if err := checkGeo(ptrServes+"/"+rpcerr.EscapeToken(t.Key), *t.Point); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkFiniteMax refuses a radius that is not a finite number of meters: the
+// Business cannot honour it, so it rejects it rather than reading it as "no
+// limit" (LOCATION.md section 4).
+func checkFiniteMax(m float64) error {
+	if math.IsNaN(m) || math.IsInf(m, 0) {
+		return rpcerr.Invalid(ptrDistance+"/max", "unsupported", "max must be a finite number of meters, at most %v; this one is beyond the range of a float64", math.MaxFloat64)
 	}
 	return nil
 }
@@ -355,7 +392,13 @@ func (p *Prepared) checkFilters(handlers map[string]ExtensionFilter) error {
 		first := make(map[string]int, len(f.Items))
 		for i, id := range f.Items {
 			if id == "" {
-				return rpcerr.Invalid(fmt.Sprintf("%s/%d", ptrItems, i), "minLength", "item id must not be empty")
+				// An empty id names no item, so no Location can provide
+				// it and the AND of the items filter never holds: a
+				// request decoded at a version that allows it (2026-08-21's
+				// inventory ids) matches nothing, as an unknown id does
+				// (LOCATION.md section 5). Where the schema has minLength
+				// 1 it refused the request before it got here.
+				p.noItem = true
 			}
 			if j, dup := first[id]; dup {
 				return rpcerr.Invalid(fmt.Sprintf("%s/%d", ptrItems, i), "uniqueItems", "item id %q repeats items[%d]", id, j)
@@ -420,6 +463,9 @@ func (p *Prepared) MatchLocal(ctx context.Context, c *Candidate) (bool, error) {
 		return false, fmt.Errorf("match location %q: %w", c.ID, err)
 	}
 	q := p.q
+	if p.noItem {
+		return false, nil
+	}
 
 	if d := q.Distance; d != nil {
 		if !usableGeo(c.Geo) || !geodesic.Within(d.Center, *c.Geo, d.Max) {

@@ -269,8 +269,8 @@ func TestRejections(t *testing.T) {
 	}{
 		{"max above cap", newEngine, Query{Distance: &Distance{Center: center, Max: 50_000.001}}, "/distance/max", "maximum"},
 		{"negative max", newEngine, Query{Distance: &Distance{Center: center, Max: -1}}, "/distance/max", "minimum"},
-		{"NaN max", newEngine, Query{Distance: &Distance{Center: center, Max: nan}}, "/distance/max", "type"},
-		{"infinite max without cap", func(h *fakeHooks) *Engine { return &Engine{} }, Query{Distance: &Distance{Center: center, Max: math.Inf(1)}}, "/distance/max", "type"},
+		{"NaN max", newEngine, Query{Distance: &Distance{Center: center, Max: nan}}, "/distance/max", "unsupported"},
+		{"infinite max without cap", func(h *fakeHooks) *Engine { return &Engine{} }, Query{Distance: &Distance{Center: center, Max: math.Inf(1)}}, "/distance/max", "unsupported"},
 		{"center latitude out of range", newEngine, Query{Distance: &Distance{Center: Geo{Lat: 90.5}, Max: 1}}, "/distance/center/latitude", "maximum"},
 		{"center latitude below range", newEngine, Query{Distance: &Distance{Center: Geo{Lat: -90.5}, Max: 1}}, "/distance/center/latitude", "minimum"},
 		{"center longitude NaN", newEngine, Query{Distance: &Distance{Center: Geo{Lon: nan}, Max: 1}}, "/distance/center/longitude", "type"},
@@ -287,7 +287,6 @@ func TestRejections(t *testing.T) {
 		{"unknown filter key escaped", newEngine, Query{Filters: Filters{Extensions: []Extension{{Key: "x/y~z"}}}}, "/filters/x~1y~0z", "unsupported"},
 		{"items present but empty", newEngine, Query{Filters: Filters{HasItems: true}}, "/filters/items", "minItems"},
 		{"items duplicate", newEngine, Query{Filters: Filters{HasItems: true, Items: []string{"a", "b", "a"}}}, "/filters/items/2", "uniqueItems"},
-		{"items empty id", newEngine, Query{Filters: Filters{HasItems: true, Items: []string{""}}}, "/filters/items/0", "minLength"},
 		{"amenity not reverse-domain", newEngine, Query{Filters: Filters{HasAmenities: true, Amenities: []string{wifi, "Wi-Fi"}}}, "/filters/amenities/1", "pattern"},
 	}
 	for _, tc := range cases {
@@ -590,6 +589,39 @@ func TestItemsUnevaluableFailsMatchWithoutError(t *testing.T) {
 	ok, err = (&Engine{}).Match(context.Background(), q, &Candidate{ID: "a"})
 	if err != nil || ok {
 		t.Errorf("no hooks: Match = %v, %v; want false, nil", ok, err)
+	}
+}
+
+// An empty item id names no item: the request is served and matches
+// nothing, without asking the hooks.
+func TestEmptyItemIDMatchesNothing(t *testing.T) {
+	q := Query{Filters: Filters{HasItems: true, Items: []string{"sku-1", ""}}}
+	h := &fakeHooks{}
+	ok, err := newEngine(h).Match(context.Background(), q, &Candidate{ID: "a"})
+	if err != nil || ok {
+		t.Errorf("Match = %v, %v; want false, nil", ok, err)
+	}
+	if n := h.count("items"); n != 0 {
+		t.Errorf("the items hook ran %d times for an id that names no item", n)
+	}
+}
+
+// CheckNumbers refuses a radius beyond float64 (decoded as +Inf) at its
+// pointer with the violation Prepare gives, and passes finite ones.
+func TestCheckNumbersRefusesInfiniteRadius(t *testing.T) {
+	center := Geo{Lat: 51.5, Lon: -0.12}
+	for _, m := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+		err := Query{Distance: &Distance{Center: center, Max: m}}.CheckNumbers()
+		ip, ok := rpcerr.AsInvalidParams(err)
+		if !ok || ip.Violations[0].Pointer != "/distance/max" || ip.Violations[0].Keyword != "unsupported" {
+			t.Errorf("CheckNumbers(max %v) = %v, want unsupported at /distance/max", m, err)
+		}
+		if _, perr := (&Engine{}).Prepare(Query{Distance: &Distance{Center: center, Max: m}}); perr == nil || perr.Error() != err.Error() {
+			t.Errorf("Prepare(max %v) = %v, want the same refusal %v", m, perr, err)
+		}
+	}
+	if err := (Query{Distance: &Distance{Center: center, Max: math.MaxFloat64}}).CheckNumbers(); err != nil {
+		t.Errorf("CheckNumbers(max MaxFloat64) = %v, want nil", err)
 	}
 }
 
