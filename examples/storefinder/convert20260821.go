@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -20,13 +21,31 @@ var _ old.Conversion = conversion20260821{}
 // MetaIdempotencyKey drops the key: both tools only read.
 func (conversion20260821) MetaIdempotencyKey(*old.Meta, *location.Meta) error { return nil }
 
-// LocationFilterInventory asks for in-stock items, all that filters.items says.
+// LocationFilterInventory asks for in-stock items, all that filters.items
+// says. A request valid at 2026-08-21 is never refused for a rule only
+// 2026-08-25 has: the ids go over as a set (a repeated id asks nothing more,
+// the filter being an AND, so it is dropped where 2026-08-25's uniqueItems
+// would refuse it), and an empty id, which names no item, goes over as it
+// is: the engine evaluates it as matching nothing, as it does an unknown id
+// (LOCATION.md section 5). What this version's filter says and the server
+// cannot honour is refused at this version's pointers, with a keyword: an
+// availability other than in_stock, and an entry member the server does not
+// read (the same rule as every other operand's unknown members).
 func (conversion20260821) LocationFilterInventory(in *old.LocationFilter, out *location.LocationFilter) error {
+	seen := make(map[string]bool, len(in.Inventory.V))
 	for i, f := range in.Inventory.V {
-		if s, ok := f.AvailabilityStatus.Get(); ok && s != "in_stock" {
-			return rpcerr.Invalid(fmt.Sprintf("/inventory/%d/availability_status", i), "", "only in_stock is served, not %q", s)
+		if len(f.Unknown) > 0 {
+			k := slices.Sorted(maps.Keys(f.Unknown))[0]
+			return rpcerr.Invalid(fmt.Sprintf("/inventory/%d/%s", i, rpcerr.EscapeToken(k)), "unsupported", "inventory filter member %q is not supported; only id and availability_status are", k)
 		}
-		out.Items.V, out.Items.Set = append(out.Items.V, f.ID), true
+		if s, ok := f.AvailabilityStatus.Get(); ok && s != "in_stock" {
+			return rpcerr.Invalid(fmt.Sprintf("/inventory/%d/availability_status", i), "unsupported", "only in_stock is served, not %q", s)
+		}
+		out.Items.Set = true
+		if !seen[f.ID] {
+			seen[f.ID] = true
+			out.Items.V = append(out.Items.V, f.ID)
+		}
 	}
 	return nil
 }

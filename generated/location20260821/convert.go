@@ -407,7 +407,7 @@ func (s *servedFrom) toNewerLocationServes(in *LocationServes, out *location.Loc
 // LocationFilter.
 func (s *servedFrom) toNewerLocationFilter(in *LocationFilter, out *location.LocationFilter) error {
 	if _, ok := in.Unknown["items"]; ok {
-		return rpcerr.Invalid("/items", "", "items is not a member at version 2026-08-21; only a newer version defines it")
+		return rpcerr.Invalid("/items", "unsupported", "items is not a member at version 2026-08-21; only a newer version defines it")
 	}
 	if u, ok := in.Hours.Get(); ok {
 		var v location.LocationFilterHours

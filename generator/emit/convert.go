@@ -433,7 +433,9 @@ func (p pointer) expr() jen.Code {
 
 // refuseNewerMembers refuses a request member that this version does not
 // define but the newer one does: at this version it is an unknown member,
-// which the newer version would read with its own meaning.
+// which the newer version would read with its own meaning. The violation is
+// this version's: its pointer names the member as sent, and its keyword is
+// "unsupported", the one every refused unknown operand member carries.
 func (c *converter) refuseNewerMembers(k pairKey) []jen.Code {
 	if k.dir != ir.Request || !k.older.KeepUnknown {
 		return nil
@@ -445,7 +447,7 @@ func (c *converter) refuseNewerMembers(k pairKey) []jen.Code {
 		}
 		msg := fmt.Sprintf("%s is not a member at version %s; only a newer version defines it", g.JSONName, c.version)
 		out = append(out, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("in").Dot("Unknown").Index(jen.Lit(g.JSONName)), jen.Id("ok")).Block(
-			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit("/"+bindPointerToken(g.JSONName)), jen.Lit(""), jen.Lit(msg)))))
+			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit("/"+bindPointerToken(g.JSONName)), jen.Lit("unsupported"), jen.Lit(msg)))))
 	}
 	return out
 }
