@@ -14,7 +14,7 @@ import (
 	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
-// TestTypeScriptClientPreviousVersion is acceptance 3 of issue 21 through
+// TestTypeScriptClientPreviousVersion serves the older version through
 // the official TypeScript MCP SDK (testdata/e2e-ts/previous.mjs): it finds
 // the 2026-08-21 endpoint from /.well-known/ucp as a Platform would, and the
 // SDK itself checks every answer against the outputSchema it listed there.

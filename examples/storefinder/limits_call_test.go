@@ -25,8 +25,7 @@ func (n *recordingNegotiator) Negotiate(ctx context.Context, profile, capability
 	return envelope.Fixed("2026-08-25", map[string]string{capability: "2026-08-25"}).Negotiate(ctx, profile, capability)
 }
 
-// TestLimiterReadsTheCallThatRuns checks defect 4 of issue 24 on both
-// paths: the rate limiter and negotiation see the call exactly as it is
+// TestLimiterReadsTheCallThatRuns checks both paths: the rate limiter and negotiation see the call exactly as it is
 // decoded and run, so decoys that a case-insensitive or last-duplicate
 // reader would take (params.Arguments, meta.UCP-AGENT, location.FILTERS)
 // neither rotate the caller's bucket, nor dodge the items bucket, nor choose

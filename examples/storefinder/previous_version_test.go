@@ -358,7 +358,7 @@ func itemAndAmenity(t *testing.T) (item, amenity string) {
 	return item, amenity
 }
 
-// checkPreviousVersion is acceptance 3 of issue 21 over the Go SDK client,
+// checkPreviousVersion serves the older version over the Go SDK client,
 // against a storefinder started with c: discovery, the old request shape,
 // answers valid at the draft, filters.items refused there, and the current
 // endpoint unchanged. Every old-version answer must name the same Locations

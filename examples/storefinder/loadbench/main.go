@@ -117,7 +117,7 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "length of each throughput measurement")
 	clients := fs.String("client", "sdk,http", "throughput load clients, comma-separated: sdk (go-sdk client sessions, which decode every answer) and http (plain HTTP posts, which check every answer's frame and decode one in 64), one table each")
 	fs.BoolVar(&c.loaders, "loaders", false, "instead of the latency table: load each generated dataset in a process of its own with each dataset loader (whole file + Parse, streamed ParseFile) into a store, and print time and peak RSS")
-	fs.IntVar(&c.worst, "worstcase", 0, "instead of the latency table: send this many worst-case requests of each memory-heavy kind at once (issue 24) to a server at default flags, direct and via the SDK, and print its peak RSS")
+	fs.IntVar(&c.worst, "worstcase", 0, "instead of the latency table: send this many worst-case requests of each memory-heavy kind at once to a server at default flags, direct and via the SDK, and print its peak RSS")
 	fs.BoolVar(&c.rest, "rest", false, "with -throughput: also send the search over REST (POST /ucp/locations/search) to the same store finder with http load clients, and print it beside the direct MCP path and the go-sdk floor")
 	fs.IntVar(&c.worstRuns, "worstcase-runs", 3, "fresh server processes per path for -worstcase")
 	addRunFlags(fs, &c.run)

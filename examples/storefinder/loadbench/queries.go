@@ -52,7 +52,7 @@ var queryMix = []query{
 	{"1,000 km", "search_locations", func(i int, _ []string) string { return `{` + circle(i, 1_000_000) + `}` }},
 	{"browse, first page", "search_locations", func(int, []string) string { return `{}` }},
 	{"text query", "search_locations", func(int, []string) string { return `{"query":"electronics"}` }},
-	// The issue-25 acceptance query: a brand word that about a seventh of
+	// The tie-heavy text query: a brand word that about a seventh of
 	// the stores carry in their name, so every hit ties.
 	{"text query, express", "search_locations", func(int, []string) string { return `{"query":"express"}` }},
 	{"lookup, 50 ids", "lookup_locations", func(_ int, ids []string) string {

@@ -15,7 +15,7 @@ import (
 
 // runOptions repeat a whole measurement (-runs), each run with fresh server
 // processes, so that every figure loadbench prints is a min / median / max
-// with the load average of its runs beside it (issue 25, item 6).
+// with the load average of its runs beside it.
 type runOptions struct {
 	runs     int
 	markdown bool

@@ -17,7 +17,7 @@ import (
 	"github.com/ucpgen/ucpgen/internal/runstat"
 )
 
-// The -startup mode (issue 25, item 3): the in-memory store finder's
+// The -startup mode: the in-memory store finder's
 // start-up on a generated --data file, beside the time encoding/json takes
 // to decode the same file into generic values (var v any; json.Unmarshal),
 // measured in the same run in a process of its own, so the ratio does not

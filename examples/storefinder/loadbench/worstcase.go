@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// The worst-case memory run of issue 24: many concurrent requests of the
+// The worst-case memory run: many concurrent requests of the
 // two kinds that cost the most memory per request byte, against a server
 // at its default flags, and the server's peak RSS.
 //

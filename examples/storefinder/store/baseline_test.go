@@ -16,7 +16,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/opt"
 )
 
-// baseline is the store finder's search path before issue 12, kept only as
+// baseline is the store finder's search path before NewService, kept only as
 // the benchmark's reference: every candidate is matched, the matches sorted
 // by a string key, and pagination.Fetch slices one page out of them, with a
 // hand-built constraint digest. It reads the same records as Source.

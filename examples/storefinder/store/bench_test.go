@@ -7,7 +7,7 @@ import (
 	"github.com/ucpgen/ucpgen/generated/location"
 )
 
-// benchSearches are the requests of the issue 12 benchmark: one first page
+// benchSearches are the requests of the search benchmark: one first page
 // (default limit) each on the default dataset.
 var benchSearches = []struct{ name, req string }{
 	{"browse", `{}`},
@@ -24,7 +24,7 @@ var benchSearches = []struct{ name, req string }{
 }
 
 // BenchmarkSearch compares the generated NewService path over Source with
-// the pre-issue-12 hand-wired path (baseline_test.go) on the same records, in
+// the earlier hand-wired path (baseline_test.go) on the same records, in
 // the same run; docs/benchmarks.md records the ratios.
 func BenchmarkSearch(b *testing.B) {
 	recs, err := loadDefault()

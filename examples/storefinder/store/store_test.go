@@ -462,8 +462,8 @@ func TestBadRecordsRejected(t *testing.T) {
 	}
 }
 
-// Issue 14 item 7: countries come only from public records, so a private
-// store's country cannot turn a -32602 into an empty success.
+// TestPrivateCountryNotRevealed: countries come only from public records,
+// so a private store's country cannot turn a -32602 into an empty success.
 func TestPrivateCountryNotRevealed(t *testing.T) {
 	pub := dataset.Record{Location: json.RawMessage(`{"id":"pub","name":"Public"}`), ServiceArea: &dataset.ServiceArea{Countries: []string{"US"}}}
 	hidden := dataset.Record{Location: json.RawMessage(`{"id":"dark","name":"Dark store"}`), ServiceArea: &dataset.ServiceArea{Countries: []string{"FR"}}, Private: true}
@@ -480,9 +480,9 @@ func TestPrivateCountryNotRevealed(t *testing.T) {
 	}
 }
 
-// Issue 14 item 11: every spelling of a country the schema allows selects
-// the same stores; a spelling that is no country is rejected, never an empty
-// success.
+// TestAddressCountrySpellings: every spelling of a country the schema allows
+// selects the same stores; a spelling that is no country is rejected, never
+// an empty success.
 func TestAddressCountrySpellings(t *testing.T) {
 	s := newStore(t, testOptions{PageMax: 1000})
 	want := walk(t, s, `{"serves":{"address":{"address_country":"US"}}}`, 1000)
@@ -530,7 +530,7 @@ func (c *countingSource) Items(ctx context.Context, items []string, cands []loca
 	return c.Source.Items(ctx, items, cands)
 }
 
-// Acceptance 2 of issue 12 on the real source: pages whose constraints the
+// The engine's source-call bound on the real source: pages whose constraints the
 // source pushes down exactly cost ceil((L+1)/B)+1 Candidates calls at most,
 // and a lookup of K ids one Resolve call.
 func TestServiceSourceCalls(t *testing.T) {

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestLookupEchoIsBounded checks defect 2 of issue 24 against the store
-// finder: a lookup of 50 unknown 12,000-byte ids (600 KB of '<', which JSON
-// escapes to six bytes each) gets an answer of a few kilobytes, naming each
-// id by its start and length, instead of a 7.8 MB echo.
+// TestLookupEchoIsBounded checks the store finder's lookup echo: a lookup of
+// 50 unknown 12,000-byte ids (600 KB of '<', which JSON escapes to six bytes
+// each) gets an answer of a few kilobytes, naming each id by its start and
+// length, instead of a 7.8 MB echo.
 func TestLookupEchoIsBounded(t *testing.T) {
 	s := startHTTP(t, config{limits: defaultLimits(t)})
 	ids := make([]string, 50)
@@ -68,9 +68,9 @@ func TestRefusalIsBounded(t *testing.T) {
 	}
 }
 
-// TestToolsListIsLimited checks defect 5 of issue 24: tools/list and the
-// other requests that run no tool draw from --other-rate per remote
-// address, so a caller cannot make them without end against --rate 1.
+// TestToolsListIsLimited checks that tools/list and the other requests that
+// run no tool draw from --other-rate per remote address, so a caller cannot
+// make them without end against --rate 1.
 func TestToolsListIsLimited(t *testing.T) {
 	l := defaultLimits(t)
 	l.rate, l.rateBurst, l.otherRate, l.otherBurst = 1, 1, 0.001, 5

@@ -46,7 +46,7 @@ func TestLimitFlags(t *testing.T) {
 		t.Errorf("a default limit is off: %+v", l)
 	}
 	if l.otherRate <= 0 || l.otherBurst < 1 || l.maxRequestMemory != mcpserver.DefaultMaxRequestMemory || l.minWriteRate != mcpserver.DefaultMinWriteRate || l.writeGrace <= 0 {
-		t.Errorf("a default of issue 24 is off: %+v", l)
+		t.Errorf("a default limit is off: %+v", l)
 	}
 	c, err := parseFlags([]string{"--rate", "3", "--rate-burst", "4", "--items-rate", "0.5", "--items-burst", "1", "--max-inflight", "7", "--read-timeout", "2s", "--idle-timeout", "3s", "--write-timeout", "4s", "--shutdown-grace", "5s", "--max-header-bytes", "1000",
 		"--other-rate", "2", "--other-burst", "5", "--max-request-memory", "1000000", "--min-write-rate", "-1", "--write-grace", "3s"})
