@@ -61,8 +61,11 @@ type config struct {
 	// snapshot is the in-memory store's snapshot file ("" : none), see
 	// store.OpenSnapshot.
 	snapshot string
-	batchMax int
-	pageMax  int
+	// snapshotKey is the file of the key that authenticates the snapshot
+	// (store.ReadSnapshotKey); required with snapshot.
+	snapshotKey string
+	batchMax    int
+	pageMax     int
 	// postgres is the PostGIS DSN to serve from ("" : in memory).
 	postgres string
 	// postgresTimeout bounds each PostGIS statement (0: the source's default).
@@ -140,6 +143,7 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.stdio, "stdio", false, "serve MCP over stdin/stdout instead of HTTP")
 	fs.StringVar(&c.data, "data", "", "dataset file (JSON array of store records); default: the embedded dataset")
 	fs.StringVar(&c.snapshot, "snapshot", "", "with --data (in memory): open the stores from this snapshot file when this build of the storefinder wrote it from the same --data contents, else build them from --data and write it, so the next start skips parsing and validating every record")
+	fs.StringVar(&c.snapshotKey, "snapshot-key", "", "with --snapshot (required): file holding the base64 of at least 32 random bytes, readable by this user only (head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE); the snapshot is written with an HMAC under it and opened only when that HMAC verifies, else it is rebuilt from --data; a new key costs one rebuild")
 	fs.IntVar(&c.batchMax, "batch-max", 0, "distinct ids processed per lookup (0: runtime default; at least 10)")
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
 	fs.StringVar(&c.postgres, "postgres", "", "serve from this PostgreSQL + PostGIS DSN instead of memory; with --data, first load FILE into it (the database then holds exactly FILE's records)")
@@ -202,6 +206,12 @@ func parseFlags(args []string) (config, error) {
 	}
 	if c.snapshot != "" && (c.data == "" || c.postgres != "") {
 		return c, errors.New("--snapshot needs --data and the in-memory store (it holds the indexes built from that file; PostgreSQL keeps its own)")
+	}
+	if c.snapshot != "" && c.snapshotKey == "" {
+		return c, errors.New("--snapshot needs --snapshot-key FILE: the key that proves a snapshot was written by this deployment, so an altered one is never served (head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE)")
+	}
+	if c.snapshotKey != "" && c.snapshot == "" {
+		return c, errors.New("--snapshot-key needs --snapshot")
 	}
 	if c.stdio && c.supported != "" {
 		return c, errors.New("--supported-versions needs HTTP: each version has its own endpoint, and --stdio has one")

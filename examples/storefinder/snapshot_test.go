@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -23,6 +24,7 @@ func TestSnapshotFlag(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "stores.json")
 	snap := filepath.Join(dir, "stores.snapshot")
+	key := snapshotKeyFile(t, dir)
 	var b bytes.Buffer
 	if err := storegen.GenerateShapeTo(&b, storegen.DefaultSeed, 2000, storegen.Light); err != nil {
 		t.Fatal(err)
@@ -59,7 +61,7 @@ func TestSnapshotFlag(t *testing.T) {
 	}
 	want, _ := answer()
 
-	got, r := answer("--snapshot", snap)
+	got, r := answer("--snapshot", snap, "--snapshot-key", key)
 	r.waitLog(t, `msg="building the stores from --data" .*reason="(no snapshot yet)"`)
 	r.waitLog(t, `msg="(wrote the snapshot)"`)
 	if got != want {
@@ -69,7 +71,7 @@ func TestSnapshotFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	got, r = answer("--snapshot", snap)
+	got, r = answer("--snapshot", snap, "--snapshot-key", key)
 	r.waitLog(t, `msg="(opened the stores from the snapshot)"`)
 	if r.sink.count("building the stores") > 0 {
 		t.Fatal("second start built again")
@@ -83,22 +85,38 @@ func TestSnapshotFlag(t *testing.T) {
 	if err := os.WriteFile(data, append([]byte("[\n"), recs[1]...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, r = answer("--snapshot", snap)
+	_, r = answer("--snapshot", snap, "--snapshot-key", key)
 	r.waitLog(t, `msg="building the stores from --data" .*reason=".*(snapshot is stale: it was made from other contents)`)
 	r.waitLog(t, `msg="(wrote the snapshot)"`)
-	_, r = answer("--snapshot", snap)
+	_, r = answer("--snapshot", snap, "--snapshot-key", key)
 	r.waitLog(t, `msg="(opened the stores from the snapshot)"`)
 }
 
+// snapshotKeyFile writes a snapshot key file (mode 0600) in dir.
+func snapshotKeyFile(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "snapshot.key")
+	if err := os.WriteFile(p, []byte(base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7, 1, 9}, 11))+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestSnapshotFlagNeedsInMemoryData: --snapshot without --data, or with
-// --postgres, is refused at parse time with a reason.
+// --postgres, is refused at parse time with a reason; so is --snapshot
+// without --snapshot-key, and the key without --snapshot.
 func TestSnapshotFlagNeedsInMemoryData(t *testing.T) {
-	for _, args := range [][]string{
-		{"--snapshot", "s"},
-		{"--snapshot", "s", "--data", "d.json", "--postgres", "postgres://u@127.0.0.1:1/db"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--snapshot", "s", "--snapshot-key", "k"}, "--snapshot needs --data"},
+		{[]string{"--snapshot", "s", "--snapshot-key", "k", "--data", "d.json", "--postgres", "postgres://u@127.0.0.1:1/db"}, "--snapshot needs --data"},
+		{[]string{"--snapshot", "s", "--data", "d.json"}, "--snapshot needs --snapshot-key FILE"},
+		{[]string{"--snapshot-key", "k", "--data", "d.json"}, "--snapshot-key needs --snapshot"},
 	} {
-		if _, err := parseFlags(args); err == nil || !strings.Contains(err.Error(), "--snapshot needs --data") {
-			t.Errorf("%v: err = %v", args, err)
+		if _, err := parseFlags(tc.args); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want %q", tc.args, err, tc.want)
 		}
 	}
 }

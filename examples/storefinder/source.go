@@ -75,24 +75,34 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 }
 
 // snapshotSource opens --data through the --snapshot file when that
-// snapshot is this build's, of these contents; otherwise it builds the
-// store from --data as without --snapshot and then writes the snapshot for
-// the next start. A snapshot that cannot be used or written is logged with
-// its reason and never stops the server: it serves the same stores either
-// way.
+// snapshot is this build's, of these contents, authenticated by the
+// --snapshot-key; otherwise it builds the store from --data as without
+// --snapshot and then writes the snapshot for the next start. A snapshot
+// that cannot be used or written is logged with its reason (at WARN when
+// it was damaged, foreign or altered rather than absent or stale) and
+// never stops the server: it serves the same stores either way. A key file
+// that cannot be read or is unfit does stop it: that is a setup mistake.
 func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error) {
+	key, err := store.ReadSnapshotKey(c.snapshotKey)
+	if err != nil {
+		return nil, 0, fmt.Errorf("--snapshot-key: %w", err)
+	}
 	start := time.Now()
-	src, err := store.OpenSnapshot(c.snapshot, c.data, store.Options{})
+	src, err := store.OpenSnapshot(c.snapshot, c.data, key, store.Options{})
 	if err == nil {
 		logger.Info("opened the stores from the snapshot", "snapshot", c.snapshot, "data", c.data,
 			"records", src.Records(), "took", time.Since(start).Round(time.Millisecond))
 		return src, src.Records(), nil
 	}
-	reason := err.Error()
-	if errors.Is(err, fs.ErrNotExist) {
-		reason = "no snapshot yet"
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", "no snapshot yet")
+	case errors.Is(err, store.ErrSnapshotStale):
+		logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", err.Error())
+	default:
+		// Damaged, foreign or altered: never served, and worth a look.
+		logger.Warn("building the stores from --data", "snapshot", c.snapshot, "reason", "snapshot refused: "+err.Error())
 	}
-	logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", reason)
 	// Taken before the parse, so a file changed during the load is never
 	// saved as the indexes of its new contents.
 	before, err := dataset.FileFingerprint(c.data)
@@ -102,7 +112,7 @@ func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error)
 	}
 	wrote := time.Now()
 	if err == nil {
-		err = built.WriteSnapshot(c.snapshot, before)
+		err = built.WriteSnapshot(c.snapshot, before, key)
 	}
 	if err != nil {
 		logger.Warn("snapshot not written; the next start builds from --data again", "error", err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -121,6 +123,18 @@ func runStartup(out io.Writer, c config, bin, dir string) error {
 	}
 	t := newRunTable("Start-up against encoding/json, min / median / max over runs (ratio taken per run)", []string{"N", "shape"}, figs...)
 	log := &runLog{opt: c.run, progress: os.Stderr}
+	// The snapshot key: one random key for the whole run, readable by this
+	// user only, as --snapshot-key requires.
+	snapKey := filepath.Join(dir, "snapshot.key")
+	if startupSnapshot {
+		raw := make([]byte, 32)
+		if _, err := rand.Read(raw); err != nil {
+			return err
+		}
+		if err := os.WriteFile(snapKey, []byte(base64.StdEncoding.EncodeToString(raw)), 0o600); err != nil {
+			return err
+		}
+	}
 	for _, n := range c.sizes {
 		if n == 0 {
 			continue
@@ -153,7 +167,7 @@ func runStartup(out io.Writer, c config, bin, dir string) error {
 				if err := os.Remove(snap); err != nil && !os.IsNotExist(err) {
 					return err
 				}
-				first = []string{"--snapshot", snap}
+				first = []string{"--snapshot", snap, "--snapshot-key", snapKey}
 			}
 			up, cpu, rss, err := start(first...)
 			if err != nil {

@@ -2,6 +2,8 @@ package store
 
 import (
 	"bufio"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -22,13 +24,36 @@ import (
 // A snapshot is a Source built from a dataset file, saved so that the next
 // start on the same file by the same program opens it in a fraction of the
 // time a build takes: no record is parsed, validated, tokenised or sorted
-// again. It is bound to both:
+// again. It is bound to:
 //
 //   - the dataset file, by its dataset.Fingerprint (size and the CRC-32C of
 //     every block), checked on every open, so a snapshot never serves other
 //     contents than the ones it was built and validated from;
 //   - the program that wrote it, by the size and CRC-32C of its executable,
-//     since another build may validate, tokenise or index differently.
+//     since another build may validate, tokenise or index differently;
+//   - the deployment that wrote it, by an HMAC-SHA-256 under the operator's
+//     snapshot key (see ReadSnapshotKey), checked over the whole file before
+//     a single field of it is decoded.
+//
+// Why a key rather than proving the decoded indexes right: a snapshot is
+// trusted to hold what the build derived from the records (ids, the
+// predicate views, postings, the spatial order, every cross-reference
+// between them), and proving all of that again on open is a second build
+// in all but name, and one that has to be kept exactly in step with every
+// later change to the build. Anything less leaves a file whose checksum an
+// attacker recomputed free to make the store serve what no build made. The
+// MAC instead says "this deployment wrote these bytes", which, with the
+// program and dataset bindings, means "these are the indexes a build of
+// these contents made". The decoder still checks every bound and
+// reference it reads, so a damaged or foreign file is refused with a
+// reason rather than a panic, but it is not what keeps a forged one out.
+//
+// The key is the operator's own, from a file (never derived from the cursor
+// keys, which are shared with every replica and rotate on their own
+// schedule, and never a per-process key, under which no snapshot could be
+// reopened). A snapshot under another key is refused with
+// ErrSnapshotUnauthenticated, and the caller rebuilds; rotating the key
+// therefore costs one build.
 //
 // Anything else (another format version, a damaged file) is refused too;
 // the caller builds from the data instead and may write a new snapshot.
@@ -43,16 +68,26 @@ import (
 //	sections  schedules, entries, sets, item sets, areas, item codes,
 //	          aliases, text index, spatial order; each is length, bytes
 //	arena     length, bytes: every string above is (offset, length) in it
-//	checksum  CRC-32C of everything before it (4 bytes, little endian)
+//	mac       HMAC-SHA-256 under the snapshot key of everything before it
+//	          (the magic first, which keeps it apart from any other use of
+//	          the key) (32 bytes)
+//	checksum  CRC-32C of everything before it (4 bytes, little endian): a
+//	          fast way to tell a damaged file from a foreign one
 const (
 	snapshotMagic   = "ucpgen storefinder snapshot\n"
-	snapshotVersion = 1
+	snapshotVersion = 2
+	macLen          = sha256.Size
 )
 
 // ErrSnapshotStale is wrapped by OpenSnapshot's error when the snapshot is
 // intact but was not made by this program from this dataset file (or in
 // this format): it should be rebuilt, and nothing is wrong with it.
 var ErrSnapshotStale = errors.New("snapshot is stale")
+
+// ErrSnapshotUnauthenticated is wrapped by OpenSnapshot's error when the
+// snapshot's MAC does not verify under the key given: it was written under
+// another key, or altered since. Either way it is never decoded.
+var ErrSnapshotUnauthenticated = errors.New("snapshot is not authenticated by the snapshot key")
 
 // program identifies the running executable; a variable so tests can act
 // as another build.
@@ -95,8 +130,12 @@ type programID struct {
 // parsed it: the file is fingerprinted again now, and a difference means
 // it changed while it loaded, so no snapshot is written (the error wraps
 // dataset.ErrChanged) rather than one that binds these indexes to other
-// contents.
-func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
+// contents. key is the snapshot key (ReadSnapshotKey) that authenticates
+// the file.
+func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint, key []byte) error {
+	if err := checkKey(key); err != nil {
+		return fmt.Errorf("snapshot %s: %w", path, err)
+	}
 	if s.file == nil || !s.file.InFile() {
 		return fmt.Errorf("snapshot %s: the stores were not loaded from a dataset file that keeps their Locations (NewFile on a file of the fast path)", path)
 	}
@@ -136,9 +175,11 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
 	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
 	// dataset.Checksum's CRC-32C, computed as the file streams out.
 	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	mac := hmac.New(sha256.New, key)
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	put := func(b []byte) {
 		sum.Write(b)
+		mac.Write(b)
 		bw.Write(b)
 	}
 	put(head.b)
@@ -155,6 +196,10 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
 	}
 	put(binary.AppendUvarint(nil, uint64(len(w.arena))))
 	put(w.arena)
+	// The MAC goes into the checksum; nothing goes into the MAC after it.
+	tag := mac.Sum(nil)
+	sum.Write(tag)
+	bw.Write(tag)
 	bw.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
 	if err := bw.Flush(); err != nil {
 		tmp.Close()
@@ -174,26 +219,43 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint) error {
 }
 
 // OpenSnapshot opens the Source saved at snapPath, which must have been
-// written by this program from the dataset file now at dataPath; the file
-// is read once to check that. The error wraps ErrSnapshotStale when the
-// snapshot is intact but not for this program or these contents, and
+// written by this program from the dataset file now at dataPath, under key;
+// the file is read once to check that. The error wraps ErrSnapshotStale
+// when the snapshot is intact but not for this program or these contents,
+// ErrSnapshotUnauthenticated when its MAC does not verify under key, and
 // fs.ErrNotExist when there is no snapshot; any other error names what is
 // damaged. On success the Source serves exactly what NewFile on dataPath
 // would, with opts.
-func OpenSnapshot(snapPath, dataPath string, opts Options) (*Source, error) {
+func OpenSnapshot(snapPath, dataPath string, key []byte, opts Options) (*Source, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("snapshot %s: "+format, append([]any{snapPath}, args...)...)
+	}
+	if err := checkKey(key); err != nil {
+		return nil, fail("%w", err)
+	}
 	b, err := os.ReadFile(snapPath)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("snapshot %s: "+format, append([]any{snapPath}, args...)...)
-	}
-	if len(b) < len(snapshotMagic)+4 || string(b[:len(snapshotMagic)]) != snapshotMagic {
+	if len(b) < len(snapshotMagic) || string(b[:len(snapshotMagic)]) != snapshotMagic {
 		return nil, fail("not a storefinder snapshot")
 	}
-	body := b[:len(b)-4]
-	if dataset.Checksum(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+	// The version is read before the file is authenticated only to refuse
+	// another format with that reason; no other field is.
+	if v, n := binary.Uvarint(b[len(snapshotMagic):]); n > 0 && v != snapshotVersion {
+		return nil, fail("%w: format %d, this program reads format %d", ErrSnapshotStale, v, snapshotVersion)
+	}
+	if len(b) < len(snapshotMagic)+macLen+4 {
+		return nil, fail("damaged (truncated to %d bytes)", len(b))
+	}
+	if dataset.Checksum(b[:len(b)-4]) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, fail("damaged (checksum mismatch)")
+	}
+	body, tag := b[:len(b)-4-macLen], b[len(b)-4-macLen:len(b)-4]
+	mac := hmac.New(sha256.New, key)
+	mac.Write(body)
+	if !hmac.Equal(mac.Sum(nil), tag) {
+		return nil, fail("%w: it was written under another key, or altered since", ErrSnapshotUnauthenticated)
 	}
 	d := &dec{b: body[len(snapshotMagic):], what: "layout"}
 	if v := d.uv(); d.err == nil && v != snapshotVersion {

@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -19,6 +21,9 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 )
+
+// testKey is the snapshot key the tests write and open snapshots under.
+var testKey = bytes.Repeat([]byte("snapshot test key "), 2)
 
 // snapshotFixture writes a dataset file, builds a Source from it with
 // NewFile and saves that Source's snapshot beside it.
@@ -43,7 +48,7 @@ func snapshotFixture(t *testing.T, data []byte) (built *Source, dataPath, snapPa
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := built.WriteSnapshot(snapPath, before); err != nil {
+	if err := built.WriteSnapshot(snapPath, before, testKey); err != nil {
 		t.Fatal(err)
 	}
 	return built, dataPath, snapPath
@@ -51,7 +56,7 @@ func snapshotFixture(t *testing.T, data []byte) (built *Source, dataPath, snapPa
 
 func openSnapshotT(t *testing.T, snapPath, dataPath string) *Source {
 	t.Helper()
-	s, err := OpenSnapshot(snapPath, dataPath, Options{MaxDistance: 500_000})
+	s, err := OpenSnapshot(snapPath, dataPath, testKey, Options{MaxDistance: 500_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,16 +230,30 @@ func jsonNum(f float64) string {
 	return string(b)
 }
 
-// rewrite applies change to the snapshot's bytes (checksum excluded) and
-// stores them with a correct checksum, as an intact file of another make.
-func rewrite(t *testing.T, path string, change func([]byte) []byte) {
+// seal appends the MAC under key and the checksum to a snapshot's body.
+func seal(body, key []byte) []byte {
+	mac := hmac.New(sha256.New, key)
+	mac.Write(body)
+	b := mac.Sum(body)
+	return binary.LittleEndian.AppendUint32(b, dataset.Checksum(b))
+}
+
+// rewrite applies change to the snapshot's body (MAC and checksum
+// excluded) and stores it sealed under key (nil: a correct checksum over
+// the old MAC, as an attacker without the key would).
+func rewrite(t *testing.T, path string, key []byte, change func([]byte) []byte) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := change(bytes.Clone(b[:len(b)-4]))
-	body = binary.LittleEndian.AppendUint32(body, dataset.Checksum(body))
+	body := change(bytes.Clone(b[:len(b)-4-macLen]))
+	if key != nil {
+		body = seal(body, key)
+	} else {
+		body = append(body, b[len(b)-4-macLen:len(b)-4]...)
+		body = binary.LittleEndian.AppendUint32(body, dataset.Checksum(body))
+	}
 	if err := os.WriteFile(path, body, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +285,17 @@ func TestSnapshotRefused(t *testing.T) {
 			t.Cleanup(func() { program = saved })
 		}, true, "another build"},
 		{"another format", func(t *testing.T, _, snapPath string) {
-			rewrite(t, snapPath, func(b []byte) []byte { b[len(snapshotMagic)] = snapshotVersion + 1; return b })
-		}, true, "format 2"},
+			rewrite(t, snapPath, testKey, func(b []byte) []byte { b[len(snapshotMagic)] = snapshotVersion + 1; return b })
+		}, true, "format 3"},
+		{"the first format", func(t *testing.T, _, snapPath string) {
+			rewrite(t, snapPath, nil, func(b []byte) []byte { b[len(snapshotMagic)] = 1; return b })
+		}, true, "format 1"},
+		{"altered, checksum recomputed", func(t *testing.T, _, snapPath string) {
+			rewrite(t, snapPath, nil, func(b []byte) []byte { b[len(b)/2] ^= 1; return b })
+		}, false, "not authenticated by the snapshot key: it was written under another key, or altered"},
+		{"written under another key", func(t *testing.T, _, snapPath string) {
+			rewrite(t, snapPath, bytes.Repeat([]byte("k"), 32), func(b []byte) []byte { return b })
+		}, false, "not authenticated"},
 		{"one bit flipped", func(t *testing.T, _, snapPath string) {
 			b, _ := os.ReadFile(snapPath)
 			b[len(b)/2] ^= 1
@@ -278,7 +306,7 @@ func TestSnapshotRefused(t *testing.T) {
 			os.WriteFile(snapPath, b[:len(b)/3], 0o600)
 		}, false, "damaged"},
 		{"truncated with a good checksum", func(t *testing.T, _, snapPath string) {
-			rewrite(t, snapPath, func(b []byte) []byte { return b[:len(b)-10] })
+			rewrite(t, snapPath, testKey, func(b []byte) []byte { return b[:len(b)-10] })
 		}, false, "string arena"},
 		{"not a snapshot", func(t *testing.T, _, snapPath string) {
 			os.WriteFile(snapPath, data, 0o600)
@@ -290,10 +318,13 @@ func TestSnapshotRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, dataPath, snapPath := snapshotFixture(t, data)
 			tc.spoil(t, dataPath, snapPath)
-			s, err := OpenSnapshot(snapPath, dataPath, Options{})
+			s, err := OpenSnapshot(snapPath, dataPath, testKey, Options{})
 			if err == nil {
 				s.file.Close()
 				t.Fatal("opened")
+			}
+			if errors.Is(err, ErrSnapshotUnauthenticated) != strings.Contains(tc.want, "not authenticated") {
+				t.Fatalf("err = %v; ErrSnapshotUnauthenticated is wrapped exactly when the MAC fails", err)
 			}
 			if errors.Is(err, ErrSnapshotStale) != tc.stale || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v; want stale %v and %q", err, tc.stale, tc.want)
@@ -309,7 +340,7 @@ func TestSnapshotRefused(t *testing.T) {
 // file to point a snapshot at, and says so.
 func TestSnapshotNeedsTheFile(t *testing.T) {
 	s := newStore(t, testOptions{}).src
-	err := s.WriteSnapshot(filepath.Join(t.TempDir(), "x"), dataset.Fingerprint{})
+	err := s.WriteSnapshot(filepath.Join(t.TempDir(), "x"), dataset.Fingerprint{}, testKey)
 	if err == nil || !strings.Contains(err.Error(), "dataset file") {
 		t.Fatalf("err = %v", err)
 	}
@@ -328,7 +359,7 @@ func TestSnapshotNotOfAChangedLoad(t *testing.T) {
 	if err := os.WriteFile(dataPath, append(bytes.Clone(data), ' '), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err = built.WriteSnapshot(snapPath, before)
+	err = built.WriteSnapshot(snapPath, before, testKey)
 	if !errors.Is(err, dataset.ErrChanged) {
 		t.Fatalf("err = %v, want dataset.ErrChanged", err)
 	}
@@ -337,9 +368,9 @@ func TestSnapshotNotOfAChangedLoad(t *testing.T) {
 	}
 }
 
-// FuzzOpenSnapshot: whatever the snapshot's bytes after the magic (with a
-// correct checksum, so the decoders are reached), OpenSnapshot returns a
-// Source or an error, and never panics.
+// FuzzOpenSnapshot: whatever the snapshot's bytes after the magic (sealed
+// under the key, so the decoders are reached, as if the key had leaked),
+// OpenSnapshot returns a Source or an error, and never panics.
 func FuzzOpenSnapshot(f *testing.F) {
 	dir := f.TempDir()
 	dataPath := filepath.Join(dir, "stores.json")
@@ -360,24 +391,23 @@ func FuzzOpenSnapshot(f *testing.F) {
 		f.Fatal(err)
 	}
 	good := filepath.Join(dir, "good")
-	if err := src.WriteSnapshot(good, before); err != nil {
+	if err := src.WriteSnapshot(good, before, testKey); err != nil {
 		f.Fatal(err)
 	}
 	b, err := os.ReadFile(good)
 	if err != nil {
 		f.Fatal(err)
 	}
-	seed := b[len(snapshotMagic) : len(b)-4]
+	seed := b[len(snapshotMagic) : len(b)-4-macLen]
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
 	f.Fuzz(func(t *testing.T, body []byte) {
-		b := append([]byte(snapshotMagic), body...)
-		b = binary.LittleEndian.AppendUint32(b, dataset.Checksum(b))
+		b := seal(append([]byte(snapshotMagic), body...), testKey)
 		p := filepath.Join(t.TempDir(), "snap")
 		if err := os.WriteFile(p, b, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := OpenSnapshot(p, dataPath, Options{})
+		s, err := OpenSnapshot(p, dataPath, testKey, Options{})
 		if err == nil {
 			s.file.Close()
 		}
