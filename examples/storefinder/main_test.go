@@ -50,7 +50,7 @@ func TestNewServerRejectsBadConfig(t *testing.T) {
 	}{
 		{config{data: filepath.Join(t.TempDir(), "missing.json")}, "--data"},
 		{config{data: bad}, "/0/location/geo/latitude"},
-		{config{data: mars}, "record 1 at /1/location/timezone"},
+		{config{data: mars}, "load stores from " + mars + ": dataset record 1 at byte 48, /1/location/timezone"},
 		{config{batchMax: 3}, "batch maximum"},
 	}
 	for _, tc := range cases {

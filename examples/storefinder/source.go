@@ -133,7 +133,7 @@ func buildFromFile(path string) (*store.Source, error) {
 	src, err := store.NewFile(df, store.Options{})
 	if err != nil {
 		df.Close()
-		return nil, fmt.Errorf("load stores: %w", err)
+		return nil, fmt.Errorf("load stores from %s: %w", path, err)
 	}
 	return src, nil
 }

@@ -85,11 +85,17 @@ type FieldError struct {
 	Pointer string
 	// Reason says what is wrong in a sentence fragment.
 	Reason string
+	// Offset, when not 0, is the byte offset in the dataset file of the
+	// record's Location, so a large file can be opened at the record.
+	Offset int64
 }
 
 func (e *FieldError) Error() string {
 	if e.Index < 0 {
 		return fmt.Sprintf("dataset %s: %s", pointerOrRoot(e.Pointer), e.Reason)
+	}
+	if e.Offset > 0 {
+		return fmt.Sprintf("dataset record %d at byte %d, %s: %s", e.Index, e.Offset, e.Pointer, e.Reason)
 	}
 	return fmt.Sprintf("dataset record %d at %s: %s", e.Index, e.Pointer, e.Reason)
 }

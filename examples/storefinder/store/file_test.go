@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,7 +130,8 @@ func TestFileSourceDetectsChangedFile(t *testing.T) {
 }
 
 // TestFileSourceRejectsLikeNew: a file whose records break a Location rule
-// fails with the same *dataset.FieldError as New over Parse's records.
+// fails with the same *dataset.FieldError as New over Parse's records, plus
+// the byte offset of the record's Location in the file.
 func TestFileSourceRejectsLikeNew(t *testing.T) {
 	for _, data := range []string{
 		`[{"location":{"id":"a","name":""}}]`,
@@ -152,7 +154,16 @@ func TestFileSourceRejectsLikeNew(t *testing.T) {
 		_, got := NewFile(df, Options{})
 		df.Close()
 		var fe *dataset.FieldError
-		if want == nil || got == nil || got.Error() != want.Error() || !errors.As(got, &fe) {
+		if want == nil || got == nil || !errors.As(got, &fe) {
+			t.Fatalf("%s: NewFile error %v, New error %v", data, got, want)
+		}
+		at := int64(strings.LastIndex(data, `"location":`) + len(`"location":`))
+		if fe.Offset != at || !strings.Contains(got.Error(), fmt.Sprintf("at byte %d, ", at)) {
+			t.Errorf("%s: NewFile error %v (offset %d), want the offset %d", data, got, fe.Offset, at)
+		}
+		plain := *fe
+		plain.Offset = 0
+		if plain.Error() != want.Error() {
 			t.Errorf("%s: NewFile error %v, New error %v", data, got, want)
 		}
 	}

@@ -34,6 +34,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -531,8 +532,18 @@ func boolByte(b bool) byte {
 
 // decode validates one record with the generated Location decoder (schema
 // validation included) plus the rules the schema cannot state, and keeps
-// what the request paths need.
+// what the request paths need. A record of a dataset file that breaks a
+// rule is reported with the byte offset of its Location in the file.
 func (ld *loader) decode(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
+	e, loc, err := ld.decodeRecord(i, rec, raw)
+	var fe *dataset.FieldError
+	if err != nil && rec.Span.Len > 0 && errors.As(err, &fe) && fe.Offset == 0 {
+		fe.Offset = rec.Span.Off
+	}
+	return e, loc, err
+}
+
+func (ld *loader) decodeRecord(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
 	loc, err := location.DecodeLocation(raw)
 	if err != nil {
 		if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
