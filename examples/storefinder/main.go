@@ -356,6 +356,7 @@ func run(args []string) error {
 	if !c.stdio {
 		return serveHTTP(ctx, c, logger)
 	}
+	logLoading(logger, c)
 	s, n, err := newServers(c, logger)
 	if err != nil {
 		return err

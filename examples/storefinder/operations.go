@@ -91,6 +91,8 @@ func toolNames() []string { return []string{"search_locations", "lookup_location
 // serveHTTP listens first, so the probes answer ("loading") while the data
 // loads, then serves every version until ctx is done; on SIGTERM /readyz
 // turns to draining for --drain-delay before the server stops accepting.
+// It logs "storefinder loading" (with the probe address) before the load
+// and "storefinder listening" once the endpoints answer.
 func serveHTTP(ctx context.Context, c config, logger *slog.Logger) error {
 	o := c.ops
 	o.logger = logger
@@ -99,7 +101,9 @@ func serveHTTP(ctx context.Context, c config, logger *slog.Logger) error {
 		return fmt.Errorf("listen %s: %w", c.addr, err)
 	}
 	base := "http://" + ln.Addr().String()
-	logger.Info("storefinder listening", "addr", ln.Addr().String())
+	// Only the probes answer until the data is loaded: /readyz says
+	// "loading", every other path 503.
+	logLoading(logger, c, "addr", ln.Addr().String(), "probes", base+"/readyz")
 	shell, err := httpServers(c, servers{}, base, logger)
 	if err != nil {
 		ln.Close()
@@ -143,6 +147,7 @@ func serveHTTP(ctx context.Context, c config, logger *slog.Logger) error {
 		ready = *p
 	}
 	o.gate.Open(app.Handler, ready)
+	logger.Info("storefinder listening", "addr", ln.Addr().String(), "records", n)
 	logger.Info("storefinder serving MCP", "endpoint", base+"/ucp/mcp", "records", n)
 	return <-served
 }

@@ -275,10 +275,10 @@ func checkOperations(t *testing.T, extra ...string) {
 }
 
 // waitPublic returns the public listener's URL, which serveHTTP logs
-// before it loads the data.
+// with "storefinder loading", before it loads the data.
 func (r *running) waitPublic(t *testing.T) string {
 	t.Helper()
-	return "http://" + r.waitLog(t, `msg="storefinder listening" addr=(\S+)`)
+	return "http://" + r.waitLog(t, `msg="storefinder loading" .*?addr=(\S+)`)
 }
 
 // rpcRaw posts one JSON-RPC body and returns the status, Retry-After and

@@ -74,6 +74,29 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 	return src, n, nil
 }
 
+// logLoading says what is about to load, before the load starts: the
+// --data file and its size (or the embedded dataset), the snapshot, the
+// database; extra are more attributes.
+func logLoading(logger *slog.Logger, c config, extra ...any) {
+	var attrs []any
+	switch {
+	case c.data == "" && c.postgres == "":
+		attrs = append(attrs, "data", "embedded dataset")
+	case c.data != "":
+		attrs = append(attrs, "data", c.data)
+		if fi, err := os.Stat(c.data); err == nil {
+			attrs = append(attrs, "size", fi.Size())
+		}
+	}
+	if c.snapshot != "" {
+		attrs = append(attrs, "snapshot", c.snapshot)
+	}
+	if c.postgres != "" {
+		attrs = append(attrs, "into", "PostgreSQL")
+	}
+	logger.Info("storefinder loading", append(attrs, extra...)...)
+}
+
 // snapshotSource opens --data through the --snapshot file when that
 // snapshot is this build's, of these contents, authenticated by the
 // --snapshot-key; otherwise it builds the store from --data as without
