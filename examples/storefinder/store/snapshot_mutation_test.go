@@ -99,9 +99,7 @@ func snapshotMutations(t *testing.T, good []byte, built *Source, scale int) []sn
 	for i := 0; i < len(built.ents); i += max(1, len(built.ents)/20) {
 		views = append(views, built.ents[i].id)
 	}
-	for _, c := range built.countries {
-		views = append(views, c)
-	}
+	views = append(views, built.countries...)
 	for it := range built.itemCode {
 		views = append(views, it)
 	}
