@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
+	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 )
 
 // The direct path answers a stateless tools/call for a tool added with Add
@@ -231,7 +232,7 @@ func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byt
 // each once. Any other shape is left to the SDK.
 func directParams(params json.RawMessage) (name string, args, meta json.RawMessage, ok bool) {
 	seen := map[string]bool{}
-	err := eachMember(params, func(key string, raw json.RawMessage) error {
+	err := jsonmember.Each(params, func(key string, raw json.RawMessage) error {
 		if seen[key] {
 			return errNotDirect
 		}

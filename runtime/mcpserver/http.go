@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -387,8 +388,7 @@ func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
 	}
 	// The scanner settles well-formed bodies; encoding/json has the last
 	// word on everything else (nesting beyond the scanner's depth included).
-	end := scanValue(trimmed, 0, 0)
-	scanned := end >= 0 && skipSpace(trimmed, end) == len(trimmed)
+	scanned := jsonmember.Scans(trimmed)
 	if !scanned && !json.Valid(trimmed) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the body is not valid JSON"}
 	}
@@ -428,7 +428,7 @@ func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
 // passed checkEnvelope (no repeated member, an exact id) and the scanner.
 func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
 	var version, method, id, params json.RawMessage
-	err := eachMember(obj, func(key string, value json.RawMessage) error {
+	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
 		switch key {
 		case "jsonrpc":
 			version = value
@@ -449,7 +449,7 @@ func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
 	if method[0] != '"' {
 		return nil, false
 	}
-	name, plain := plainKey(method)
+	name, plain := jsonmember.PlainString(method)
 	if !plain {
 		return nil, false
 	}
@@ -457,7 +457,7 @@ func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
 	switch {
 	case id == nil:
 	case id[0] == '"':
-		s, plain := plainKey(id)
+		s, plain := jsonmember.PlainString(id)
 		if !plain {
 			return nil, false
 		}
@@ -486,7 +486,7 @@ func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
 func checkEnvelope(obj []byte) *jsonrpc.Error {
 	seen := map[string]bool{}
 	var perr *jsonrpc.Error
-	err := eachMember(obj, func(key string, value json.RawMessage) error {
+	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
 		if seen[key] {
 			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: member %q appears more than once", key)}
 			return errStop

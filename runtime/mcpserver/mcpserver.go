@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/runtime/envelope"
+	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -453,7 +454,7 @@ func splitArguments(params []Param, raw json.RawMessage) ([]json.RawMessage, err
 	args := make([]json.RawMessage, len(params))
 	var v rpcerr.InvalidParams
 	seen := map[string]bool{}
-	err := eachMember(trimmed, func(name string, value json.RawMessage) error {
+	err := jsonmember.Each(trimmed, func(name string, value json.RawMessage) error {
 		at := "/" + rpcerr.EscapeToken(name)
 		i := paramIndex(params, name)
 		switch {
@@ -467,12 +468,12 @@ func splitArguments(params []Param, raw json.RawMessage) ([]json.RawMessage, err
 		seen[name] = true
 		return nil
 	})
-	if se, ok := err.(*memberSyntaxError); ok {
+	if se, ok := err.(*jsonmember.SyntaxError); ok {
 		at := ""
-		if se.inValue {
-			at = "/" + rpcerr.EscapeToken(se.key)
+		if se.InValue {
+			at = "/" + rpcerr.EscapeToken(se.Key)
 		}
-		return nil, rpcerr.Invalid(at, "json", "arguments are not valid JSON: %v", se.err)
+		return nil, rpcerr.Invalid(at, "json", "arguments are not valid JSON: %v", se.Err)
 	}
 	if err != nil {
 		return nil, rpcerr.Invalid("", "json", "arguments are not valid JSON: %v", err)
@@ -567,7 +568,7 @@ const agentMember = "ucp-agent"
 // repeats name, is -32602.
 func uniqueMember(obj json.RawMessage, name, at string) (json.RawMessage, error) {
 	var found json.RawMessage
-	err := eachMember(obj, func(key string, value json.RawMessage) error {
+	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
 		if key != name {
 			return nil
 		}
@@ -595,7 +596,7 @@ func Argument(arguments json.RawMessage, path ...string) json.RawMessage {
 	v := arguments
 	for _, name := range path {
 		var next json.RawMessage
-		if eachMember(v, func(key string, value json.RawMessage) error {
+		if jsonmember.Each(v, func(key string, value json.RawMessage) error {
 			if key == name && next == nil {
 				next = value
 			}
@@ -700,13 +701,13 @@ func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, err
 		return nil, err
 	}
 	var own json.RawMessage
-	err = eachMember(body, func(k string, raw json.RawMessage) error {
+	err = jsonmember.Each(body, func(k string, raw json.RawMessage) error {
 		if k == "ucp" {
 			own = raw
 		}
 		return nil
 	})
-	if errors.Is(err, errNotObject) {
+	if errors.Is(err, jsonmember.ErrNotObject) {
 		return nil, fmt.Errorf("response is not a JSON object")
 	}
 	if err != nil {
@@ -729,12 +730,12 @@ func mergeObjects(negotiated, own []byte) ([]byte, error) {
 		return negotiated, nil
 	}
 	set := map[string]bool{}
-	if err := eachMember(negotiated, func(k string, _ json.RawMessage) error { set[k] = true; return nil }); err != nil {
+	if err := jsonmember.Each(negotiated, func(k string, _ json.RawMessage) error { set[k] = true; return nil }); err != nil {
 		return nil, err
 	}
 	n := len(set)
 	var extra []byte
-	err := eachMember(own, func(k string, raw json.RawMessage) error {
+	err := jsonmember.Each(own, func(k string, raw json.RawMessage) error {
 		if set[k] {
 			return nil
 		}
@@ -766,7 +767,7 @@ func SetMember(obj []byte, name string, v any) ([]byte, error) {
 	b.Write(key)
 	b.WriteByte(':')
 	b.Write(val)
-	err = eachMember(obj, func(k string, raw json.RawMessage) error {
+	err = jsonmember.Each(obj, func(k string, raw json.RawMessage) error {
 		if k == name {
 			return nil
 		}
@@ -777,7 +778,7 @@ func SetMember(obj []byte, name string, v any) ([]byte, error) {
 		b.Write(raw)
 		return nil
 	})
-	if errors.Is(err, errNotObject) {
+	if errors.Is(err, jsonmember.ErrNotObject) {
 		return nil, fmt.Errorf("response is not a JSON object")
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package mcpserver
+package jsonmember
 
 import (
 	"encoding/json"
@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestEachMember pins the one object walker splitArguments, directParams
-// and SetMember share: members in order with repeats, f's error passed
+// TestEachMember pins the one object walker the runtime's request readers
+// share: members in order with repeats, f's error passed
 // through, and each kind of malformed input told apart.
 func TestEachMember(t *testing.T) {
 	stop := errors.New("stop")
@@ -23,16 +23,16 @@ func TestEachMember(t *testing.T) {
 		{in: `{}`, want: ``},
 		{in: ` {"a":1,"b":{"c":[2]},"a":"x"} `, want: `a=1;b={"c":[2]};a="x";`},
 		{in: `{"a":1,"stop":2,"b":3}`, want: `a=1;`, err: stop},
-		{in: `[1]`, err: errNotObject},
-		{in: `"s"`, err: errNotObject},
+		{in: `[1]`, err: ErrNotObject},
+		{in: `"s"`, err: ErrNotObject},
 		{in: `{"a":1,"b":tru}`, want: `a=1;`, inValue: "b"},
-		{in: `{"a":1`, want: `a=1;`, err: &memberSyntaxError{}},
+		{in: `{"a":1`, want: `a=1;`, err: &SyntaxError{}},
 		{in: `{"a" 1}`, inValue: "a"},
-		{in: `{1:2}`, err: &memberSyntaxError{}},
+		{in: `{1:2}`, err: &SyntaxError{}},
 	}
 	for _, c := range cases {
 		var got strings.Builder
-		err := eachMember([]byte(c.in), func(k string, v json.RawMessage) error {
+		err := Each([]byte(c.in), func(k string, v json.RawMessage) error {
 			if k == "stop" {
 				return stop
 			}
@@ -42,10 +42,10 @@ func TestEachMember(t *testing.T) {
 		if got.String() != c.want {
 			t.Errorf("%s: members %q, want %q", c.in, got.String(), c.want)
 		}
-		var se *memberSyntaxError
+		var se *SyntaxError
 		switch {
 		case c.inValue != "":
-			if !errors.As(err, &se) || !se.inValue || se.key != c.inValue {
+			if !errors.As(err, &se) || !se.InValue || se.Key != c.inValue {
 				t.Errorf("%s: err %#v, want a syntax error in the value of %q", c.in, err, c.inValue)
 			}
 		case c.err == nil:
@@ -53,7 +53,7 @@ func TestEachMember(t *testing.T) {
 				t.Errorf("%s: err %v", c.in, err)
 			}
 		case errors.As(c.err, &se):
-			if !errors.As(err, &se) || se.inValue {
+			if !errors.As(err, &se) || se.InValue {
 				t.Errorf("%s: err %#v, want a syntax error outside any value", c.in, err)
 			}
 		case !errors.Is(err, c.err):
@@ -61,6 +61,9 @@ func TestEachMember(t *testing.T) {
 		}
 	}
 }
+
+// errStop ends a walk early.
+var errStop = errors.New("stop")
 
 // walkTrace is what eachMember-like walkers report for obj: the members in
 // order, then the error (its type and text).
@@ -89,7 +92,7 @@ func TestEachMemberScannerMatchesDecoder(t *testing.T) {
 	}
 	check := func(in []byte) {
 		t.Helper()
-		if got, want := walkTrace(eachMember, in), walkTrace(eachMemberDecoder, in); got != want {
+		if got, want := walkTrace(Each, in), walkTrace(eachMemberDecoder, in); got != want {
 			t.Fatalf("%q:\nscanner %s\ndecoder %s", in, got, want)
 		}
 	}
@@ -110,7 +113,7 @@ func FuzzEachMember(f *testing.F) {
 	f.Add([]byte(`{"a":1,"b":{"c":[2]},"a":"x"}`))
 	f.Add([]byte(`{"a":1,"b":tru}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		if got, want := walkTrace(eachMember, in), walkTrace(eachMemberDecoder, in); got != want {
+		if got, want := walkTrace(Each, in), walkTrace(eachMemberDecoder, in); got != want {
 			t.Fatalf("%q:\nscanner %s\ndecoder %s", in, got, want)
 		}
 	})
@@ -119,13 +122,13 @@ func FuzzEachMember(f *testing.F) {
 // internKey gives every key back as it is, and the envelope's names
 // without allocating.
 func TestInternKey(t *testing.T) {
-	for _, k := range []string{"jsonrpc", "id", "method", "params", "name", "arguments", "_meta", MetaParam, "ucp-agent", "profile", "version", "capabilities", "", "idx", "Method", "location", "x\u00e9"} {
+	for _, k := range []string{"jsonrpc", "id", "method", "params", "name", "arguments", "_meta", "meta", "ucp-agent", "profile", "version", "capabilities", "", "idx", "Method", "location", "x\u00e9"} {
 		if got := internKey([]byte(k)); got != k {
 			t.Errorf("internKey(%q) = %q", k, got)
 		}
 	}
 	raw := []byte(`"arguments"`)
-	if n := testing.AllocsPerRun(100, func() { _, _ = plainKey(raw) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _, _ = PlainString(raw) }); n != 0 {
 		t.Errorf("plainKey of an envelope name allocates %v times", n)
 	}
 }

@@ -1,4 +1,8 @@
-package mcpserver
+// Package jsonmember walks the members of a JSON object exactly as written,
+// repeated names included, so that every reader of a request (the MCP
+// envelope, the tool arguments, the UCP meta) sees the same members and
+// none can be fooled by a decoder that keeps the last of two.
+package jsonmember
 
 import (
 	"bytes"
@@ -6,31 +10,32 @@ import (
 	"errors"
 )
 
-// errNotObject is eachMember's answer for JSON that is not an object.
-var errNotObject = errors.New("not a JSON object")
+// ErrNotObject is Each's answer for JSON that is not an object, so a caller
+// can tell "wrong type" from "does not parse".
+var ErrNotObject = errors.New("not a JSON object")
 
-// memberSyntaxError is an object that does not parse. When inValue is set
-// the value of member key is what failed.
-type memberSyntaxError struct {
-	key     string
-	inValue bool
-	err     error
+// SyntaxError is an object that does not parse; it exists so a caller can
+// point at the member whose value failed (Key, when InValue is set).
+type SyntaxError struct {
+	Key     string
+	InValue bool
+	Err     error
 }
 
-func (e *memberSyntaxError) Error() string { return e.err.Error() }
-func (e *memberSyntaxError) Unwrap() error { return e.err }
+func (e *SyntaxError) Error() string { return e.Err.Error() }
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
-// eachMember calls f with every member of the JSON object obj, in order and
+// Each calls f with every member of the JSON object obj, in order and
 // repeated names included, and returns f's first error. JSON that is not an
-// object gives errNotObject; an object that does not parse, a
-// *memberSyntaxError.
+// object gives ErrNotObject; an object that does not parse, a
+// *SyntaxError.
 //
 // Every request walks several objects this way, so a well-formed object is
 // walked by a scanner of its own that allocates nothing but the keys; any
 // input it does not accept whole (malformed, or nested beyond
 // maxScanDepth) goes to encoding/json's decoder, which then reports the
 // members before the fault and the fault itself exactly as before.
-func eachMember(obj []byte, f func(key string, value json.RawMessage) error) error {
+func Each(obj []byte, f func(key string, value json.RawMessage) error) error {
 	if end := scanValue(obj, skipSpace(obj, 0), 0); end < 0 || len(obj) == 0 || obj[skipSpace(obj, 0)] != '{' {
 		return eachMemberDecoder(obj, f)
 	}
@@ -44,7 +49,7 @@ func eachMember(obj []byte, f func(key string, value json.RawMessage) error) err
 			i = skipSpace(obj, i+1)
 		}
 		kEnd := scanString(obj, i)
-		key, ok := plainKey(obj[i:kEnd])
+		key, ok := PlainString(obj[i:kEnd])
 		if !ok {
 			var k string
 			if err := json.Unmarshal(obj[i:kEnd], &k); err != nil {
@@ -62,9 +67,10 @@ func eachMember(obj []byte, f func(key string, value json.RawMessage) error) err
 	}
 }
 
-// plainKey is the text of a JSON string without escapes or non-ASCII bytes,
-// which decodes to itself; ok is false for any other string.
-func plainKey(raw []byte) (string, bool) {
+// PlainString is the text of a JSON string without escapes or non-ASCII
+// bytes, which decodes to itself; ok is false for any other string. It
+// exists so a hot path can read names without a decoder's allocations.
+func PlainString(raw []byte) (string, bool) {
 	for _, c := range raw[1 : len(raw)-1] {
 		if c == '\\' || c >= 0x80 {
 			return "", false
@@ -92,8 +98,8 @@ func internKey(key []byte) string {
 		return "arguments"
 	case "_meta":
 		return "_meta"
-	case MetaParam:
-		return MetaParam
+	case "meta": // the UCP tool argument carrying ucp-agent
+		return "meta"
 	case "ucp-agent":
 		return "ucp-agent"
 	case "profile":
@@ -264,33 +270,41 @@ func scanLiteral(b []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
-// eachMemberDecoder is eachMember through encoding/json's decoder, for the
+// Scans reports whether b is one JSON value, with only whitespace around
+// it, that the scanner accepts whole; false means encoding/json must judge
+// b (it is malformed, or nested deeper than the scanner follows).
+func Scans(b []byte) bool {
+	end := scanValue(b, skipSpace(b, 0), 0)
+	return end >= 0 && skipSpace(b, end) == len(b)
+}
+
+// eachMemberDecoder is Each through encoding/json's decoder, for the
 // input the scanner leaves to it.
 func eachMemberDecoder(obj []byte, f func(key string, value json.RawMessage) error) error {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	tok, err := dec.Token()
 	if err != nil {
-		return &memberSyntaxError{err: err}
+		return &SyntaxError{Err: err}
 	}
 	if tok != json.Delim('{') {
-		return errNotObject
+		return ErrNotObject
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return &memberSyntaxError{err: err}
+			return &SyntaxError{Err: err}
 		}
 		key, _ := tok.(string)
 		var value json.RawMessage
 		if err := dec.Decode(&value); err != nil {
-			return &memberSyntaxError{key: key, inValue: true, err: err}
+			return &SyntaxError{Key: key, InValue: true, Err: err}
 		}
 		if err := f(key, value); err != nil {
 			return err
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return &memberSyntaxError{err: err}
+		return &SyntaxError{Err: err}
 	}
 	return nil
 }
