@@ -21,6 +21,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/jsonmember"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // The direct path answers a stateless tools/call for a tool added with Add
@@ -35,27 +36,21 @@ import (
 // directTools are the tools added with Add to one server.
 type directTools struct {
 	mu     sync.RWMutex
-	byName map[string]*directTool
-}
-
-// directTool is one tool as the direct path calls it.
-type directTool struct {
-	tool Tool
-	opts *Options
+	byName map[string]*ucpcore.Endpoint
 }
 
 // directServers maps each *mcp.Server to its *directTools.
 var directServers sync.Map
 
-func registerDirect(server *mcp.Server, t Tool, opts *Options) {
-	v, _ := directServers.LoadOrStore(server, &directTools{byName: map[string]*directTool{}})
+func registerDirect(server *mcp.Server, ep *ucpcore.Endpoint) {
+	v, _ := directServers.LoadOrStore(server, &directTools{byName: map[string]*ucpcore.Endpoint{}})
 	d := v.(*directTools)
 	d.mu.Lock()
-	d.byName[t.Name] = &directTool{tool: t, opts: opts}
+	d.byName[ep.Tool().Name] = ep
 	d.mu.Unlock()
 }
 
-func lookupDirect(server *mcp.Server, name string) *directTool {
+func lookupDirect(server *mcp.Server, name string) *ucpcore.Endpoint {
 	v, ok := directServers.Load(server)
 	if !ok {
 		return nil
@@ -91,7 +86,7 @@ var directVersions = map[string]bool{
 
 // serveDirect answers req if the direct path applies and reports whether
 // it did; otherwise nothing has been written.
-func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, adm *Admission) bool {
+func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, adm *ucpcore.Admission) bool {
 	if req.Method != "tools/call" || !req.ID.IsValid() {
 		return false
 	}
@@ -111,7 +106,7 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	if tool == nil {
 		return false
 	}
-	rep, rpcErr := invoke(r.Context(), tool.tool, tool.opts, args)
+	rep, rpcErr := invoke(r.Context(), tool, args)
 	// The SDK marks every JSON answer as not to be cached or transformed.
 	w.Header().Set("Cache-Control", "no-cache, no-transform")
 	if rpcErr != nil {
@@ -122,14 +117,14 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	// The bound is checked before the answer is framed, so an answer over
 	// it is never copied.
 	if !answerFits(rep.body, int64(len(served.resultMeta)), h.opts.MaxResponseBytes) {
-		putBuffer(rep.body)
+		ucpcore.RecycleBody(rep.body)
 		adm.Release()
 		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
 		writeProtocolError(w, http.StatusInternalServerError, req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
 		return true
 	}
 	data, err := directResponse(req.ID, rep, served.resultMeta)
-	putBuffer(rep.body)
+	ucpcore.RecycleBody(rep.body)
 	// The answer is produced: writing it must not hold the server's
 	// capacity for as long as a slow reader takes.
 	adm.Release()
@@ -147,9 +142,9 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	return true
 }
 
-// buffers recycles the response buffers of the direct path, which would
-// otherwise allocate (and collect) two or three times a page's size per
-// call. The SDK path takes buffers too but never gives them back, since the
+// buffers recycles the frames the direct path writes, which would
+// otherwise allocate (and collect) twice a page's size per call. Bodies go
+// back to ucpcore (RecycleBody); the SDK path gives back neither, since the
 // SDK may hold them after the handler returns.
 var buffers sync.Pool
 

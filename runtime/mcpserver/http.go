@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // HTTPOptions configure the streamable HTTP endpoint. The zero value keeps
@@ -37,7 +37,7 @@ type HTTPOptions struct {
 	// endpoint draws on; share one Budget between endpoints so that they
 	// share their limits. Nil builds one from MaxInFlight, MaxRequestMemory
 	// and RateLimit.
-	Budget *Budget
+	Budget *ucpcore.Budget
 	// MaxInFlight caps the POST requests being served at once; 0 means no
 	// cap. Requests above it get -32000 with HTTP 503 and Retry-After.
 	MaxInFlight int
@@ -46,7 +46,7 @@ type HTTPOptions struct {
 	MaxRequestMemory int64
 	// RateLimit limits tools/call per caller (nil: no limit); refused calls
 	// get -32000 with HTTP 429 and Retry-After.
-	RateLimit *RateLimit
+	RateLimit *ucpcore.RateLimit
 	// MinWriteRate is the slowest a client may read an answer, in bytes per
 	// second, once WriteGrace has passed; a slower connection is closed.
 	// 0 means DefaultMinWriteRate, a negative value no minimum. The
@@ -76,8 +76,8 @@ type HTTPOptions struct {
 
 // Default bounds of HTTPOptions.
 const (
-	DefaultMaxBodyBytes     = 1 << 20
-	DefaultMaxResponseBytes = 8 << 20
+	DefaultMaxBodyBytes     = ucpcore.DefaultMaxBodyBytes
+	DefaultMaxResponseBytes = ucpcore.DefaultMaxResponseBytes
 	DefaultMinWriteRate     = 64 << 10
 	DefaultWriteGrace       = time.Second
 )
@@ -104,7 +104,7 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 	}
 	h := &httpHandler{opts: *opts, budget: opts.Budget}
 	if h.budget == nil {
-		h.budget = NewBudget(BudgetOptions{MaxInFlight: opts.MaxInFlight, MaxRequestMemory: opts.MaxRequestMemory, RateLimit: opts.RateLimit})
+		h.budget = ucpcore.NewBudget(ucpcore.BudgetOptions{MaxInFlight: opts.MaxInFlight, MaxRequestMemory: opts.MaxRequestMemory, RateLimit: opts.RateLimit})
 	}
 	if h.opts.MinWriteRate == 0 {
 		h.opts.MinWriteRate = DefaultMinWriteRate
@@ -135,7 +135,7 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 type httpHandler struct {
 	opts   HTTPOptions
 	inner  http.Handler
-	budget *Budget
+	budget *ucpcore.Budget
 	// direct is the server whose Add-ed tools the direct path answers, nil
 	// when the path is off; versions caches versionServed.
 	direct   *mcp.Server
@@ -185,7 +185,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if (req == nil || req.Method != "tools/call") && h.refusedOther(w, r, id) {
 		return
 	}
-	ctx := WithBudget(r.Context(), h.budget, remoteHost(r.RemoteAddr))
+	ctx := ucpcore.WithBudget(r.Context(), h.budget, ucpcore.RemoteHost(r.RemoteAddr))
 	r = r.WithContext(ctx)
 	if req != nil && h.direct != nil && h.serveDirect(w, r, req, adm) {
 		return
@@ -212,7 +212,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// A tools/call the SDK answered without running a tool (an unknown
 	// tool, params it refused) still counts, on the cheaper bucket.
-	if req != nil && req.Method == "tools/call" && !ToolCharged(ctx) && h.refusedOther(w, r, id) {
+	if req != nil && req.Method == "tools/call" && !ucpcore.ToolCharged(ctx) && h.refusedOther(w, r, id) {
 		return
 	}
 	rec.flush(w, id, call.toolError(), h.paced)
@@ -236,7 +236,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 // refusedOther charges a request that runs no tool to its remote address
 // and, when that caller is over its budget, answers 429 and reports true.
 func (h *httpHandler) refusedOther(w http.ResponseWriter, r *http.Request, id jsonrpc.ID) bool {
-	if err := h.budget.ChargeOther(remoteHost(r.RemoteAddr)); err != nil {
+	if err := h.budget.ChargeOther(ucpcore.RemoteHost(r.RemoteAddr)); err != nil {
 		writeRPCError(w, id, RPCError(err, h.opts.Logger))
 		return true
 	}
@@ -524,15 +524,6 @@ func exactID(raw json.RawMessage) bool {
 	return err == nil && n >= -maxExactID && n <= maxExactID
 }
 
-// remoteHost is the IP of a RemoteAddr, without the port, so one client's
-// connections share one bucket.
-func remoteHost(addr string) string {
-	if host, _, err := net.SplitHostPort(addr); err == nil {
-		return host
-	}
-	return addr
-}
-
 // writeProtocolError answers with a JSON-RPC error object and status.
 func writeProtocolError(w http.ResponseWriter, status int, id jsonrpc.ID, code int64, msg string) {
 	writeResponse(w, status, id, &jsonrpc.Error{Code: code, Message: msg})
@@ -657,68 +648,4 @@ func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *js
 	w.Header().Set("Content-Length", strconv.Itoa(s.body.Len()))
 	w.WriteHeader(status)
 	write(w, s.body.Bytes())
-}
-
-// ProfileHandler serves a Business profile document at /.well-known/ucp.
-func ProfileHandler(profile []byte) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		w.Write(profile)
-	})
-}
-
-// ProfileService and ProfileCapability describe what a Business advertises.
-type ProfileService struct {
-	Name      string // e.g. dev.ucp.common
-	Version   string
-	Spec      string
-	Schema    string
-	Transport string
-	Endpoint  string
-}
-
-// ProfileCapability is one advertised capability.
-type ProfileCapability struct {
-	Name    string
-	Version string
-	Spec    string
-	Schema  string
-}
-
-// BusinessProfile renders the /.well-known/ucp document for the given
-// services and capabilities; payment_handlers is present and empty, as the
-// Location capability needs none.
-func BusinessProfile(version string, services []ProfileService, caps []ProfileCapability) ([]byte, error) {
-	type entry map[string]string
-	svc := map[string][]entry{}
-	for _, s := range services {
-		e := entry{"version": s.Version, "transport": s.Transport, "endpoint": s.Endpoint}
-		if s.Spec != "" {
-			e["spec"] = s.Spec
-		}
-		if s.Schema != "" {
-			e["schema"] = s.Schema
-		}
-		svc[s.Name] = append(svc[s.Name], e)
-	}
-	cp := map[string][]entry{}
-	for _, c := range caps {
-		e := entry{"version": c.Version, "schema": c.Schema}
-		if c.Spec != "" {
-			e["spec"] = c.Spec
-		}
-		cp[c.Name] = append(cp[c.Name], e)
-	}
-	return json.MarshalIndent(map[string]any{"ucp": map[string]any{
-		"version":          version,
-		"services":         svc,
-		"capabilities":     cp,
-		"payment_handlers": map[string]any{},
-	}}, "", "  ")
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // CallNote is what the HTTP endpoint learned about one request (its method,
@@ -23,11 +25,12 @@ type CallNote struct {
 
 type noteKey struct{}
 
-// WithCallNote returns ctx carrying a fresh note, which Handler fills in
-// for the request served with that context, and the note.
+// WithCallNote returns ctx carrying a fresh note, which Handler (and the
+// core, through ucpcore.WithObserver) fills in for the request served with
+// that context, and the note.
 func WithCallNote(ctx context.Context) (context.Context, *CallNote) {
 	n := &CallNote{}
-	return context.WithValue(ctx, noteKey{}, n), n
+	return ucpcore.WithObserver(context.WithValue(ctx, noteKey{}, n), n), n
 }
 
 // NoteOf returns the note ctx carries, or nil; tool handlers get the note of
@@ -46,7 +49,9 @@ func (n *CallNote) request(method string, id jsonrpc.ID) {
 	n.mu.Unlock()
 }
 
-func (n *CallNote) call(tool, caller string) {
+// ObserveCall records the tool and caller of a tools/call; it makes a note
+// a ucpcore.Observer, which the core tells as it charges the call.
+func (n *CallNote) ObserveCall(tool, caller string) {
 	if n == nil {
 		return
 	}

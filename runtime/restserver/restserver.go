@@ -1,13 +1,15 @@
 // Package restserver serves generated UCP tools over UCP's REST binding:
 // one POST route per operation, the UCP-Agent header in place of MCP's
 // meta["ucp-agent"], and the HTTP statuses the binding prescribes. Each call
-// runs through mcpserver.Endpoint, the same decode, validate, charge,
-// negotiate, run and encode path as a tools/call, and draws on the same
-// mcpserver.Budget, so the two transports answer and limit alike.
+// runs through ucpcore.Endpoint, the same decode, validate, charge,
+// negotiate, run and encode path runtime/mcpserver uses for a tools/call,
+// and draws on the same ucpcore.Budget, so the two transports answer and
+// limit alike without either importing the other.
 package restserver
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -16,7 +18,6 @@ import (
 	"io"
 	"log/slog"
 	"mime"
-	"net"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -26,8 +27,8 @@ import (
 
 	"github.com/dunglas/httpsfv"
 
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // Header is a request header an operation declares.
@@ -54,10 +55,10 @@ type Operation struct {
 // OperationsOf keeps the operations of ops whose tool is among tools, so
 // that a Business serving some of a service's capabilities routes only
 // their operations; every other path gets the binding's JSON 404.
-func OperationsOf(tools []mcpserver.Tool, ops []Operation) []Operation {
+func OperationsOf(tools []ucpcore.Tool, ops []Operation) []Operation {
 	var out []Operation
 	for _, op := range ops {
-		if slices.ContainsFunc(tools, func(t mcpserver.Tool) bool { return t.Name == op.Tool }) {
+		if slices.ContainsFunc(tools, func(t ucpcore.Tool) bool { return t.Name == op.Tool }) {
 			out = append(out, op)
 		}
 	}
@@ -74,8 +75,8 @@ type Options struct {
 	// Budget is the in-flight cap, request memory and rate buckets; share
 	// the MCP endpoint's so a caller cannot escape them by switching
 	// transport.
-	Budget *mcpserver.Budget
-	// MaxBodyBytes bounds a request body; default mcpserver.DefaultMaxBodyBytes.
+	Budget *ucpcore.Budget
+	// MaxBodyBytes bounds a request body; default ucpcore.DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// Logger receives the access log and server faults.
 	Logger *slog.Logger
@@ -112,7 +113,7 @@ type Refusal struct {
 // route is one operation bound to its tool.
 type route struct {
 	op       Operation
-	endpoint *mcpserver.Endpoint
+	endpoint *ucpcore.Endpoint
 	// bodyParam is the tool argument the body fills.
 	bodyParam string
 	// needID and uuidID say whether Request-Id is required and a UUID.
@@ -131,23 +132,23 @@ type handler struct {
 
 // New builds the handler for ops, each served by the tool of its name in
 // tools with toolOpts (the options of the MCP registration). Every tool
-// must take mcpserver.MetaParam and exactly one other argument, the body.
-func New(tools []mcpserver.Tool, ops []Operation, toolOpts *mcpserver.Options, opts *Options) (http.Handler, error) {
+// must take ucpcore.MetaParam and exactly one other argument, the body.
+func New(tools []ucpcore.Tool, ops []Operation, toolOpts *ucpcore.Options, opts *Options) (http.Handler, error) {
 	h := &handler{mux: http.NewServeMux(), routes: map[string]*route{}}
 	if opts != nil {
 		h.opts = *opts
 	}
 	if h.opts.MaxBodyBytes <= 0 {
-		h.opts.MaxBodyBytes = mcpserver.DefaultMaxBodyBytes
+		h.opts.MaxBodyBytes = ucpcore.DefaultMaxBodyBytes
 	}
 	if h.opts.Logger == nil {
 		h.opts.Logger = slog.Default()
 	}
 	if h.opts.Budget == nil {
-		h.opts.Budget = mcpserver.NewBudget(mcpserver.BudgetOptions{})
+		h.opts.Budget = ucpcore.NewBudget(ucpcore.BudgetOptions{})
 	}
 	base := strings.TrimSuffix(h.opts.Base, "/")
-	byName := map[string]mcpserver.Tool{}
+	byName := map[string]ucpcore.Tool{}
 	for _, t := range tools {
 		byName[t.Name] = t
 	}
@@ -157,11 +158,11 @@ func New(tools []mcpserver.Tool, ops []Operation, toolOpts *mcpserver.Options, o
 		if !ok {
 			return nil, fmt.Errorf("restserver: operation %s %s names tool %q, which is not among the tools", op.Method, op.Path, op.Tool)
 		}
-		rt := &route{op: op, endpoint: mcpserver.NewEndpoint(t, toolOpts)}
+		rt := &route{op: op, endpoint: ucpcore.NewEndpoint(t, toolOpts)}
 		for _, p := range t.Params {
-			if p.Name != mcpserver.MetaParam {
+			if p.Name != ucpcore.MetaParam {
 				if rt.bodyParam != "" {
-					return nil, fmt.Errorf("restserver: tool %s takes more than one argument besides %s; the REST binding carries one body", t.Name, mcpserver.MetaParam)
+					return nil, fmt.Errorf("restserver: tool %s takes more than one argument besides %s; the REST binding carries one body", t.Name, ucpcore.MetaParam)
 				}
 				rt.bodyParam = p.Name
 			}
@@ -209,7 +210,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if !h.opts.NoAccessLog {
 			h.opts.Logger.Info("ucp rest request", "method", r.Method, "path", r.URL.Path, "request_id", r.Header.Get(HeaderRequestID),
-				"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start), "remote", remoteHost(r.RemoteAddr))
+				"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start), "remote", ucpcore.RemoteHost(r.RemoteAddr))
 		}
 	}()
 	h.mux.ServeHTTP(rec, r)
@@ -264,10 +265,10 @@ func (rt *route) serve(h *handler) http.Handler {
 			h.refuse(w, r, http.StatusInternalServerError, Refusal{Code: "internal_error", Content: "internal error"})
 			return
 		}
-		ctx := mcpserver.WithBudget(r.Context(), h.opts.Budget, remoteHost(r.RemoteAddr))
-		out, err := rt.endpoint.Call(ctx, args)
+		ctx := ucpcore.WithBudget(r.Context(), h.opts.Budget, ucpcore.RemoteHost(r.RemoteAddr))
+		out, err := h.call(ctx, rt.endpoint, args)
 		if err != nil {
-			h.fail(w, r, bodyRelative(err, rt.bodyParam), mcpserver.ToolCharged(ctx))
+			h.fail(w, r, bodyRelative(err, rt.bodyParam), ucpcore.ToolCharged(ctx))
 			return
 		}
 		sum := sha256.Sum256(out)
@@ -276,7 +277,37 @@ func (rt *route) serve(h *handler) http.Handler {
 		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 		w.WriteHeader(http.StatusOK)
 		w.Write(out)
+		ucpcore.RecycleBody(out)
 	})
+}
+
+// call runs one call through the core and returns its body, or a typed
+// error the binding answers, or ucpcore.ErrInternal for a fault that is not
+// the caller's (logged here, never sent).
+func (h *handler) call(ctx context.Context, ep *ucpcore.Endpoint, args json.RawMessage) ([]byte, error) {
+	name := ep.Tool().Name
+	body, err := ep.Call(ctx, args)
+	if err != nil {
+		if _, ok := rpcerr.AsInvalidParams(err); ok {
+			return nil, err
+		}
+		if _, ok := rpcerr.AsTransport(err); ok {
+			return nil, err
+		}
+		if _, ok := rpcerr.AsDiscovery(err); ok {
+			return nil, err
+		}
+		if !errors.Is(err, ucpcore.ErrInternal) {
+			ucpcore.LoggerOf(ep.Options()).Error("ucp tool failed", "tool", name, "err", err)
+		}
+		return nil, ucpcore.ErrInternal
+	}
+	if limit := ep.Options().ResponseLimit(0); int64(len(body)) > limit {
+		ucpcore.LoggerOf(ep.Options()).Error("ucp response exceeded the bound and was replaced by an error", "tool", name, "limit", limit)
+		ucpcore.RecycleBody(body)
+		return nil, ucpcore.ErrInternal
+	}
+	return body, nil
 }
 
 // check refuses a request whose Request-Id or Content-Digest is wrong, or
@@ -359,7 +390,7 @@ func arguments(members map[string]any, bodyParam string, body []byte) (json.RawM
 		return nil, err
 	}
 	b := make([]byte, 0, len(body)+len(meta)+len(name)+16)
-	b = append(b, `{"`+mcpserver.MetaParam+`":`...)
+	b = append(b, `{"`+ucpcore.MetaParam+`":`...)
 	b = append(b, meta...)
 	b = append(b, ',')
 	b = append(b, name...)
@@ -391,7 +422,7 @@ func bodyRelative(err error, bodyParam string) error {
 		return err
 	}
 	prefix := "/" + rpcerr.EscapeToken(bodyParam)
-	meta := "/" + rpcerr.EscapeToken(mcpserver.MetaParam)
+	meta := "/" + rpcerr.EscapeToken(ucpcore.MetaParam)
 	out := &rpcerr.InvalidParams{}
 	for _, v := range ip.Violations {
 		switch {
@@ -435,7 +466,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error, charge
 		answer(w, discoveryStatus(dc.Code), Refusal{Code: dc.Code, Content: dc.Content, ContinueURL: dc.ContinueURL})
 		return
 	}
-	if !errors.Is(err, mcpserver.ErrInternal) {
+	if !errors.Is(err, ucpcore.ErrInternal) {
 		h.opts.Logger.Error("ucp rest call failed", "path", r.URL.Path, "err", err)
 	}
 	answer(w, http.StatusInternalServerError, Refusal{Code: "internal_error", Content: "internal error"})
@@ -475,7 +506,7 @@ func transportCode(status int) string {
 // charged to the remote address's bucket for requests that run no tool,
 // as over MCP, so a flood of bad requests is limited too.
 func (h *handler) refuse(w http.ResponseWriter, r *http.Request, status int, ref Refusal) {
-	if err := h.opts.Budget.ChargeOther(remoteHost(r.RemoteAddr)); err != nil {
+	if err := h.opts.Budget.ChargeOther(ucpcore.RemoteHost(r.RemoteAddr)); err != nil {
 		h.transport(w, err)
 		return
 	}
@@ -517,14 +548,6 @@ func isUUID(s string) bool {
 		}
 	}
 	return true
-}
-
-// remoteHost is the IP of a RemoteAddr without its port.
-func remoteHost(addr string) string {
-	if host, _, err := net.SplitHostPort(addr); err == nil {
-		return host
-	}
-	return addr
 }
 
 // recorder notes the status and size of an answer for the access log.

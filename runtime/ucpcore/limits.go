@@ -1,4 +1,4 @@
-package mcpserver
+package ucpcore
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package mcpserver
+package ucpcore
 
 import (
 	"context"
@@ -225,9 +225,41 @@ func charge(ctx context.Context, tool, profile string, arguments json.RawMessage
 	if caller == "" && c != nil {
 		caller = c.remote
 	}
-	NoteOf(ctx).call(tool, caller)
+	if o, _ := ctx.Value(observerKey{}).(Observer); o != nil {
+		o.ObserveCall(tool, caller)
+	}
 	if c == nil || c.ran.Swap(true) {
 		return nil
 	}
 	return c.budget.ChargeTool(caller, valid && c.budget.Strict(tool, arguments))
+}
+
+// Observer is told, for an access log or metrics wrapped around a
+// transport, which tool a call runs and the caller it is charged to, as the
+// core itself read them from the validated arguments, so the wrapper need
+// not parse the request a second time.
+type Observer interface {
+	ObserveCall(tool, caller string)
+}
+
+type observerKey struct{}
+
+// WithObserver returns ctx under which every call tells o its tool and
+// caller.
+func WithObserver(ctx context.Context, o Observer) context.Context {
+	return context.WithValue(ctx, observerKey{}, o)
+}
+
+// CarryCall returns dst carrying the call state of src (its budget and
+// remote address from WithBudget, its Observer), for a transport whose
+// tool handler runs under a context other than the request's (the MCP
+// SDK's, see runtime/mcpserver).
+func CarryCall(dst, src context.Context) context.Context {
+	if c := src.Value(chargerKey{}); c != nil {
+		dst = context.WithValue(dst, chargerKey{}, c)
+	}
+	if o := src.Value(observerKey{}); o != nil {
+		dst = context.WithValue(dst, observerKey{}, o)
+	}
+	return dst
 }

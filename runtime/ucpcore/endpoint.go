@@ -1,0 +1,102 @@
+package ucpcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+)
+
+// ErrInternal stands for a fault that is not the caller's (a hook error, a
+// panic, an answer over the bound): transports answer it with their
+// internal-error shape, and its cause is logged, never sent.
+var ErrInternal = errors.New("internal error")
+
+// Endpoint is one tool ready to be called by any transport: the Tool, its
+// Options, and what the core works out once from the tool's output schema.
+// Every transport calls the same Endpoint.Call, so MCP and REST decode,
+// validate, charge, negotiate, run, encode and recover alike.
+type Endpoint struct {
+	tool Tool
+	opts *Options
+	// empty and emptyErr are requiredEmpty(tool.OutputSchema).
+	empty    []emptyMember
+	emptyErr error
+}
+
+// NewEndpoint prepares t for calls with opts (nil: the zero Options).
+func NewEndpoint(t Tool, opts *Options) *Endpoint {
+	if opts == nil {
+		opts = &Options{}
+	}
+	e := &Endpoint{tool: t, opts: opts}
+	e.empty, e.emptyErr = requiredEmpty(t.OutputSchema)
+	return e
+}
+
+// Tool is the tool the endpoint calls.
+func (e *Endpoint) Tool() Tool { return e.tool }
+
+// Options are the options the endpoint calls its tool with.
+func (e *Endpoint) Options() *Options { return e.opts }
+
+// Call runs one call with arguments, the object a tools/call would carry
+// ({meta, location}), and returns the canonical response body (compact,
+// HTML-escaped, as encoding/json writes it: the bytes MCP sends as
+// structuredContent). Its error is what the pipeline met: an
+// *rpcerr.InvalidParams (pointers from the arguments root),
+// *rpcerr.Transport or *rpcerr.Discovery, a hook's own error (which a
+// transport must log and not send), or ErrInternal for a panic, which is
+// logged here with its stack. Under a context from WithBudget the call is
+// charged there. The body is the caller's; once written it may be given
+// back with RecycleBody.
+func (e *Endpoint) Call(ctx context.Context, arguments json.RawMessage) (body []byte, err error) {
+	defer func() {
+		// A panic in a hook must not end the process and every call in it
+		// (the MCP SDK runs each request in its own goroutine without a
+		// recover).
+		if p := recover(); p != nil {
+			LoggerOf(e.opts).Error("ucp tool panicked", "tool", e.tool.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			body, err = nil, ErrInternal
+		}
+	}()
+	return serve(ctx, e, arguments)
+}
+
+// LoggerOf is opts.Logger, or slog.Default when it is nil or opts is nil,
+// so every transport logs a tool's faults to the same place.
+func LoggerOf(opts *Options) *slog.Logger {
+	if opts != nil && opts.Logger != nil {
+		return opts.Logger
+	}
+	return slog.Default()
+}
+
+// buffers recycles response bodies, which would otherwise allocate (and
+// collect) two or three times a page's size per call.
+var buffers sync.Pool
+
+// maxPooledBuffer keeps one unusually large answer from pinning its buffer.
+const maxPooledBuffer = 1 << 20
+
+func getBuffer() []byte {
+	if p, ok := buffers.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, 16<<10)
+}
+
+// RecycleBody gives back a body returned by Endpoint.Call (or any buffer a
+// transport is done with) for the next call to reuse. Call it only once
+// nothing refers to b any more; a transport that hands the body to code
+// that may keep it (an SDK) must not.
+func RecycleBody(b []byte) {
+	if b == nil || cap(b) > maxPooledBuffer {
+		return
+	}
+	b = b[:0]
+	buffers.Put(&b)
+}
