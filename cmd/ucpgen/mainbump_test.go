@@ -873,6 +873,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
 )
@@ -958,8 +959,8 @@ func run() error {
 		return err
 	}
 	base := "http://" + ln.Addr().String()
-	budget := mcpserver.NewBudget(mcpserver.BudgetOptions{})
-	opts := &mcpserver.Options{}
+	budget := ucpcore.NewBudget(ucpcore.BudgetOptions{})
+	opts := &ucpcore.Options{}
 	server := mcp.NewServer(&mcp.Implementation{Name: "askbiz", Version: "1"}, nil)
 	if err := location.Register(server, hooks, opts); err != nil {
 		return err
@@ -975,7 +976,7 @@ func run() error {
 	mux := http.NewServeMux()
 	mux.Handle("/ucp/mcp", mcpserver.Handler(server, &mcpserver.HTTPOptions{Budget: budget}))
 	mux.Handle("/ucp/", rest)
-	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
+	mux.Handle("/.well-known/ucp", ucpcore.ProfileHandler(profile))
 	fmt.Println("askbiz serving", base)
 	return http.Serve(ln, mux)
 }

@@ -13,6 +13,7 @@ import (
 	ucploc "github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 var stores = []string{ // sorted by id, the order Candidates returns
@@ -75,11 +76,11 @@ func business(origin string) (http.Handler, error) {
 		return nil, err
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "1"}, nil)
-	opts := &mcpserver.Options{}
+	opts := &ucpcore.Options{}
 	if err := ucploc.Register(server, hooks, opts); err != nil {
 		return nil, err
 	}
-	budget := mcpserver.NewBudget(mcpserver.BudgetOptions{}) // one for both transports
+	budget := ucpcore.NewBudget(ucpcore.BudgetOptions{}) // one for both transports
 	rest, err := ucploc.RESTHandler(hooks, opts, &restserver.Options{Base: "/ucp", Budget: budget})
 	if err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func business(origin string) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/ucp/mcp", mcpserver.Handler(server, &mcpserver.HTTPOptions{Budget: budget}))
 	mux.Handle("/ucp/", rest)
-	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
+	mux.Handle("/.well-known/ucp", ucpcore.ProfileHandler(profile))
 	return mux, nil
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // defaultLimits are the limits parseFlags gives with no flags.
@@ -45,7 +46,7 @@ func TestLimitFlags(t *testing.T) {
 	if l.readHeaderTimeout <= 0 || l.readTimeout <= 0 || l.writeTimeout <= 0 || l.idleTimeout <= 0 || l.maxHeaderBytes <= 0 || l.maxInFlight <= 0 || l.shutdownGrace <= 0 {
 		t.Errorf("a default limit is off: %+v", l)
 	}
-	if l.otherRate <= 0 || l.otherBurst < 1 || l.maxRequestMemory != mcpserver.DefaultMaxRequestMemory || l.minWriteRate != mcpserver.DefaultMinWriteRate || l.writeGrace <= 0 {
+	if l.otherRate <= 0 || l.otherBurst < 1 || l.maxRequestMemory != ucpcore.DefaultMaxRequestMemory || l.minWriteRate != mcpserver.DefaultMinWriteRate || l.writeGrace <= 0 {
 		t.Errorf("a default limit is off: %+v", l)
 	}
 	c, err := parseFlags([]string{"--rate", "3", "--rate-burst", "4", "--items-rate", "0.5", "--items-burst", "1", "--max-inflight", "7", "--read-timeout", "2s", "--idle-timeout", "3s", "--write-timeout", "4s", "--shutdown-grace", "5s", "--max-header-bytes", "1000",

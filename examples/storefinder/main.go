@@ -44,6 +44,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 func main() {
@@ -166,7 +167,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&l.itemsBurst, "items-burst", 40, "searches with filters.items a caller may make at once before --items-rate applies")
 	fs.Float64Var(&l.otherRate, "other-rate", 100, "requests that run no tool (tools/list, initialize, ping, refused messages) per second per remote address; more get -32000 with HTTP 429 (0: no limit)")
 	fs.IntVar(&l.otherBurst, "other-burst", 200, "requests that run no tool a remote address may make at once before --other-rate applies")
-	fs.Int64Var(&l.maxRequestMemory, "max-request-memory", mcpserver.DefaultMaxRequestMemory, "bytes the requests being served may reserve together, each 64 times its body size; a request that finds none free within 30 s gets -32000 with HTTP 503 (-1: no budget)")
+	fs.Int64Var(&l.maxRequestMemory, "max-request-memory", ucpcore.DefaultMaxRequestMemory, "bytes the requests being served may reserve together, each 64 times its body size; a request that finds none free within 30 s gets -32000 with HTTP 503 (-1: no budget)")
 	fs.Int64Var(&l.minWriteRate, "min-write-rate", mcpserver.DefaultMinWriteRate, "slowest a client may read an answer, in bytes per second after --write-grace; slower connections are closed (-1: no minimum)")
 	fs.DurationVar(&l.writeGrace, "write-grace", mcpserver.DefaultWriteGrace, "how long an answer may take before --min-write-rate applies")
 	fs.BoolVar(&l.viaSDK, "tool-calls-via-sdk", false, "answer tools/call through the MCP SDK's per-request session instead of the direct path (same bytes, about half the throughput; for comparison)")
@@ -290,7 +291,7 @@ func newServers(c config, logger *slog.Logger) (servers, int, error) {
 			return servers{}, 0, err
 		}
 		server := mcp.NewServer(&mcp.Implementation{Name: "ucpgen-storefinder", Version: v}, nil)
-		opts := &mcpserver.Options{Version: v, Logger: logger, Negotiator: at}
+		opts := &ucpcore.Options{Version: v, Logger: logger, Negotiator: at}
 		if v == location.ProtocolVersion {
 			err = location.Register(server, h, opts)
 			s.current, s.hooks, s.opts = server, h, opts
@@ -401,7 +402,7 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 	l := c.limits
 	// The store finder adds no SDK middleware, so the direct path, which
 	// writes the SDK's bytes without its per-request session, loses nothing.
-	budget := mcpserver.NewBudget(mcpserver.BudgetOptions{MaxInFlight: l.maxInFlight, MaxRequestMemory: l.maxRequestMemory, RateLimit: &mcpserver.RateLimit{
+	budget := ucpcore.NewBudget(ucpcore.BudgetOptions{MaxInFlight: l.maxInFlight, MaxRequestMemory: l.maxRequestMemory, RateLimit: &ucpcore.RateLimit{
 		PerSecond:       l.rate,
 		Burst:           l.rateBurst,
 		Strict:          searchesItems,
@@ -436,7 +437,7 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		mux.Handle(restPath(o.version)+"/", c.ops.wrap(rest, "rest"))
 	}
 	for path, doc := range docs {
-		mux.Handle(path, mcpserver.ProfileHandler(doc))
+		mux.Handle(path, ucpcore.ProfileHandler(doc))
 	}
 	return &http.Server{
 		Handler:           mux,
@@ -459,7 +460,7 @@ func searchesItems(tool string, args json.RawMessage) bool {
 	// Read exactly as the validated call: mcpserver calls this only once
 	// the arguments passed validation, and Argument matches names exactly.
 	present := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
-	return present(mcpserver.Argument(args, "location", "filters", "items")) || present(mcpserver.Argument(args, "location", "filters", "inventory"))
+	return present(ucpcore.Argument(args, "location", "filters", "items")) || present(ucpcore.Argument(args, "location", "filters", "inventory"))
 }
 
 // serveUntil serves on ln until ctx is done, then stops accepting

@@ -12,8 +12,8 @@ import (
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/generated/location20260821"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 	"github.com/ucpgen/ucpgen/schemas"
 )
 
@@ -28,10 +28,10 @@ type olderVersion struct {
 	// binding, profile renders its leaf Business profile for its MCP
 	// endpoint and REST base URL, and capabilities lists what it
 	// advertises: each of the hooks serve returned.
-	register     func(server *mcp.Server, hooks any, opts *mcpserver.Options) error
-	rest         func(hooks any, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
+	register     func(server *mcp.Server, hooks any, opts *ucpcore.Options) error
+	rest         func(hooks any, opts *ucpcore.Options, rest *restserver.Options) (http.Handler, error)
 	profile      func(hooks any, mcpEndpoint, restEndpoint string) ([]byte, error)
-	capabilities func(hooks any) ([]mcpserver.ProfileCapability, error)
+	capabilities func(hooks any) ([]ucpcore.ProfileCapability, error)
 	// schemas is the version's schema tree, whose platform profile schema
 	// checks the Platforms that speak it.
 	schemas fs.FS
@@ -109,7 +109,7 @@ type servers struct {
 	// hooks and opts are the current version's tools as registered, which
 	// the REST binding serves too (nil hooks: MCP only).
 	hooks locationHooks
-	opts  *mcpserver.Options
+	opts  *ucpcore.Options
 }
 
 // restBase is the base path of the current version's REST binding; its
@@ -133,8 +133,8 @@ type olderServer struct {
 	// hooks and opts are this version's hooks (served from the current
 	// version's) and options, from which its REST handler is built.
 	hooks   any
-	opts    *mcpserver.Options
-	rest    func(hooks any, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error)
+	opts    *ucpcore.Options
+	rest    func(hooks any, opts *ucpcore.Options, rest *restserver.Options) (http.Handler, error)
 	profile func(hooks any, mcpEndpoint, restEndpoint string) ([]byte, error)
 }
 
@@ -176,7 +176,7 @@ func olderBusinesses(versions []string, h location.Hooks) ([]negotiation.Busines
 }
 
 // capabilityVersions is an advertised capability list as negotiation sees it.
-func capabilityVersions(list []mcpserver.ProfileCapability) map[string][]negotiation.CapabilityVersion {
+func capabilityVersions(list []ucpcore.ProfileCapability) map[string][]negotiation.CapabilityVersion {
 	caps := map[string][]negotiation.CapabilityVersion{}
 	for _, c := range list {
 		caps[c.Name] = append(caps[c.Name], negotiation.CapabilityVersion{Version: c.Version})
@@ -213,17 +213,17 @@ func profiles(s servers, base string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("business profile: %w", err)
 	}
 	out := map[string][]byte{}
-	var listed []mcpserver.SupportedVersion
+	var listed []ucpcore.SupportedVersion
 	for _, o := range s.older {
 		leaf, err := o.profile(o.hooks, base+mcpPath(o.version), base+restPath(o.version))
 		if err != nil {
 			return nil, fmt.Errorf("business profile %s: %w", o.version, err)
 		}
 		out[profilePath(o.version)] = leaf
-		listed = append(listed, mcpserver.SupportedVersion{Version: o.version, URI: base + profilePath(o.version), Profile: leaf})
+		listed = append(listed, ucpcore.SupportedVersion{Version: o.version, URI: base + profilePath(o.version), Profile: leaf})
 	}
 	if len(listed) > 0 {
-		if current, err = mcpserver.WithSupportedVersions(current, listed); err != nil {
+		if current, err = ucpcore.WithSupportedVersions(current, listed); err != nil {
 			return nil, err
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // conversion is the code the older version asks for: one method per member
@@ -108,15 +109,15 @@ func business(origin string) (http.Handler, error) {
 		return nil, err
 	}
 	leafURI := origin + "/.well-known/ucp/" + old.ProtocolVersion
-	profile, err = mcpserver.WithSupportedVersions(profile, []mcpserver.SupportedVersion{{Version: old.ProtocolVersion, URI: leafURI, Profile: leaf}})
+	profile, err = ucpcore.WithSupportedVersions(profile, []ucpcore.SupportedVersion{{Version: old.ProtocolVersion, URI: leafURI, Profile: leaf}})
 	if err != nil {
 		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/ucp/mcp", mcpserver.Handler(current, nil))
 	mux.Handle("/ucp/"+old.ProtocolVersion+"/mcp", mcpserver.Handler(older, nil))
-	mux.Handle("/.well-known/ucp", mcpserver.ProfileHandler(profile))
-	mux.Handle("/.well-known/ucp/"+old.ProtocolVersion, mcpserver.ProfileHandler(leaf))
+	mux.Handle("/.well-known/ucp", ucpcore.ProfileHandler(profile))
+	mux.Handle("/.well-known/ucp/"+old.ProtocolVersion, ucpcore.ProfileHandler(leaf))
 	return mux, nil
 }
 

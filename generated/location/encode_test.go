@@ -8,8 +8,8 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/opt"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // appender is what every generated struct and union has.
@@ -171,7 +171,7 @@ func BenchmarkEncodeResponse(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := mcpserver.SetMember(body, "ucp", json.RawMessage(ucp)); err != nil {
+				if _, err := ucpcore.SetMember(body, "ucp", json.RawMessage(ucp)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ucpgen/ucpgen/runtime/capability"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 	"reflect"
 )
 
@@ -62,24 +63,24 @@ func Omit(hooks Hooks, capabilities ...string) Hooks {
 
 // capabilities is every capability of the service, in OpenRPC method order, with
 // the interface that adopts it and the tools it serves.
-var capabilities = []capability.Capability[mcpserver.Tool]{{
-	Bind: func(hooks any) ([]mcpserver.Tool, bool) {
+var capabilities = []capability.Capability[ucpcore.Tool]{{
+	Bind: func(hooks any) ([]ucpcore.Tool, bool) {
 		h, ok := hooks.(LocationSearchHooks)
 		if !ok {
 			return nil, false
 		}
-		return []mcpserver.Tool{searchLocationsTool(h)}, true
+		return []ucpcore.Tool{searchLocationsTool(h)}, true
 	},
 	Interface: reflect.TypeFor[LocationSearchHooks](),
 	Name:      "dev.ucp.common.location.search",
 	Schema:    "https://ucp.dev/2026-08-25/schemas/common/location_search.json",
 }, {
-	Bind: func(hooks any) ([]mcpserver.Tool, bool) {
+	Bind: func(hooks any) ([]ucpcore.Tool, bool) {
 		h, ok := hooks.(LocationLookupHooks)
 		if !ok {
 			return nil, false
 		}
-		return []mcpserver.Tool{lookupLocationsTool(h)}, true
+		return []ucpcore.Tool{lookupLocationsTool(h)}, true
 	},
 	Interface: reflect.TypeFor[LocationLookupHooks](),
 	Name:      "dev.ucp.common.location.lookup",
@@ -87,12 +88,12 @@ var capabilities = []capability.Capability[mcpserver.Tool]{{
 }}
 
 // searchLocationsTool describes the search_locations tool for the runtime, bound to hooks.
-func searchLocationsTool(hooks LocationSearchHooks) mcpserver.Tool {
-	return mcpserver.Tool{
-		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+func searchLocationsTool(hooks LocationSearchHooks) ucpcore.Tool {
+	return ucpcore.Tool{
+		Bind: func(args []json.RawMessage) (ucpcore.Run, error) {
 			meta, metaErr := DecodeMeta(args[0])
 			location, locationErr := DecodeSearchRequest(args[1])
-			if err := mcpserver.ArgumentErrors([]string{"meta", "location"}, metaErr, locationErr); err != nil {
+			if err := ucpcore.ArgumentErrors([]string{"meta", "location"}, metaErr, locationErr); err != nil {
 				return nil, err
 			}
 			return func(ctx context.Context) (any, error) {
@@ -115,7 +116,7 @@ func searchLocationsTool(hooks LocationSearchHooks) mcpserver.Tool {
 		InputSchema:  json.RawMessage(searchLocationsInputSchema),
 		Name:         "search_locations",
 		OutputSchema: json.RawMessage(searchLocationsOutputSchema),
-		Params: []mcpserver.Param{{
+		Params: []ucpcore.Param{{
 			Name:     "meta",
 			Required: true,
 		}, {
@@ -127,12 +128,12 @@ func searchLocationsTool(hooks LocationSearchHooks) mcpserver.Tool {
 }
 
 // lookupLocationsTool describes the lookup_locations tool for the runtime, bound to hooks.
-func lookupLocationsTool(hooks LocationLookupHooks) mcpserver.Tool {
-	return mcpserver.Tool{
-		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+func lookupLocationsTool(hooks LocationLookupHooks) ucpcore.Tool {
+	return ucpcore.Tool{
+		Bind: func(args []json.RawMessage) (ucpcore.Run, error) {
 			meta, metaErr := DecodeMeta(args[0])
 			location, locationErr := DecodeLookupRequest(args[1])
-			if err := mcpserver.ArgumentErrors([]string{"meta", "location"}, metaErr, locationErr); err != nil {
+			if err := ucpcore.ArgumentErrors([]string{"meta", "location"}, metaErr, locationErr); err != nil {
 				return nil, err
 			}
 			return func(ctx context.Context) (any, error) {
@@ -155,7 +156,7 @@ func lookupLocationsTool(hooks LocationLookupHooks) mcpserver.Tool {
 		InputSchema:  json.RawMessage(lookupLocationsInputSchema),
 		Name:         "lookup_locations",
 		OutputSchema: json.RawMessage(lookupLocationsOutputSchema),
-		Params: []mcpserver.Param{{
+		Params: []ucpcore.Param{{
 			Name:     "meta",
 			Required: true,
 		}, {
@@ -170,12 +171,12 @@ func lookupLocationsTool(hooks LocationLookupHooks) mcpserver.Tool {
 // capability by capability; Register and RESTHandler use it, and tests or custom
 // servers may too. Hooks that implement no capability, or one only in part, are an
 // error.
-func Tools(hooks Hooks) ([]mcpserver.Tool, error) {
+func Tools(hooks Hooks) ([]ucpcore.Tool, error) {
 	served, err := capability.Resolve(hooks, capabilities)
 	if err != nil {
 		return nil, err
 	}
-	var tools []mcpserver.Tool
+	var tools []ucpcore.Tool
 	for _, c := range served {
 		tools = append(tools, c.Items...)
 	}
@@ -188,11 +189,11 @@ func Tools(hooks Hooks) ([]mcpserver.Tool, error) {
 // Without a Negotiator the tools answer at ProtocolVersion; opts.Version may be left
 // empty and must not name another release. opts.DescribedOutputSchemas chooses the
 // output schemas with descriptions.
-func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
+func Register(server *mcp.Server, hooks Hooks, opts *ucpcore.Options) error {
 	if server == nil {
 		return errors.New("Register: server must not be nil")
 	}
-	var o mcpserver.Options
+	var o ucpcore.Options
 	if opts != nil {
 		o = *opts
 	}
@@ -218,15 +219,15 @@ func Register(server *mcp.Server, hooks Hooks, opts *mcpserver.Options) error {
 
 // Capabilities lists the UCP capabilities hooks implement, for the Business profile
 // at /.well-known/ucp and for negotiation; each call returns a new slice.
-func Capabilities(hooks Hooks) ([]mcpserver.ProfileCapability, error) {
+func Capabilities(hooks Hooks) ([]ucpcore.ProfileCapability, error) {
 	served, err := capability.Resolve(hooks, capabilities)
 	if err != nil {
 		return nil, err
 	}
-	var out []mcpserver.ProfileCapability
+	var out []ucpcore.ProfileCapability
 	for _, c := range served {
 		if c.Name != "" {
-			out = append(out, mcpserver.ProfileCapability{
+			out = append(out, ucpcore.ProfileCapability{
 				Name:    c.Name,
 				Schema:  c.Schema,
 				Version: ProtocolVersion,
@@ -243,7 +244,7 @@ func BusinessProfile(hooks Hooks, endpoint string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("BusinessProfile: %w", err)
 	}
-	return mcpserver.BusinessProfile(ProtocolVersion, []mcpserver.ProfileService{{
+	return ucpcore.BusinessProfile(ProtocolVersion, []ucpcore.ProfileService{{
 		Endpoint:  endpoint,
 		Name:      "dev.ucp.common",
 		Schema:    "https://ucp.dev/2026-08-25/services/common/mcp.openrpc.json",

@@ -21,6 +21,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // seedHooks answers like the seed's binding examples and counts calls.
@@ -48,7 +49,7 @@ func (h *seedHooks) LookupLocations(ctx context.Context, meta *location.Meta, re
 	}}}, nil
 }
 
-func connect(t *testing.T, h location.Hooks, opts *mcpserver.Options) *mcp.ClientSession {
+func connect(t *testing.T, h location.Hooks, opts *ucpcore.Options) *mcp.ClientSession {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	if err := location.Register(server, h, opts); err != nil {
@@ -309,7 +310,7 @@ func TestBodyLimit(t *testing.T) {
 // TestIsErrorOption flips only invalid-argument reporting.
 func TestIsErrorOption(t *testing.T) {
 	h := &seedHooks{}
-	cs := connect(t, h, &mcpserver.Options{InvalidArgumentsAsToolErrors: true})
+	cs := connect(t, h, &ucpcore.Options{InvalidArgumentsAsToolErrors: true})
 	res, err := call(t, cs, "search_locations", `{"location":{}}`)
 	if err != nil || !res.IsError {
 		t.Fatalf("invalid args with option: err=%v res=%+v", err, res)

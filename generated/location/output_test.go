@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/opt"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // badHooks answers with payloads that break the response schemas: a
@@ -41,7 +41,7 @@ func TestValidateOutput(t *testing.T) {
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			var logs bytes.Buffer
-			on := connect(t, badHooks{}, &mcpserver.Options{ValidateOutput: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			on := connect(t, badHooks{}, &ucpcore.Options{ValidateOutput: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 			_, err := call(t, on, tc.tool, tc.args)
 			je := wireError(t, err)
 			if je.Code != -32603 {

@@ -6,8 +6,8 @@ package location
 
 import (
 	"fmt"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 	"net/http"
 )
 
@@ -52,8 +52,8 @@ func RESTOperations() []restserver.Operation {
 // negotiate, call, fill ucp, map errors); an operation of a capability they do not
 // implement has no route. opts are Register's options; rest sets the base path, body
 // cap, logger and the Budget, which the MCP endpoint should share.
-func RESTHandler(hooks Hooks, opts *mcpserver.Options, rest *restserver.Options) (http.Handler, error) {
-	var o mcpserver.Options
+func RESTHandler(hooks Hooks, opts *ucpcore.Options, rest *restserver.Options) (http.Handler, error) {
+	var o ucpcore.Options
 	if opts != nil {
 		o = *opts
 	}
@@ -72,8 +72,8 @@ func RESTHandler(hooks Hooks, opts *mcpserver.Options, rest *restserver.Options)
 }
 
 // RESTService is the profile entry of the REST binding whose base URL is endpoint.
-func RESTService(endpoint string) mcpserver.ProfileService {
-	return mcpserver.ProfileService{
+func RESTService(endpoint string) ucpcore.ProfileService {
+	return ucpcore.ProfileService{
 		Endpoint:  endpoint,
 		Name:      "dev.ucp.common",
 		Schema:    RESTSchema,
@@ -90,5 +90,5 @@ func BusinessProfileWithREST(hooks Hooks, mcpEndpoint, restEndpoint string) ([]b
 	if err != nil {
 		return nil, err
 	}
-	return restserver.AddProfileService(doc, RESTService(restEndpoint))
+	return ucpcore.AddProfileService(doc, RESTService(restEndpoint))
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // TestNewServiceUnusableScheduleIsLoud: a Business's own Source may hand the
@@ -41,7 +41,7 @@ func TestNewServiceUnusableScheduleIsLoud(t *testing.T) {
 	}
 
 	var logs bytes.Buffer
-	cs := connect(t, hooks, &mcpserver.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	cs := connect(t, hooks, &ucpcore.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	_, err = call(t, cs, "search_locations", `{"meta":`+goodMeta+`,"location":{"filters":{"hours":{"open_at":"2026-05-18T12:00:00+02:00"}}}}`)
 	if je := wireError(t, err); je.Code != -32603 {
 		t.Errorf("client saw %d %s, want -32603", je.Code, je.Message)

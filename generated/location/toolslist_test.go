@@ -14,7 +14,7 @@ import (
 	"github.com/ucpgen/ucpgen/generator"
 	"github.com/ucpgen/ucpgen/generator/emit"
 	"github.com/ucpgen/ucpgen/generator/ir"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 	"github.com/ucpgen/ucpgen/schemas"
 )
 
@@ -36,11 +36,11 @@ func TestToolsListIsLean(t *testing.T) {
 	full := fullToolSchemas(t)
 	for _, c := range []struct {
 		name      string
-		opts      *mcpserver.Options
+		opts      *ucpcore.Options
 		described bool
 	}{
 		{"default", nil, false},
-		{"DescribedOutputSchemas", &mcpserver.Options{DescribedOutputSchemas: true}, true},
+		{"DescribedOutputSchemas", &ucpcore.Options{DescribedOutputSchemas: true}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cs := connect(t, &seedHooks{}, c.opts)
@@ -80,7 +80,7 @@ func TestToolsListIsLean(t *testing.T) {
 			}
 		})
 	}
-	checkTools(t, connect(t, &seedHooks{}, &mcpserver.Options{DescribedOutputSchemas: true}))
+	checkTools(t, connect(t, &seedHooks{}, &ucpcore.Options{DescribedOutputSchemas: true}))
 }
 
 // checkArgumentTypes requires meta and location, each declaring type
@@ -207,10 +207,10 @@ func sameDescriptions(t *testing.T, what string, got, want map[string]int) {
 // with ProtocolVersion and refuses another release.
 func TestRegisterVersion(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	if err := location.Register(server, &seedHooks{}, &mcpserver.Options{Version: "2020-01-01"}); err == nil || !strings.Contains(err.Error(), location.ProtocolVersion) {
+	if err := location.Register(server, &seedHooks{}, &ucpcore.Options{Version: "2020-01-01"}); err == nil || !strings.Contains(err.Error(), location.ProtocolVersion) {
 		t.Errorf("Register with another release: err = %v, want a refusal naming %s", err, location.ProtocolVersion)
 	}
-	res, err := call(t, connect(t, &seedHooks{}, &mcpserver.Options{}), "search_locations", `{"meta":`+goodMeta+`,"location":{}}`)
+	res, err := call(t, connect(t, &seedHooks{}, &ucpcore.Options{}), "search_locations", `{"meta":`+goodMeta+`,"location":{}}`)
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %v", err, res)
 	}

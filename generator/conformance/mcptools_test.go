@@ -277,6 +277,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 
 	tools "PKGPATH"
 )
@@ -295,7 +296,7 @@ func main() {
 	var urls []any
 	for _, direct := range []bool{false, true} {
 		server := mcp.NewServer(&mcp.Implementation{Name: "stubs", Version: "1"}, nil)
-		if err := tools.Register(server, tools.StubHooks(bodies), &mcpserver.Options{ValidateOutput: true}); err != nil {
+		if err := tools.Register(server, tools.StubHooks(bodies), &ucpcore.Options{ValidateOutput: true}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}

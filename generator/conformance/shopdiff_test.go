@@ -84,12 +84,12 @@ import (
 	"strings"
 
 	gen "IMPORT"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
 func main() {
-	tools := map[string]mcpserver.Tool{}
+	tools := map[string]ucpcore.Tool{}
 	all, err := gen.Tools(gen.StubHooks(nil))
 	if err != nil {
 		panic(err)

@@ -37,10 +37,10 @@ import (
 	"strings"
 
 	gen %q
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
-func verdict(t mcpserver.Tool, data []byte) string {
+func verdict(t ucpcore.Tool, data []byte) string {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
 		return "reject"
@@ -68,7 +68,7 @@ func verdict(t mcpserver.Tool, data []byte) string {
 }
 
 func main() {
-	tools := map[string]mcpserver.Tool{}
+	tools := map[string]ucpcore.Tool{}
 	all, err := gen.Tools(gen.StubHooks(nil))
 	if err != nil {
 		panic(err)

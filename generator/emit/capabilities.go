@@ -156,16 +156,16 @@ func capabilityTable(m *ir.Model, groups []*capabilityGroup) (jen.Code, error) {
 			jen.Id("Name"):      jen.Lit(g.Name),
 			jen.Id("Schema"):    jen.Lit(schema),
 			jen.Id("Interface"): jen.Qual("reflect", "TypeFor").Types(jen.Id(g.Iface)).Call(),
-			jen.Id("Bind"): jen.Func().Params(jen.Id("hooks").Any()).Params(jen.Index().Qual(mcpserverPkg, "Tool"), jen.Bool()).Block(
+			jen.Id("Bind"): jen.Func().Params(jen.Id("hooks").Any()).Params(jen.Index().Qual(ucpcorePkg, "Tool"), jen.Bool()).Block(
 				jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("hooks").Assert(jen.Id(g.Iface)),
 				jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.False())),
-				jen.Return(jen.Index().Qual(mcpserverPkg, "Tool").Values(tools...), jen.True()),
+				jen.Return(jen.Index().Qual(ucpcorePkg, "Tool").Values(tools...), jen.True()),
 			),
 		}))
 	}
 	return jen.Comment("capabilities is every capability of the service, in OpenRPC method order, with").Line().
 		Comment("the interface that adopts it and the tools it serves.").Line().
-		Var().Id("capabilities").Op("=").Index().Qual(capabilityPkg, "Capability").Types(jen.Qual(mcpserverPkg, "Tool")).Values(entries...), nil
+		Var().Id("capabilities").Op("=").Index().Qual(capabilityPkg, "Capability").Types(jen.Qual(ucpcorePkg, "Tool")).Values(entries...), nil
 }
 
 // toolFuncName is the function describing tool t bound to its hooks.

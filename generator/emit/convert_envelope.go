@@ -11,7 +11,7 @@ import (
 
 // This file decides which members of an answer's ucp member the converter
 // leaves to the runtime: every answer is encoded with the negotiated ucp
-// object merged into the one the hook set (mcpserver's encodeResponse), and
+// object merged into the one the hook set (ucpcore's encodeResponse), and
 // the negotiated members win, so whatever a hook or a conversion writes
 // there never reaches the Platform.
 

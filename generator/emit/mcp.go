@@ -15,6 +15,7 @@ import (
 const (
 	mcpPkg       = "github.com/modelcontextprotocol/go-sdk/mcp"
 	mcpserverPkg = "github.com/ucpgen/ucpgen/runtime/mcpserver"
+	ucpcorePkg   = "github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 func init() {
@@ -27,6 +28,7 @@ func init() {
 func emitMCP(f *jen.File, m *ir.Model) error {
 	f.ImportName(mcpPkg, "mcp")
 	f.ImportName(mcpserverPkg, "mcpserver")
+	f.ImportName(ucpcorePkg, "ucpcore")
 	f.ImportName(rpcerrPkg, "rpcerr")
 	f.ImportName(capabilityPkg, "capability")
 	mcpService, err := isMCPService(m)
@@ -95,8 +97,8 @@ func lowerFirst(s string) string {
 func toolFunc(t *ir.Tool, g *capabilityGroup) jen.Code {
 	res := t.Result
 	return jen.Add(lineComments(wrap(fmt.Sprintf("%s describes the %s tool for the runtime, bound to hooks.", toolFuncName(t), t.Name), docWidth))).Line().
-		Func().Id(toolFuncName(t)).Params(jen.Id("hooks").Id(g.Iface)).Qual(mcpserverPkg, "Tool").Block(
-		jen.Return(jen.Qual(mcpserverPkg, "Tool").Values(jen.Dict{
+		Func().Id(toolFuncName(t)).Params(jen.Id("hooks").Id(g.Iface)).Qual(ucpcorePkg, "Tool").Block(
+		jen.Return(jen.Qual(ucpcorePkg, "Tool").Values(jen.Dict{
 			jen.Id("Name"):         jen.Lit(t.Name),
 			jen.Id("Title"):        jen.Lit(t.Summary),
 			jen.Id("Description"):  jen.Lit(t.Description),
@@ -119,10 +121,10 @@ func toolsFunc() jen.Code {
 		Comment("capability by capability; Register and RESTHandler use it, and tests or custom").Line().
 		Comment("servers may too. Hooks that implement no capability, or one only in part, are an").Line().
 		Comment("error.").Line().
-		Func().Id("Tools").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(mcpserverPkg, "Tool"), jen.Error()).Block(
+		Func().Id("Tools").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(ucpcorePkg, "Tool"), jen.Error()).Block(
 		jen.List(jen.Id("served"), jen.Err()).Op(":=").Qual(capabilityPkg, "Resolve").Call(jen.Id("hooks"), jen.Id("capabilities")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Var().Id("tools").Index().Qual(mcpserverPkg, "Tool"),
+		jen.Var().Id("tools").Index().Qual(ucpcorePkg, "Tool"),
 		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("served")).Block(
 			jen.Id("tools").Op("=").Append(jen.Id("tools"), jen.Id("c").Dot("Items").Op("...")),
 		),
@@ -148,11 +150,11 @@ func registerFunc() jen.Code {
 		Comment("Without a Negotiator the tools answer at ProtocolVersion; opts.Version may be left").Line().
 		Comment("empty and must not name another release. opts.DescribedOutputSchemas chooses the").Line().
 		Comment("output schemas with descriptions.").Line().
-		Func().Id("Register").Params(jen.Id("server").Op("*").Qual(mcpPkg, "Server"), jen.Id("hooks").Id("Hooks"), jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options")).Error().Block(
+		Func().Id("Register").Params(jen.Id("server").Op("*").Qual(mcpPkg, "Server"), jen.Id("hooks").Id("Hooks"), jen.Id("opts").Op("*").Qual(ucpcorePkg, "Options")).Error().Block(
 		jen.If(jen.Id("server").Op("==").Nil()).Block(
 			jen.Return(jen.Qual("errors", "New").Call(jen.Lit("Register: server must not be nil"))),
 		),
-		jen.Var().Id("o").Qual(mcpserverPkg, "Options"),
+		jen.Var().Id("o").Qual(ucpcorePkg, "Options"),
 		jen.If(jen.Id("opts").Op("!=").Nil()).Block(jen.Id("o").Op("=").Op("*").Id("opts")),
 		versionCheck("Register"),
 		jen.List(jen.Id("tools"), jen.Err()).Op(":=").Id("Tools").Call(jen.Id("hooks")),
@@ -181,14 +183,14 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	}
 	code := jen.Comment("Capabilities lists the UCP capabilities hooks implement, for the Business profile").Line().
 		Comment("at /.well-known/ucp and for negotiation; each call returns a new slice.").Line().
-		Func().Id("Capabilities").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(mcpserverPkg, "ProfileCapability"), jen.Error()).Block(
+		Func().Id("Capabilities").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(ucpcorePkg, "ProfileCapability"), jen.Error()).Block(
 		jen.List(jen.Id("served"), jen.Err()).Op(":=").Qual(capabilityPkg, "Resolve").Call(jen.Id("hooks"), jen.Id("capabilities")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Var().Id("out").Index().Qual(mcpserverPkg, "ProfileCapability"),
+		jen.Var().Id("out").Index().Qual(ucpcorePkg, "ProfileCapability"),
 		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("served")).Block(
 			// A tool that declares no capability has nothing to advertise.
 			jen.If(jen.Id("c").Dot("Name").Op("!=").Lit("")).Block(
-				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(mcpserverPkg, "ProfileCapability").Values(jen.Dict{
+				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(ucpcorePkg, "ProfileCapability").Values(jen.Dict{
 					jen.Id("Name"):    jen.Id("c").Dot("Name"),
 					jen.Id("Version"): jen.Id("ProtocolVersion"),
 					jen.Id("Schema"):  jen.Id("c").Dot("Schema"),
@@ -208,9 +210,9 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 		Func().Id("BusinessProfile").Params(jen.Id("hooks").Id("Hooks"), jen.Id("endpoint").String()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.List(jen.Id("caps"), jen.Err()).Op(":=").Id("Capabilities").Call(jen.Id("hooks")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("BusinessProfile: %w"), jen.Err()))),
-		jen.Return(jen.Qual(mcpserverPkg, "BusinessProfile").Call(
+		jen.Return(jen.Qual(ucpcorePkg, "BusinessProfile").Call(
 			jen.Id("ProtocolVersion"),
-			jen.Index().Qual(mcpserverPkg, "ProfileService").Values(jen.Values(jen.Dict{
+			jen.Index().Qual(ucpcorePkg, "ProfileService").Values(jen.Values(jen.Dict{
 				jen.Id("Name"):      jen.Lit(name),
 				jen.Id("Version"):   jen.Id("ProtocolVersion"),
 				jen.Id("Transport"): jen.Lit("mcp"),

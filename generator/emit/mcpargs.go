@@ -16,7 +16,7 @@ import (
 // order, and the Go names and types the Hooks methods take them as.
 
 // metaParam is the argument the UCP MCP binding defines for request
-// metadata on every tool (mcpserver.MetaParam).
+// metadata on every tool (ucpcore.MetaParam).
 const metaParam = "meta"
 
 // isMCPService reports whether m's methods are MCP tools of the UCP
@@ -128,7 +128,7 @@ func paramList(t *ir.Tool) jen.Code {
 	for _, p := range t.Params {
 		ps = append(ps, jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Required"): jen.Lit(p.Required)}))
 	}
-	return jen.Index().Qual(mcpserverPkg, "Param").Values(ps...)
+	return jen.Index().Qual(ucpcorePkg, "Param").Values(ps...)
 }
 
 // bindFunc is the tool's Bind: it decodes every argument before reporting
@@ -167,7 +167,7 @@ func bindFunc(t *ir.Tool) jen.Code {
 		call = append(call, jen.Id(id))
 	}
 	body = append(body,
-		jen.If(jen.Err().Op(":=").Qual(mcpserverPkg, "ArgumentErrors").Call(append([]jen.Code{jen.Index().String().Values(names...)}, errs...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op(":=").Qual(ucpcorePkg, "ArgumentErrors").Call(append([]jen.Code{jen.Index().String().Values(names...)}, errs...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Any(), jen.Error()).Block(
 			jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("hooks").Dot(hookName(t)).Call(call...),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -175,5 +175,5 @@ func bindFunc(t *ir.Tool) jen.Code {
 			jen.Return(jen.Id("resp"), jen.Nil()),
 		), jen.Nil()),
 	)
-	return jen.Func().Params(jen.Id("args").Index().Qual(jsonPkg, "RawMessage")).Params(jen.Qual(mcpserverPkg, "Run"), jen.Error()).Block(body...)
+	return jen.Func().Params(jen.Id("args").Index().Qual(jsonPkg, "RawMessage")).Params(jen.Qual(ucpcorePkg, "Run"), jen.Error()).Block(body...)
 }

@@ -30,7 +30,7 @@ func emitREST(f *jen.File, m *ir.Model) error {
 	if err != nil || !mcpService {
 		return errSkipFile
 	}
-	f.ImportName(mcpserverPkg, "mcpserver")
+	f.ImportName(ucpcorePkg, "ucpcore")
 	f.ImportName(restserverPkg, "restserver")
 	schema, err := m.PublishedURL(rest.File)
 	if err != nil {
@@ -119,10 +119,10 @@ func restHandlerFunc() jen.Code {
 		Comment("cap, logger and the Budget, which the MCP endpoint should share.").Line().
 		Func().Id("RESTHandler").Params(
 		jen.Id("hooks").Id("Hooks"),
-		jen.Id("opts").Op("*").Qual(mcpserverPkg, "Options"),
+		jen.Id("opts").Op("*").Qual(ucpcorePkg, "Options"),
 		jen.Id("rest").Op("*").Qual(restserverPkg, "Options"),
 	).Params(jen.Qual("net/http", "Handler"), jen.Error()).Block(
-		jen.Var().Id("o").Qual(mcpserverPkg, "Options"),
+		jen.Var().Id("o").Qual(ucpcorePkg, "Options"),
 		jen.If(jen.Id("opts").Op("!=").Nil()).Block(jen.Id("o").Op("=").Op("*").Id("opts")),
 		versionCheck("RESTHandler", jen.Nil()),
 		jen.List(jen.Id("tools"), jen.Err()).Op(":=").Id("Tools").Call(jen.Id("hooks")),
@@ -135,8 +135,8 @@ func restHandlerFunc() jen.Code {
 // profile entries of a Business that serves both transports.
 func restServiceFunc(name string) jen.Code {
 	return jen.Comment("RESTService is the profile entry of the REST binding whose base URL is endpoint.").Line().
-		Func().Id("RESTService").Params(jen.Id("endpoint").String()).Qual(mcpserverPkg, "ProfileService").Block(
-		jen.Return(jen.Qual(mcpserverPkg, "ProfileService").Values(jen.Dict{
+		Func().Id("RESTService").Params(jen.Id("endpoint").String()).Qual(ucpcorePkg, "ProfileService").Block(
+		jen.Return(jen.Qual(ucpcorePkg, "ProfileService").Values(jen.Dict{
 			jen.Id("Name"):      jen.Lit(name),
 			jen.Id("Version"):   jen.Id("ProtocolVersion"),
 			jen.Id("Transport"): jen.Lit("rest"),
@@ -150,6 +150,6 @@ func restServiceFunc(name string) jen.Code {
 		Func().Id("BusinessProfileWithREST").Params(jen.Id("hooks").Id("Hooks"), jen.List(jen.Id("mcpEndpoint"), jen.Id("restEndpoint")).String()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.List(jen.Id("doc"), jen.Err()).Op(":=").Id("BusinessProfile").Call(jen.Id("hooks"), jen.Id("mcpEndpoint")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(restserverPkg, "AddProfileService").Call(jen.Id("doc"), jen.Id("RESTService").Call(jen.Id("restEndpoint")))),
+		jen.Return(jen.Qual(ucpcorePkg, "AddProfileService").Call(jen.Id("doc"), jen.Id("RESTService").Call(jen.Id("restEndpoint")))),
 	)
 }

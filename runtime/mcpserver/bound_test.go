@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // TestResponseBoundBeforeTheAnswerIsBuilt checks that an answer over
@@ -51,7 +52,7 @@ func TestResponseBoundBeforeTheAnswerIsBuilt(t *testing.T) {
 func TestStdioResponseBound(t *testing.T) {
 	body := preEncoded(`,"locations":[{"name":"` + strings.Repeat("x", 5<<20) + `"}]}`)
 	logger, _ := quietLogger()
-	s := newServer(&mcpserver.Options{Logger: logger, MaxResponseBytes: 4 << 20}, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+	s := newServer(&ucpcore.Options{Logger: logger, MaxResponseBytes: 4 << 20}, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
 		if loc["big"] != nil {
 			return body, nil
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // TestRequestMemoryAdmission checks that requests are admitted by memory:
@@ -36,7 +37,7 @@ func TestRequestMemoryAdmission(t *testing.T) {
 	}
 	// One big body (about 8 KiB, so 512 KiB at 64 a byte) fits, two do
 	// not; small bodies reserve 16 KiB.
-	budget := mcpserver.NewBudget(mcpserver.BudgetOptions{MaxRequestMemory: 768 << 10, MemoryWait: 200 * time.Millisecond})
+	budget := ucpcore.NewBudget(ucpcore.BudgetOptions{MaxRequestMemory: 768 << 10, MemoryWait: 200 * time.Millisecond})
 	url := serveHTTP(t, s, &mcpserver.HTTPOptions{Budget: budget, DirectToolCalls: true})
 	held := make(chan string, 1)
 	go func() {
@@ -70,7 +71,7 @@ func TestRequestMemoryAdmission(t *testing.T) {
 func TestOtherRequestsAreLimited(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	s := newServer(nil, echoTool("search", emptyResult))
-	url := serveHTTP(t, s, &mcpserver.HTTPOptions{RateLimit: &mcpserver.RateLimit{
+	url := serveHTTP(t, s, &mcpserver.HTTPOptions{RateLimit: &ucpcore.RateLimit{
 		PerSecond: 1, Burst: 1,
 		OtherPerSecond: 1, OtherBurst: 3,
 		Now: func() time.Time { return now },
@@ -206,7 +207,7 @@ func slowReaders(t *testing.T, direct bool, minRate int64) {
 // requests that run none, so such calls are not free either.
 func TestCallThatRunsNoToolDrawsOther(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
-	url := serveHTTP(t, newServer(nil, echoTool("search", emptyResult)), &mcpserver.HTTPOptions{DirectToolCalls: true, RateLimit: &mcpserver.RateLimit{
+	url := serveHTTP(t, newServer(nil, echoTool("search", emptyResult)), &mcpserver.HTTPOptions{DirectToolCalls: true, RateLimit: &ucpcore.RateLimit{
 		PerSecond: 1, Burst: 100, OtherPerSecond: 1, OtherBurst: 2,
 		Now: func() time.Time { return now },
 	}})
@@ -236,7 +237,7 @@ func TestArgument(t *testing.T) {
 		{[]string{"location", "filters", "items", "deeper"}, ``},
 		{[]string{"nothing"}, ``},
 	} {
-		if got := string(mcpserver.Argument(args, tc.path...)); got != tc.want {
+		if got := string(ucpcore.Argument(args, tc.path...)); got != tc.want {
 			t.Errorf("Argument(%v) = %q, want %q", tc.path, got, tc.want)
 		}
 	}

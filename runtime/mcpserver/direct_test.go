@@ -15,13 +15,14 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/envelope"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // directTools are tools whose answers cover every outcome the direct path
 // writes: a result with characters encoding/json escapes, each typed error,
 // an untyped one, a panic, and the capabilities_incompatible outcome.
-func directTools() []mcpserver.Tool {
-	return []mcpserver.Tool{
+func directTools() []ucpcore.Tool {
+	return []ucpcore.Tool{
 		echoTool("search", func(_ context.Context, loc map[string]any) (any, error) {
 			switch loc["outcome"] {
 			case "invalid":
@@ -41,7 +42,7 @@ func directTools() []mcpserver.Tool {
 				"geo":  map[string]any{"latitude": 51.5, "longitude": -0.12},
 			}}}, nil
 		}),
-		func() mcpserver.Tool {
+		func() ucpcore.Tool {
 			t := echoTool("lookup", emptyResult)
 			t.Capability = "dev.ucp.common.location.lookup"
 			return t
@@ -149,7 +150,7 @@ func directCases(version string) []directCase {
 // which path answered.
 func TestDirectToolCallsMatchTheSDK(t *testing.T) {
 	logger, _ := quietLogger()
-	opts := &mcpserver.Options{Logger: logger, Version: "2026-08-25", Negotiator: envelope.Fixed("2026-08-25", map[string]string{"dev.ucp.common.location.search": "2026-08-25"})}
+	opts := &ucpcore.Options{Logger: logger, Version: "2026-08-25", Negotiator: envelope.Fixed("2026-08-25", map[string]string{"dev.ucp.common.location.search": "2026-08-25"})}
 	sdk := newServer(opts, directTools()...)
 	direct := newServer(opts, directTools()...)
 	var throughSDK atomic.Int64

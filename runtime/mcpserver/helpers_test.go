@@ -16,6 +16,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // outputSchema is a response shape like the generated Location tools': it
@@ -24,14 +25,14 @@ const outputSchema = `{"$ref":"#/$defs/resp","$defs":{"resp":{"type":"object","r
 
 // echoTool is a tool whose hook is run: it receives the decoded location
 // object and returns whatever run returns.
-func echoTool(name string, run func(ctx context.Context, loc map[string]any) (any, error)) mcpserver.Tool {
-	return mcpserver.Tool{
+func echoTool(name string, run func(ctx context.Context, loc map[string]any) (any, error)) ucpcore.Tool {
+	return ucpcore.Tool{
 		Name:         name,
 		Capability:   "dev.ucp.common.location.search",
 		InputSchema:  json.RawMessage(`{"type":"object","required":["meta","location"],"properties":{"meta":{"type":"object"},"location":{"type":"object"}}}`),
 		OutputSchema: json.RawMessage(outputSchema),
-		Params:       []mcpserver.Param{{Name: "meta", Required: true}, {Name: "location", Required: true}},
-		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+		Params:       []ucpcore.Param{{Name: "meta", Required: true}, {Name: "location", Required: true}},
+		Bind: func(args []json.RawMessage) (ucpcore.Run, error) {
 			var loc map[string]any
 			if err := json.Unmarshal(args[1], &loc); err != nil || loc == nil {
 				return nil, rpcerr.Invalid("/location", "type", "must be an object")
@@ -45,14 +46,14 @@ func echoTool(name string, run func(ctx context.Context, loc map[string]any) (an
 // meta, a required scalar id and an optional object cart. Its hook answers
 // with the id it was given and whether a cart came, so a test sees that
 // each raw value reached its own param.
-func paramsTool(name string) mcpserver.Tool {
-	return mcpserver.Tool{
+func paramsTool(name string) ucpcore.Tool {
+	return ucpcore.Tool{
 		Name:         name,
 		Capability:   "dev.ucp.common.location.search",
 		InputSchema:  json.RawMessage(`{"type":"object","required":["meta","id"],"properties":{"meta":{"type":"object"},"id":{"type":"string"},"cart":{"type":"object"}}}`),
 		OutputSchema: json.RawMessage(outputSchema),
-		Params:       []mcpserver.Param{{Name: "meta", Required: true}, {Name: "id", Required: true}, {Name: "cart"}},
-		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+		Params:       []ucpcore.Param{{Name: "meta", Required: true}, {Name: "id", Required: true}, {Name: "cart"}},
+		Bind: func(args []json.RawMessage) (ucpcore.Run, error) {
 			var id string
 			idErr := json.Unmarshal(args[1], &id)
 			if idErr != nil {
@@ -62,7 +63,7 @@ func paramsTool(name string) mcpserver.Tool {
 			if args[2] != nil && (len(args[2]) == 0 || args[2][0] != '{') {
 				cartErr = rpcerr.Invalid("", "type", "must be an object")
 			}
-			if err := mcpserver.ArgumentErrors([]string{"meta", "id", "cart"}, nil, idErr, cartErr); err != nil {
+			if err := ucpcore.ArgumentErrors([]string{"meta", "id", "cart"}, nil, idErr, cartErr); err != nil {
 				return nil, err
 			}
 			return func(context.Context) (any, error) {
@@ -91,7 +92,7 @@ func (l *logBuffer) String() string {
 }
 
 // newServer registers tools on a fresh MCP server.
-func newServer(opts *mcpserver.Options, tools ...mcpserver.Tool) *mcp.Server {
+func newServer(opts *ucpcore.Options, tools ...ucpcore.Tool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	for _, t := range tools {
 		mcpserver.Add(s, t, opts)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // TestHTTPProtocolErrors checks that every refusal before a tool runs is a
@@ -150,7 +151,7 @@ func TestHTTPRateLimit(t *testing.T) {
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	s := newServer(nil, echoTool("search", emptyResult))
-	url := serveHTTP(t, s, &mcpserver.HTTPOptions{RateLimit: &mcpserver.RateLimit{
+	url := serveHTTP(t, s, &mcpserver.HTTPOptions{RateLimit: &ucpcore.RateLimit{
 		PerSecond: 2, Burst: 3,
 		Strict: func(tool string, args json.RawMessage) bool {
 			var a struct {

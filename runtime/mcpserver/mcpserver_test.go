@@ -17,6 +17,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/envelope"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 func emptyResult(context.Context, map[string]any) (any, error) {
@@ -76,12 +77,12 @@ func TestSetMember(t *testing.T) {
 		{`{"a":[1,{"b":2}],"ucp":"old","c":null}`, `{"ucp":1,"a":[1,{"b":2}],"c":null}`},
 	}
 	for _, tc := range cases {
-		got, err := mcpserver.SetMember([]byte(tc.in), "ucp", 1)
+		got, err := ucpcore.SetMember([]byte(tc.in), "ucp", 1)
 		if err != nil || string(got) != tc.want {
 			t.Errorf("SetMember(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
 		}
 	}
-	if _, err := mcpserver.SetMember([]byte(`[1]`), "ucp", 1); err == nil {
+	if _, err := ucpcore.SetMember([]byte(`[1]`), "ucp", 1); err == nil {
 		t.Error("SetMember on an array: no error")
 	}
 }
@@ -130,7 +131,7 @@ func TestArgumentsMembers(t *testing.T) {
 // and a log line with the stack, and that the server goes on serving.
 func TestPanicRecovered(t *testing.T) {
 	logger, logs := quietLogger()
-	s := newServer(&mcpserver.Options{Logger: logger}, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+	s := newServer(&ucpcore.Options{Logger: logger}, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
 		if loc["boom"] != nil {
 			var m map[string]int
 			//lint:ignore SA5000 the nil map write is the point: a real runtime panic
@@ -160,7 +161,7 @@ func TestPanicRecovered(t *testing.T) {
 func TestIncompatibleMatchesOutputSchema(t *testing.T) {
 	tool := echoTool("search", emptyResult)
 	neg := envelope.Fixed("2026-08-25", map[string]string{"dev.ucp.common.location.lookup": "2026-08-25"})
-	url := serveHTTP(t, newServer(&mcpserver.Options{Negotiator: neg}, tool), nil)
+	url := serveHTTP(t, newServer(&ucpcore.Options{Negotiator: neg}, tool), nil)
 	_, r, raw := post(t, url, callBody(1, "search", `{"meta":`+meta+`,"location":{}}`))
 	if r.Result == nil || r.Result.IsError {
 		t.Fatalf("want a tool result, got %s", raw)
@@ -206,7 +207,7 @@ func TestIncompatibleNeedsEmptyValues(t *testing.T) {
 	tool.OutputSchema = json.RawMessage(`{"type":"object","required":["ucp","total"],"properties":{"total":{"type":"integer"}}}`)
 	logger, logs := quietLogger()
 	neg := envelope.Fixed("2026-08-25", nil)
-	url := serveHTTP(t, newServer(&mcpserver.Options{Negotiator: neg, Logger: logger}, tool), nil)
+	url := serveHTTP(t, newServer(&ucpcore.Options{Negotiator: neg, Logger: logger}, tool), nil)
 	_, r, raw := post(t, url, callBody(1, "search", `{"meta":`+meta+`,"location":{}}`))
 	if r.Error == nil || r.Error.Code != -32603 {
 		t.Fatalf("want -32603, got %s", raw)
@@ -263,7 +264,7 @@ func (c *countingNegotiator) Negotiate(ctx context.Context, profile, tool string
 // caller-supplied profile URL.
 func TestInvalidCallNeverNegotiates(t *testing.T) {
 	neg := &countingNegotiator{}
-	url := serveHTTP(t, newServer(&mcpserver.Options{Negotiator: neg}, echoTool("search", emptyResult)), nil)
+	url := serveHTTP(t, newServer(&ucpcore.Options{Negotiator: neg}, echoTool("search", emptyResult)), nil)
 	for i, args := range []string{
 		`{"meta":{"ucp-agent":{"profile":"http://169.254.169.254/latest"}},"location":"not an object"}`,
 		`{"meta":{"ucp-agent":{"profile":"http://10.0.0.1/p"}},"location":{},"location":{}}`,
@@ -335,7 +336,7 @@ func TestParamsComeFromTheTool(t *testing.T) {
 // version and capabilities while the hook's own ucp members stay: an error
 // branch must still say status "error", which its schema requires.
 func TestErrorBranchKeepsItsStatus(t *testing.T) {
-	s := newServer(&mcpserver.Options{Version: "2026-08-25"}, echoTool("search", func(context.Context, map[string]any) (any, error) {
+	s := newServer(&ucpcore.Options{Version: "2026-08-25"}, echoTool("search", func(context.Context, map[string]any) (any, error) {
 		return map[string]any{
 			"ucp":       map[string]any{"version": "1999-01-01", "status": "error", "note": "kept"},
 			"messages":  []any{map[string]any{"type": "error", "code": "out_of_stock"}},

@@ -19,20 +19,21 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 const outputSchema = `{"type":"object","required":["ucp","locations"],"properties":{"ucp":{"type":"object"},"locations":{"type":"array"}}}`
 
 // tool is a search-like tool: it refuses a negative distance.max with the
 // pointer a generated decoder would give, and its hook runs run.
-func tool(run func(ctx context.Context, loc map[string]any) (any, error)) mcpserver.Tool {
-	return mcpserver.Tool{
+func tool(run func(ctx context.Context, loc map[string]any) (any, error)) ucpcore.Tool {
+	return ucpcore.Tool{
 		Name:         "search_locations",
 		Capability:   "dev.ucp.common.location.search",
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(outputSchema),
-		Params:       []mcpserver.Param{{Name: "meta", Required: true}, {Name: "location", Required: true}},
-		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+		Params:       []ucpcore.Param{{Name: "meta", Required: true}, {Name: "location", Required: true}},
+		Bind: func(args []json.RawMessage) (ucpcore.Run, error) {
 			var loc map[string]any
 			if err := json.Unmarshal(args[1], &loc); err != nil || loc == nil {
 				return nil, rpcerr.Invalid("/location", "type", "must be an object")
@@ -69,7 +70,7 @@ func echo(_ context.Context, loc map[string]any) (any, error) {
 	return map[string]any{"locations": []any{loc}}, nil
 }
 
-func newHandler(t *testing.T, run func(context.Context, map[string]any) (any, error), o *restserver.Options, tools *mcpserver.Options) http.Handler {
+func newHandler(t *testing.T, run func(context.Context, map[string]any) (any, error), o *restserver.Options, tools *ucpcore.Options) http.Handler {
 	t.Helper()
 	if o == nil {
 		o = &restserver.Options{}
@@ -78,9 +79,9 @@ func newHandler(t *testing.T, run func(context.Context, map[string]any) (any, er
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if tools == nil {
-		tools = &mcpserver.Options{Version: "2026-08-25", Logger: o.Logger}
+		tools = &ucpcore.Options{Version: "2026-08-25", Logger: o.Logger}
 	}
-	h, err := restserver.New([]mcpserver.Tool{tool(run)}, ops, tools, o)
+	h, err := restserver.New([]ucpcore.Tool{tool(run)}, ops, tools, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,9 +250,9 @@ func TestTransportsShareOneBudget(t *testing.T) {
 	for _, first := range []string{"mcp", "rest"} {
 		t.Run(first+" first", func(t *testing.T) {
 			now := time.Unix(1_000_000, 0)
-			budget := mcpserver.NewBudget(mcpserver.BudgetOptions{RateLimit: &mcpserver.RateLimit{PerSecond: 1, Burst: 3, Now: func() time.Time { return now }}})
+			budget := ucpcore.NewBudget(ucpcore.BudgetOptions{RateLimit: &ucpcore.RateLimit{PerSecond: 1, Burst: 3, Now: func() time.Time { return now }}})
 			logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-			topts := &mcpserver.Options{Version: "2026-08-25", Logger: logger}
+			topts := &ucpcore.Options{Version: "2026-08-25", Logger: logger}
 			server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 			mcpserver.Add(server, tool(echo), topts)
 			mcpH := mcpserver.Handler(server, &mcpserver.HTTPOptions{Budget: budget, DirectToolCalls: true, Logger: logger})
@@ -292,13 +293,13 @@ func TestTransportsShareOneBudget(t *testing.T) {
 // TestNewRefusesToolsItCannotServe checks the table checks of New.
 func TestNewRefusesToolsItCannotServe(t *testing.T) {
 	two := tool(echo)
-	two.Params = append(two.Params, mcpserver.Param{Name: "cart"})
+	two.Params = append(two.Params, ucpcore.Param{Name: "cart"})
 	for name, c := range map[string]struct {
-		tools []mcpserver.Tool
+		tools []ucpcore.Tool
 		want  string
 	}{
 		"unknown tool":    {nil, `names tool "search_locations"`},
-		"two body params": {[]mcpserver.Tool{two}, "more than one argument"},
+		"two body params": {[]ucpcore.Tool{two}, "more than one argument"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := restserver.New(c.tools, ops, nil, nil)
@@ -311,11 +312,11 @@ func TestNewRefusesToolsItCannotServe(t *testing.T) {
 
 // TestAddProfileService checks that the REST entry joins the MCP one.
 func TestAddProfileService(t *testing.T) {
-	doc, err := mcpserver.BusinessProfile("2026-08-25", []mcpserver.ProfileService{{Name: "dev.ucp.common", Version: "2026-08-25", Transport: "mcp", Endpoint: "http://x/ucp/mcp"}}, nil)
+	doc, err := ucpcore.BusinessProfile("2026-08-25", []ucpcore.ProfileService{{Name: "dev.ucp.common", Version: "2026-08-25", Transport: "mcp", Endpoint: "http://x/ucp/mcp"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := restserver.AddProfileService(doc, mcpserver.ProfileService{Name: "dev.ucp.common", Version: "2026-08-25", Transport: "rest", Schema: "https://ucp.dev/2026-08-25/services/common/rest.openapi.json", Endpoint: "http://x/ucp"})
+	out, err := ucpcore.AddProfileService(doc, ucpcore.ProfileService{Name: "dev.ucp.common", Version: "2026-08-25", Transport: "rest", Schema: "https://ucp.dev/2026-08-25/services/common/rest.openapi.json", Endpoint: "http://x/ucp"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,14 +337,14 @@ func TestAddProfileService(t *testing.T) {
 // askTool is an ask-like tool whose meta check is a generated decoder's:
 // an idempotency-key that is not a UUID, or a profile that is not an https
 // URL, is a violation at its meta pointer. Its answer echoes the key.
-func askTool() mcpserver.Tool {
-	return mcpserver.Tool{
+func askTool() ucpcore.Tool {
+	return ucpcore.Tool{
 		Name:         "ask_business",
 		Capability:   "dev.ucp.common.ask",
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"type":"object","required":["ucp","answer"],"properties":{"ucp":{"type":"object"},"answer":{"type":"object"}}}`),
-		Params:       []mcpserver.Param{{Name: "meta", Required: true}, {Name: "ask", Required: true}},
-		Bind: func(args []json.RawMessage) (mcpserver.Run, error) {
+		Params:       []ucpcore.Param{{Name: "meta", Required: true}, {Name: "ask", Required: true}},
+		Bind: func(args []json.RawMessage) (ucpcore.Run, error) {
 			var meta struct {
 				Agent struct {
 					Profile string `json:"profile"`
@@ -383,8 +384,8 @@ func TestIdempotencyKeyHeaderFillsMeta(t *testing.T) {
 	undeclared := declared
 	undeclared.Path = "/ask-undeclared"
 	undeclared.Headers = []restserver.Header{{Name: "Request-Id", Required: true, Format: "uuid"}, {Name: "UCP-Agent", Required: true}}
-	h, err := restserver.New([]mcpserver.Tool{askTool()}, []restserver.Operation{declared, undeclared},
-		&mcpserver.Options{Version: "2026-10-07", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
+	h, err := restserver.New([]ucpcore.Tool{askTool()}, []restserver.Operation{declared, undeclared},
+		&ucpcore.Options{Version: "2026-10-07", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))},
 		&restserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
