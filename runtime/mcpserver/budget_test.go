@@ -147,6 +147,7 @@ func slowReaders(t *testing.T, direct bool, minRate int64) {
 	}
 	ts.Start()
 	t.Cleanup(ts.Close)
+	warmDirect(t, ts.URL, "search")
 	host := strings.TrimPrefix(ts.URL, "http://")
 	body := callBody(1, "search", `{"meta":`+meta+`,"location":{"big":true}}`)
 	var conns []net.Conn

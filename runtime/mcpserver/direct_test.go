@@ -164,6 +164,12 @@ func TestDirectToolCallsMatchTheSDK(t *testing.T) {
 	})
 	sdkURL := serveHTTP(t, sdk, &mcpserver.HTTPOptions{Logger: logger})
 	directURL := serveHTTP(t, direct, &mcpserver.HTTPOptions{Logger: logger, DirectToolCalls: true})
+	// The direct path learns each tool from its first call, which the SDK
+	// answers; every case below then finds the tools learned.
+	warmDirect(t, directURL, "search", "lookup", "get")
+	if n := throughSDK.Load(); n != 3 {
+		t.Fatalf("the first call of each tool: %d through the SDK, want 3", n)
+	}
 
 	versions := []string{"", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "2027-01-01", "2000-01-01"}
 	for _, version := range versions {
@@ -200,4 +206,13 @@ func rawPost(t *testing.T, url, body string, header []string) string {
 	}
 	slices.Sort(keys)
 	return fmt.Sprintf("%d %v\n%q", resp.StatusCode, keys, raw)
+}
+
+// warmDirect calls each tool once, so that a handler with the direct path
+// has learned them all (the first call of a tool goes through the SDK).
+func warmDirect(t *testing.T, url string, tools ...string) {
+	t.Helper()
+	for i, name := range tools {
+		post(t, url, callBody(1000+i, name, `{"meta":`+meta+`,"location":{}}`))
+	}
 }

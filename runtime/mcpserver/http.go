@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,14 +9,12 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
@@ -121,13 +117,14 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 	if h.opts.Logger == nil {
 		h.opts.Logger = slog.Default()
 	}
-	if opts.DirectToolCalls && !opts.Stateful {
-		h.direct = server
-	}
+	h.direct = opts.DirectToolCalls && !opts.Stateful
 	h.inner = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless:           !opts.Stateful,
 		JSONResponse:        true,
 		MaxRequestBodyBytes: h.opts.MaxBodyBytes,
+		// For 2026-07-28 and later the SDK ties the tool handler's context
+		// to the request itself; callerContext covers the older versions.
+		PropagateRequestCancellation: true,
 	})
 	return h
 }
@@ -136,10 +133,14 @@ type httpHandler struct {
 	opts   HTTPOptions
 	inner  http.Handler
 	budget *ucpcore.Budget
-	// direct is the server whose Add-ed tools the direct path answers, nil
-	// when the path is off; versions caches versionServed.
-	direct   *mcp.Server
-	versions sync.Map
+	// calls are the requests in flight the SDK path serves (sdkcontext.go).
+	calls callTable
+	// direct says whether the direct path is on; tools are the Add-ed
+	// tools it has learned, by name, and versions caches versionServed.
+	direct   bool
+	mu       sync.Mutex
+	tools    map[string]*ucpcore.Endpoint
+	versions map[string]servedVersion
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -187,21 +188,21 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := ucpcore.WithBudget(r.Context(), h.budget, ucpcore.RemoteHost(r.RemoteAddr))
 	r = r.WithContext(ctx)
-	if req != nil && h.direct != nil && h.serveDirect(w, r, req, adm) {
+	if req != nil && h.direct && h.serveDirect(w, r, req, adm) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	// The SDK does not hand the request's context to tool handlers, so work
-	// would go on after the caller left; pass it by a key only we set. The
-	// tool handler leaves its JSON-RPC error in the same entry, so the
+	// The tool handler finds the request's state through the call table
+	// (see sdkcontext.go) and leaves its JSON-RPC error there, so the
 	// response need not be parsed again to find a -32000 status.
-	key := rand.Text()
-	r.Header.Set(requestKeyHeader, key)
 	call := &callState{ctx: ctx, limit: h.opts.MaxResponseBytes}
-	requestContexts.Store(key, call)
-	defer requestContexts.Delete(key)
+	r, done := h.calls.open(r, call)
+	defer done()
 	rec := &statusRecorder{header: http.Header{}, limit: h.opts.MaxResponseBytes}
 	h.inner.ServeHTTP(rec, r)
+	if ep := call.endpoint(); ep != nil && h.direct {
+		h.learn(ep)
+	}
 	// The answer is produced: what is left is writing it, which a slow
 	// reader must not make the server's capacity wait for.
 	adm.Release()
@@ -300,230 +301,6 @@ func (h *httpHandler) paced(w http.ResponseWriter, data []byte) {
 	}
 }
 
-// requestKeyHeader carries, from Handler to the tool handler, the key of
-// the HTTP request's context in requestContexts. Handler overwrites any
-// value a client sent, and keys are random, so a caller cannot reach another
-// request's context.
-const requestKeyHeader = "X-Ucpgen-Request-Key"
-
-// requestContexts maps request keys to the *callState of requests in flight.
-var requestContexts sync.Map
-
-// callState is what the HTTP layer and the tool handler share about one
-// request: its context, and the JSON-RPC error the tool returned.
-type callState struct {
-	ctx context.Context
-	// limit is the endpoint's MaxResponseBytes, which the tool handler
-	// checks before it builds the SDK's result.
-	limit    int64
-	mu       sync.Mutex
-	err      *jsonrpc.Error
-	overflow bool
-}
-
-// noteOverflow records that the answer would exceed the bound.
-func (c *callState) noteOverflow() {
-	c.mu.Lock()
-	c.overflow = true
-	c.mu.Unlock()
-}
-
-func (c *callState) overflowed() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.overflow
-}
-
-// noteError records the error the tool handler returned.
-func (c *callState) noteError(err *jsonrpc.Error) {
-	c.mu.Lock()
-	c.err = err
-	c.mu.Unlock()
-}
-
-func (c *callState) toolError() *jsonrpc.Error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
-}
-
-// callOfHeader is the state of the HTTP request whose key header is set.
-func callOfHeader(header http.Header) *callState {
-	if header == nil {
-		return nil
-	}
-	v, ok := requestContexts.Load(header.Get(requestKeyHeader))
-	if !ok {
-		return nil
-	}
-	return v.(*callState)
-}
-
-// callerContext returns ctx, cancelled as well when the HTTP request that
-// carried the call ends (the client went away or the server shut down).
-func callerContext(ctx context.Context, header http.Header) (context.Context, context.CancelFunc) {
-	state := callOfHeader(header)
-	if state == nil {
-		return ctx, func() {}
-	}
-	caller := state.ctx
-	if n := NoteOf(caller); n != nil {
-		ctx = context.WithValue(ctx, noteKey{}, n)
-	}
-	merged, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })
-	return merged, func() {
-		stop()
-		cancel(nil)
-	}
-}
-
-// preparse classifies a POST body before the SDK sees it: nil request and
-// nil error for a JSON-RPC response or notification, the request for a
-// call, or the protocol error to answer.
-func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: empty body"}
-	}
-	// The scanner settles well-formed bodies; encoding/json has the last
-	// word on everything else (nesting beyond the scanner's depth included).
-	scanned := jsonmember.Scans(trimmed)
-	if !scanned && !json.Valid(trimmed) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the body is not valid JSON"}
-	}
-	if trimmed[0] == '[' {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: JSON-RPC batch arrays are not supported (MCP 2025-06-18 removed batching); send one request per message"}
-	}
-	if trimmed[0] != '{' {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a JSON-RPC message must be an object"}
-	}
-	if perr := checkEnvelope(trimmed); perr != nil {
-		return nil, perr
-	}
-	if scanned {
-		if req, ok := plainRequest(trimmed); ok {
-			return req, nil
-		}
-	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + err.Error()}
-	}
-	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error == nil && len(resp.Result) == 0 {
-		// A response must carry a result or an error; without either it is
-		// neither a request nor a response (a request missing its method).
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a request needs a method, a response a result or an error"}
-	}
-	req, _ := msg.(*jsonrpc.Request)
-	return req, nil
-}
-
-// plainRequest decodes a request of the plain form, as the SDK's
-// DecodeMessage would: "jsonrpc" exactly "2.0", "method" a string without
-// escapes, an optional "id" that is an integer or a string without escapes,
-// an optional "params" object, and no other member. ok is false for any
-// other shape, which DecodeMessage then reads: the SDK's decoder allocates
-// tens of kilobytes per message, more than the rest of a search. obj has
-// passed checkEnvelope (no repeated member, an exact id) and the scanner.
-func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
-	var version, method, id, params json.RawMessage
-	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
-		switch key {
-		case "jsonrpc":
-			version = value
-		case "method":
-			method = value
-		case "id":
-			id = value
-		case "params":
-			params = value
-		default:
-			return errNotDirect
-		}
-		return nil
-	})
-	if err != nil || string(version) != `"2.0"` || method == nil || (params != nil && params[0] != '{') {
-		return nil, false
-	}
-	if method[0] != '"' {
-		return nil, false
-	}
-	name, plain := jsonmember.PlainString(method)
-	if !plain {
-		return nil, false
-	}
-	req = &jsonrpc.Request{Method: name, Params: params}
-	switch {
-	case id == nil:
-	case id[0] == '"':
-		s, plain := jsonmember.PlainString(id)
-		if !plain {
-			return nil, false
-		}
-		if req.ID, err = jsonrpc.MakeID(s); err != nil {
-			return nil, false
-		}
-	default:
-		// checkEnvelope let only integers within 2^53 through, which a
-		// float64 (the SDK's reading) holds exactly.
-		n, perr := strconv.ParseInt(string(id), 10, 64)
-		if perr != nil {
-			return nil, false
-		}
-		if req.ID, err = jsonrpc.MakeID(float64(n)); err != nil {
-			return nil, false
-		}
-	}
-	return req, true
-}
-
-// checkEnvelope refuses what the SDK would read differently from how it
-// is written: a repeated top-level member (the SDK keeps the last one), and
-// a numeric id it cannot echo exactly. The SDK holds a number id as an
-// int64 made from a float64, so a fraction, an exponent, -0 or an integer
-// beyond ±2^53 would come back as another number.
-func checkEnvelope(obj []byte) *jsonrpc.Error {
-	seen := map[string]bool{}
-	var perr *jsonrpc.Error
-	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
-		if seen[key] {
-			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: member %q appears more than once", key)}
-			return errStop
-		}
-		seen[key] = true
-		if key == "id" && !exactID(value) {
-			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: id %.40s cannot be echoed exactly: use a string, or an integer from -2^53 to 2^53 without a fraction or exponent", value)}
-			return errStop
-		}
-		return nil
-	})
-	if err != nil && perr == nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
-	}
-	return perr
-}
-
-// errStop ends an eachMember walk early.
-var errStop = errors.New("stop")
-
-// maxExactID is 2^53: every integer up to it survives float64.
-const maxExactID = 1 << 53
-
-// exactID reports whether a raw id is one the SDK echoes unchanged: any
-// value that is not a number (the SDK refuses the wrong types itself), or
-// a plain integer within ±2^53 other than -0.
-func exactID(raw json.RawMessage) bool {
-	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
-		return true
-	}
-	if bytes.ContainsAny(raw, ".eE") || string(raw) == "-0" {
-		return false
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil && n >= -maxExactID && n <= maxExactID
-}
-
 // writeProtocolError answers with a JSON-RPC error object and status.
 func writeProtocolError(w http.ResponseWriter, status int, id jsonrpc.ID, code int64, msg string) {
 	writeResponse(w, status, id, &jsonrpc.Error{Code: code, Message: msg})
@@ -582,70 +359,23 @@ func encodeError(id jsonrpc.ID, err *jsonrpc.Error) ([]byte, error) {
 	return append(append([]byte(`{"jsonrpc":"2.0","id":null,"error":`), e...), '}'), nil
 }
 
-// statusRecorder buffers a JSON response, up to limit bytes, so its HTTP
-// status can follow the JSON-RPC error inside it.
-type statusRecorder struct {
-	header   http.Header
-	status   int
-	body     bytes.Buffer
-	limit    int64
-	overflow bool
+// learn records an Add-ed tool the SDK ran for this handler, so that the
+// direct path answers its next calls. The direct path thus knows exactly
+// the tools this handler's server runs through Add (the first call of
+// each goes through the SDK), with no table shared between handlers; a
+// tool removed from the server later is still answered directly.
+func (h *httpHandler) learn(ep *ucpcore.Endpoint) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tools == nil {
+		h.tools = map[string]*ucpcore.Endpoint{}
+	}
+	h.tools[ep.Tool().Name] = ep
 }
 
-func (s *statusRecorder) Header() http.Header { return s.header }
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	if s.overflow || int64(s.body.Len()+len(b)) > s.limit {
-		s.overflow = true
-		s.body = bytes.Buffer{}
-		return 0, errResponseTooLarge
-	}
-	return s.body.Write(b)
-}
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-}
-
-// flush sends the buffered response; toolErr is the error the tool handler
-// returned, whose -32000 status it takes.
-func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *jsonrpc.Error, write func(http.ResponseWriter, []byte)) {
-	status := s.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	isJSON := strings.HasPrefix(s.header.Get("Content-Type"), "application/json")
-	if status >= 400 && !isJSON {
-		// The SDK refused the request in plain text; say it in JSON-RPC.
-		msg := strings.TrimSpace(s.body.String())
-		code := int64(jsonrpc.CodeInvalidRequest)
-		if strings.HasPrefix(msg, "JSON RPC not handled") {
-			code = jsonrpc.CodeMethodNotFound
-			msg = "method not found" + strings.TrimPrefix(msg, "JSON RPC not handled")
-		}
-		if status >= 500 {
-			code = rpcerr.CodeInternal
-		}
-		for _, k := range []string{"Allow", "Mcp-Session-Id"} {
-			if v := s.header.Get(k); v != "" {
-				w.Header().Set(k, v)
-			}
-		}
-		writeProtocolError(w, status, id, code, msg)
-		return
-	}
-	for k, v := range s.header {
-		w.Header()[k] = v
-	}
-	if status == http.StatusOK && isJSON {
-		status = statusFor(w, status, toolErr)
-	}
-	// The whole body is known; saying its length lets the write be paced
-	// in chunks without turning into chunked encoding.
-	w.Header().Set("Content-Length", strconv.Itoa(s.body.Len()))
-	w.WriteHeader(status)
-	write(w, s.body.Bytes())
+// learned is the Add-ed tool called name the SDK has run, or nil.
+func (h *httpHandler) learned(name string) *ucpcore.Endpoint {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.tools[name]
 }

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -75,23 +74,22 @@ func Add(server *mcp.Server, t ucpcore.Tool, opts *ucpcore.Options) {
 		InputSchema:  t.InputSchema,
 		OutputSchema: t.OutputSchema,
 	}, handler(ep))
-	registerDirect(server, ep)
 }
 
 func handler(ep *ucpcore.Endpoint) mcp.ToolHandler {
 	name, opts := ep.Tool().Name, ep.Options()
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var header http.Header
+		var call *callState
 		if req.Extra != nil {
-			header = req.Extra.Header
-			var cancel context.CancelFunc
-			ctx, cancel = callerContext(ctx, header)
-			defer cancel()
+			call = callOf(ctx, req.Extra.Header)
 		}
-		call := callOfHeader(header)
 		if call != nil {
-			// The HTTP request's budget, so the call is charged here.
-			ctx = ucpcore.CarryCall(ctx, call.ctx)
+			// The HTTP request's budget, note and cancellation (see
+			// sdkcontext.go), so the call is charged and stopped there.
+			var cancel context.CancelFunc
+			ctx, cancel = callerContext(ctx, call)
+			defer cancel()
+			call.noteRan(ep)
 		}
 		rep, rpcErr := invoke(ctx, ep, req.Params.Arguments)
 		if rpcErr != nil {

@@ -1,5 +1,13 @@
 package mcpserver
 
+// This file covers the SDK's stdio transport, which ends the session (and
+// so the process) on the first line it cannot decode, dropping every call
+// in flight. Upstream: modelcontextprotocol/go-sdk issue 1209 (open as of
+// 2026-12, fix proposed in pull request 1210). TestSDKStdioEndsOnABadLine
+// (sdk_test.go) shows the behaviour against the pinned SDK and fails once
+// the SDK answers the line and keeps serving; StdioTransport can then give
+// way to the SDK's own (keeping the response bound, if the SDK has none).
+
 import (
 	"bufio"
 	"bytes"
