@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -126,11 +127,14 @@ func Handler(server *mcp.Server, opts *HTTPOptions) http.Handler {
 		// to the request itself; callerContext covers the older versions.
 		PropagateRequestCancellation: true,
 	})
+	h.chain = h.buildChain()
 	return h
 }
 
 type httpHandler struct {
-	opts   HTTPOptions
+	opts HTTPOptions
+	// chain is the composed POST path (buildChain); inner the SDK's handler.
+	chain  http.Handler
 	inner  http.Handler
 	budget *ucpcore.Budget
 	// calls are the requests in flight the SDK path serves (sdkcontext.go).
@@ -144,54 +148,151 @@ type httpHandler struct {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		h.serveNotPost(w, r)
-		return
+	h.chain.ServeHTTP(w, r)
+}
+
+// buildChain composes the POST path in front of the SDK, one concern per
+// handler, outermost first: the method gate, write pacing, the body cap,
+// admission, the preparse (with the charge of requests that run no tool),
+// the budget context, the direct path, and the SDK call.
+func (h *httpHandler) buildChain() http.Handler {
+	var next http.Handler = http.HandlerFunc(h.serveSDK)
+	if h.direct {
+		next = h.withDirect(next)
 	}
-	body, err := readBody(w, r, h.opts.MaxBodyBytes)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeProtocolError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit))
+	next = h.withBudget(next)
+	next = h.withPreparse(next)
+	next = h.withAdmission(next)
+	next = h.withBody(next)
+	next = h.withPacing(next)
+	return h.withMethods(next)
+}
+
+// post is what the handlers in front of the SDK learn about one POST, as
+// each learns it: the body, its admission and its JSON-RPC request (nil for
+// a response or notification).
+type post struct {
+	body []byte
+	adm  *ucpcore.Admission
+	req  *jsonrpc.Request
+}
+
+// id is the request's JSON-RPC id, or the zero id while it is not known.
+func (p *post) id() jsonrpc.ID {
+	if p == nil || p.req == nil {
+		return jsonrpc.ID{}
+	}
+	return p.req.ID
+}
+
+type postKey struct{}
+
+// postOf is the post withBody put in r's context.
+func postOf(r *http.Request) *post {
+	p, _ := r.Context().Value(postKey{}).(*post)
+	return p
+}
+
+// withMethods answers every method but POST (see serveNotPost).
+func (h *httpHandler) withMethods(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			h.serveNotPost(w, r)
 			return
 		}
-		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.CodeParseError, "could not read the request body")
-		return
-	}
-	// Admission comes once the body is in (a client that sends its body
-	// slowly holds a connection, bounded by the read timeout, not a slot or
-	// memory) and before anything is decoded, so a request waiting for
-	// memory holds its body and nothing more.
-	adm, err := h.budget.Admit(r.Context(), len(body))
-	if err != nil {
-		writeRPCError(w, jsonrpc.ID{}, RPCError(err, h.opts.Logger))
-		return
-	}
-	defer adm.Release()
-	req, perr := preparse(body)
-	if perr != nil {
-		if h.refusedOther(w, r, jsonrpc.ID{}) {
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withBody reads the body, at most MaxBodyBytes, before anything else
+// looks at the request.
+func (h *httpHandler) withBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := readBody(w, r, h.opts.MaxBodyBytes)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				writeProtocolError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit))
+				return
+			}
+			writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.CodeParseError, "could not read the request body")
 			return
 		}
-		writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, perr.Code, perr.Message)
-		return
-	}
-	var id jsonrpc.ID
-	if req != nil {
-		id = req.ID
-		NoteOf(r.Context()).request(req.Method, id)
-	}
-	// A tools/call is charged inside the tool, from the arguments it runs
-	// with (see charge); every other request here.
-	if (req == nil || req.Method != "tools/call") && h.refusedOther(w, r, id) {
-		return
-	}
-	ctx := ucpcore.WithBudget(r.Context(), h.budget, ucpcore.RemoteHost(r.RemoteAddr))
-	r = r.WithContext(ctx)
-	if req != nil && h.direct && h.serveDirect(w, r, req, adm) {
-		return
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), postKey{}, &post{body: body})))
+	})
+}
+
+// withAdmission takes the request's in-flight slot and memory. Admission
+// comes once the body is in (a client that sends its body slowly holds a
+// connection, bounded by the read timeout, not a slot or memory) and
+// before anything is decoded, so a request waiting for memory holds its
+// body and nothing more. The handlers further in give the admission back
+// as soon as the answer is produced, before it is written.
+func (h *httpHandler) withAdmission(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := postOf(r)
+		adm, err := h.budget.Admit(r.Context(), len(p.body))
+		if err != nil {
+			writeRPCError(w, jsonrpc.ID{}, RPCError(err, h.opts.Logger))
+			return
+		}
+		defer adm.Release()
+		p.adm = adm
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withPreparse refuses a body the SDK must not see (see envelope.go),
+// notes the request, and charges every request but a tools/call, which is
+// charged inside the tool from the arguments it runs with (ucpcore).
+func (h *httpHandler) withPreparse(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := postOf(r)
+		req, perr := preparse(p.body)
+		if perr != nil {
+			if h.refusedOther(w, r, jsonrpc.ID{}) {
+				return
+			}
+			writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, perr.Code, perr.Message)
+			return
+		}
+		p.req = req
+		if req != nil {
+			NoteOf(r.Context()).request(req.Method, req.ID)
+		}
+		if (req == nil || req.Method != "tools/call") && h.refusedOther(w, r, p.id()) {
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withBudget puts the budget and the caller's address in the context, so
+// the tool the request runs is charged there.
+func (h *httpHandler) withBudget(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(ucpcore.WithBudget(r.Context(), h.budget, ucpcore.RemoteHost(r.RemoteAddr))))
+	})
+}
+
+// withDirect answers a plain tools/call on the direct path (direct.go)
+// and leaves every other request to next.
+func (h *httpHandler) withDirect(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := postOf(r); p.req != nil && h.serveDirect(w, r, p.req, p.adm) {
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// serveSDK hands the request to the SDK, buffers its answer (bounded) and
+// writes it with the status a tool's -32000 error names.
+func (h *httpHandler) serveSDK(w http.ResponseWriter, r *http.Request) {
+	p := postOf(r)
+	id := p.id()
+	ctx := r.Context()
+	r.Body = io.NopCloser(bytes.NewReader(p.body))
 	// The tool handler finds the request's state through the call table
 	// (see sdkcontext.go) and leaves its JSON-RPC error there, so the
 	// response need not be parsed again to find a -32000 status.
@@ -205,7 +306,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The answer is produced: what is left is writing it, which a slow
 	// reader must not make the server's capacity wait for.
-	adm.Release()
+	p.adm.Release()
 	if rec.overflow || call.overflowed() {
 		h.opts.Logger.Error("mcp response exceeded the bound and was replaced by an error", "limit", h.opts.MaxResponseBytes)
 		writeProtocolError(w, http.StatusInternalServerError, id, rpcerr.CodeInternal, fmt.Sprintf("response exceeds %d bytes", h.opts.MaxResponseBytes))
@@ -213,10 +314,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// A tools/call the SDK answered without running a tool (an unknown
 	// tool, params it refused) still counts, on the cheaper bucket.
-	if req != nil && req.Method == "tools/call" && !ucpcore.ToolCharged(ctx) && h.refusedOther(w, r, id) {
+	if p.req != nil && p.req.Method == "tools/call" && !ucpcore.ToolCharged(ctx) && h.refusedOther(w, r, id) {
 		return
 	}
-	rec.flush(w, id, call.toolError(), h.paced)
+	rec.flush(w, id, call.toolError())
 }
 
 // readBody reads a request body of at most limit bytes, into a buffer of
@@ -264,41 +365,75 @@ func (h *httpHandler) serveNotPost(w http.ResponseWriter, r *http.Request) {
 	writeProtocolError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("method %s not allowed: use %s", r.Method, allow))
 }
 
-// paced writes an answer at no less than MinWriteRate after WriteGrace,
-// in chunks whose deadlines follow that rate; a client that reads slower
-// has its connection closed instead of holding it for the write timeout.
-func (h *httpHandler) paced(w http.ResponseWriter, data []byte) {
+// withPacing writes the answer at no less than MinWriteRate after
+// WriteGrace (see pacedWriter), so a client that reads slower has its
+// connection closed instead of holding it for the write timeout.
+func (h *httpHandler) withPacing(next http.Handler) http.Handler {
 	if h.opts.MinWriteRate < 0 {
-		w.Write(data)
-		return
+		return next
 	}
-	rc := http.NewResponseController(w)
-	start := time.Now()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pw := &pacedWriter{ResponseWriter: w, rc: http.NewResponseController(w), rate: h.opts.MinWriteRate, grace: h.opts.WriteGrace}
+		next.ServeHTTP(pw, r)
+		if pw.written > 0 && !pw.plain && pw.err == nil && pw.rc.Flush() == nil {
+			// Done in time: the connection's next request gets the server's
+			// own deadline again.
+			pw.rc.SetWriteDeadline(time.Time{})
+		}
+	})
+}
+
+// pacedWriter writes in chunks whose deadlines follow a minimum rate,
+// counted from its first Write.
+type pacedWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	rate    int64
+	grace   time.Duration
+	start   time.Time
+	written int
+	// plain is set once the connection has no deadlines (a recorder);
+	// err is the first failed write.
+	plain bool
+	err   error
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (p *pacedWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+func (p *pacedWriter) Write(data []byte) (int, error) {
+	if p.plain || p.err != nil {
+		return p.ResponseWriter.Write(data)
+	}
+	if p.start.IsZero() {
+		p.start = time.Now()
+	}
 	const chunk = 32 << 10
-	for written := 0; written < len(data); {
-		n := min(chunk, len(data)-written)
-		if rest := len(data) - written - n; rest < chunk/2 {
+	done := 0
+	for done < len(data) {
+		n := min(chunk, len(data)-done)
+		if rest := len(data) - done - n; rest < chunk/2 {
 			// A short tail goes with this chunk: a write of its own would
 			// cost a deadline and a syscall (and a small segment) for a
 			// few KB, as a 35 KB page would pay on every call.
 			n += rest
 		}
-		due := start.Add(h.opts.WriteGrace + time.Duration(float64(written+n)/float64(h.opts.MinWriteRate)*float64(time.Second)))
-		if rc.SetWriteDeadline(due) != nil {
-			// Not a connection with deadlines (a recorder): write plainly.
-			w.Write(data[written:])
-			return
+		due := p.start.Add(p.grace + time.Duration(float64(p.written+n)/float64(p.rate)*float64(time.Second)))
+		if p.rc.SetWriteDeadline(due) != nil {
+			// Not a connection with deadlines: write plainly.
+			p.plain = true
+			m, err := p.ResponseWriter.Write(data[done:])
+			return done + m, err
 		}
-		if _, err := w.Write(data[written : written+n]); err != nil {
-			return
+		m, err := p.ResponseWriter.Write(data[done : done+n])
+		done += m
+		p.written += m
+		if err != nil {
+			p.err = err
+			return done, err
 		}
-		written += n
 	}
-	if rc.Flush() == nil {
-		// Done in time: the connection's next request gets the server's
-		// own deadline again.
-		rc.SetWriteDeadline(time.Time{})
-	}
+	return done, nil
 }
 
 // writeProtocolError answers with a JSON-RPC error object and status.

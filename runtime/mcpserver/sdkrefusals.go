@@ -51,7 +51,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 
 // flush sends the buffered response; toolErr is the error the tool handler
 // returned, whose -32000 status it takes.
-func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *jsonrpc.Error, write func(http.ResponseWriter, []byte)) {
+func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *jsonrpc.Error) {
 	status := s.status
 	if status == 0 {
 		status = http.StatusOK
@@ -86,5 +86,5 @@ func (s *statusRecorder) flush(w http.ResponseWriter, id jsonrpc.ID, toolErr *js
 	// in chunks without turning into chunked encoding.
 	w.Header().Set("Content-Length", strconv.Itoa(s.body.Len()))
 	w.WriteHeader(status)
-	write(w, s.body.Bytes())
+	w.Write(s.body.Bytes())
 }
