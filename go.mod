@@ -22,6 +22,7 @@ require (
 require (
 	github.com/pb33f/libopenapi-validator v0.13.8
 	github.com/spf13/pflag v1.0.9
+	golang.org/x/time v0.15.0
 )
 
 require (
@@ -45,6 +46,5 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.4 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
 )

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // RateLimit limits how often one caller may call tools, so a single agent
@@ -39,18 +41,16 @@ type RateLimit struct {
 }
 
 // buckets is a set of per-caller token buckets with a bounded key count.
+// Each bucket is a golang.org/x/time/rate Limiter driven by the clock of
+// RateLimit.Now (AllowN and TokensAt at an explicit time), so tests step
+// time by hand; what this type adds is the bounded table of callers.
 type buckets struct {
 	mu        sync.Mutex
 	rate      float64
-	burst     float64
+	burst     int
 	max       int
-	m         map[string]*bucket
+	m         map[string]*rate.Limiter
 	lastSweep time.Time
-}
-
-type bucket struct {
-	tokens float64
-	last   time.Time
 }
 
 // overflowKey is the bucket callers share when the table is full.
@@ -66,7 +66,7 @@ func newBuckets(perSecond float64, burst, max int) *buckets {
 	if max <= 0 {
 		max = 10_000
 	}
-	return &buckets{rate: perSecond, burst: float64(burst), max: max, m: map[string]*bucket{}}
+	return &buckets{rate: perSecond, burst: burst, max: max, m: map[string]*rate.Limiter{}}
 }
 
 // take removes one token from key's bucket. When the bucket is empty it
@@ -77,34 +77,27 @@ func (b *buckets) take(key string, now time.Time) (bool, time.Duration) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	bk, ok := b.m[key]
+	lim, ok := b.m[key]
 	if !ok {
 		if len(b.m) >= b.max {
 			b.sweep(now)
 		}
 		if len(b.m) >= b.max {
 			key = overflowKey
-			bk = b.m[key]
+			lim = b.m[key]
 		}
-		if bk == nil {
-			bk = &bucket{tokens: b.burst, last: now}
-			b.m[key] = bk
+		if lim == nil {
+			lim = rate.NewLimiter(rate.Limit(b.rate), b.burst)
+			// A new bucket starts full at now, not at the zero time.
+			lim.SetLimitAt(now, rate.Limit(b.rate))
+			b.m[key] = lim
 		}
 	}
-	bk.refill(now, b.rate, b.burst)
-	if bk.tokens >= 1 {
-		bk.tokens--
+	tokens := lim.TokensAt(now)
+	if tokens >= 1 && lim.AllowN(now, 1) {
 		return true, 0
 	}
-	wait := time.Duration((1 - bk.tokens) / b.rate * float64(time.Second))
-	return false, wait
-}
-
-func (bk *bucket) refill(now time.Time, rate, burst float64) {
-	if el := now.Sub(bk.last).Seconds(); el > 0 {
-		bk.tokens = math.Min(burst, bk.tokens+el*rate)
-		bk.last = now
-	}
+	return false, time.Duration((1 - tokens) / b.rate * float64(time.Second))
 }
 
 // sweep forgets callers whose bucket is full again (they are
@@ -114,9 +107,8 @@ func (b *buckets) sweep(now time.Time) {
 		return
 	}
 	b.lastSweep = now
-	for k, bk := range b.m {
-		bk.refill(now, b.rate, b.burst)
-		if bk.tokens >= b.burst {
+	for k, lim := range b.m {
+		if lim.TokensAt(now) >= float64(b.burst) {
 			delete(b.m, k)
 		}
 	}
