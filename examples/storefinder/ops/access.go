@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // MiddlewareOptions configure Middleware.
@@ -74,7 +74,7 @@ func Middleware(next http.Handler, o MiddlewareOptions) http.Handler {
 			return
 		}
 		if caller == "" {
-			caller = remoteHost(r.RemoteAddr)
+			caller = ucpcore.RemoteHost(r.RemoteAddr)
 		}
 		attrs := []any{"transport", o.Transport, "request_id", r.Header.Get("Request-Id"), "rpc_id", idText(id.Raw()),
 			"method", method, "tool", tool, "status", rec.status, "outcome", outcome,
@@ -93,13 +93,6 @@ func idText(v any) string {
 	default:
 		return fmt.Sprint(v)
 	}
-}
-
-func remoteHost(addr string) string {
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		return h
-	}
-	return addr
 }
 
 // capture records the status and the head of the answer.
