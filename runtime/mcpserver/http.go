@@ -63,7 +63,9 @@ type HTTPOptions struct {
 	// middleware does not see those calls, so it is off by default; other
 	// requests, and calls in a shape the direct path does not know, still go
 	// through the SDK, and so does one tools/list per protocol version, which
-	// asks the SDK whether the server speaks it. TestDirectToolCallsMatchTheSDK
+	// asks the SDK whether the server speaks it, and the first call of each
+	// tool, from which the handler learns that the SDK runs it through Add
+	// (no table is shared between handlers). TestDirectToolCallsMatchTheSDK
 	// holds the two paths to the same status, headers and bytes. It has no
 	// effect with Stateful.
 	DirectToolCalls bool
