@@ -13,14 +13,21 @@ import (
 // zones caches successfully loaded locations by name: every schedule of a
 // Business names one of a handful of zones, and LoadLocation reads and parses
 // zone data on each call. Failures are not cached, so the cache only grows
-// with real zone names.
-var zones sync.Map // string -> *time.Location
+// with real zone names, of which the embedded database has a few hundred.
+// It holds data, never request state.
+var zones = struct {
+	mu     sync.RWMutex
+	byName map[string]*time.Location
+}{byName: map[string]*time.Location{}}
 
 // loadZone resolves an IANA zone name. "Local" is refused: it names the
 // server's own zone, not a zone of the Location.
 func loadZone(name string) (*time.Location, error) {
-	if v, ok := zones.Load(name); ok {
-		return v.(*time.Location), nil
+	zones.mu.RLock()
+	loc, ok := zones.byName[name]
+	zones.mu.RUnlock()
+	if ok {
+		return loc, nil
 	}
 	if name == "Local" {
 		return nil, fmt.Errorf("%q is not an IANA zone name", name)
@@ -29,6 +36,11 @@ func loadZone(name string) (*time.Location, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unknown IANA zone %q: %w", name, err)
 	}
-	v, _ := zones.LoadOrStore(name, loc)
-	return v.(*time.Location), nil
+	zones.mu.Lock()
+	defer zones.mu.Unlock()
+	if have, ok := zones.byName[name]; ok {
+		return have, nil
+	}
+	zones.byName[name] = loc
+	return loc, nil
 }
