@@ -105,7 +105,7 @@ func TestOtherRequestsAreLimited(t *testing.T) {
 	}
 }
 
-// TestSlowReaderReleasesItsSlot checks defect 3 of issue 24: clients that
+// TestSlowReaderReleasesItsSlot checks that clients that
 // send a request and never read the answer hold no in-flight slot once the
 // answer is produced (shown with no minimum write rate, so nothing else
 // would free the slots), and the server stops writing to a connection that
