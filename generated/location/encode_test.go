@@ -2,8 +2,15 @@ package location_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
@@ -17,9 +24,78 @@ type appender interface {
 	AppendJSON(b []byte) ([]byte, error)
 }
 
+// updatePins rewrites testdata/encoded/*.sha256 from the current encoders.
+var updatePins = flag.Bool("update", false, "rewrite testdata/encoded from the current encoders")
+
+// pins holds the SHA-256 of every encoding a test checks, recorded from the
+// encoders before MarshalJSON became a call of AppendJSON, so that the bytes
+// of both are held to what they were and not only to each other.
+type pins struct {
+	file string
+	want map[string]string
+	got  map[string]string
+}
+
+// loadPins reads testdata/encoded/<set>.sha256, or with -update arranges to
+// write it when the test ends.
+func loadPins(t *testing.T, set string) *pins {
+	t.Helper()
+	p := &pins{file: filepath.Join("testdata", "encoded", set+".sha256"), want: map[string]string{}, got: map[string]string{}}
+	if *updatePins {
+		t.Cleanup(func() {
+			var lines []string
+			for name, sum := range p.got {
+				lines = append(lines, sum+"  "+name)
+			}
+			sort.Strings(lines)
+			if err := os.MkdirAll(filepath.Dir(p.file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p.file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+		return p
+	}
+	data, err := os.ReadFile(p.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		sum, name, ok := strings.Cut(line, "  ")
+		if !ok {
+			t.Fatalf("%s: bad line %q", p.file, line)
+		}
+		p.want[name] = sum
+	}
+	return p
+}
+
+// check compares one encoding (nil for an error) with its pinned digest.
+func (p *pins) check(t *testing.T, name string, b []byte, err error) {
+	t.Helper()
+	sum := "error"
+	if err == nil {
+		h := sha256.Sum256(b)
+		sum = hex.EncodeToString(h[:])
+	}
+	if *updatePins {
+		p.got[name] = sum
+		return
+	}
+	want, ok := p.want[name]
+	switch {
+	case !ok:
+		t.Fatalf("%s: no digest pinned in %s (run with -update)", name, p.file)
+	case want != sum:
+		t.Fatalf("%s: encoding changed: sha256 %s, pinned %s in %s\n%s", name, sum, want, p.file, b)
+	}
+}
+
 // sameAsMarshal requires AppendJSON to write exactly the bytes json.Marshal
-// writes for v, or to fail exactly when json.Marshal fails.
-func sameAsMarshal(t *testing.T, name string, v appender) {
+// writes for v, or to fail exactly when json.Marshal fails; with pinned
+// digests it also holds both to the bytes recorded in p.
+func sameAsMarshal(t *testing.T, p *pins, name string, v appender) []byte {
 	t.Helper()
 	want, werr := json.Marshal(v)
 	got, gerr := v.AppendJSON(nil)
@@ -29,6 +105,10 @@ func sameAsMarshal(t *testing.T, name string, v appender) {
 	if werr == nil && !bytes.Equal(got, want) {
 		t.Fatalf("%s: AppendJSON differs from json.Marshal\n got: %s\nwant: %s", name, got, want)
 	}
+	if p != nil {
+		p.check(t, name, want, werr)
+	}
+	return want
 }
 
 // TestAppendJSONOnDataset encodes every store of the example dataset as a
@@ -38,6 +118,9 @@ func TestAppendJSONOnDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := loadPins(t, "dataset")
+	// One digest per kind over every record keeps the pinned file short.
+	var allLocs, allLookups []byte
 	var locs []location.Location
 	var lookups []location.LookupLocation
 	for i, r := range recs {
@@ -45,7 +128,7 @@ func TestAppendJSONOnDataset(t *testing.T) {
 		if err := json.Unmarshal(r.Location, &l); err != nil {
 			t.Fatalf("record %d: %v", i, err)
 		}
-		sameAsMarshal(t, fmt.Sprintf("record %d Location", i), &l)
+		allLocs = append(append(allLocs, sameAsMarshal(t, nil, fmt.Sprintf("record %d Location", i), &l)...), '\n')
 		locs = append(locs, l)
 		withInputs := bytes.TrimSuffix(bytes.TrimSpace(r.Location), []byte("}"))
 		withInputs = append(withInputs, []byte(`,"inputs":[{"id":"`+l.ID+`"}]}`)...)
@@ -53,9 +136,11 @@ func TestAppendJSONOnDataset(t *testing.T) {
 		if err := json.Unmarshal(withInputs, &ll); err != nil {
 			t.Fatalf("record %d as LookupLocation: %v", i, err)
 		}
-		sameAsMarshal(t, fmt.Sprintf("record %d LookupLocation", i), &ll)
+		allLookups = append(append(allLookups, sameAsMarshal(t, nil, fmt.Sprintf("record %d LookupLocation", i), &ll)...), '\n')
 		lookups = append(lookups, ll)
 	}
+	p.check(t, "every record as a Location", allLocs, nil)
+	p.check(t, "every record as a LookupLocation", allLookups, nil)
 	for start := 0; start < len(locs); start += 50 {
 		end := min(start+50, len(locs))
 		sr := location.SearchResponse{
@@ -63,7 +148,7 @@ func TestAppendJSONOnDataset(t *testing.T) {
 			Locations:  locs[start:end],
 			Pagination: opt.Some(location.PaginationResponse{HasNextPage: end < len(locs), Cursor: opt.Some("c<&>"), TotalCount: opt.Some(int64(len(locs)))}),
 		}
-		sameAsMarshal(t, "search page", &sr)
+		sameAsMarshal(t, p, fmt.Sprintf("search page %d", start), &sr)
 		lr := location.LookupResponse{
 			UCP:       location.UCPLocationResponseSchema{Version: "2026-08-25"},
 			Locations: lookups[start:end],
@@ -71,7 +156,7 @@ func TestAppendJSONOnDataset(t *testing.T) {
 				Type: "info", Code: opt.Some(location.InfoCode("not_found")), Content: "Identifier \"x\" <not> found \u2028",
 			}}}),
 		}
-		sameAsMarshal(t, "lookup page", &lr)
+		sameAsMarshal(t, p, fmt.Sprintf("lookup page %d", start), &lr)
 	}
 }
 
@@ -90,14 +175,16 @@ func TestAppendJSONEdgeCases(t *testing.T) {
 		"union with two variants":        &location.Message{Info: &location.MessageInfo{Type: "info"}, Warning: &location.MessageWarning{Type: "warning"}},
 		"geo with tiny and huge numbers": &location.Location{ID: "a", Name: "b", Geo: opt.Some(location.Geo{Latitude: 1e-7, Longitude: -1e21})},
 	}
+	p := loadPins(t, "edge")
 	for name, v := range cases {
-		sameAsMarshal(t, name, v)
+		sameAsMarshal(t, p, name, v)
 	}
 }
 
 // TestAppendJSONOnReleaseExamples encodes every release example payload as
 // the generated type its annotation names.
 func TestAppendJSONOnReleaseExamples(t *testing.T) {
+	p := loadPins(t, "examples")
 	for _, ex := range releaseExamples(t) {
 		v, ok := ex.mk().(appender)
 		if !ok {
@@ -106,7 +193,7 @@ func TestAppendJSONOnReleaseExamples(t *testing.T) {
 		if err := json.Unmarshal(ex.payload, v); err != nil {
 			t.Fatalf("%s: decode into %T: %v", ex.name, v, err)
 		}
-		sameAsMarshal(t, ex.name, v)
+		sameAsMarshal(t, p, ex.name, v)
 	}
 }
 
@@ -119,7 +206,7 @@ func FuzzAppendJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, v := range []appender{new(location.SearchResponse), new(location.LookupResponse), new(location.Location)} {
 			if json.Unmarshal(data, v) == nil {
-				sameAsMarshal(t, "fuzz", v)
+				sameAsMarshal(t, nil, "fuzz", v)
 			}
 		}
 	})
