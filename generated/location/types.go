@@ -14,9 +14,6 @@ package location
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"github.com/ucpgen/ucpgen/runtime/jsonobj"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	schemacheck "github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
@@ -56,14 +53,9 @@ func (x *Amenity) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Amenity followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Amenity) MarshalJSON() ([]byte, error) {
-	type plain Amenity
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isAmenityMember)
+	return x.AppendJSON(nil)
 }
 
 // AmenityType is generated from schemas/common/types/amenity_type.json#.
@@ -116,14 +108,9 @@ func (x *AvailablePaymentInstrument) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes AvailablePaymentInstrument followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x AvailablePaymentInstrument) MarshalJSON() ([]byte, error) {
-	type plain AvailablePaymentInstrument
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isAvailablePaymentInstrumentMember)
+	return x.AppendJSON(nil)
 }
 
 // CapabilityBaseExtends is generated from
@@ -138,25 +125,9 @@ type CapabilityBaseExtends struct {
 	List *[]ReverseDomainName
 }
 
-// MarshalJSON encodes the one variant that is set.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x CapabilityBaseExtends) MarshalJSON() ([]byte, error) {
-	n := 0
-	if x.ReverseDomainName != nil {
-		n++
-	}
-	if x.List != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("CapabilityBaseExtends: exactly one variant must be set, got %d", n)
-	}
-	switch {
-	case x.ReverseDomainName != nil:
-		return json.Marshal(x.ReverseDomainName)
-	case x.List != nil:
-		return json.Marshal(x.List)
-	}
-	return nil, errors.New("unreachable")
+	return x.AppendJSON(nil)
 }
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
@@ -221,14 +192,9 @@ func (x *CapabilityResponseSchema) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes CapabilityResponseSchema followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x CapabilityResponseSchema) MarshalJSON() ([]byte, error) {
-	type plain CapabilityResponseSchema
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isCapabilityResponseSchemaMember)
+	return x.AppendJSON(nil)
 }
 
 // ConstraintExpression is generated from schemas/common/types/constraint_expression.json#.
@@ -262,6 +228,11 @@ func (x *ConstraintExpression) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
+func (x ConstraintExpression) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
 // ConstraintExpressionPropertyValue is generated from
 // schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties.
 type ConstraintExpressionPropertyValue struct {
@@ -271,25 +242,9 @@ type ConstraintExpressionPropertyValue struct {
 	ValueConstraint *ValueConstraint
 }
 
-// MarshalJSON encodes the one variant that is set.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x ConstraintExpressionPropertyValue) MarshalJSON() ([]byte, error) {
-	n := 0
-	if x.Object != nil {
-		n++
-	}
-	if x.ValueConstraint != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("ConstraintExpressionPropertyValue: exactly one variant must be set, got %d", n)
-	}
-	switch {
-	case x.Object != nil:
-		return json.Marshal(x.Object)
-	case x.ValueConstraint != nil:
-		return json.Marshal(x.ValueConstraint)
-	}
-	return nil, errors.New("unreachable")
+	return x.AppendJSON(nil)
 }
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
@@ -387,14 +342,9 @@ func (x *Context) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Context followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Context) MarshalJSON() ([]byte, error) {
-	type plain Context
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isContextMember)
+	return x.AppendJSON(nil)
 }
 
 // ContextPaymentItem is generated from
@@ -433,14 +383,9 @@ func (x *ContextPaymentItem) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes ContextPaymentItem followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x ContextPaymentItem) MarshalJSON() ([]byte, error) {
-	type plain ContextPaymentItem
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isContextPaymentItemMember)
+	return x.AppendJSON(nil)
 }
 
 // DailyHour is generated from schemas/common/types/daily_hour.json#.
@@ -484,14 +429,9 @@ func (x *DailyHour) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes DailyHour followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x DailyHour) MarshalJSON() ([]byte, error) {
-	type plain DailyHour
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isDailyHourMember)
+	return x.AppendJSON(nil)
 }
 
 // DailyHourDay is generated from schemas/common/types/daily_hour.json#/allOf/1/properties/day.
@@ -564,14 +504,9 @@ func (x *ExceptionHour) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes ExceptionHour followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x ExceptionHour) MarshalJSON() ([]byte, error) {
-	type plain ExceptionHour
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isExceptionHourMember)
+	return x.AppendJSON(nil)
 }
 
 // Geo is generated from schemas/common/types/geo.json#.
@@ -608,14 +543,9 @@ func (x *Geo) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Geo followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Geo) MarshalJSON() ([]byte, error) {
-	type plain Geo
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isGeoMember)
+	return x.AppendJSON(nil)
 }
 
 // InfoCode is generated from schemas/common/types/info_code.json#.
@@ -687,14 +617,9 @@ func (x *Location) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Location followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Location) MarshalJSON() ([]byte, error) {
-	type plain Location
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationDistance is generated from schemas/common/types/location_distance.json#.
@@ -741,14 +666,9 @@ func (x *LocationDistance) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationDistance followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationDistance) MarshalJSON() ([]byte, error) {
-	type plain LocationDistance
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationDistanceMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationFilter is generated from schemas/common/types/location_filter.json#.
@@ -793,14 +713,9 @@ func (x *LocationFilter) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationFilter followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationFilter) MarshalJSON() ([]byte, error) {
-	type plain LocationFilter
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationFilterMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationFilterHours is generated from
@@ -839,14 +754,9 @@ func (x *LocationFilterHours) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationFilterHours followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationFilterHours) MarshalJSON() ([]byte, error) {
-	type plain LocationFilterHours
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationFilterHoursMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationServes is generated from schemas/common/types/location_serves.json#.
@@ -889,14 +799,9 @@ func (x *LocationServes) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationServes followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationServes) MarshalJSON() ([]byte, error) {
-	type plain LocationServes
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationServesMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationServesAddress is generated from
@@ -939,14 +844,9 @@ func (x *LocationServesAddress) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationServesAddress followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationServesAddress) MarshalJSON() ([]byte, error) {
-	type plain LocationServesAddress
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationServesAddressMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupLocation is generated from schemas/common/location_lookup.json#/$defs/lookup_location.
@@ -1016,17 +916,9 @@ func (x *LookupLocation) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupLocation followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupLocation) MarshalJSON() ([]byte, error) {
-	type plain LookupLocation
-	if x.Inputs == nil {
-		x.Inputs = []LookupLocationInput{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupLocationMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupLocationInput is generated from
@@ -1060,14 +952,9 @@ func (x *LookupLocationInput) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupLocationInput followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupLocationInput) MarshalJSON() ([]byte, error) {
-	type plain LookupLocationInput
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupLocationInputMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupRequest is generated from schemas/common/location_lookup.json#/$defs/lookup_request.
@@ -1135,17 +1022,9 @@ func (x *LookupRequest) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupRequest followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupRequest) MarshalJSON() ([]byte, error) {
-	type plain LookupRequest
-	if x.IDs == nil {
-		x.IDs = []string{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupRequestMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupResponse is generated from schemas/common/location_lookup.json#/$defs/lookup_response.
@@ -1189,17 +1068,9 @@ func (x *LookupResponse) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupResponse followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupResponse) MarshalJSON() ([]byte, error) {
-	type plain LookupResponse
-	if x.Locations == nil {
-		x.Locations = []LookupLocation{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupResponseMember)
+	return x.AppendJSON(nil)
 }
 
 // Message is generated from schemas/common/types/message.json#.
@@ -1214,30 +1085,9 @@ type Message struct {
 	Info *MessageInfo
 }
 
-// MarshalJSON encodes the one variant that is set.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Message) MarshalJSON() ([]byte, error) {
-	n := 0
-	if x.Error != nil {
-		n++
-	}
-	if x.Warning != nil {
-		n++
-	}
-	if x.Info != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Message: exactly one variant must be set, got %d", n)
-	}
-	switch {
-	case x.Error != nil:
-		return json.Marshal(x.Error)
-	case x.Warning != nil:
-		return json.Marshal(x.Warning)
-	case x.Info != nil:
-		return json.Marshal(x.Info)
-	}
-	return nil, errors.New("unreachable")
+	return x.AppendJSON(nil)
 }
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
@@ -1305,14 +1155,9 @@ func (x *MessageError) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MessageError followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MessageError) MarshalJSON() ([]byte, error) {
-	type plain MessageError
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMessageErrorMember)
+	return x.AppendJSON(nil)
 }
 
 // MessageErrorContentType is generated from
@@ -1390,14 +1235,9 @@ func (x *MessageInfo) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MessageInfo followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MessageInfo) MarshalJSON() ([]byte, error) {
-	type plain MessageInfo
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMessageInfoMember)
+	return x.AppendJSON(nil)
 }
 
 // MessageInfoContentType is generated from
@@ -1468,14 +1308,9 @@ func (x *MessageWarning) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MessageWarning followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MessageWarning) MarshalJSON() ([]byte, error) {
-	type plain MessageWarning
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMessageWarningMember)
+	return x.AppendJSON(nil)
 }
 
 // MessageWarningContentType is generated from
@@ -1521,14 +1356,9 @@ func (x *Meta) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Meta followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Meta) MarshalJSON() ([]byte, error) {
-	type plain Meta
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMetaMember)
+	return x.AppendJSON(nil)
 }
 
 // MetaUCPAgent is generated from
@@ -1564,14 +1394,9 @@ func (x *MetaUCPAgent) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MetaUCPAgent followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MetaUCPAgent) MarshalJSON() ([]byte, error) {
-	type plain MetaUCPAgent
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMetaUCPAgentMember)
+	return x.AppendJSON(nil)
 }
 
 // PaginationRequest is generated from schemas/common/types/pagination.json#/$defs/request.
@@ -1613,14 +1438,9 @@ func (x *PaginationRequest) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PaginationRequest followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PaginationRequest) MarshalJSON() ([]byte, error) {
-	type plain PaginationRequest
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPaginationRequestMember)
+	return x.AppendJSON(nil)
 }
 
 // PaginationResponse is generated from schemas/common/types/pagination.json#/$defs/response.
@@ -1661,14 +1481,9 @@ func (x *PaginationResponse) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PaginationResponse followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PaginationResponse) MarshalJSON() ([]byte, error) {
-	type plain PaginationResponse
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPaginationResponseMember)
+	return x.AppendJSON(nil)
 }
 
 // PaymentHandlerBase is generated from schemas/payment_handler.json#/$defs/base.
@@ -1718,14 +1533,9 @@ func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PaymentHandlerBase followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PaymentHandlerBase) MarshalJSON() ([]byte, error) {
-	type plain PaymentHandlerBase
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPaymentHandlerBaseMember)
+	return x.AppendJSON(nil)
 }
 
 // PostalAddress is generated from schemas/common/types/postal_address.json#.
@@ -1786,14 +1596,9 @@ func (x *PostalAddress) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PostalAddress followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PostalAddress) MarshalJSON() ([]byte, error) {
-	type plain PostalAddress
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPostalAddressMember)
+	return x.AppendJSON(nil)
 }
 
 // ReverseDomainName is generated from schemas/common/types/reverse_domain_name.json#.
@@ -1874,14 +1679,9 @@ func (x *SearchRequest) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes SearchRequest followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x SearchRequest) MarshalJSON() ([]byte, error) {
-	type plain SearchRequest
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isSearchRequestMember)
+	return x.AppendJSON(nil)
 }
 
 // SearchResponse is generated from schemas/common/location_search.json#/$defs/search_response.
@@ -1923,17 +1723,9 @@ func (x *SearchResponse) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes SearchResponse followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x SearchResponse) MarshalJSON() ([]byte, error) {
-	type plain SearchResponse
-	if x.Locations == nil {
-		x.Locations = []Location{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isSearchResponseMember)
+	return x.AppendJSON(nil)
 }
 
 // ServiceBase is generated from schemas/service.json#/$defs/base.
@@ -1985,14 +1777,9 @@ func (x *ServiceBase) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes ServiceBase followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x ServiceBase) MarshalJSON() ([]byte, error) {
-	type plain ServiceBase
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isServiceBaseMember)
+	return x.AppendJSON(nil)
 }
 
 // ServiceBaseTransport is generated from
@@ -2048,14 +1835,9 @@ func (x *Signals) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Signals followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Signals) MarshalJSON() ([]byte, error) {
-	type plain Signals
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isSignalsMember)
+	return x.AppendJSON(nil)
 }
 
 // UCPBaseStatus is generated from schemas/ucp.json#/$defs/base/properties/status.
@@ -2117,14 +1899,9 @@ func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes UCPLocationResponseSchema followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x UCPLocationResponseSchema) MarshalJSON() ([]byte, error) {
-	type plain UCPLocationResponseSchema
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isUCPLocationResponseSchemaMember)
+	return x.AppendJSON(nil)
 }
 
 // UCPVersion is generated from schemas/ucp.json#/$defs/version.
@@ -2153,6 +1930,11 @@ func (x *ValueConstraint) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	return x.decodeValue(v)
+}
+
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
+func (x ValueConstraint) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
 }
 
 // WarningCode is generated from schemas/common/types/warning_code.json#.

@@ -14,9 +14,6 @@ package location20260821
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"github.com/ucpgen/ucpgen/runtime/jsonobj"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	schemacheck "github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
@@ -69,14 +66,9 @@ func (x *AvailablePaymentInstrument) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes AvailablePaymentInstrument followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x AvailablePaymentInstrument) MarshalJSON() ([]byte, error) {
-	type plain AvailablePaymentInstrument
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isAvailablePaymentInstrumentMember)
+	return x.AppendJSON(nil)
 }
 
 // CapabilityBaseExtends is generated from
@@ -91,25 +83,9 @@ type CapabilityBaseExtends struct {
 	List *[]ReverseDomainName
 }
 
-// MarshalJSON encodes the one variant that is set.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x CapabilityBaseExtends) MarshalJSON() ([]byte, error) {
-	n := 0
-	if x.ReverseDomainName != nil {
-		n++
-	}
-	if x.List != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("CapabilityBaseExtends: exactly one variant must be set, got %d", n)
-	}
-	switch {
-	case x.ReverseDomainName != nil:
-		return json.Marshal(x.ReverseDomainName)
-	case x.List != nil:
-		return json.Marshal(x.List)
-	}
-	return nil, errors.New("unreachable")
+	return x.AppendJSON(nil)
 }
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
@@ -174,14 +150,9 @@ func (x *CapabilityResponseSchema) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes CapabilityResponseSchema followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x CapabilityResponseSchema) MarshalJSON() ([]byte, error) {
-	type plain CapabilityResponseSchema
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isCapabilityResponseSchemaMember)
+	return x.AppendJSON(nil)
 }
 
 // Context is generated from schemas/common/types/context.json#.
@@ -267,14 +238,9 @@ func (x *Context) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Context followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Context) MarshalJSON() ([]byte, error) {
-	type plain Context
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isContextMember)
+	return x.AppendJSON(nil)
 }
 
 // ContextPaymentItem is generated from
@@ -313,14 +279,9 @@ func (x *ContextPaymentItem) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes ContextPaymentItem followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x ContextPaymentItem) MarshalJSON() ([]byte, error) {
-	type plain ContextPaymentItem
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isContextPaymentItemMember)
+	return x.AppendJSON(nil)
 }
 
 // DailyHour is generated from schemas/common/types/daily_hour.json#.
@@ -364,14 +325,9 @@ func (x *DailyHour) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes DailyHour followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x DailyHour) MarshalJSON() ([]byte, error) {
-	type plain DailyHour
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isDailyHourMember)
+	return x.AppendJSON(nil)
 }
 
 // DailyHourDay is generated from schemas/common/types/daily_hour.json#/allOf/1/properties/day.
@@ -444,14 +400,9 @@ func (x *ExceptionHour) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes ExceptionHour followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x ExceptionHour) MarshalJSON() ([]byte, error) {
-	type plain ExceptionHour
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isExceptionHourMember)
+	return x.AppendJSON(nil)
 }
 
 // Geo is generated from schemas/common/types/geo.json#.
@@ -488,14 +439,9 @@ func (x *Geo) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Geo followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Geo) MarshalJSON() ([]byte, error) {
-	type plain Geo
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isGeoMember)
+	return x.AppendJSON(nil)
 }
 
 // InfoCode is generated from schemas/common/types/info_code.json#.
@@ -542,14 +488,9 @@ func (x *InventoryFilter) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes InventoryFilter followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x InventoryFilter) MarshalJSON() ([]byte, error) {
-	type plain InventoryFilter
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isInventoryFilterMember)
+	return x.AppendJSON(nil)
 }
 
 // Location is generated from schemas/common/types/location.json#.
@@ -614,14 +555,9 @@ func (x *Location) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Location followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Location) MarshalJSON() ([]byte, error) {
-	type plain Location
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationDistance is generated from schemas/common/types/location_distance.json#.
@@ -668,14 +604,9 @@ func (x *LocationDistance) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationDistance followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationDistance) MarshalJSON() ([]byte, error) {
-	type plain LocationDistance
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationDistanceMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationFilter is generated from schemas/common/types/location_filter.json#.
@@ -718,14 +649,9 @@ func (x *LocationFilter) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationFilter followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationFilter) MarshalJSON() ([]byte, error) {
-	type plain LocationFilter
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationFilterMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationFilterHours is generated from
@@ -764,14 +690,9 @@ func (x *LocationFilterHours) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationFilterHours followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationFilterHours) MarshalJSON() ([]byte, error) {
-	type plain LocationFilterHours
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationFilterHoursMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationServes is generated from schemas/common/types/location_serves.json#.
@@ -814,14 +735,9 @@ func (x *LocationServes) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationServes followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationServes) MarshalJSON() ([]byte, error) {
-	type plain LocationServes
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationServesMember)
+	return x.AppendJSON(nil)
 }
 
 // LocationServesAddress is generated from
@@ -864,14 +780,9 @@ func (x *LocationServesAddress) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LocationServesAddress followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LocationServesAddress) MarshalJSON() ([]byte, error) {
-	type plain LocationServesAddress
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLocationServesAddressMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupLocation is generated from schemas/common/location_lookup.json#/$defs/lookup_location.
@@ -940,17 +851,9 @@ func (x *LookupLocation) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupLocation followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupLocation) MarshalJSON() ([]byte, error) {
-	type plain LookupLocation
-	if x.Inputs == nil {
-		x.Inputs = []LookupLocationInput{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupLocationMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupLocationInput is generated from
@@ -984,14 +887,9 @@ func (x *LookupLocationInput) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupLocationInput followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupLocationInput) MarshalJSON() ([]byte, error) {
-	type plain LookupLocationInput
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupLocationInputMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupRequest is generated from schemas/common/location_lookup.json#/$defs/lookup_request.
@@ -1058,17 +956,9 @@ func (x *LookupRequest) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupRequest followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupRequest) MarshalJSON() ([]byte, error) {
-	type plain LookupRequest
-	if x.IDs == nil {
-		x.IDs = []string{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupRequestMember)
+	return x.AppendJSON(nil)
 }
 
 // LookupResponse is generated from schemas/common/location_lookup.json#/$defs/lookup_response.
@@ -1112,17 +1002,9 @@ func (x *LookupResponse) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes LookupResponse followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x LookupResponse) MarshalJSON() ([]byte, error) {
-	type plain LookupResponse
-	if x.Locations == nil {
-		x.Locations = []LookupLocation{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isLookupResponseMember)
+	return x.AppendJSON(nil)
 }
 
 // Message is generated from schemas/common/types/message.json#.
@@ -1137,30 +1019,9 @@ type Message struct {
 	Info *MessageInfo
 }
 
-// MarshalJSON encodes the one variant that is set.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Message) MarshalJSON() ([]byte, error) {
-	n := 0
-	if x.Error != nil {
-		n++
-	}
-	if x.Warning != nil {
-		n++
-	}
-	if x.Info != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, fmt.Errorf("Message: exactly one variant must be set, got %d", n)
-	}
-	switch {
-	case x.Error != nil:
-		return json.Marshal(x.Error)
-	case x.Warning != nil:
-		return json.Marshal(x.Warning)
-	case x.Info != nil:
-		return json.Marshal(x.Info)
-	}
-	return nil, errors.New("unreachable")
+	return x.AppendJSON(nil)
 }
 
 // UnmarshalJSON decodes strictly (exact names, no duplicates) without validating; see
@@ -1228,14 +1089,9 @@ func (x *MessageError) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MessageError followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MessageError) MarshalJSON() ([]byte, error) {
-	type plain MessageError
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMessageErrorMember)
+	return x.AppendJSON(nil)
 }
 
 // MessageErrorContentType is generated from
@@ -1313,14 +1169,9 @@ func (x *MessageInfo) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MessageInfo followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MessageInfo) MarshalJSON() ([]byte, error) {
-	type plain MessageInfo
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMessageInfoMember)
+	return x.AppendJSON(nil)
 }
 
 // MessageInfoContentType is generated from
@@ -1391,14 +1242,9 @@ func (x *MessageWarning) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MessageWarning followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MessageWarning) MarshalJSON() ([]byte, error) {
-	type plain MessageWarning
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMessageWarningMember)
+	return x.AppendJSON(nil)
 }
 
 // MessageWarningContentType is generated from
@@ -1448,14 +1294,9 @@ func (x *Meta) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Meta followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Meta) MarshalJSON() ([]byte, error) {
-	type plain Meta
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMetaMember)
+	return x.AppendJSON(nil)
 }
 
 // MetaUCPAgent is generated from
@@ -1491,14 +1332,9 @@ func (x *MetaUCPAgent) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes MetaUCPAgent followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x MetaUCPAgent) MarshalJSON() ([]byte, error) {
-	type plain MetaUCPAgent
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isMetaUCPAgentMember)
+	return x.AppendJSON(nil)
 }
 
 // PaginationRequest is generated from schemas/common/types/pagination.json#/$defs/request.
@@ -1540,14 +1376,9 @@ func (x *PaginationRequest) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PaginationRequest followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PaginationRequest) MarshalJSON() ([]byte, error) {
-	type plain PaginationRequest
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPaginationRequestMember)
+	return x.AppendJSON(nil)
 }
 
 // PaginationResponse is generated from schemas/common/types/pagination.json#/$defs/response.
@@ -1588,14 +1419,9 @@ func (x *PaginationResponse) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PaginationResponse followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PaginationResponse) MarshalJSON() ([]byte, error) {
-	type plain PaginationResponse
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPaginationResponseMember)
+	return x.AppendJSON(nil)
 }
 
 // PaymentHandlerBase is generated from schemas/payment_handler.json#/$defs/base.
@@ -1645,14 +1471,9 @@ func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PaymentHandlerBase followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PaymentHandlerBase) MarshalJSON() ([]byte, error) {
-	type plain PaymentHandlerBase
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPaymentHandlerBaseMember)
+	return x.AppendJSON(nil)
 }
 
 // PostalAddress is generated from schemas/common/types/postal_address.json#.
@@ -1713,14 +1534,9 @@ func (x *PostalAddress) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes PostalAddress followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x PostalAddress) MarshalJSON() ([]byte, error) {
-	type plain PostalAddress
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isPostalAddressMember)
+	return x.AppendJSON(nil)
 }
 
 // ReverseDomainName is generated from schemas/common/types/reverse_domain_name.json#.
@@ -1801,14 +1617,9 @@ func (x *SearchRequest) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes SearchRequest followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x SearchRequest) MarshalJSON() ([]byte, error) {
-	type plain SearchRequest
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isSearchRequestMember)
+	return x.AppendJSON(nil)
 }
 
 // SearchResponse is generated from schemas/common/location_search.json#/$defs/search_response.
@@ -1850,17 +1661,9 @@ func (x *SearchResponse) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes SearchResponse followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x SearchResponse) MarshalJSON() ([]byte, error) {
-	type plain SearchResponse
-	if x.Locations == nil {
-		x.Locations = []Location{}
-	}
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isSearchResponseMember)
+	return x.AppendJSON(nil)
 }
 
 // ServiceBase is generated from schemas/service.json#/$defs/base.
@@ -1912,14 +1715,9 @@ func (x *ServiceBase) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes ServiceBase followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x ServiceBase) MarshalJSON() ([]byte, error) {
-	type plain ServiceBase
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isServiceBaseMember)
+	return x.AppendJSON(nil)
 }
 
 // ServiceBaseTransport is generated from
@@ -1975,14 +1773,9 @@ func (x *Signals) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes Signals followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x Signals) MarshalJSON() ([]byte, error) {
-	type plain Signals
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isSignalsMember)
+	return x.AppendJSON(nil)
 }
 
 // UCPBaseStatus is generated from schemas/ucp.json#/$defs/base/properties/status.
@@ -2044,14 +1837,9 @@ func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
 	return x.decodeValue(v)
 }
 
-// MarshalJSON encodes UCPLocationResponseSchema followed by its unknown members in name order.
+// MarshalJSON is AppendJSON, so encoding/json and the runtime agree on every byte.
 func (x UCPLocationResponseSchema) MarshalJSON() ([]byte, error) {
-	type plain UCPLocationResponseSchema
-	b, err := json.Marshal(plain(x))
-	if err != nil {
-		return nil, err
-	}
-	return jsonobj.Merge(b, x.Unknown, isUCPLocationResponseSchemaMember)
+	return x.AppendJSON(nil)
 }
 
 // UCPVersion is generated from schemas/ucp.json#/$defs/version.
