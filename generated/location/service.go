@@ -6,7 +6,6 @@ package location
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
@@ -216,7 +215,7 @@ func (r *SearchRequest) ConstraintDigest() ([32]byte, error) {
 		v := len(b)
 		if b, err = func(b []byte) ([]byte, error) {
 			var err error
-			b = jsonenc.AppendString(b, string(r.Query.V))
+			b = jsonenc.AppendString(b, r.Query.V)
 			return b, err
 		}(b); err != nil {
 			return [32]byte{}, fmt.Errorf("digest member %q: %w", "query", err)
@@ -277,7 +276,7 @@ func (r *SearchRequest) ConstraintDigest() ([32]byte, error) {
 		v := len(b)
 		if b, err = func(b []byte) ([]byte, error) {
 			var err error
-			b, err = jsonenc.AppendRaw(b, json.RawMessage(r.Unknown[k]))
+			b, err = jsonenc.AppendRaw(b, r.Unknown[k])
 			if err != nil {
 				return b, fmt.Errorf("additional member: %w", err)
 			}

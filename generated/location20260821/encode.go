@@ -5,7 +5,6 @@
 package location20260821
 
 import (
-	"encoding/json"
 	"fmt"
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
@@ -16,7 +15,7 @@ func (x *AvailablePaymentInstrument) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"type"`)
-	b = jsonenc.AppendString(b, string(x.Type))
+	b = jsonenc.AppendString(b, x.Type)
 	if x.Constraints.Set {
 		b = jsonenc.Key(b, `"constraints"`)
 		if x.Constraints.V == nil {
@@ -27,9 +26,9 @@ func (x *AvailablePaymentInstrument) AppendJSON(b []byte) ([]byte, error) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
-				b = jsonenc.AppendString(b, string(k0))
+				b = jsonenc.AppendString(b, k0)
 				b = append(b, ':')
-				b, err = jsonenc.AppendRaw(b, json.RawMessage(x.Constraints.V[k0]))
+				b, err = jsonenc.AppendRaw(b, x.Constraints.V[k0])
 				if err != nil {
 					return b, fmt.Errorf("constraints: %w", err)
 				}
@@ -41,13 +40,12 @@ func (x *AvailablePaymentInstrument) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of the one variant of CapabilityBaseExtends that is set, as
 // json.Marshal writes it.
 func (x *CapabilityBaseExtends) AppendJSON(b []byte) ([]byte, error) {
-	var err error
 	n := 0
 	if x.ReverseDomainName != nil {
 		n++
@@ -60,22 +58,23 @@ func (x *CapabilityBaseExtends) AppendJSON(b []byte) ([]byte, error) {
 	}
 	switch {
 	case x.ReverseDomainName != nil:
-		b = jsonenc.AppendString(b, string((*x.ReverseDomainName)))
+		b = jsonenc.AppendString(b, string(*x.ReverseDomainName))
 	case x.List != nil:
-		if (*x.List) == nil {
+		v := *x.List
+		if v == nil {
 			b = append(b, "null"...)
 		} else {
 			b = append(b, '[')
-			for i0 := range *x.List {
+			for i0 := range v {
 				if i0 > 0 {
 					b = append(b, ',')
 				}
-				b = jsonenc.AppendString(b, string((*x.List)[i0]))
+				b = jsonenc.AppendString(b, string(v[i0]))
 			}
 			b = append(b, ']')
 		}
 	}
-	return b, err
+	return b, nil
 }
 
 // AppendJSON appends the JSON of CapabilityResponseSchema to b, byte for byte what json.Marshal
@@ -87,15 +86,15 @@ func (x *CapabilityResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonenc.AppendString(b, string(x.Version))
 	if x.Spec.Set {
 		b = jsonenc.Key(b, `"spec"`)
-		b = jsonenc.AppendString(b, string(x.Spec.V))
+		b = jsonenc.AppendString(b, x.Spec.V)
 	}
 	if x.Schema.Set {
 		b = jsonenc.Key(b, `"schema"`)
-		b = jsonenc.AppendString(b, string(x.Schema.V))
+		b = jsonenc.AppendString(b, x.Schema.V)
 	}
 	if x.ID.Set {
 		b = jsonenc.Key(b, `"id"`)
-		b = jsonenc.AppendString(b, string(x.ID.V))
+		b = jsonenc.AppendString(b, x.ID.V)
 	}
 	if x.Config.Set {
 		b = jsonenc.Key(b, `"config"`)
@@ -107,9 +106,9 @@ func (x *CapabilityResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
-				b = jsonenc.AppendString(b, string(k0))
+				b = jsonenc.AppendString(b, k0)
 				b = append(b, ':')
-				b, err = jsonenc.AppendRaw(b, json.RawMessage(x.Config.V[k0]))
+				b, err = jsonenc.AppendRaw(b, x.Config.V[k0])
 				if err != nil {
 					return b, fmt.Errorf("config: %w", err)
 				}
@@ -128,7 +127,7 @@ func (x *CapabilityResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of Context to b, byte for byte what json.Marshal writes, in one pass.
@@ -137,31 +136,31 @@ func (x *Context) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.AddressCountry.Set {
 		b = jsonenc.Key(b, `"address_country"`)
-		b = jsonenc.AppendString(b, string(x.AddressCountry.V))
+		b = jsonenc.AppendString(b, x.AddressCountry.V)
 	}
 	if x.AddressRegion.Set {
 		b = jsonenc.Key(b, `"address_region"`)
-		b = jsonenc.AppendString(b, string(x.AddressRegion.V))
+		b = jsonenc.AppendString(b, x.AddressRegion.V)
 	}
 	if x.PostalCode.Set {
 		b = jsonenc.Key(b, `"postal_code"`)
-		b = jsonenc.AppendString(b, string(x.PostalCode.V))
+		b = jsonenc.AppendString(b, x.PostalCode.V)
 	}
 	if x.Location.Set {
 		b = jsonenc.Key(b, `"location"`)
-		b = jsonenc.AppendString(b, string(x.Location.V))
+		b = jsonenc.AppendString(b, x.Location.V)
 	}
 	if x.Intent.Set {
 		b = jsonenc.Key(b, `"intent"`)
-		b = jsonenc.AppendString(b, string(x.Intent.V))
+		b = jsonenc.AppendString(b, x.Intent.V)
 	}
 	if x.Language.Set {
 		b = jsonenc.Key(b, `"language"`)
-		b = jsonenc.AppendString(b, string(x.Language.V))
+		b = jsonenc.AppendString(b, x.Language.V)
 	}
 	if x.Currency.Set {
 		b = jsonenc.Key(b, `"currency"`)
-		b = jsonenc.AppendString(b, string(x.Currency.V))
+		b = jsonenc.AppendString(b, x.Currency.V)
 	}
 	if x.Eligibility.Set {
 		b = jsonenc.Key(b, `"eligibility"`)
@@ -200,7 +199,7 @@ func (x *Context) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of ContextPaymentItem to b, byte for byte what json.Marshal writes,
@@ -220,7 +219,7 @@ func (x *ContextPaymentItem) AppendJSON(b []byte) ([]byte, error) {
 				if i0 > 0 {
 					b = append(b, ',')
 				}
-				b = jsonenc.AppendString(b, string(x.Types.V[i0]))
+				b = jsonenc.AppendString(b, x.Types.V[i0])
 			}
 			b = append(b, ']')
 		}
@@ -229,7 +228,7 @@ func (x *ContextPaymentItem) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of DailyHour to b, byte for byte what json.Marshal writes, in one
@@ -238,16 +237,16 @@ func (x *DailyHour) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"opens"`)
-	b = jsonenc.AppendString(b, string(x.Opens))
+	b = jsonenc.AppendString(b, x.Opens)
 	b = jsonenc.Key(b, `"closes"`)
-	b = jsonenc.AppendString(b, string(x.Closes))
+	b = jsonenc.AppendString(b, x.Closes)
 	b = jsonenc.Key(b, `"day"`)
 	b = jsonenc.AppendString(b, string(x.Day))
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isDailyHourMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of ExceptionHour to b, byte for byte what json.Marshal writes, in one
@@ -257,25 +256,25 @@ func (x *ExceptionHour) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.Opens.Set {
 		b = jsonenc.Key(b, `"opens"`)
-		b = jsonenc.AppendString(b, string(x.Opens.V))
+		b = jsonenc.AppendString(b, x.Opens.V)
 	}
 	if x.Closes.Set {
 		b = jsonenc.Key(b, `"closes"`)
-		b = jsonenc.AppendString(b, string(x.Closes.V))
+		b = jsonenc.AppendString(b, x.Closes.V)
 	}
 	if x.Title.Set {
 		b = jsonenc.Key(b, `"title"`)
-		b = jsonenc.AppendString(b, string(x.Title.V))
+		b = jsonenc.AppendString(b, x.Title.V)
 	}
 	b = jsonenc.Key(b, `"valid_from"`)
-	b = jsonenc.AppendString(b, string(x.ValidFrom))
+	b = jsonenc.AppendString(b, x.ValidFrom)
 	b = jsonenc.Key(b, `"valid_through"`)
-	b = jsonenc.AppendString(b, string(x.ValidThrough))
+	b = jsonenc.AppendString(b, x.ValidThrough)
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isExceptionHourMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of Geo to b, byte for byte what json.Marshal writes, in one pass.
@@ -283,12 +282,12 @@ func (x *Geo) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"latitude"`)
-	b, err = jsonenc.AppendFloat(b, float64(x.Latitude))
+	b, err = jsonenc.AppendFloat(b, x.Latitude)
 	if err != nil {
 		return b, fmt.Errorf("latitude: %w", err)
 	}
 	b = jsonenc.Key(b, `"longitude"`)
-	b, err = jsonenc.AppendFloat(b, float64(x.Longitude))
+	b, err = jsonenc.AppendFloat(b, x.Longitude)
 	if err != nil {
 		return b, fmt.Errorf("longitude: %w", err)
 	}
@@ -296,7 +295,7 @@ func (x *Geo) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of InventoryFilter to b, byte for byte what json.Marshal writes, in
@@ -305,16 +304,16 @@ func (x *InventoryFilter) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"id"`)
-	b = jsonenc.AppendString(b, string(x.ID))
+	b = jsonenc.AppendString(b, x.ID)
 	if x.AvailabilityStatus.Set {
 		b = jsonenc.Key(b, `"availability_status"`)
-		b = jsonenc.AppendString(b, string(x.AvailabilityStatus.V))
+		b = jsonenc.AppendString(b, x.AvailabilityStatus.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isInventoryFilterMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of Location to b, byte for byte what json.Marshal writes, in one
@@ -323,9 +322,9 @@ func (x *Location) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"id"`)
-	b = jsonenc.AppendString(b, string(x.ID))
+	b = jsonenc.AppendString(b, x.ID)
 	b = jsonenc.Key(b, `"name"`)
-	b = jsonenc.AppendString(b, string(x.Name))
+	b = jsonenc.AppendString(b, x.Name)
 	if x.Address.Set {
 		b = jsonenc.Key(b, `"address"`)
 		b, err = x.Address.V.AppendJSON(b)
@@ -393,13 +392,13 @@ func (x *Location) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Timezone.Set {
 		b = jsonenc.Key(b, `"timezone"`)
-		b = jsonenc.AppendString(b, string(x.Timezone.V))
+		b = jsonenc.AppendString(b, x.Timezone.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isLocationMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LocationDistance to b, byte for byte what json.Marshal writes, in
@@ -413,7 +412,7 @@ func (x *LocationDistance) AppendJSON(b []byte) ([]byte, error) {
 		return b, fmt.Errorf("center: %w", err)
 	}
 	b = jsonenc.Key(b, `"max"`)
-	b, err = jsonenc.AppendFloat(b, float64(x.Max))
+	b, err = jsonenc.AppendFloat(b, x.Max)
 	if err != nil {
 		return b, fmt.Errorf("max: %w", err)
 	}
@@ -421,7 +420,7 @@ func (x *LocationDistance) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LocationFilter to b, byte for byte what json.Marshal writes, in
@@ -473,7 +472,7 @@ func (x *LocationFilter) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LocationFilterHours to b, byte for byte what json.Marshal writes,
@@ -482,12 +481,12 @@ func (x *LocationFilterHours) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"open_at"`)
-	b = jsonenc.AppendString(b, string(x.OpenAt))
+	b = jsonenc.AppendString(b, x.OpenAt)
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isLocationFilterHoursMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LocationServes to b, byte for byte what json.Marshal writes, in
@@ -513,7 +512,7 @@ func (x *LocationServes) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LocationServesAddress to b, byte for byte what json.Marshal
@@ -523,21 +522,21 @@ func (x *LocationServesAddress) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.AddressCountry.Set {
 		b = jsonenc.Key(b, `"address_country"`)
-		b = jsonenc.AppendString(b, string(x.AddressCountry.V))
+		b = jsonenc.AppendString(b, x.AddressCountry.V)
 	}
 	if x.AddressRegion.Set {
 		b = jsonenc.Key(b, `"address_region"`)
-		b = jsonenc.AppendString(b, string(x.AddressRegion.V))
+		b = jsonenc.AppendString(b, x.AddressRegion.V)
 	}
 	if x.PostalCode.Set {
 		b = jsonenc.Key(b, `"postal_code"`)
-		b = jsonenc.AppendString(b, string(x.PostalCode.V))
+		b = jsonenc.AppendString(b, x.PostalCode.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isLocationServesAddressMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LookupLocation to b, byte for byte what json.Marshal writes, in
@@ -546,9 +545,9 @@ func (x *LookupLocation) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"id"`)
-	b = jsonenc.AppendString(b, string(x.ID))
+	b = jsonenc.AppendString(b, x.ID)
 	b = jsonenc.Key(b, `"name"`)
-	b = jsonenc.AppendString(b, string(x.Name))
+	b = jsonenc.AppendString(b, x.Name)
 	if x.Address.Set {
 		b = jsonenc.Key(b, `"address"`)
 		b, err = x.Address.V.AppendJSON(b)
@@ -616,7 +615,7 @@ func (x *LookupLocation) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Timezone.Set {
 		b = jsonenc.Key(b, `"timezone"`)
-		b = jsonenc.AppendString(b, string(x.Timezone.V))
+		b = jsonenc.AppendString(b, x.Timezone.V)
 	}
 	b = jsonenc.Key(b, `"inputs"`)
 	if x.Inputs == nil {
@@ -638,7 +637,7 @@ func (x *LookupLocation) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LookupLocationInput to b, byte for byte what json.Marshal writes,
@@ -647,12 +646,12 @@ func (x *LookupLocationInput) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"id"`)
-	b = jsonenc.AppendString(b, string(x.ID))
+	b = jsonenc.AppendString(b, x.ID)
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isLookupLocationInputMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LookupRequest to b, byte for byte what json.Marshal writes, in one
@@ -669,7 +668,7 @@ func (x *LookupRequest) AppendJSON(b []byte) ([]byte, error) {
 			if i0 > 0 {
 				b = append(b, ',')
 			}
-			b = jsonenc.AppendString(b, string(x.IDs[i0]))
+			b = jsonenc.AppendString(b, x.IDs[i0])
 		}
 		b = append(b, ']')
 	}
@@ -712,7 +711,7 @@ func (x *LookupRequest) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of LookupResponse to b, byte for byte what json.Marshal writes, in
@@ -773,7 +772,7 @@ func (x *LookupResponse) AppendJSONWithUCP(b, ucp []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of the one variant of Message that is set, as json.Marshal writes it.
@@ -809,7 +808,7 @@ func (x *Message) AppendJSON(b []byte) ([]byte, error) {
 			return b, fmt.Errorf("variant Info: %w", err)
 		}
 	}
-	return b, err
+	return b, nil
 }
 
 // AppendJSON appends the JSON of MessageError to b, byte for byte what json.Marshal writes, in one
@@ -818,26 +817,26 @@ func (x *MessageError) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"type"`)
-	b = jsonenc.AppendString(b, string(x.Type))
+	b = jsonenc.AppendString(b, x.Type)
 	b = jsonenc.Key(b, `"code"`)
 	b = jsonenc.AppendString(b, string(x.Code))
 	if x.Path.Set {
 		b = jsonenc.Key(b, `"path"`)
-		b = jsonenc.AppendString(b, string(x.Path.V))
+		b = jsonenc.AppendString(b, x.Path.V)
 	}
 	if x.ContentType.Set {
 		b = jsonenc.Key(b, `"content_type"`)
 		b = jsonenc.AppendString(b, string(x.ContentType.V))
 	}
 	b = jsonenc.Key(b, `"content"`)
-	b = jsonenc.AppendString(b, string(x.Content))
+	b = jsonenc.AppendString(b, x.Content)
 	b = jsonenc.Key(b, `"severity"`)
 	b = jsonenc.AppendString(b, string(x.Severity))
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isMessageErrorMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of MessageInfo to b, byte for byte what json.Marshal writes, in one
@@ -846,10 +845,10 @@ func (x *MessageInfo) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"type"`)
-	b = jsonenc.AppendString(b, string(x.Type))
+	b = jsonenc.AppendString(b, x.Type)
 	if x.Path.Set {
 		b = jsonenc.Key(b, `"path"`)
-		b = jsonenc.AppendString(b, string(x.Path.V))
+		b = jsonenc.AppendString(b, x.Path.V)
 	}
 	if x.Code.Set {
 		b = jsonenc.Key(b, `"code"`)
@@ -860,12 +859,12 @@ func (x *MessageInfo) AppendJSON(b []byte) ([]byte, error) {
 		b = jsonenc.AppendString(b, string(x.ContentType.V))
 	}
 	b = jsonenc.Key(b, `"content"`)
-	b = jsonenc.AppendString(b, string(x.Content))
+	b = jsonenc.AppendString(b, x.Content)
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isMessageInfoMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of MessageWarning to b, byte for byte what json.Marshal writes, in
@@ -874,36 +873,36 @@ func (x *MessageWarning) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"type"`)
-	b = jsonenc.AppendString(b, string(x.Type))
+	b = jsonenc.AppendString(b, x.Type)
 	if x.Path.Set {
 		b = jsonenc.Key(b, `"path"`)
-		b = jsonenc.AppendString(b, string(x.Path.V))
+		b = jsonenc.AppendString(b, x.Path.V)
 	}
 	b = jsonenc.Key(b, `"code"`)
 	b = jsonenc.AppendString(b, string(x.Code))
 	b = jsonenc.Key(b, `"content"`)
-	b = jsonenc.AppendString(b, string(x.Content))
+	b = jsonenc.AppendString(b, x.Content)
 	if x.ContentType.Set {
 		b = jsonenc.Key(b, `"content_type"`)
 		b = jsonenc.AppendString(b, string(x.ContentType.V))
 	}
 	if x.Presentation.Set {
 		b = jsonenc.Key(b, `"presentation"`)
-		b = jsonenc.AppendString(b, string(x.Presentation.V))
+		b = jsonenc.AppendString(b, x.Presentation.V)
 	}
 	if x.ImageURL.Set {
 		b = jsonenc.Key(b, `"image_url"`)
-		b = jsonenc.AppendString(b, string(x.ImageURL.V))
+		b = jsonenc.AppendString(b, x.ImageURL.V)
 	}
 	if x.URL.Set {
 		b = jsonenc.Key(b, `"url"`)
-		b = jsonenc.AppendString(b, string(x.URL.V))
+		b = jsonenc.AppendString(b, x.URL.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isMessageWarningMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of Meta to b, byte for byte what json.Marshal writes, in one pass.
@@ -917,13 +916,13 @@ func (x *Meta) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if x.IdempotencyKey.Set {
 		b = jsonenc.Key(b, `"idempotency-key"`)
-		b = jsonenc.AppendString(b, string(x.IdempotencyKey.V))
+		b = jsonenc.AppendString(b, x.IdempotencyKey.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isMetaMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of MetaUCPAgent to b, byte for byte what json.Marshal writes, in one
@@ -932,12 +931,12 @@ func (x *MetaUCPAgent) AppendJSON(b []byte) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"profile"`)
-	b = jsonenc.AppendString(b, string(x.Profile))
+	b = jsonenc.AppendString(b, x.Profile)
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isMetaUCPAgentMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of PaginationRequest to b, byte for byte what json.Marshal writes, in
@@ -947,17 +946,17 @@ func (x *PaginationRequest) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.Cursor.Set {
 		b = jsonenc.Key(b, `"cursor"`)
-		b = jsonenc.AppendString(b, string(x.Cursor.V))
+		b = jsonenc.AppendString(b, x.Cursor.V)
 	}
 	if x.Limit.Set {
 		b = jsonenc.Key(b, `"limit"`)
-		b = jsonenc.AppendInt(b, int64(x.Limit.V))
+		b = jsonenc.AppendInt(b, x.Limit.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isPaginationRequestMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of PaginationResponse to b, byte for byte what json.Marshal writes,
@@ -967,19 +966,19 @@ func (x *PaginationResponse) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.Cursor.Set {
 		b = jsonenc.Key(b, `"cursor"`)
-		b = jsonenc.AppendString(b, string(x.Cursor.V))
+		b = jsonenc.AppendString(b, x.Cursor.V)
 	}
 	b = jsonenc.Key(b, `"has_next_page"`)
-	b = jsonenc.AppendBool(b, bool(x.HasNextPage))
+	b = jsonenc.AppendBool(b, x.HasNextPage)
 	if x.TotalCount.Set {
 		b = jsonenc.Key(b, `"total_count"`)
-		b = jsonenc.AppendInt(b, int64(x.TotalCount.V))
+		b = jsonenc.AppendInt(b, x.TotalCount.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isPaginationResponseMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of PaymentHandlerBase to b, byte for byte what json.Marshal writes,
@@ -991,14 +990,14 @@ func (x *PaymentHandlerBase) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonenc.AppendString(b, string(x.Version))
 	if x.Spec.Set {
 		b = jsonenc.Key(b, `"spec"`)
-		b = jsonenc.AppendString(b, string(x.Spec.V))
+		b = jsonenc.AppendString(b, x.Spec.V)
 	}
 	if x.Schema.Set {
 		b = jsonenc.Key(b, `"schema"`)
-		b = jsonenc.AppendString(b, string(x.Schema.V))
+		b = jsonenc.AppendString(b, x.Schema.V)
 	}
 	b = jsonenc.Key(b, `"id"`)
-	b = jsonenc.AppendString(b, string(x.ID))
+	b = jsonenc.AppendString(b, x.ID)
 	if x.Config.Set {
 		b = jsonenc.Key(b, `"config"`)
 		if x.Config.V == nil {
@@ -1009,9 +1008,9 @@ func (x *PaymentHandlerBase) AppendJSON(b []byte) ([]byte, error) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
-				b = jsonenc.AppendString(b, string(k0))
+				b = jsonenc.AppendString(b, k0)
 				b = append(b, ':')
-				b, err = jsonenc.AppendRaw(b, json.RawMessage(x.Config.V[k0]))
+				b, err = jsonenc.AppendRaw(b, x.Config.V[k0])
 				if err != nil {
 					return b, fmt.Errorf("config: %w", err)
 				}
@@ -1041,7 +1040,7 @@ func (x *PaymentHandlerBase) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of PostalAddress to b, byte for byte what json.Marshal writes, in one
@@ -1051,45 +1050,45 @@ func (x *PostalAddress) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.ExtendedAddress.Set {
 		b = jsonenc.Key(b, `"extended_address"`)
-		b = jsonenc.AppendString(b, string(x.ExtendedAddress.V))
+		b = jsonenc.AppendString(b, x.ExtendedAddress.V)
 	}
 	if x.StreetAddress.Set {
 		b = jsonenc.Key(b, `"street_address"`)
-		b = jsonenc.AppendString(b, string(x.StreetAddress.V))
+		b = jsonenc.AppendString(b, x.StreetAddress.V)
 	}
 	if x.AddressLocality.Set {
 		b = jsonenc.Key(b, `"address_locality"`)
-		b = jsonenc.AppendString(b, string(x.AddressLocality.V))
+		b = jsonenc.AppendString(b, x.AddressLocality.V)
 	}
 	if x.AddressRegion.Set {
 		b = jsonenc.Key(b, `"address_region"`)
-		b = jsonenc.AppendString(b, string(x.AddressRegion.V))
+		b = jsonenc.AppendString(b, x.AddressRegion.V)
 	}
 	if x.AddressCountry.Set {
 		b = jsonenc.Key(b, `"address_country"`)
-		b = jsonenc.AppendString(b, string(x.AddressCountry.V))
+		b = jsonenc.AppendString(b, x.AddressCountry.V)
 	}
 	if x.PostalCode.Set {
 		b = jsonenc.Key(b, `"postal_code"`)
-		b = jsonenc.AppendString(b, string(x.PostalCode.V))
+		b = jsonenc.AppendString(b, x.PostalCode.V)
 	}
 	if x.FirstName.Set {
 		b = jsonenc.Key(b, `"first_name"`)
-		b = jsonenc.AppendString(b, string(x.FirstName.V))
+		b = jsonenc.AppendString(b, x.FirstName.V)
 	}
 	if x.LastName.Set {
 		b = jsonenc.Key(b, `"last_name"`)
-		b = jsonenc.AppendString(b, string(x.LastName.V))
+		b = jsonenc.AppendString(b, x.LastName.V)
 	}
 	if x.PhoneNumber.Set {
 		b = jsonenc.Key(b, `"phone_number"`)
-		b = jsonenc.AppendString(b, string(x.PhoneNumber.V))
+		b = jsonenc.AppendString(b, x.PhoneNumber.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isPostalAddressMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of SearchRequest to b, byte for byte what json.Marshal writes, in one
@@ -1099,7 +1098,7 @@ func (x *SearchRequest) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.Query.Set {
 		b = jsonenc.Key(b, `"query"`)
-		b = jsonenc.AppendString(b, string(x.Query.V))
+		b = jsonenc.AppendString(b, x.Query.V)
 	}
 	if x.Context.Set {
 		b = jsonenc.Key(b, `"context"`)
@@ -1147,7 +1146,7 @@ func (x *SearchRequest) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of SearchResponse to b, byte for byte what json.Marshal writes, in
@@ -1215,7 +1214,7 @@ func (x *SearchResponse) AppendJSONWithUCP(b, ucp []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of ServiceBase to b, byte for byte what json.Marshal writes, in one
@@ -1227,15 +1226,15 @@ func (x *ServiceBase) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonenc.AppendString(b, string(x.Version))
 	if x.Spec.Set {
 		b = jsonenc.Key(b, `"spec"`)
-		b = jsonenc.AppendString(b, string(x.Spec.V))
+		b = jsonenc.AppendString(b, x.Spec.V)
 	}
 	if x.Schema.Set {
 		b = jsonenc.Key(b, `"schema"`)
-		b = jsonenc.AppendString(b, string(x.Schema.V))
+		b = jsonenc.AppendString(b, x.Schema.V)
 	}
 	if x.ID.Set {
 		b = jsonenc.Key(b, `"id"`)
-		b = jsonenc.AppendString(b, string(x.ID.V))
+		b = jsonenc.AppendString(b, x.ID.V)
 	}
 	if x.Config.Set {
 		b = jsonenc.Key(b, `"config"`)
@@ -1247,9 +1246,9 @@ func (x *ServiceBase) AppendJSON(b []byte) ([]byte, error) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
-				b = jsonenc.AppendString(b, string(k0))
+				b = jsonenc.AppendString(b, k0)
 				b = append(b, ':')
-				b, err = jsonenc.AppendRaw(b, json.RawMessage(x.Config.V[k0]))
+				b, err = jsonenc.AppendRaw(b, x.Config.V[k0])
 				if err != nil {
 					return b, fmt.Errorf("config: %w", err)
 				}
@@ -1261,13 +1260,13 @@ func (x *ServiceBase) AppendJSON(b []byte) ([]byte, error) {
 	b = jsonenc.AppendString(b, string(x.Transport))
 	if x.Endpoint.Set {
 		b = jsonenc.Key(b, `"endpoint"`)
-		b = jsonenc.AppendString(b, string(x.Endpoint.V))
+		b = jsonenc.AppendString(b, x.Endpoint.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isServiceBaseMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of Signals to b, byte for byte what json.Marshal writes, in one pass.
@@ -1276,17 +1275,17 @@ func (x *Signals) AppendJSON(b []byte) ([]byte, error) {
 	b, obj := jsonenc.Open(b)
 	if x.DevUCPBuyerIP.Set {
 		b = jsonenc.Key(b, `"dev.ucp.buyer_ip"`)
-		b = jsonenc.AppendString(b, string(x.DevUCPBuyerIP.V))
+		b = jsonenc.AppendString(b, x.DevUCPBuyerIP.V)
 	}
 	if x.DevUCPUserAgent.Set {
 		b = jsonenc.Key(b, `"dev.ucp.user_agent"`)
-		b = jsonenc.AppendString(b, string(x.DevUCPUserAgent.V))
+		b = jsonenc.AppendString(b, x.DevUCPUserAgent.V)
 	}
 	b, err = jsonenc.AppendMembers(b, x.Unknown, isSignalsMember)
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }
 
 // AppendJSON appends the JSON of UCPLocationResponseSchema to b, byte for byte what json.Marshal
@@ -1306,7 +1305,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 				if j0 > 0 {
 					b = append(b, ',')
 				}
-				b = jsonenc.AppendString(b, string(k0))
+				b = jsonenc.AppendString(b, k0)
 				b = append(b, ':')
 				if x.MapOrder.V[k0] == nil {
 					b = append(b, "null"...)
@@ -1316,7 +1315,7 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 						if i1 > 0 {
 							b = append(b, ',')
 						}
-						b = jsonenc.AppendString(b, string(x.MapOrder.V[k0][i1]))
+						b = jsonenc.AppendString(b, x.MapOrder.V[k0][i1])
 					}
 					b = append(b, ']')
 				}
@@ -1425,5 +1424,5 @@ func (x *UCPLocationResponseSchema) AppendJSON(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, fmt.Errorf("unknown members: %w", err)
 	}
-	return obj.Close(b), err
+	return obj.Close(b), nil
 }

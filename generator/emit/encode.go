@@ -74,10 +74,15 @@ func ucpField(t *ir.Type) *ir.Field {
 // writes AppendJSONWithUCP, so the runtime can put the negotiated ucp member
 // in while encoding instead of re-parsing the encoded response.
 func structEncoder(t *ir.Type, envelope bool) (jen.Code, error) {
-	body := []jen.Code{
-		jen.Var().Err().Error(),
-		jen.List(jen.Id("b"), jen.Id("obj")).Op(":=").Qual(jsonencPkg, "Open").Call(jen.Id("b")),
+	fails := t.KeepUnknown || t.Extra != nil && mayFail(t.Extra)
+	for _, f := range t.Fields {
+		fails = fails || mayFail(f.Type)
 	}
+	var body []jen.Code
+	if fails {
+		body = append(body, jen.Var().Err().Error())
+	}
+	body = append(body, jen.List(jen.Id("b"), jen.Id("obj")).Op(":=").Qual(jsonencPkg, "Open").Call(jen.Id("b")))
 	for _, f := range t.Fields {
 		key := jen.Id("b").Op("=").Qual(jsonencPkg, "Key").Call(jen.Id("b"), quotedName(f.JSONName))
 		if f.Required {
@@ -121,7 +126,8 @@ func structEncoder(t *ir.Type, envelope bool) (jen.Code, error) {
 			wrapErr("unknown members"),
 		)
 	}
-	body = append(body, jen.Return(jen.Id("obj").Dot("Close").Call(jen.Id("b")), jen.Err()))
+	// Every error returned where it arose, so none is left to return here.
+	body = append(body, jen.Return(jen.Id("obj").Dot("Close").Call(jen.Id("b")), jen.Nil()))
 	doc := fmt.Sprintf("AppendJSON appends the JSON of %s to b, byte for byte what json.Marshal writes, in one pass.", t.Name)
 	if !envelope {
 		return encoderFunc(t.Name, doc, body), nil
@@ -135,7 +141,14 @@ func structEncoder(t *ir.Type, envelope bool) (jen.Code, error) {
 }
 
 func unionEncoder(t *ir.Type) (jen.Code, error) {
-	body := []jen.Code{jen.Var().Err().Error(), jen.Id("n").Op(":=").Lit(0)}
+	var body []jen.Code
+	for _, v := range t.Variants {
+		if mayFail(v.Type) {
+			body = append(body, jen.Var().Err().Error())
+			break
+		}
+	}
+	body = append(body, jen.Id("n").Op(":=").Lit(0))
 	for _, v := range t.Variants {
 		body = append(body, jen.If(jen.Id("x").Dot(v.GoName).Op("!=").Nil()).Block(jen.Id("n").Op("++")))
 	}
@@ -145,19 +158,27 @@ func unionEncoder(t *ir.Type) (jen.Code, error) {
 	var cases []jen.Code
 	for _, v := range t.Variants {
 		where := "variant " + v.GoName
-		val, err := appendValue(v.Type, jen.Parens(jen.Op("*").Id("x").Dot(v.GoName)), true, where, false, 0)
+		// A struct or union calls AppendJSON through the pointer itself; a
+		// list or map is read through a local, which indexes without parentheses.
+		var at *jen.Statement
+		var bind []jen.Code
+		switch v.Type.Kind {
+		case ir.Struct, ir.Union:
+			at = jen.Id("x").Dot(v.GoName)
+		case ir.Array, ir.Map:
+			bind = []jen.Code{jen.Id("v").Op(":=").Op("*").Id("x").Dot(v.GoName)}
+			at = jen.Id("v")
+		default:
+			at = jen.Op("*").Id("x").Dot(v.GoName)
+		}
+		val, err := appendValue(v.Type, at, true, where, false, 0)
 		if err != nil {
 			return nil, err
 		}
-		if v.Type.Kind == ir.Struct || v.Type.Kind == ir.Union {
-			val, err = appendValue(v.Type, jen.Id("x").Dot(v.GoName), true, where, false, 0)
-			if err != nil {
-				return nil, err
-			}
-		}
+		val = append(bind, val...)
 		cases = append(cases, jen.Case(jen.Id("x").Dot(v.GoName).Op("!=").Nil()).Block(val...))
 	}
-	body = append(body, jen.Switch().Block(cases...), jen.Return(jen.Id("b"), jen.Err()))
+	body = append(body, jen.Switch().Block(cases...), jen.Return(jen.Id("b"), jen.Nil()))
 	doc := fmt.Sprintf("AppendJSON appends the JSON of the one variant of %s that is set, as json.Marshal writes it.", t.Name)
 	return encoderFunc(t.Name, doc, body), nil
 }
@@ -184,19 +205,19 @@ func appendValue(t *ir.Type, v *jen.Statement, addressable bool, where string, r
 			wrapErr(where),
 		)}, nil
 	case ir.String:
-		return []jen.Code{b.Clone().Op("=").Qual(jsonencPkg, "AppendString").Call(jen.Id("b"), jen.String().Call(v))}, nil
+		return []jen.Code{b.Clone().Op("=").Qual(jsonencPkg, "AppendString").Call(jen.Id("b"), asBasic(t, jen.String(), v))}, nil
 	case ir.Integer:
-		return []jen.Code{jen.Id("b").Op("=").Qual(jsonencPkg, "AppendInt").Call(jen.Id("b"), jen.Int64().Call(v))}, nil
+		return []jen.Code{jen.Id("b").Op("=").Qual(jsonencPkg, "AppendInt").Call(jen.Id("b"), asBasic(t, jen.Int64(), v))}, nil
 	case ir.Boolean:
-		return []jen.Code{jen.Id("b").Op("=").Qual(jsonencPkg, "AppendBool").Call(jen.Id("b"), jen.Bool().Call(v))}, nil
+		return []jen.Code{jen.Id("b").Op("=").Qual(jsonencPkg, "AppendBool").Call(jen.Id("b"), asBasic(t, jen.Bool(), v))}, nil
 	case ir.Number:
 		return []jen.Code{
-			jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(jsonencPkg, "AppendFloat").Call(jen.Id("b"), jen.Float64().Call(v)),
+			jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(jsonencPkg, "AppendFloat").Call(jen.Id("b"), asBasic(t, jen.Float64(), v)),
 			wrapErr(where),
 		}, nil
 	case ir.Any:
 		return []jen.Code{
-			jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(jsonencPkg, "AppendRaw").Call(jen.Id("b"), jen.Qual(jsonPkg, "RawMessage").Call(v)),
+			jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(jsonencPkg, "AppendRaw").Call(jen.Id("b"), asBasic(t, jen.Qual(jsonPkg, "RawMessage"), v)),
 			wrapErr(where),
 		}, nil
 	case ir.Array:
@@ -223,7 +244,7 @@ func appendValue(t *ir.Type, v *jen.Statement, addressable bool, where string, r
 		}
 		loop := append([]jen.Code{
 			jen.If(jen.Id(j).Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
-			jen.Id("b").Op("=").Qual(jsonencPkg, "AppendString").Call(jen.Id("b"), jen.String().Call(jen.Id(k))),
+			jen.Id("b").Op("=").Qual(jsonencPkg, "AppendString").Call(jen.Id("b"), keyString(t.Key, jen.Id(k))),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
 		}, elem...)
 		return nilOr(v, required, "{}", []jen.Code{
@@ -234,6 +255,36 @@ func appendValue(t *ir.Type, v *jen.Statement, addressable bool, where string, r
 		}), nil
 	}
 	return nil, fmt.Errorf("%s: no encoder for kind %d", where, t.Kind)
+}
+
+// asBasic converts v, an expression of t's Go type, to the basic type the
+// jsonenc function takes; only a named type needs the conversion.
+func asBasic(t *ir.Type, basic *jen.Statement, v *jen.Statement) jen.Code {
+	if t.IsNamed() {
+		return basic.Call(v)
+	}
+	return v
+}
+
+// keyString is the map key k as a string: the key type, when the schema
+// names one, is a named string type.
+func keyString(key *ir.Type, k *jen.Statement) jen.Code {
+	if key == nil {
+		return k
+	}
+	return asBasic(key, jen.String(), k)
+}
+
+// mayFail reports whether appending a value of type t can return an error:
+// nested encoders, floats (NaN and infinities) and raw JSON can.
+func mayFail(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.Struct, ir.Union, ir.Number, ir.Any:
+		return true
+	case ir.Array, ir.Map:
+		return mayFail(t.Elem)
+	}
+	return false
 }
 
 // sortedKeysRoom is how many keys of a map the generated encoder sorts on
