@@ -172,7 +172,7 @@ func (x *AvailablePaymentInstrument) Validate() error {
 // decodeValue fills CapabilityBaseExtends from a parsed value, matching member names exactly.
 func (x *CapabilityBaseExtends) decodeValue(v *schemacheck.Value) error {
 	*x = CapabilityBaseExtends{}
-	if matchReverseDomainName(v, nil) {
+	if match(checkReverseDomainName, v, nil) {
 		x.ReverseDomainName = new(ReverseDomainName)
 		if err := x.ReverseDomainName.decodeValue(v); err != nil {
 			return err
@@ -374,14 +374,14 @@ func (x *ConstraintExpression) Validate() error {
 // exactly.
 func (x *ConstraintExpressionPropertyValue) decodeValue(v *schemacheck.Value) error {
 	*x = ConstraintExpressionPropertyValue{}
-	if matchConstraintExpressionResponseSearch(v, nil) {
+	if match(checkConstraintExpressionResponseSearch, v, nil) {
 		x.Object = new(ConstraintExpression)
 		if err := x.Object.decodeValue(v); err != nil {
 			return err
 		}
 		return nil
 	}
-	if matchConstraintExpressionDefsValueConstraint(v, nil) {
+	if match(checkConstraintExpressionDefsValueConstraint, v, nil) {
 		x.ValueConstraint = new(ValueConstraint)
 		if err := x.ValueConstraint.decodeValue(v); err != nil {
 			return err
@@ -632,12 +632,12 @@ func (x *ErrorCode) decodeValue(v *schemacheck.Value) error {
 
 // DecodeErrorCode parses data as an ErrorCode checked against its schema (see decodeChecked).
 func DecodeErrorCode(data []byte) (*ErrorCode, error) {
-	return decodeChecked[ErrorCode](data, checkErrorCode)
+	return decodeChecked[ErrorCode](data, checkString)
 }
 
 // Validate checks x against the schema DecodeErrorCode enforces, so nothing invalid is sent.
 func (x *ErrorCode) Validate() error {
-	return validateChecked(x, "an ErrorCode", checkErrorCode)
+	return validateChecked(x, "an ErrorCode", checkString)
 }
 
 // decodeValue fills ExceptionHour from a parsed value, matching member names exactly.
@@ -750,12 +750,12 @@ func (x *InfoCode) decodeValue(v *schemacheck.Value) error {
 
 // DecodeInfoCode parses data as an InfoCode checked against its schema (see decodeChecked).
 func DecodeInfoCode(data []byte) (*InfoCode, error) {
-	return decodeChecked[InfoCode](data, checkInfoCode)
+	return decodeChecked[InfoCode](data, checkString)
 }
 
 // Validate checks x against the schema DecodeInfoCode enforces, so nothing invalid is sent.
 func (x *InfoCode) Validate() error {
-	return validateChecked(x, "an InfoCode", checkInfoCode)
+	return validateChecked(x, "an InfoCode", checkString)
 }
 
 // decodeValue fills Location from a parsed value, matching member names exactly.
@@ -1595,13 +1595,13 @@ func (x *MessageInfoContentType) decodeValue(v *schemacheck.Value) error {
 // DecodeMessageInfoContentType parses data as a MessageInfoContentType checked against its schema
 // (see decodeChecked).
 func DecodeMessageInfoContentType(data []byte) (*MessageInfoContentType, error) {
-	return decodeChecked[MessageInfoContentType](data, checkMessageInfoPropertiesContentType)
+	return decodeChecked[MessageInfoContentType](data, checkMessageErrorPropertiesContentType)
 }
 
 // Validate checks x against the schema DecodeMessageInfoContentType enforces, so nothing invalid is
 // sent.
 func (x *MessageInfoContentType) Validate() error {
-	return validateChecked(x, "a MessageInfoContentType", checkMessageInfoPropertiesContentType)
+	return validateChecked(x, "a MessageInfoContentType", checkMessageErrorPropertiesContentType)
 }
 
 // decodeValue fills MessageWarning from a parsed value, matching member names exactly.
@@ -1691,13 +1691,13 @@ func (x *MessageWarningContentType) decodeValue(v *schemacheck.Value) error {
 // DecodeMessageWarningContentType parses data as a MessageWarningContentType checked against its
 // schema (see decodeChecked).
 func DecodeMessageWarningContentType(data []byte) (*MessageWarningContentType, error) {
-	return decodeChecked[MessageWarningContentType](data, checkMessageWarningPropertiesContentType)
+	return decodeChecked[MessageWarningContentType](data, checkMessageErrorPropertiesContentType)
 }
 
 // Validate checks x against the schema DecodeMessageWarningContentType enforces, so nothing invalid
 // is sent.
 func (x *MessageWarningContentType) Validate() error {
-	return validateChecked(x, "a MessageWarningContentType", checkMessageWarningPropertiesContentType)
+	return validateChecked(x, "a MessageWarningContentType", checkMessageErrorPropertiesContentType)
 }
 
 // decodeValue fills Meta from a parsed value, matching member names exactly.
@@ -2581,16 +2581,16 @@ func (x *WarningCode) decodeValue(v *schemacheck.Value) error {
 
 // DecodeWarningCode parses data as a WarningCode checked against its schema (see decodeChecked).
 func DecodeWarningCode(data []byte) (*WarningCode, error) {
-	return decodeChecked[WarningCode](data, checkWarningCode)
+	return decodeChecked[WarningCode](data, checkString)
 }
 
 // Validate checks x against the schema DecodeWarningCode enforces, so nothing invalid is sent.
 func (x *WarningCode) Validate() error {
-	return validateChecked(x, "a WarningCode", checkWarningCode)
+	return validateChecked(x, "a WarningCode", checkString)
 }
 
 // Checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile
-// (request).
+// (request and response) and the 5 other schemas with the same rules.
 func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -2643,29 +2643,9 @@ func checkMCPOpenrpcComponentsSchemasMeta(c *schemacheck.Checker, v *schemacheck
 	}
 }
 
-// Checks schemas/common/location_search.json#/$defs/search_request/properties/query (request).
-func checkLocationSearchDefsSearchRequestPropertiesQuery(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/locality.json#/properties/address_country (request).
-func checkLocalityPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/locality.json#/properties/address_region (request).
-func checkLocalityPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/locality.json#/properties/postal_code (request).
-func checkLocalityPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
+// checkString rejects a value that is not a string; it is the whole check of 42 schemas (request
+// and response).
+func checkString(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 	}
@@ -2682,43 +2662,15 @@ func checkLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "address_country":
-			checkLocalityPropertiesAddressCountry(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "address_region":
-			checkLocalityPropertiesAddressRegion(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "postal_code":
-			checkLocalityPropertiesPostalCode(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
 		}
-	}
-}
-
-// Checks schemas/common/types/context.json#/allOf/1/properties/location (request).
-func checkContextAllOf1PropertiesLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/context.json#/allOf/1/properties/intent (request).
-func checkContextAllOf1PropertiesIntent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/context.json#/allOf/1/properties/language (request).
-func checkContextAllOf1PropertiesLanguage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/context.json#/allOf/1/properties/currency (request).
-func checkContextAllOf1PropertiesCurrency(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
 	}
 }
 
@@ -2751,16 +2703,8 @@ func checkContextAllOf1PropertiesEligibility(c *schemacheck.Checker, v *schemach
 	}
 }
 
-// Checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types/items
-// (request).
-func checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/types/context.json#/allOf/1/properties/payment/items/properties/types
-// (request).
+// (request and response) and the 1 other schemas with the same rules.
 func checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -2768,7 +2712,7 @@ func checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c *schemacheck.Chec
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItemsPropertiesTypesItems(c, &v.Items[i], &ip)
+		checkString(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
@@ -2825,13 +2769,13 @@ func checkContextAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "location":
-			checkContextAllOf1PropertiesLocation(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "intent":
-			checkContextAllOf1PropertiesIntent(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "language":
-			checkContextAllOf1PropertiesLanguage(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "currency":
-			checkContextAllOf1PropertiesCurrency(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "eligibility":
 			checkContextAllOf1PropertiesEligibility(c, &m.Value, &mp)
 		case "payment":
@@ -2856,20 +2800,6 @@ func checkContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	checkContextAllOf1(c, v, at)
 }
 
-// Checks schemas/common/types/signals.json#/properties/dev.ucp.buyer_ip (request).
-func checkSignalsPropertiesDevUCPBuyerIP(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/signals.json#/properties/dev.ucp.user_agent (request).
-func checkSignalsPropertiesDevUCPUserAgent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/types/signals.json# (request).
 func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
@@ -2879,9 +2809,9 @@ func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -2889,9 +2819,9 @@ func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 		}
 		switch m.Name {
 		case "dev.ucp.buyer_ip":
-			checkSignalsPropertiesDevUCPBuyerIP(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "dev.ucp.user_agent":
-			checkSignalsPropertiesDevUCPUserAgent(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -3002,15 +2932,15 @@ func checkLocationServesPropertyNamesAnyOf1(c *schemacheck.Checker, v *schemache
 
 // Checks schemas/common/types/location_serves.json#/propertyNames (request).
 func checkLocationServesPropertyNames(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationServesPropertyNamesAnyOf0(v, at) || matchLocationServesPropertyNamesAnyOf1(v, at) || matchReverseDomainName(v, at)) {
+	if !(match(checkLocationServesPropertyNamesAnyOf0, v, at) || match(checkLocationServesPropertyNamesAnyOf1, v, at) || match(checkReverseDomainName, v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertyNamesAnyOf0(v, at), explainLocationServesPropertyNamesAnyOf1(v, at), explainReverseDomainName(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explain(checkLocationServesPropertyNamesAnyOf0, v, at), explain(checkLocationServesPropertyNamesAnyOf1, v, at), explain(checkReverseDomainName, v, at)))
 		}
 	}
 }
 
 // Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0/properties/address_country
-// (request).
+// (request and response) and the 4 other schemas with the same rules.
 func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
@@ -3039,16 +2969,6 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v 
 	}
 }
 
-// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1/properties/address_region
-// (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Length(at, v, 1, -1)
-}
-
 // Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
@@ -3060,23 +2980,13 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v 
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "address_region":
-				checkLocationServesPropertiesAddressAllOf1AnyOf1PropertiesAddressRegion(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
 	}
-}
-
-// Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2/properties/postal_code
-// (request).
-func checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Length(at, v, 1, -1)
 }
 
 // Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request).
@@ -3090,7 +3000,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf2(c *schemacheck.Checker, v 
 			mp := at.Member(m.Name)
 			switch m.Name {
 			case "postal_code":
-				checkLocationServesPropertiesAddressAllOf1AnyOf2PropertiesPostalCode(c, &m.Value, &mp)
+				checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
@@ -3105,9 +3015,9 @@ func checkLocationServesPropertiesAddressAllOf1(c *schemacheck.Checker, v *schem
 		c.Type(at, v, "object")
 		return
 	}
-	if !(matchLocationServesPropertiesAddressAllOf1AnyOf0(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf1(v, at) || matchLocationServesPropertiesAddressAllOf1AnyOf2(v, at)) {
+	if !(match(checkLocationServesPropertiesAddressAllOf1AnyOf0, v, at) || match(checkLocationServesPropertiesAddressAllOf1AnyOf1, v, at) || match(checkLocationServesPropertiesAddressAllOf1AnyOf2, v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationServesPropertiesAddressAllOf1AnyOf0(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf1(v, at), explainLocationServesPropertiesAddressAllOf1AnyOf2(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explain(checkLocationServesPropertiesAddressAllOf1AnyOf0, v, at), explain(checkLocationServesPropertiesAddressAllOf1AnyOf1, v, at), explain(checkLocationServesPropertiesAddressAllOf1AnyOf2, v, at)))
 		}
 	}
 }
@@ -3136,9 +3046,9 @@ func checkLocationServes(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchLocationServesPropertyNames(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !match(checkLocationServesPropertyNames, &nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainLocationServesPropertyNames(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkLocationServesPropertyNames, &nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -3207,15 +3117,6 @@ func checkLocationFilterPropertiesAmenities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// Checks schemas/common/types/location_filter.json#/properties/items/items (request).
-func checkLocationFilterPropertiesItemsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Length(at, v, 1, -1)
-}
-
 // Checks schemas/common/types/location_filter.json#/properties/items (request).
 func checkLocationFilterPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
@@ -3230,7 +3131,7 @@ func checkLocationFilterPropertiesItems(c *schemacheck.Checker, v *schemacheck.V
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationFilterPropertiesItemsItems(c, &v.Items[i], &ip)
+		checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
@@ -3260,13 +3161,6 @@ func checkLocationFilter(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// Checks schemas/common/types/pagination.json#/$defs/request/properties/cursor (request).
-func checkPaginationDefsRequestPropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/types/pagination.json#/$defs/request/properties/limit (request).
 func checkPaginationDefsRequestPropertiesLimit(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if !schemacheck.IsInteger(v) {
@@ -3287,7 +3181,7 @@ func checkPaginationDefsRequest(c *schemacheck.Checker, v *schemacheck.Value, at
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "cursor":
-			checkPaginationDefsRequestPropertiesCursor(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "limit":
 			checkPaginationDefsRequestPropertiesLimit(c, &m.Value, &mp)
 		}
@@ -3308,7 +3202,7 @@ func checkLocationSearchDefsSearchRequest(c *schemacheck.Checker, v *schemacheck
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "query":
-			checkLocationSearchDefsSearchRequestPropertiesQuery(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "context":
 			checkContext(c, &m.Value, &mp)
 		case "signals":
@@ -3339,28 +3233,6 @@ func checkUCPDefsVersion(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 	}
 }
 
-// Checks schemas/ucp.json#/$defs/map_order/additionalProperties/items (response).
-func checkUCPDefsMapOrderAdditionalPropertiesItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/ucp.json#/$defs/map_order/additionalProperties (response).
-func checkUCPDefsMapOrderAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkUCPDefsMapOrderAdditionalPropertiesItems(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
 // Checks schemas/ucp.json#/$defs/map_order (response).
 func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
@@ -3372,7 +3244,7 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		default:
-			checkUCPDefsMapOrderAdditionalProperties(c, &m.Value, &mp)
+			checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -3396,33 +3268,8 @@ func checkUCPDefsBasePropertiesStatus(c *schemacheck.Checker, v *schemacheck.Val
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnumUCPDefsBasePropertiesStatus(v.Str)) {
+	if !inEnumUCPDefsBasePropertiesStatus(v.Str) {
 		c.Enum(at, v, "[\"error\", \"success\"]")
-	}
-}
-
-// Checks schemas/ucp.json#/$defs/entity/properties/spec (response).
-func checkUCPDefsEntityPropertiesSpec(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Format(at, v, "uri")
-}
-
-// Checks schemas/ucp.json#/$defs/entity/properties/schema (response).
-func checkUCPDefsEntityPropertiesSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Format(at, v, "uri")
-}
-
-// Checks schemas/ucp.json#/$defs/entity/properties/id (response).
-func checkUCPDefsEntityPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
 	}
 }
 
@@ -3449,11 +3296,11 @@ func checkUCPDefsEntity(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		case "version":
 			checkUCPDefsVersion(c, &m.Value, &mp)
 		case "spec":
-			checkUCPDefsEntityPropertiesSpec(c, &m.Value, &mp)
+			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		case "schema":
-			checkUCPDefsEntityPropertiesSchema(c, &m.Value, &mp)
+			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		case "id":
-			checkUCPDefsEntityPropertiesID(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "config":
 			checkUCPDefsEntityPropertiesConfig(c, &m.Value, &mp)
 		}
@@ -3479,18 +3326,9 @@ func checkServiceDefsBaseAllOf1PropertiesTransport(c *schemacheck.Checker, v *sc
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnumServiceDefsBaseAllOf1PropertiesTransport(v.Str)) {
+	if !inEnumServiceDefsBaseAllOf1PropertiesTransport(v.Str) {
 		c.Enum(at, v, "[\"a2a\", \"embedded\", \"mcp\", \"rest\"]")
 	}
-}
-
-// Checks schemas/service.json#/$defs/base/allOf/1/properties/endpoint (response).
-func checkServiceDefsBaseAllOf1PropertiesEndpoint(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Format(at, v, "uri")
 }
 
 // Checks schemas/service.json#/$defs/base/allOf/1 (response).
@@ -3509,7 +3347,7 @@ func checkServiceDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at
 		case "transport":
 			checkServiceDefsBaseAllOf1PropertiesTransport(c, &m.Value, &mp)
 		case "endpoint":
-			checkServiceDefsBaseAllOf1PropertiesEndpoint(c, &m.Value, &mp)
+			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -3550,9 +3388,9 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -3588,9 +3426,9 @@ func checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(c *schemacheck.Checker
 
 // Checks schemas/capability.json#/$defs/base/allOf/1/properties/extends (response).
 func checkCapabilityDefsBaseAllOf1PropertiesExtends(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchReverseDomainName(v, at), matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [2]bool{match(checkReverseDomainName, v, at), match(checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1, v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainReverseDomainName(v, at), explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explain(checkReverseDomainName, v, at), explain(checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1, v, at)))
 		}
 	}
 }
@@ -3647,9 +3485,9 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -3676,20 +3514,6 @@ func checkPaymentHandlerDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Va
 	}
 }
 
-// Checks schemas/common/types/available_payment_instrument.json#/properties/type (response).
-func checkAvailablePaymentInstrumentPropertiesType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/constraint_expression.json#/properties/required/items (response).
-func checkConstraintExpressionPropertiesRequiredItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/types/constraint_expression.json#/properties/required (response).
 func checkConstraintExpressionPropertiesRequired(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
@@ -3704,7 +3528,7 @@ func checkConstraintExpressionPropertiesRequired(c *schemacheck.Checker, v *sche
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkConstraintExpressionPropertiesRequiredItems(c, &v.Items[i], &ip)
+		checkString(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
@@ -3770,9 +3594,9 @@ func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *sch
 			return
 		}
 	}
-	if !(matchConstraintExpressionDefsValueConstraintAnyOf0(v, at) || matchConstraintExpressionDefsValueConstraintAnyOf1(v, at)) {
+	if !(match(checkConstraintExpressionDefsValueConstraintAnyOf0, v, at) || match(checkConstraintExpressionDefsValueConstraintAnyOf1, v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainConstraintExpressionDefsValueConstraintAnyOf0(v, at), explainConstraintExpressionDefsValueConstraintAnyOf1(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explain(checkConstraintExpressionDefsValueConstraintAnyOf0, v, at), explain(checkConstraintExpressionDefsValueConstraintAnyOf1, v, at)))
 		}
 	}
 }
@@ -3780,9 +3604,9 @@ func checkConstraintExpressionDefsValueConstraint(c *schemacheck.Checker, v *sch
 // Checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
 // (response; search).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseSearch(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchConstraintExpressionResponseSearch(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [2]bool{match(checkConstraintExpressionResponseSearch, v, at), match(checkConstraintExpressionDefsValueConstraint, v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionResponseSearch(v, at), explainConstraintExpressionDefsValueConstraint(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explain(checkConstraintExpressionResponseSearch, v, at), explain(checkConstraintExpressionDefsValueConstraint, v, at)))
 		}
 	}
 }
@@ -3880,7 +3704,7 @@ func checkAvailablePaymentInstrumentResponseSearch(c *schemacheck.Checker, v *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkAvailablePaymentInstrumentPropertiesType(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "constraints":
 			checkConstraintExpressionResponseSearch(c, &m.Value, &mp)
 		}
@@ -3966,9 +3790,9 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -4074,83 +3898,6 @@ func checkUCPDefsResponseLocationSchemaResponseSearch(c *schemacheck.Checker, v 
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// Checks schemas/common/types/location_summary.json#/properties/id (response).
-func checkLocationSummaryPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/location_summary.json#/properties/name (response).
-func checkLocationSummaryPropertiesName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/extended_address (response).
-func checkPostalAddressPropertiesExtendedAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/street_address (response).
-func checkPostalAddressPropertiesStreetAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/address_locality (response).
-func checkPostalAddressPropertiesAddressLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/address_region (response).
-func checkPostalAddressPropertiesAddressRegion(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/address_country (response).
-func checkPostalAddressPropertiesAddressCountry(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/postal_code (response).
-func checkPostalAddressPropertiesPostalCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/first_name (response).
-func checkPostalAddressPropertiesFirstName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/last_name (response).
-func checkPostalAddressPropertiesLastName(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/postal_address.json#/properties/phone_number (response).
-func checkPostalAddressPropertiesPhoneNumber(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/types/postal_address.json# (response).
 func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
@@ -4162,23 +3909,23 @@ func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "extended_address":
-			checkPostalAddressPropertiesExtendedAddress(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "street_address":
-			checkPostalAddressPropertiesStreetAddress(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "address_locality":
-			checkPostalAddressPropertiesAddressLocality(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "address_region":
-			checkPostalAddressPropertiesAddressRegion(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "address_country":
-			checkPostalAddressPropertiesAddressCountry(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "postal_code":
-			checkPostalAddressPropertiesPostalCode(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "first_name":
-			checkPostalAddressPropertiesFirstName(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "last_name":
-			checkPostalAddressPropertiesLastName(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "phone_number":
-			checkPostalAddressPropertiesPhoneNumber(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4203,9 +3950,9 @@ func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "id":
-			checkLocationSummaryPropertiesID(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "name":
-			checkLocationSummaryPropertiesName(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "address":
 			checkPostalAddress(c, &m.Value, &mp)
 		}
@@ -4213,15 +3960,6 @@ func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 			return
 		}
 	}
-}
-
-// Checks schemas/common/types/location.json#/$defs/amenity/properties/description (response).
-func checkLocationDefsAmenityPropertiesDescription(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Length(at, v, 1, -1)
 }
 
 // Checks schemas/common/types/location.json#/$defs/amenity (response).
@@ -4238,7 +3976,7 @@ func checkLocationDefsAmenity(c *schemacheck.Checker, v *schemacheck.Value, at *
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "description":
-			checkLocationDefsAmenityPropertiesDescription(c, &m.Value, &mp)
+			checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4255,9 +3993,9 @@ func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemache
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -4273,19 +4011,9 @@ func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemache
 	}
 }
 
-// Checks schemas/common/types/time_interval.json#/properties/opens (response).
+// Checks schemas/common/types/time_interval.json#/properties/opens (response) and the 1 other
+// schemas with the same rules.
 func checkTimeIntervalPropertiesOpens(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !pattern10.MatchString(v.Str) {
-		c.Pattern(at, v, "^([01][0-9]|2[0-3]):[0-5][0-9]$")
-	}
-}
-
-// Checks schemas/common/types/time_interval.json#/properties/closes (response).
-func checkTimeIntervalPropertiesCloses(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4318,7 +4046,7 @@ func checkTimeInterval(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 		case "opens":
 			checkTimeIntervalPropertiesOpens(c, &m.Value, &mp)
 		case "closes":
-			checkTimeIntervalPropertiesCloses(c, &m.Value, &mp)
+			checkTimeIntervalPropertiesOpens(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4342,7 +4070,7 @@ func checkDailyHourAllOf1PropertiesDay(c *schemacheck.Checker, v *schemacheck.Va
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnumDailyHourAllOf1PropertiesDay(v.Str)) {
+	if !inEnumDailyHourAllOf1PropertiesDay(v.Str) {
 		c.Enum(at, v, "[\"friday\", \"monday\", \"saturday\", \"sunday\", \"thursday\", \"tuesday\", \"wednesday\"]")
 	}
 }
@@ -4403,24 +4131,9 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 	}
 }
 
-// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/title (response).
-func checkExceptionHourAllOf1PropertiesTitle(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response).
+// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_from (response) and the
+// 1 other schemas with the same rules.
 func checkExceptionHourAllOf1PropertiesValidFrom(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Format(at, v, "date")
-}
-
-// Checks schemas/common/types/exception_hour.json#/allOf/1/properties/valid_through (response).
-func checkExceptionHourAllOf1PropertiesValidThrough(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
@@ -4439,11 +4152,11 @@ func checkExceptionHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "title":
-			checkExceptionHourAllOf1PropertiesTitle(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "valid_from":
 			checkExceptionHourAllOf1PropertiesValidFrom(c, &m.Value, &mp)
 		case "valid_through":
-			checkExceptionHourAllOf1PropertiesValidThrough(c, &m.Value, &mp)
+			checkExceptionHourAllOf1PropertiesValidFrom(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4485,13 +4198,6 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 	}
 }
 
-// Checks schemas/common/types/location.json#/allOf/1/properties/timezone (response).
-func checkLocationAllOf1PropertiesTimezone(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/types/location.json#/allOf/1 (response).
 func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
@@ -4511,7 +4217,7 @@ func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 		case "exception_hours":
 			checkLocationAllOf1PropertiesExceptionHours(c, &m.Value, &mp)
 		case "timezone":
-			checkLocationAllOf1PropertiesTimezone(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4539,9 +4245,9 @@ func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 
 // Checks schemas/common/types/location.json#/if (response).
 func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(matchLocationIfAnyOf0(v, at) || matchLocationIfAnyOf1(v, at)) {
+	if !(match(checkLocationIfAnyOf0, v, at) || match(checkLocationIfAnyOf1, v, at)) {
 		if c.Fail() {
-			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explainLocationIfAnyOf0(v, at), explainLocationIfAnyOf1(v, at)))
+			c.Add(at, "anyOf", schemacheck.AnyOfMessage(explain(checkLocationIfAnyOf0, v, at), explain(checkLocationIfAnyOf1, v, at)))
 		}
 	}
 }
@@ -4569,7 +4275,7 @@ func checkLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 	if c.Stop() {
 		return
 	}
-	if matchLocationIf(v, at) {
+	if match(checkLocationIf, v, at) {
 		checkLocationThen(c, v, at)
 	}
 }
@@ -4587,13 +4293,6 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 		if c.Stop() {
 			return
 		}
-	}
-}
-
-// Checks schemas/common/types/pagination.json#/$defs/response/properties/cursor (response).
-func checkPaginationDefsResponsePropertiesCursor(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
 	}
 }
 
@@ -4616,7 +4315,7 @@ func checkPaginationDefsResponsePropertiesTotalCount(c *schemacheck.Checker, v *
 // Checks schemas/common/types/pagination.json#/$defs/response/if/properties/has_next_page
 // (response).
 func checkPaginationDefsResponseIfPropertiesHasNextPage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if !(schemacheck.Equal(&constValue11, v)) {
+	if !schemacheck.Equal(&constValue11, v) {
 		c.Const(at, v, "true")
 	}
 }
@@ -4664,7 +4363,7 @@ func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "cursor":
-			checkPaginationDefsResponsePropertiesCursor(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "has_next_page":
 			checkPaginationDefsResponsePropertiesHasNextPage(c, &m.Value, &mp)
 		case "total_count":
@@ -4674,7 +4373,7 @@ func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 			return
 		}
 	}
-	if matchPaginationDefsResponseIf(v, at) {
+	if match(checkPaginationDefsResponseIf, v, at) {
 		checkPaginationDefsResponseThen(c, v, at)
 	}
 }
@@ -4685,22 +4384,8 @@ func checkMessageErrorPropertiesType(c *schemacheck.Checker, v *schemacheck.Valu
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && v.Str == "error") {
+	if v.Str != "error" {
 		c.Const(at, v, "\"error\"")
-	}
-}
-
-// Checks schemas/common/types/error_code.json# (response).
-func checkErrorCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/message_error.json#/properties/path (response).
-func checkMessageErrorPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
 	}
 }
 
@@ -4714,21 +4399,15 @@ func inEnumMessageErrorPropertiesContentType(s string) bool {
 	return false
 }
 
-// Checks schemas/common/types/message_error.json#/properties/content_type (response).
+// Checks schemas/common/types/message_error.json#/properties/content_type (response) and the 2
+// other schemas with the same rules.
 func checkMessageErrorPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.String {
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesContentType(v.Str)) {
+	if !inEnumMessageErrorPropertiesContentType(v.Str) {
 		c.Enum(at, v, "[\"markdown\", \"plain\"]")
-	}
-}
-
-// Checks schemas/common/types/message_error.json#/properties/content (response).
-func checkMessageErrorPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
 	}
 }
 
@@ -4748,7 +4427,7 @@ func checkMessageErrorPropertiesSeverity(c *schemacheck.Checker, v *schemacheck.
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesSeverity(v.Str)) {
+	if !inEnumMessageErrorPropertiesSeverity(v.Str) {
 		c.Enum(at, v, "[\"recoverable\", \"requires_buyer_input\", \"requires_buyer_review\", \"unrecoverable\"]")
 	}
 }
@@ -4778,13 +4457,13 @@ func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 		case "type":
 			checkMessageErrorPropertiesType(c, &m.Value, &mp)
 		case "code":
-			checkErrorCode(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "path":
-			checkMessageErrorPropertiesPath(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "content_type":
 			checkMessageErrorPropertiesContentType(c, &m.Value, &mp)
 		case "content":
-			checkMessageErrorPropertiesContent(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "severity":
 			checkMessageErrorPropertiesSeverity(c, &m.Value, &mp)
 		}
@@ -4800,66 +4479,9 @@ func checkMessageWarningPropertiesType(c *schemacheck.Checker, v *schemacheck.Va
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && v.Str == "warning") {
+	if v.Str != "warning" {
 		c.Const(at, v, "\"warning\"")
 	}
-}
-
-// Checks schemas/common/types/message_warning.json#/properties/path (response).
-func checkMessageWarningPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/warning_code.json# (response).
-func checkWarningCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/message_warning.json#/properties/content (response).
-func checkMessageWarningPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/message_warning.json#/properties/content_type (response).
-func checkMessageWarningPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesContentType(v.Str)) {
-		c.Enum(at, v, "[\"markdown\", \"plain\"]")
-	}
-}
-
-// Checks schemas/common/types/message_warning.json#/properties/presentation (response).
-func checkMessageWarningPropertiesPresentation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/message_warning.json#/properties/image_url (response).
-func checkMessageWarningPropertiesImageURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Format(at, v, "uri")
-}
-
-// Checks schemas/common/types/message_warning.json#/properties/url (response).
-func checkMessageWarningPropertiesURL(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	c.Format(at, v, "uri")
 }
 
 // Checks schemas/common/types/message_warning.json# (response).
@@ -4884,19 +4506,19 @@ func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 		case "type":
 			checkMessageWarningPropertiesType(c, &m.Value, &mp)
 		case "path":
-			checkMessageWarningPropertiesPath(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "code":
-			checkWarningCode(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "content":
-			checkMessageWarningPropertiesContent(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageWarningPropertiesContentType(c, &m.Value, &mp)
+			checkMessageErrorPropertiesContentType(c, &m.Value, &mp)
 		case "presentation":
-			checkMessageWarningPropertiesPresentation(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "image_url":
-			checkMessageWarningPropertiesImageURL(c, &m.Value, &mp)
+			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		case "url":
-			checkMessageWarningPropertiesURL(c, &m.Value, &mp)
+			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4910,40 +4532,8 @@ func checkMessageInfoPropertiesType(c *schemacheck.Checker, v *schemacheck.Value
 		c.Type(at, v, "string")
 		return
 	}
-	if !(v.Kind == schemacheck.String && v.Str == "info") {
+	if v.Str != "info" {
 		c.Const(at, v, "\"info\"")
-	}
-}
-
-// Checks schemas/common/types/message_info.json#/properties/path (response).
-func checkMessageInfoPropertiesPath(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/info_code.json# (response).
-func checkInfoCode(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
-// Checks schemas/common/types/message_info.json#/properties/content_type (response).
-func checkMessageInfoPropertiesContentType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-		return
-	}
-	if !(v.Kind == schemacheck.String && inEnumMessageErrorPropertiesContentType(v.Str)) {
-		c.Enum(at, v, "[\"markdown\", \"plain\"]")
-	}
-}
-
-// Checks schemas/common/types/message_info.json#/properties/content (response).
-func checkMessageInfoPropertiesContent(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
 	}
 }
 
@@ -4966,13 +4556,13 @@ func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 		case "type":
 			checkMessageInfoPropertiesType(c, &m.Value, &mp)
 		case "path":
-			checkMessageInfoPropertiesPath(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "code":
-			checkInfoCode(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "content_type":
-			checkMessageInfoPropertiesContentType(c, &m.Value, &mp)
+			checkMessageErrorPropertiesContentType(c, &m.Value, &mp)
 		case "content":
-			checkMessageInfoPropertiesContent(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4986,14 +4576,15 @@ func checkMessage(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 		c.Type(at, v, "object")
 		return
 	}
-	if matched := [3]bool{matchMessageError(v, at), matchMessageWarning(v, at), matchMessageInfo(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [3]bool{match(checkMessageError, v, at), match(checkMessageWarning, v, at), match(checkMessageInfo, v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainMessageError(v, at), explainMessageWarning(v, at), explainMessageInfo(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explain(checkMessageError, v, at), explain(checkMessageWarning, v, at), explain(checkMessageInfo, v, at)))
 		}
 	}
 }
 
-// Checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response).
+// Checks schemas/common/location_search.json#/$defs/search_response/properties/messages (response)
+// and the 1 other schemas with the same rules.
 func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
 		c.Type(at, v, "array")
@@ -5039,13 +4630,6 @@ func checkLocationSearchDefsSearchResponse(c *schemacheck.Checker, v *schemachec
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids/items (request).
-func checkLocationLookupDefsLookupRequestPropertiesIDsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/location_lookup.json#/$defs/lookup_request/properties/ids (request).
 func checkLocationLookupDefsLookupRequestPropertiesIDs(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Array {
@@ -5057,7 +4641,7 @@ func checkLocationLookupDefsLookupRequestPropertiesIDs(c *schemacheck.Checker, v
 	}
 	for i := range v.Items {
 		ip := at.Item(i)
-		checkLocationLookupDefsLookupRequestPropertiesIDsItems(c, &v.Items[i], &ip)
+		checkString(c, &v.Items[i], &ip)
 		if c.Stop() {
 			return
 		}
@@ -5099,9 +4683,9 @@ func checkLocationLookupDefsLookupRequest(c *schemacheck.Checker, v *schemacheck
 // Checks schemas/common/types/constraint_expression.json#/properties/properties/additionalProperties
 // (response; lookup).
 func checkConstraintExpressionPropertiesPropertiesAdditionalPropertiesResponseLookup(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if matched := [2]bool{matchConstraintExpressionResponseLookup(v, at), matchConstraintExpressionDefsValueConstraint(v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
+	if matched := [2]bool{match(checkConstraintExpressionResponseLookup, v, at), match(checkConstraintExpressionDefsValueConstraint, v, at)}; schemacheck.CountTrue(matched[:]) != 1 {
 		if c.Fail() {
-			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explainConstraintExpressionResponseLookup(v, at), explainConstraintExpressionDefsValueConstraint(v, at)))
+			c.Add(at, "oneOf", schemacheck.OneOfMessage(matched[:], explain(checkConstraintExpressionResponseLookup, v, at), explain(checkConstraintExpressionDefsValueConstraint, v, at)))
 		}
 	}
 }
@@ -5199,7 +4783,7 @@ func checkAvailablePaymentInstrumentResponseLookup(c *schemacheck.Checker, v *sc
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "type":
-			checkAvailablePaymentInstrumentPropertiesType(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		case "constraints":
 			checkConstraintExpressionResponseLookup(c, &m.Value, &mp)
 		}
@@ -5285,9 +4869,9 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !matchReverseDomainName(&nv, &mp) {
+		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
 			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explainReverseDomainName(&nv, nil)))
+				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
 			}
 			if c.Stop() {
 				return
@@ -5344,14 +4928,6 @@ func checkUCPDefsResponseLocationSchemaResponseLookup(c *schemacheck.Checker, v 
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items/properties/id
-// (response).
-func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.String {
-		c.Type(at, v, "string")
-	}
-}
-
 // Checks schemas/common/location_lookup.json#/$defs/lookup_location/allOf/1/properties/inputs/items
 // (response).
 func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
@@ -5367,7 +4943,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemac
 		mp := at.Member(m.Name)
 		switch m.Name {
 		case "id":
-			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItemsPropertiesID(c, &m.Value, &mp)
+			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5441,21 +5017,6 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 	}
 }
 
-// Checks schemas/common/location_lookup.json#/$defs/lookup_response/properties/messages (response).
-func checkLocationLookupDefsLookupResponsePropertiesMessages(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	if v.Kind != schemacheck.Array {
-		c.Type(at, v, "array")
-		return
-	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkMessage(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
-		}
-	}
-}
-
 // Checks schemas/common/location_lookup.json#/$defs/lookup_response (response).
 func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind != schemacheck.Object {
@@ -5477,7 +5038,7 @@ func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemachec
 		case "locations":
 			checkLocationLookupDefsLookupResponsePropertiesLocations(c, &m.Value, &mp)
 		case "messages":
-			checkLocationLookupDefsLookupResponsePropertiesMessages(c, &m.Value, &mp)
+			checkLocationSearchDefsSearchResponsePropertiesMessages(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -5688,284 +5249,17 @@ func checkTypeUCPLocationResponseSchema(c *schemacheck.Checker, v *schemacheck.V
 	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
-// Quiet form of checkReverseDomainName: a yes or no, without messages.
-func matchReverseDomainName(v *schemacheck.Value, at *schemacheck.Path) bool {
+// match runs check quietly for a yes or no, without messages.
+func match(check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path), v *schemacheck.Value, at *schemacheck.Path) bool {
 	q := schemacheck.Quiet()
-	checkReverseDomainName(&q, v, at)
+	check(&q, v, at)
 	return !q.Failed()
 }
 
-// First violation of checkReverseDomainName, for branch messages.
-func explainReverseDomainName(v *schemacheck.Value, at *schemacheck.Path) string {
+// explain returns the first violation check finds, for the message of a failed branch.
+func explain(check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path), v *schemacheck.Value, at *schemacheck.Path) string {
 	var r schemacheck.Checker
-	checkReverseDomainName(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationServesPropertyNamesAnyOf0: a yes or no, without messages.
-func matchLocationServesPropertyNamesAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf0(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationServesPropertyNamesAnyOf0, for branch messages.
-func explainLocationServesPropertyNamesAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf0(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationServesPropertyNamesAnyOf1: a yes or no, without messages.
-func matchLocationServesPropertyNamesAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertyNamesAnyOf1(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationServesPropertyNamesAnyOf1, for branch messages.
-func explainLocationServesPropertyNamesAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertyNamesAnyOf1(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationServesPropertyNames: a yes or no, without messages.
-func matchLocationServesPropertyNames(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertyNames(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationServesPropertyNames, for branch messages.
-func explainLocationServesPropertyNames(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertyNames(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationServesPropertiesAddressAllOf1AnyOf0: a yes or no, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf0(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationServesPropertiesAddressAllOf1AnyOf0, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf0(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationServesPropertiesAddressAllOf1AnyOf1: a yes or no, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf1(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationServesPropertiesAddressAllOf1AnyOf1, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf1(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationServesPropertiesAddressAllOf1AnyOf2: a yes or no, without messages.
-func matchLocationServesPropertiesAddressAllOf1AnyOf2(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationServesPropertiesAddressAllOf1AnyOf2(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationServesPropertiesAddressAllOf1AnyOf2, for branch messages.
-func explainLocationServesPropertiesAddressAllOf1AnyOf2(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationServesPropertiesAddressAllOf1AnyOf2(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1: a yes or no, without
-// messages.
-func matchCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1, for branch messages.
-func explainCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkCapabilityDefsBaseAllOf1PropertiesExtendsOneOf1(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkConstraintExpressionResponseSearch: a yes or no, without messages.
-func matchConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkConstraintExpressionResponseSearch(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkConstraintExpressionResponseSearch, for branch messages.
-func explainConstraintExpressionResponseSearch(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkConstraintExpressionResponseSearch(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkConstraintExpressionDefsValueConstraintAnyOf0: a yes or no, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf0(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkConstraintExpressionDefsValueConstraintAnyOf0, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf0(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkConstraintExpressionDefsValueConstraintAnyOf1: a yes or no, without messages.
-func matchConstraintExpressionDefsValueConstraintAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraintAnyOf1(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkConstraintExpressionDefsValueConstraintAnyOf1, for branch messages.
-func explainConstraintExpressionDefsValueConstraintAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraintAnyOf1(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkConstraintExpressionDefsValueConstraint: a yes or no, without messages.
-func matchConstraintExpressionDefsValueConstraint(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkConstraintExpressionDefsValueConstraint(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkConstraintExpressionDefsValueConstraint, for branch messages.
-func explainConstraintExpressionDefsValueConstraint(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkConstraintExpressionDefsValueConstraint(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationIfAnyOf0: a yes or no, without messages.
-func matchLocationIfAnyOf0(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationIfAnyOf0(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationIfAnyOf0, for branch messages.
-func explainLocationIfAnyOf0(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationIfAnyOf0(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationIfAnyOf1: a yes or no, without messages.
-func matchLocationIfAnyOf1(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationIfAnyOf1(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationIfAnyOf1, for branch messages.
-func explainLocationIfAnyOf1(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationIfAnyOf1(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkLocationIf: a yes or no, without messages.
-func matchLocationIf(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkLocationIf(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkLocationIf, for branch messages.
-func explainLocationIf(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkLocationIf(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkPaginationDefsResponseIf: a yes or no, without messages.
-func matchPaginationDefsResponseIf(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkPaginationDefsResponseIf(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkPaginationDefsResponseIf, for branch messages.
-func explainPaginationDefsResponseIf(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkPaginationDefsResponseIf(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkMessageError: a yes or no, without messages.
-func matchMessageError(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageError(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkMessageError, for branch messages.
-func explainMessageError(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageError(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkMessageWarning: a yes or no, without messages.
-func matchMessageWarning(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageWarning(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkMessageWarning, for branch messages.
-func explainMessageWarning(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageWarning(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkMessageInfo: a yes or no, without messages.
-func matchMessageInfo(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkMessageInfo(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkMessageInfo, for branch messages.
-func explainMessageInfo(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkMessageInfo(&r, v, at)
-	return r.First()
-}
-
-// Quiet form of checkConstraintExpressionResponseLookup: a yes or no, without messages.
-func matchConstraintExpressionResponseLookup(v *schemacheck.Value, at *schemacheck.Path) bool {
-	q := schemacheck.Quiet()
-	checkConstraintExpressionResponseLookup(&q, v, at)
-	return !q.Failed()
-}
-
-// First violation of checkConstraintExpressionResponseLookup, for branch messages.
-func explainConstraintExpressionResponseLookup(v *schemacheck.Value, at *schemacheck.Path) string {
-	var r schemacheck.Checker
-	checkConstraintExpressionResponseLookup(&r, v, at)
+	check(&r, v, at)
 	return r.First()
 }
 

@@ -3,6 +3,7 @@ package emit
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,8 +34,9 @@ type schemaKey struct {
 //	func checkX(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path)
 //
 // Schemas used as a branch (anyOf, oneOf, not, if, propertyNames, union
-// variants) also get matchX (a quiet yes/no) and explainX (the first
-// violation, for messages). Every call is direct, so the Go compiler keeps
+// variants) are run through match(checkX, ...) (a quiet yes/no) and
+// explain(checkX, ...) (the first violation, for messages); match inlines,
+// so that its call of checkX is direct too. Every call is direct, so the Go compiler keeps
 // the *Path chain on the stack and a valid document builds no pointer
 // strings. Constant operands (bounds, patterns, non-string enums) become
 // package variables so that checks allocate nothing.
@@ -59,12 +61,16 @@ type checkTable struct {
 	// tails maps a statement to the form it takes as a function's last
 	// statement: its trailing return is dropped (dropAtEnd drops it whole).
 	tails map[jen.Code]jen.Code
+	// kindOnly recognises a type check, in both its forms, so that a
+	// function doing nothing else is named after the types when several
+	// schemas share it.
+	kindOnly map[jen.Code]string // type check -> the types it accepts
 
 	// first pass only
 	recs     map[schemaKey]*checkRecord
 	all      []*checkRecord          // by id
 	order    []*checkRecord          // records in completion order
-	bodies   map[string]*checkRecord // location and canonical body text -> record
+	bodies   map[string]*checkRecord // canonical body text -> record
 	refCalls map[jen.Code]*checkRecord
 
 	// second pass only
@@ -81,6 +87,10 @@ type checkRecord struct {
 	same   *checkRecord // the record whose function this build uses instead
 	dirs   map[ir.Direction]bool
 	ops    map[string]bool
+	// also lists the other schema locations whose builds use this record's
+	// function because their bodies are the same text.
+	also []load.Loc
+	kind string // set when the body is a type check alone (see kindOnly)
 }
 
 // token is the placeholder suffix of a record in the first pass.
@@ -99,16 +109,16 @@ func (r *checkRecord) canon() *checkRecord {
 // namePlan is the first pass's outcome: the final suffix of every build,
 // which builds get a function, and what each function covers.
 type namePlan struct {
-	names  map[schemaKey]string
-	emit   map[schemaKey]bool
-	labels map[schemaKey]string
+	names map[schemaKey]string
+	emit  map[schemaKey]bool
+	docs  map[schemaKey]string
 }
 
 func newCheckTable(plan *namePlan) *checkTable {
 	return &checkTable{
 		plan: plan, branch: map[string]bool{},
 		enumFn: map[string]string{}, enumNames: map[string]bool{}, patterns: map[string]string{},
-		varNames: map[string]string{}, tails: map[jen.Code]jen.Code{},
+		varNames: map[string]string{}, tails: map[jen.Code]jen.Code{}, kindOnly: map[jen.Code]string{},
 		recs: map[schemaKey]*checkRecord{}, bodies: map[string]*checkRecord{},
 		refCalls: map[jen.Code]*checkRecord{}, done: map[schemaKey]bool{},
 	}
@@ -178,13 +188,20 @@ func (st *checkTable) suffixFor(s *load.Schema, dir ir.Direction, op string) (st
 			fmt.Sscanf(t, "Ref%dZz", &id)
 			return st.byID(id).canon().token()
 		})
-		key := s.Loc.String() + "|" + text
-		if prev, ok := st.bodies[key]; ok {
+		// Builds with the same text share one function, whichever schema
+		// they come from: many members say no more than type: string.
+		if prev, ok := st.bodies[text]; ok {
 			r.same = prev
 			prev.dirs[dir], prev.ops[op] = true, true
+			if s.Loc != prev.loc && !slices.Contains(prev.also, s.Loc) {
+				prev.also = append(prev.also, s.Loc)
+			}
 			return r.token(), nil
 		}
-		st.bodies[key] = r
+		st.bodies[text] = r
+	}
+	if len(body) == 1 {
+		r.kind = st.kindOnly[body[0]]
 	}
 	r.dirs[dir], r.ops[op] = true, true
 	st.order = append(st.order, r)
@@ -210,7 +227,7 @@ func (st *checkTable) finalSuffix(s *load.Schema, k schemaKey) (string, error) {
 		return "", err
 	}
 	if st.plan.emit[k] {
-		st.funcs = append(st.funcs, jen.Commentf("Checks %s (%s).", s.Loc, st.plan.labels[k]).Line().
+		st.funcs = append(st.funcs, jen.Comment(st.plan.docs[k]).Line().
 			Func().Id("check"+n).Params(
 			jen.Id("c").Op("*").Qual(checkPkg, "Checker"),
 			jen.Id("v").Op("*").Qual(checkPkg, "Value"),
@@ -224,16 +241,16 @@ func (st *checkTable) finalSuffix(s *load.Schema, k schemaKey) (string, error) {
 // named after its schema location alone when that location has one build;
 // otherwise the direction, then the operation, tell its builds apart.
 func (st *checkTable) namePlan() *namePlan {
-	p := &namePlan{names: map[schemaKey]string{}, emit: map[schemaKey]bool{}, labels: map[schemaKey]string{}}
+	p := &namePlan{names: map[schemaKey]string{}, emit: map[schemaKey]bool{}, docs: map[schemaKey]string{}}
 	groups := map[string][]*checkRecord{}
 	for _, r := range st.order {
-		b := baseName(r.loc)
+		b := recordBase(r)
 		groups[b] = append(groups[b], r)
 	}
 	used := map[string]bool{}
 	final := map[*checkRecord]string{}
 	for _, r := range st.order {
-		b := baseName(r.loc)
+		b := recordBase(r)
 		g := groups[b]
 		n := b
 		perOp := false
@@ -257,12 +274,34 @@ func (st *checkTable) namePlan() *namePlan {
 		used[n] = true
 		final[r] = n
 		p.emit[r.key] = true
-		p.labels[r.key] = useLabel(r, perOp)
+		p.docs[r.key] = checkDoc(r, n, useLabel(r, perOp))
 	}
 	for k, r := range st.recs {
 		p.names[k] = final[r.canon()]
 	}
 	return p
+}
+
+// recordBase is the name suffix of a record before direction and operation
+// are added: the accepted types when the body is a type check alone shared
+// by several schemas, else its first schema's location.
+func recordBase(r *checkRecord) string {
+	if r.kind != "" && len(r.also) > 0 {
+		return ir.GoName(r.kind)
+	}
+	return baseName(r.loc)
+}
+
+// checkDoc is the doc comment of checkN: the schema it checks and how many
+// others share it.
+func checkDoc(r *checkRecord, n, label string) string {
+	switch {
+	case len(r.also) == 0:
+		return fmt.Sprintf("Checks %s (%s).", r.loc, label)
+	case r.kind != "":
+		return fmt.Sprintf("check%s rejects a value that is not %s; it is the whole check of %d schemas (%s).", n, withArticle(r.kind), len(r.also)+1, label)
+	}
+	return fmt.Sprintf("Checks %s (%s) and the %d other schemas with the same rules.", r.loc, label, len(r.also))
 }
 
 // dirWord is the direction part of a function name: empty when one
@@ -352,29 +391,44 @@ func (st *checkTable) markBranch(n string) {
 	}
 }
 
-// branchFuncs emits matchX and explainX for every schema used as a branch.
+// branchFuncs emits match and explain, which run a check function quietly
+// or for its first message, when some schema is used as a branch.
 func (st *checkTable) branchFuncs() []jen.Code {
-	var out []jen.Code
+	if len(st.branches) == 0 {
+		return nil
+	}
 	params := func() []jen.Code {
-		return []jen.Code{jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("at").Op("*").Qual(checkPkg, "Path")}
+		return []jen.Code{
+			jen.Id("check").Func().Params(jen.Op("*").Qual(checkPkg, "Checker"), jen.Op("*").Qual(checkPkg, "Value"), jen.Op("*").Qual(checkPkg, "Path")),
+			jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("at").Op("*").Qual(checkPkg, "Path"),
+		}
 	}
-	for _, n := range st.branches {
-		out = append(out,
-			jen.Commentf("Quiet form of check%s: a yes or no, without messages.", n).Line().
-				Func().Id("match"+n).Params(params()...).Bool().Block(
-				jen.Id("q").Op(":=").Qual(checkPkg, "Quiet").Call(),
-				jen.Id("check"+n).Call(jen.Op("&").Id("q"), jen.Id("v"), jen.Id("at")),
-				jen.Return(jen.Op("!").Id("q").Dot("Failed").Call()),
-			),
-			jen.Commentf("First violation of check%s, for branch messages.", n).Line().
-				Func().Id("explain"+n).Params(params()...).String().Block(
-				jen.Var().Id("r").Qual(checkPkg, "Checker"),
-				jen.Id("check"+n).Call(jen.Op("&").Id("r"), jen.Id("v"), jen.Id("at")),
-				jen.Return(jen.Id("r").Dot("First").Call()),
-			),
-		)
+	return []jen.Code{
+		// Small enough to inline, so that check is called directly and the
+		// quiet Checker stays on the stack.
+		jen.Comment("match runs check quietly for a yes or no, without messages.").Line().
+			Func().Id("match").Params(params()...).Bool().Block(
+			jen.Id("q").Op(":=").Qual(checkPkg, "Quiet").Call(),
+			jen.Id("check").Call(jen.Op("&").Id("q"), jen.Id("v"), jen.Id("at")),
+			jen.Return(jen.Op("!").Id("q").Dot("Failed").Call()),
+		),
+		jen.Comment("explain returns the first violation check finds, for the message of a failed branch.").Line().
+			Func().Id("explain").Params(params()...).String().Block(
+			jen.Var().Id("r").Qual(checkPkg, "Checker"),
+			jen.Id("check").Call(jen.Op("&").Id("r"), jen.Id("v"), jen.Id("at")),
+			jen.Return(jen.Id("r").Dot("First").Call()),
+		),
 	}
-	return out
+}
+
+// matchCall is match(checkN, args...).
+func matchCall(n string, args ...jen.Code) *jen.Statement {
+	return jen.Id("match").Call(append([]jen.Code{jen.Id("check" + n)}, args...)...)
+}
+
+// explainCall is explain(checkN, args...).
+func explainCall(n string, args ...jen.Code) *jen.Statement {
+	return jen.Id("explain").Call(append([]jen.Code{jen.Id("check" + n)}, args...)...)
 }
 
 // baseName is the name suffix for a schema location, without direction,
@@ -432,13 +486,15 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 	if len(s.Types) > 0 {
 		body = append(body, st.typeCheck(s.Types))
 	}
+	only := func(t string) bool { return len(s.Types) == 1 && s.Types[0] == t }
+	// After "type": "string" has returned on any other kind, the string
+	// forms of const and enum need not test the kind again.
 	if s.Const != nil {
-		body = append(body, st.constCheck(s.Const))
+		body = append(body, st.constCheck(s.Const, only("string")))
 	}
 	if s.Enum != nil {
-		body = append(body, st.enumCheck(s.Enum, s.Loc))
+		body = append(body, st.enumCheck(s.Enum, s.Loc, only("string")))
 	}
-	only := func(t string) bool { return len(s.Types) == 1 && s.Types[0] == t }
 	guard := func(kind string, stmts []jen.Code) {
 		if len(stmts) == 0 {
 			return
@@ -504,7 +560,10 @@ func (st *checkTable) typeCheck(types []string) jen.Code {
 	report := func() jen.Code {
 		return jen.Id("c").Dot("Type").Call(jen.Id("at"), jen.Id("v"), jen.Lit(bits.String()))
 	}
-	return st.withTail(jen.If(cond).Block(report(), jen.Return()), jen.If(cond).Block(report()))
+	stmt, tail := jen.If(cond).Block(report(), jen.Return()), jen.If(cond).Block(report())
+	st.kindOnly[stmt] = bits.String()
+	st.kindOnly[tail] = st.kindOnly[stmt]
+	return st.withTail(stmt, tail)
 }
 
 // failWith emits "if cond && c.Report(args) { return }", or, as a function's
@@ -520,21 +579,27 @@ func (st *checkTable) reportThenStop(report string, args ...jen.Code) jen.Code {
 	return st.withTail(jen.If(jen.Id("c").Dot(report).Call(args...)).Block(jen.Return()), jen.Id("c").Dot(report).Call(args...))
 }
 
-func (st *checkTable) constCheck(n *load.Node) jen.Code {
+// constCheck compares v with the constant; isString says the value is
+// already known to be a string.
+func (st *checkTable) constCheck(n *load.Node, isString bool) jen.Code {
 	text := string(n.JSON())
-	var ok jen.Code
-	if n.Kind == load.String {
-		ok = jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, "String").Op("&&").Id("v").Dot("Str").Op("==").Lit(n.Str)
-	} else {
+	var bad jen.Code
+	switch {
+	case n.Kind == load.String && isString:
+		bad = jen.Id("v").Dot("Str").Op("!=").Lit(n.Str)
+	case n.Kind == load.String:
+		bad = jen.Op("!").Parens(jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, "String").Op("&&").Id("v").Dot("Str").Op("==").Lit(n.Str))
+	default:
 		name := st.newVar("constValue", jen.Qual(checkPkg, "MustValue").Call(jen.Lit(text)))
-		ok = jen.Qual(checkPkg, "Equal").Call(jen.Op("&").Id(name), jen.Id("v"))
+		bad = jen.Op("!").Qual(checkPkg, "Equal").Call(jen.Op("&").Id(name), jen.Id("v"))
 	}
-	return st.failWith(jen.Op("!").Parens(ok), "Const", jen.Id("at"), jen.Id("v"), jen.Lit(text))
+	return st.failWith(bad, "Const", jen.Id("at"), jen.Id("v"), jen.Lit(text))
 }
 
 // enumCheck compiles an all-string enum to a switch and anything else to a
-// JSON-equality scan over package variables.
-func (st *checkTable) enumCheck(values []*load.Node, loc load.Loc) jen.Code {
+// JSON-equality scan over package variables; isString says the value is
+// already known to be a string.
+func (st *checkTable) enumCheck(values []*load.Node, loc load.Loc, isString bool) jen.Code {
 	texts := make([]string, len(values))
 	allStrings := true
 	for i, e := range values {
@@ -546,7 +611,7 @@ func (st *checkTable) enumCheck(values []*load.Node, loc load.Loc) jen.Code {
 		parsed[i] = schemacheck.MustValue(t)
 	}
 	list := schemacheck.EnumText(parsed)
-	var ok jen.Code
+	var bad jen.Code
 	if allStrings {
 		key := strings.Join(texts, "\x00")
 		fn, seen := st.enumFn[key]
@@ -568,16 +633,19 @@ func (st *checkTable) enumCheck(values []*load.Node, loc load.Loc) jen.Code {
 				jen.Return(jen.False()),
 			))
 		}
-		ok = jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, "String").Op("&&").Id(fn).Call(jen.Id("v").Dot("Str"))
+		bad = jen.Op("!").Id(fn).Call(jen.Id("v").Dot("Str"))
+		if !isString {
+			bad = jen.Op("!").Parens(jen.Id("v").Dot("Kind").Op("==").Qual(checkPkg, "String").Op("&&").Id(fn).Call(jen.Id("v").Dot("Str")))
+		}
 	} else {
 		var vals []jen.Code
 		for _, t := range texts {
 			vals = append(vals, jen.Qual(checkPkg, "MustValue").Call(jen.Lit(t)))
 		}
 		name := st.newVar("enumValues", jen.Index().Qual(checkPkg, "Value").Values(vals...))
-		ok = jen.Qual(checkPkg, "InEnum").Call(jen.Id("v"), jen.Id(name))
+		bad = jen.Op("!").Qual(checkPkg, "InEnum").Call(jen.Id("v"), jen.Id(name))
 	}
-	return st.failWith(jen.Op("!").Parens(ok), "Enum", jen.Id("at"), jen.Id("v"), jen.Lit(list))
+	return st.failWith(bad, "Enum", jen.Id("at"), jen.Id("v"), jen.Lit(list))
 }
 
 // required applies the direction's annotations to the required list and
@@ -597,7 +665,7 @@ func required(s *load.Schema, dir ir.Direction, op string) ([]string, []*load.Pr
 		case "optional":
 			req = without(req, p.Name)
 		case "required":
-			if !hasString(req, p.Name) {
+			if !slices.Contains(req, p.Name) {
 				req = append(req, p.Name)
 			}
 		}
@@ -651,11 +719,11 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 		}
 		loop = append(loop, jen.If(
 			jen.Id("nv").Op(":=").Qual(checkPkg, "NameValue").Call(jen.Id("m").Dot("Name")),
-			jen.Op("!").Id("match"+n).Call(jen.Op("&").Id("nv"), jen.Op("&").Id("mp")),
+			jen.Op("!").Add(matchCall(n, jen.Op("&").Id("nv"), jen.Op("&").Id("mp"))),
 		).Block(
 			jen.If(jen.Id("c").Dot("Fail").Call()).Block(
 				jen.Id("c").Dot("Add").Call(jen.Op("&").Id("mp"), jen.Lit("propertyNames"),
-					jen.Qual(checkPkg, "PropertyNameMessage").Call(jen.Id("m").Dot("Name"), jen.Id("explain"+n).Call(jen.Op("&").Id("nv"), jen.Nil()))),
+					jen.Qual(checkPkg, "PropertyNameMessage").Call(jen.Id("m").Dot("Name"), explainCall(n, jen.Op("&").Id("nv"), jen.Nil()))),
 			),
 			st.stopCheck(),
 		))
@@ -743,7 +811,7 @@ func (st *checkTable) containsCheck(s *load.Schema, dir ir.Direction, op string)
 	at := jen.Id("at")
 	count := jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
 		jen.Id("ip").Op(":=").Id("at").Dot("Item").Call(jen.Id("i")),
-		jen.If(jen.Id("match"+n).Call(jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i")), jen.Op("&").Id("ip"))).Block(
+		jen.If(matchCall(n, jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i")), jen.Op("&").Id("ip"))).Block(
 			jen.Id("matched").Op("++"),
 			jen.If(jen.Id("matched").Op("==").Add(limit)).Block(jen.Break()),
 		),
@@ -842,7 +910,7 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 	explains := func(ns []string) []jen.Code {
 		var cs []jen.Code
 		for _, n := range ns {
-			cs = append(cs, jen.Id("explain"+n).Call(v, at))
+			cs = append(cs, explainCall(n, v, at))
 		}
 		return cs
 	}
@@ -853,7 +921,7 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 		}
 		var any jen.Code
 		for i, n := range ns {
-			m := jen.Id("match"+n).Call(v, at)
+			m := matchCall(n, v, at)
 			if i == 0 {
 				any = m
 			} else {
@@ -872,7 +940,7 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 		}
 		var ms []jen.Code
 		for _, n := range ns {
-			ms = append(ms, jen.Id("match"+n).Call(v, at))
+			ms = append(ms, matchCall(n, v, at))
 		}
 		oneOf := func(stop ...jen.Code) jen.Code {
 			return jen.If(
@@ -890,7 +958,7 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, st.failWith(jen.Id("match"+n).Call(v, at), "Not", at))
+		out = append(out, st.failWith(matchCall(n, v, at), "Not", at))
 	}
 	if s.If != nil && (s.Then != nil || s.Else != nil) {
 		n, err := st.useBranch(s.If, dir, op)
@@ -909,7 +977,7 @@ func (st *checkTable) combinators(s *load.Schema, dir ir.Direction, op string) (
 			}
 		}
 		build := func(then, els []jen.Code) jen.Code {
-			stmt := jen.If(jen.Id("match"+n).Call(v, at)).Block(then...)
+			stmt := jen.If(matchCall(n, v, at)).Block(then...)
 			if len(els) > 0 {
 				stmt = stmt.Else().Block(els...)
 			}
@@ -928,13 +996,4 @@ func without(list []string, s string) []string {
 		}
 	}
 	return out
-}
-
-func hasString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -135,7 +135,7 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 		decode := append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
 			valueInto(vr.Type, place{expr: jen.Op("*").Id("x").Dot(vr.GoName), ptr: jen.Id("x").Dot(vr.GoName)}, operandOf(jen.Id("v")), false)...), jen.Return(jen.Nil()))
 		if n := entry[vr.Type]; n != "" {
-			body = append(body, jen.If(jen.Id("match"+n).Call(jen.Id("v"), jen.Nil())).Block(decode...))
+			body = append(body, jen.If(matchCall(n, jen.Id("v"), jen.Nil())).Block(decode...))
 			continue
 		}
 		// Without a schema of its own the variant is tried by decoding.
