@@ -102,12 +102,10 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 	*x = AvailablePaymentInstrument{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "type":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
-			}
-			x.Type = m.Value.Str
+			x.Type, err = schemacheck.AsString(&m.Value)
 		case "constraints":
 			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "constraints")
@@ -129,6 +127,9 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -204,28 +205,18 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 	*x = CapabilityResponseSchema{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "version":
-			if err := x.Version.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "version")
-			}
+			err = x.Version.decodeValue(&m.Value)
 		case "spec":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "spec")
-			}
-			x.Spec.V = m.Value.Str
+			x.Spec.V, err = schemacheck.AsString(&m.Value)
 			x.Spec.Set = true
 		case "schema":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "schema")
-			}
-			x.Schema.V = m.Value.Str
+			x.Schema.V, err = schemacheck.AsString(&m.Value)
 			x.Schema.Set = true
 		case "id":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
-			}
-			x.ID.V = m.Value.Str
+			x.ID.V, err = schemacheck.AsString(&m.Value)
 			x.ID.Set = true
 		case "config":
 			if m.Value.Kind != schemacheck.Object {
@@ -244,15 +235,16 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Config.Set = true
 		case "extends":
-			if err := x.Extends.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "extends")
-			}
+			err = x.Extends.V.decodeValue(&m.Value)
 			x.Extends.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -278,48 +270,28 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 	*x = Context{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "address_country":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_country")
-			}
-			x.AddressCountry.V = m.Value.Str
+			x.AddressCountry.V, err = schemacheck.AsString(&m.Value)
 			x.AddressCountry.Set = true
 		case "address_region":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_region")
-			}
-			x.AddressRegion.V = m.Value.Str
+			x.AddressRegion.V, err = schemacheck.AsString(&m.Value)
 			x.AddressRegion.Set = true
 		case "postal_code":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "postal_code")
-			}
-			x.PostalCode.V = m.Value.Str
+			x.PostalCode.V, err = schemacheck.AsString(&m.Value)
 			x.PostalCode.Set = true
 		case "location":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "location")
-			}
-			x.Location.V = m.Value.Str
+			x.Location.V, err = schemacheck.AsString(&m.Value)
 			x.Location.Set = true
 		case "intent":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "intent")
-			}
-			x.Intent.V = m.Value.Str
+			x.Intent.V, err = schemacheck.AsString(&m.Value)
 			x.Intent.Set = true
 		case "language":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "language")
-			}
-			x.Language.V = m.Value.Str
+			x.Language.V, err = schemacheck.AsString(&m.Value)
 			x.Language.Set = true
 		case "currency":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "currency")
-			}
-			x.Currency.V = m.Value.Str
+			x.Currency.V, err = schemacheck.AsString(&m.Value)
 			x.Currency.Set = true
 		case "eligibility":
 			if m.Value.Kind != schemacheck.Array {
@@ -357,6 +329,9 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
 		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
+		}
 	}
 	return nil
 }
@@ -379,11 +354,10 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 	*x = ContextPaymentItem{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "handler":
-			if err := x.Handler.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "handler")
-			}
+			err = x.Handler.decodeValue(&m.Value)
 		case "types":
 			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "types")
@@ -405,6 +379,9 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -430,26 +407,22 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 	*x = DailyHour{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "opens":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "opens")
-			}
-			x.Opens = m.Value.Str
+			x.Opens, err = schemacheck.AsString(&m.Value)
 		case "closes":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "closes")
-			}
-			x.Closes = m.Value.Str
+			x.Closes, err = schemacheck.AsString(&m.Value)
 		case "day":
-			if err := x.Day.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "day")
-			}
+			err = x.Day.decodeValue(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -515,40 +488,29 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 	*x = ExceptionHour{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "opens":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "opens")
-			}
-			x.Opens.V = m.Value.Str
+			x.Opens.V, err = schemacheck.AsString(&m.Value)
 			x.Opens.Set = true
 		case "closes":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "closes")
-			}
-			x.Closes.V = m.Value.Str
+			x.Closes.V, err = schemacheck.AsString(&m.Value)
 			x.Closes.Set = true
 		case "title":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "title")
-			}
-			x.Title.V = m.Value.Str
+			x.Title.V, err = schemacheck.AsString(&m.Value)
 			x.Title.Set = true
 		case "valid_from":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "valid_from")
-			}
-			x.ValidFrom = m.Value.Str
+			x.ValidFrom, err = schemacheck.AsString(&m.Value)
 		case "valid_through":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "valid_through")
-			}
-			x.ValidThrough = m.Value.Str
+			x.ValidThrough, err = schemacheck.AsString(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -573,22 +535,20 @@ func (x *Geo) decodeValue(v *schemacheck.Value) error {
 	*x = Geo{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "latitude":
-			if m.Value.Kind != schemacheck.Number {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "number"), "latitude")
-			}
-			x.Latitude = m.Value.Num
+			x.Latitude, err = schemacheck.AsNumber(&m.Value)
 		case "longitude":
-			if m.Value.Kind != schemacheck.Number {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "number"), "longitude")
-			}
-			x.Longitude = m.Value.Num
+			x.Longitude, err = schemacheck.AsNumber(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -633,23 +593,21 @@ func (x *InventoryFilter) decodeValue(v *schemacheck.Value) error {
 	*x = InventoryFilter{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "id":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
-			}
-			x.ID = m.Value.Str
+			x.ID, err = schemacheck.AsString(&m.Value)
 		case "availability_status":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "availability_status")
-			}
-			x.AvailabilityStatus.V = m.Value.Str
+			x.AvailabilityStatus.V, err = schemacheck.AsString(&m.Value)
 			x.AvailabilityStatus.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -674,26 +632,17 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 	*x = Location{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "id":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
-			}
-			x.ID = m.Value.Str
+			x.ID, err = schemacheck.AsString(&m.Value)
 		case "name":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "name")
-			}
-			x.Name = m.Value.Str
+			x.Name, err = schemacheck.AsString(&m.Value)
 		case "address":
-			if err := x.Address.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "address")
-			}
+			err = x.Address.V.decodeValue(&m.Value)
 			x.Address.Set = true
 		case "geo":
-			if err := x.Geo.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "geo")
-			}
+			err = x.Geo.V.decodeValue(&m.Value)
 			x.Geo.Set = true
 		case "amenities":
 			if m.Value.Kind != schemacheck.Array {
@@ -741,16 +690,16 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 			}
 			x.ExceptionHours.Set = true
 		case "timezone":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "timezone")
-			}
-			x.Timezone.V = m.Value.Str
+			x.Timezone.V, err = schemacheck.AsString(&m.Value)
 			x.Timezone.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -774,21 +723,20 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 	*x = LocationDistance{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "center":
-			if err := x.Center.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "center")
-			}
+			err = x.Center.decodeValue(&m.Value)
 		case "max":
-			if m.Value.Kind != schemacheck.Number {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "number"), "max")
-			}
-			x.Max = m.Value.Num
+			x.Max, err = schemacheck.AsNumber(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -813,11 +761,10 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 	*x = LocationFilter{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "hours":
-			if err := x.Hours.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "hours")
-			}
+			err = x.Hours.V.decodeValue(&m.Value)
 			x.Hours.Set = true
 		case "amenities":
 			if m.Value.Kind != schemacheck.Array {
@@ -855,6 +802,9 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
 		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
+		}
 	}
 	return nil
 }
@@ -878,17 +828,18 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 	*x = LocationFilterHours{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "open_at":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "open_at")
-			}
-			x.OpenAt = m.Value.Str
+			x.OpenAt, err = schemacheck.AsString(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -914,22 +865,22 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 	*x = LocationServes{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "point":
-			if err := x.Point.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "point")
-			}
+			err = x.Point.V.decodeValue(&m.Value)
 			x.Point.Set = true
 		case "address":
-			if err := x.Address.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "address")
-			}
+			err = x.Address.V.decodeValue(&m.Value)
 			x.Address.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -954,30 +905,25 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 	*x = LocationServesAddress{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "address_country":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_country")
-			}
-			x.AddressCountry.V = m.Value.Str
+			x.AddressCountry.V, err = schemacheck.AsString(&m.Value)
 			x.AddressCountry.Set = true
 		case "address_region":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_region")
-			}
-			x.AddressRegion.V = m.Value.Str
+			x.AddressRegion.V, err = schemacheck.AsString(&m.Value)
 			x.AddressRegion.Set = true
 		case "postal_code":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "postal_code")
-			}
-			x.PostalCode.V = m.Value.Str
+			x.PostalCode.V, err = schemacheck.AsString(&m.Value)
 			x.PostalCode.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1003,26 +949,17 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 	*x = LookupLocation{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "id":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
-			}
-			x.ID = m.Value.Str
+			x.ID, err = schemacheck.AsString(&m.Value)
 		case "name":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "name")
-			}
-			x.Name = m.Value.Str
+			x.Name, err = schemacheck.AsString(&m.Value)
 		case "address":
-			if err := x.Address.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "address")
-			}
+			err = x.Address.V.decodeValue(&m.Value)
 			x.Address.Set = true
 		case "geo":
-			if err := x.Geo.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "geo")
-			}
+			err = x.Geo.V.decodeValue(&m.Value)
 			x.Geo.Set = true
 		case "amenities":
 			if m.Value.Kind != schemacheck.Array {
@@ -1070,10 +1007,7 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 			}
 			x.ExceptionHours.Set = true
 		case "timezone":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "timezone")
-			}
-			x.Timezone.V = m.Value.Str
+			x.Timezone.V, err = schemacheck.AsString(&m.Value)
 			x.Timezone.Set = true
 		case "inputs":
 			if m.Value.Kind != schemacheck.Array {
@@ -1094,6 +1028,9 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1118,17 +1055,18 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 	*x = LookupLocationInput{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "id":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
-			}
-			x.ID = m.Value.Str
+			x.ID, err = schemacheck.AsString(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1154,6 +1092,7 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 	*x = LookupRequest{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "ids":
 			if m.Value.Kind != schemacheck.Array {
@@ -1171,35 +1110,28 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 				x.IDs = itemsi0
 			}
 		case "distance":
-			if err := x.Distance.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "distance")
-			}
+			err = x.Distance.V.decodeValue(&m.Value)
 			x.Distance.Set = true
 		case "serves":
-			if err := x.Serves.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "serves")
-			}
+			err = x.Serves.V.decodeValue(&m.Value)
 			x.Serves.Set = true
 		case "filters":
-			if err := x.Filters.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "filters")
-			}
+			err = x.Filters.V.decodeValue(&m.Value)
 			x.Filters.Set = true
 		case "context":
-			if err := x.Context.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "context")
-			}
+			err = x.Context.V.decodeValue(&m.Value)
 			x.Context.Set = true
 		case "signals":
-			if err := x.Signals.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "signals")
-			}
+			err = x.Signals.V.decodeValue(&m.Value)
 			x.Signals.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1224,11 +1156,10 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 	*x = LookupResponse{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "ucp":
-			if err := x.UCP.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "ucp")
-			}
+			err = x.UCP.decodeValue(&m.Value)
 		case "locations":
 			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "locations")
@@ -1263,6 +1194,9 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1331,41 +1265,30 @@ func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 	*x = MessageError{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "type":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
-			}
-			x.Type = m.Value.Str
+			x.Type, err = schemacheck.AsString(&m.Value)
 		case "code":
-			if err := x.Code.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "code")
-			}
+			err = x.Code.decodeValue(&m.Value)
 		case "path":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "path")
-			}
-			x.Path.V = m.Value.Str
+			x.Path.V, err = schemacheck.AsString(&m.Value)
 			x.Path.Set = true
 		case "content_type":
-			if err := x.ContentType.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "content_type")
-			}
+			err = x.ContentType.V.decodeValue(&m.Value)
 			x.ContentType.Set = true
 		case "content":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "content")
-			}
-			x.Content = m.Value.Str
+			x.Content, err = schemacheck.AsString(&m.Value)
 		case "severity":
-			if err := x.Severity.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "severity")
-			}
+			err = x.Severity.decodeValue(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1435,38 +1358,29 @@ func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 	*x = MessageInfo{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "type":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
-			}
-			x.Type = m.Value.Str
+			x.Type, err = schemacheck.AsString(&m.Value)
 		case "path":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "path")
-			}
-			x.Path.V = m.Value.Str
+			x.Path.V, err = schemacheck.AsString(&m.Value)
 			x.Path.Set = true
 		case "code":
-			if err := x.Code.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "code")
-			}
+			err = x.Code.V.decodeValue(&m.Value)
 			x.Code.Set = true
 		case "content_type":
-			if err := x.ContentType.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "content_type")
-			}
+			err = x.ContentType.V.decodeValue(&m.Value)
 			x.ContentType.Set = true
 		case "content":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "content")
-			}
-			x.Content = m.Value.Str
+			x.Content, err = schemacheck.AsString(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1513,55 +1427,37 @@ func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 	*x = MessageWarning{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "type":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "type")
-			}
-			x.Type = m.Value.Str
+			x.Type, err = schemacheck.AsString(&m.Value)
 		case "path":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "path")
-			}
-			x.Path.V = m.Value.Str
+			x.Path.V, err = schemacheck.AsString(&m.Value)
 			x.Path.Set = true
 		case "code":
-			if err := x.Code.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "code")
-			}
+			err = x.Code.decodeValue(&m.Value)
 		case "content":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "content")
-			}
-			x.Content = m.Value.Str
+			x.Content, err = schemacheck.AsString(&m.Value)
 		case "content_type":
-			if err := x.ContentType.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "content_type")
-			}
+			err = x.ContentType.V.decodeValue(&m.Value)
 			x.ContentType.Set = true
 		case "presentation":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "presentation")
-			}
-			x.Presentation.V = m.Value.Str
+			x.Presentation.V, err = schemacheck.AsString(&m.Value)
 			x.Presentation.Set = true
 		case "image_url":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "image_url")
-			}
-			x.ImageURL.V = m.Value.Str
+			x.ImageURL.V, err = schemacheck.AsString(&m.Value)
 			x.ImageURL.Set = true
 		case "url":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "url")
-			}
-			x.URL.V = m.Value.Str
+			x.URL.V, err = schemacheck.AsString(&m.Value)
 			x.URL.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1609,22 +1505,21 @@ func (x *Meta) decodeValue(v *schemacheck.Value) error {
 	*x = Meta{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "ucp-agent":
-			if err := x.UCPAgent.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "ucp-agent")
-			}
+			err = x.UCPAgent.decodeValue(&m.Value)
 		case "idempotency-key":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "idempotency-key")
-			}
-			x.IdempotencyKey.V = m.Value.Str
+			x.IdempotencyKey.V, err = schemacheck.AsString(&m.Value)
 			x.IdempotencyKey.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1648,17 +1543,18 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 	*x = MetaUCPAgent{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "profile":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "profile")
-			}
-			x.Profile = m.Value.Str
+			x.Profile, err = schemacheck.AsString(&m.Value)
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1682,27 +1578,22 @@ func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 	*x = PaginationRequest{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "cursor":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "cursor")
-			}
-			x.Cursor.V = m.Value.Str
+			x.Cursor.V, err = schemacheck.AsString(&m.Value)
 			x.Cursor.Set = true
 		case "limit":
-			{
-				n, err := schemacheck.Int64(&m.Value)
-				if err != nil {
-					return schemacheck.At(err, "limit")
-				}
-				x.Limit.V = n
-			}
+			x.Limit.V, err = schemacheck.Int64(&m.Value)
 			x.Limit.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1728,32 +1619,24 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 	*x = PaginationResponse{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "cursor":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "cursor")
-			}
-			x.Cursor.V = m.Value.Str
+			x.Cursor.V, err = schemacheck.AsString(&m.Value)
 			x.Cursor.Set = true
 		case "has_next_page":
-			if m.Value.Kind != schemacheck.Bool {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "boolean"), "has_next_page")
-			}
-			x.HasNextPage = m.Value.Bool
+			x.HasNextPage, err = schemacheck.AsBool(&m.Value)
 		case "total_count":
-			{
-				n, err := schemacheck.Int64(&m.Value)
-				if err != nil {
-					return schemacheck.At(err, "total_count")
-				}
-				x.TotalCount.V = n
-			}
+			x.TotalCount.V, err = schemacheck.Int64(&m.Value)
 			x.TotalCount.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1779,28 +1662,18 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 	*x = PaymentHandlerBase{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "version":
-			if err := x.Version.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "version")
-			}
+			err = x.Version.decodeValue(&m.Value)
 		case "spec":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "spec")
-			}
-			x.Spec.V = m.Value.Str
+			x.Spec.V, err = schemacheck.AsString(&m.Value)
 			x.Spec.Set = true
 		case "schema":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "schema")
-			}
-			x.Schema.V = m.Value.Str
+			x.Schema.V, err = schemacheck.AsString(&m.Value)
 			x.Schema.Set = true
 		case "id":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
-			}
-			x.ID = m.Value.Str
+			x.ID, err = schemacheck.AsString(&m.Value)
 		case "config":
 			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "config")
@@ -1838,6 +1711,9 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
 		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
+		}
 	}
 	return nil
 }
@@ -1862,66 +1738,43 @@ func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 	*x = PostalAddress{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "extended_address":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "extended_address")
-			}
-			x.ExtendedAddress.V = m.Value.Str
+			x.ExtendedAddress.V, err = schemacheck.AsString(&m.Value)
 			x.ExtendedAddress.Set = true
 		case "street_address":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "street_address")
-			}
-			x.StreetAddress.V = m.Value.Str
+			x.StreetAddress.V, err = schemacheck.AsString(&m.Value)
 			x.StreetAddress.Set = true
 		case "address_locality":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_locality")
-			}
-			x.AddressLocality.V = m.Value.Str
+			x.AddressLocality.V, err = schemacheck.AsString(&m.Value)
 			x.AddressLocality.Set = true
 		case "address_region":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_region")
-			}
-			x.AddressRegion.V = m.Value.Str
+			x.AddressRegion.V, err = schemacheck.AsString(&m.Value)
 			x.AddressRegion.Set = true
 		case "address_country":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "address_country")
-			}
-			x.AddressCountry.V = m.Value.Str
+			x.AddressCountry.V, err = schemacheck.AsString(&m.Value)
 			x.AddressCountry.Set = true
 		case "postal_code":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "postal_code")
-			}
-			x.PostalCode.V = m.Value.Str
+			x.PostalCode.V, err = schemacheck.AsString(&m.Value)
 			x.PostalCode.Set = true
 		case "first_name":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "first_name")
-			}
-			x.FirstName.V = m.Value.Str
+			x.FirstName.V, err = schemacheck.AsString(&m.Value)
 			x.FirstName.Set = true
 		case "last_name":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "last_name")
-			}
-			x.LastName.V = m.Value.Str
+			x.LastName.V, err = schemacheck.AsString(&m.Value)
 			x.LastName.Set = true
 		case "phone_number":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "phone_number")
-			}
-			x.PhoneNumber.V = m.Value.Str
+			x.PhoneNumber.V, err = schemacheck.AsString(&m.Value)
 			x.PhoneNumber.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -1969,48 +1822,37 @@ func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 	*x = SearchRequest{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "query":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "query")
-			}
-			x.Query.V = m.Value.Str
+			x.Query.V, err = schemacheck.AsString(&m.Value)
 			x.Query.Set = true
 		case "context":
-			if err := x.Context.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "context")
-			}
+			err = x.Context.V.decodeValue(&m.Value)
 			x.Context.Set = true
 		case "signals":
-			if err := x.Signals.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "signals")
-			}
+			err = x.Signals.V.decodeValue(&m.Value)
 			x.Signals.Set = true
 		case "distance":
-			if err := x.Distance.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "distance")
-			}
+			err = x.Distance.V.decodeValue(&m.Value)
 			x.Distance.Set = true
 		case "serves":
-			if err := x.Serves.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "serves")
-			}
+			err = x.Serves.V.decodeValue(&m.Value)
 			x.Serves.Set = true
 		case "filters":
-			if err := x.Filters.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "filters")
-			}
+			err = x.Filters.V.decodeValue(&m.Value)
 			x.Filters.Set = true
 		case "pagination":
-			if err := x.Pagination.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "pagination")
-			}
+			err = x.Pagination.V.decodeValue(&m.Value)
 			x.Pagination.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -2035,11 +1877,10 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 	*x = SearchResponse{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "ucp":
-			if err := x.UCP.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "ucp")
-			}
+			err = x.UCP.decodeValue(&m.Value)
 		case "locations":
 			if m.Value.Kind != schemacheck.Array {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "locations")
@@ -2055,9 +1896,7 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 				x.Locations = itemsi0
 			}
 		case "pagination":
-			if err := x.Pagination.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "pagination")
-			}
+			err = x.Pagination.V.decodeValue(&m.Value)
 			x.Pagination.Set = true
 		case "messages":
 			if m.Value.Kind != schemacheck.Array {
@@ -2079,6 +1918,9 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -2103,28 +1945,18 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 	*x = ServiceBase{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "version":
-			if err := x.Version.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "version")
-			}
+			err = x.Version.decodeValue(&m.Value)
 		case "spec":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "spec")
-			}
-			x.Spec.V = m.Value.Str
+			x.Spec.V, err = schemacheck.AsString(&m.Value)
 			x.Spec.Set = true
 		case "schema":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "schema")
-			}
-			x.Schema.V = m.Value.Str
+			x.Schema.V, err = schemacheck.AsString(&m.Value)
 			x.Schema.Set = true
 		case "id":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "id")
-			}
-			x.ID.V = m.Value.Str
+			x.ID.V, err = schemacheck.AsString(&m.Value)
 			x.ID.Set = true
 		case "config":
 			if m.Value.Kind != schemacheck.Object {
@@ -2143,20 +1975,18 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Config.Set = true
 		case "transport":
-			if err := x.Transport.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "transport")
-			}
+			err = x.Transport.decodeValue(&m.Value)
 		case "endpoint":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "endpoint")
-			}
-			x.Endpoint.V = m.Value.Str
+			x.Endpoint.V, err = schemacheck.AsString(&m.Value)
 			x.Endpoint.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -2203,24 +2033,22 @@ func (x *Signals) decodeValue(v *schemacheck.Value) error {
 	*x = Signals{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "dev.ucp.buyer_ip":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "dev.ucp.buyer_ip")
-			}
-			x.DevUCPBuyerIP.V = m.Value.Str
+			x.DevUCPBuyerIP.V, err = schemacheck.AsString(&m.Value)
 			x.DevUCPBuyerIP.Set = true
 		case "dev.ucp.user_agent":
-			if m.Value.Kind != schemacheck.String {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "string"), "dev.ucp.user_agent")
-			}
-			x.DevUCPUserAgent.V = m.Value.Str
+			x.DevUCPUserAgent.V, err = schemacheck.AsString(&m.Value)
 			x.DevUCPUserAgent.Set = true
 		default:
 			if x.Unknown == nil {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil
@@ -2266,11 +2094,10 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	*x = UCPLocationResponseSchema{}
 	for i := range v.Members {
 		m := &v.Members[i]
+		var err error
 		switch m.Name {
 		case "version":
-			if err := x.Version.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "version")
-			}
+			err = x.Version.decodeValue(&m.Value)
 		case "map_order":
 			if m.Value.Kind != schemacheck.Object {
 				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "map_order")
@@ -2301,9 +2128,7 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			x.MapOrder.Set = true
 		case "status":
-			if err := x.Status.V.decodeValue(&m.Value); err != nil {
-				return schemacheck.At(err, "status")
-			}
+			err = x.Status.V.decodeValue(&m.Value)
 			x.Status.Set = true
 		case "services":
 			if m.Value.Kind != schemacheck.Object {
@@ -2394,6 +2219,9 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 				x.Unknown = map[string]json.RawMessage{}
 			}
 			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+		}
+		if err != nil {
+			return schemacheck.At(err, m.Name)
 		}
 	}
 	return nil

@@ -71,14 +71,36 @@ func mismatch(v jen.Code, want string) jen.Code {
 	return jen.Return(jen.Qual(checkPkg, "Mismatch").Call(v, jen.Lit(want)))
 }
 
+// memberInto decodes the member value m.Value into target with one
+// assignment that sets err, which the member loop then returns under the
+// member's name; ok is false for the types that need more than that.
+func memberInto(t *ir.Type, target place) (stmt jen.Code, ok bool) {
+	mv := jen.Op("&").Id("m").Dot("Value")
+	if t.IsNamed() {
+		return jen.Err().Op("=").Add(target.method("decodeValue", mv)), true
+	}
+	as := map[ir.Kind]string{ir.String: "AsString", ir.Number: "AsNumber", ir.Boolean: "AsBool", ir.Integer: "Int64"}[t.Kind]
+	if as == "" {
+		return nil, false
+	}
+	return jen.List(target.expr, jen.Err()).Op("=").Qual(checkPkg, as).Call(mv), true
+}
+
 func structDecode(t *ir.Type) []jen.Code {
 	var cases []jen.Code
+	setsErr := false
 	for _, f := range t.Fields {
-		stmts := []jen.Code{}
-		if f.Required {
-			stmts = append(stmts, valueInto(f.Type, place{expr: jen.Id("x").Dot(f.GoName)}, memberValue(), false, jen.Lit(f.JSONName))...)
+		at := place{expr: jen.Id("x").Dot(f.GoName)}
+		if !f.Required {
+			at = place{expr: jen.Id("x").Dot(f.GoName).Dot("V")}
+		}
+		var stmts []jen.Code
+		if stmt, ok := memberInto(f.Type, at); ok {
+			stmts, setsErr = []jen.Code{stmt}, true
 		} else {
-			stmts = append(stmts, valueInto(f.Type, place{expr: jen.Id("x").Dot(f.GoName).Dot("V")}, memberValue(), false, jen.Lit(f.JSONName))...)
+			stmts = valueInto(f.Type, at, memberValue(), false, jen.Lit(f.JSONName))
+		}
+		if !f.Required {
 			stmts = append(stmts, jen.Id("x").Dot(f.GoName).Dot("Set").Op("=").True())
 		}
 		cases = append(cases, jen.Case(jen.Lit(f.JSONName)).Block(stmts...))
@@ -86,7 +108,12 @@ func structDecode(t *ir.Type) []jen.Code {
 	var def []jen.Code
 	switch {
 	case t.Extra != nil:
-		def = append([]jen.Code{jen.Var().Id("e").Add(goType(t.Extra))}, valueInto(t.Extra, place{expr: jen.Id("e")}, memberValue(), false, jen.Id("m").Dot("Name"))...)
+		def = []jen.Code{jen.Var().Id("e").Add(goType(t.Extra))}
+		if stmt, ok := memberInto(t.Extra, place{expr: jen.Id("e")}); ok {
+			def, setsErr = append(def, stmt), true
+		} else {
+			def = append(def, valueInto(t.Extra, place{expr: jen.Id("e")}, memberValue(), false, jen.Id("m").Dot("Name"))...)
+		}
 		def = append(def,
 			jen.If(jen.Id("x").Dot("Unknown").Op("==").Nil()).Block(jen.Id("x").Dot("Unknown").Op("=").Map(jen.String()).Add(goType(t.Extra)).Values()),
 			jen.Id("x").Dot("Unknown").Index(jen.Id("m").Dot("Name")).Op("=").Id("e"))
@@ -99,13 +126,18 @@ func structDecode(t *ir.Type) []jen.Code {
 		def = []jen.Code{jen.Return(jen.Qual(checkPkg, "Unexpected").Call(jen.Id("m").Dot("Name")))}
 	}
 	cases = append(cases, jen.Default().Block(def...))
+	loop := []jen.Code{jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i"))}
+	if setsErr {
+		loop = append(loop, jen.Var().Err().Error())
+	}
+	loop = append(loop, jen.Switch(jen.Id("m").Dot("Name")).Block(cases...))
+	if setsErr {
+		loop = append(loop, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(checkPkg, "At").Call(jen.Err(), jen.Id("m").Dot("Name")))))
+	}
 	return []jen.Code{
 		jen.If(jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, "Object")).Block(mismatch(jen.Id("v"), "object")),
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
-		jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(
-			jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
-			jen.Switch(jen.Id("m").Dot("Name")).Block(cases...),
-		),
+		jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(loop...),
 		jen.Return(jen.Nil()),
 	}
 }

@@ -134,6 +134,31 @@ func Int64(v *Value) (int64, error) {
 	return n, nil
 }
 
+// AsString is the string v holds; decoders use it for a member of Go type
+// string, whose JSON value may still be of another type when not validated.
+func AsString(v *Value) (string, error) {
+	if v.Kind != String {
+		return "", Mismatch(v, "string")
+	}
+	return v.Str, nil
+}
+
+// AsNumber is the number v holds, as a float64.
+func AsNumber(v *Value) (float64, error) {
+	if v.Kind != Number {
+		return 0, Mismatch(v, "number")
+	}
+	return v.Num, nil
+}
+
+// AsBool is the boolean v holds.
+func AsBool(v *Value) (bool, error) {
+	if v.Kind != Bool {
+		return false, Mismatch(v, "boolean")
+	}
+	return v.Bool, nil
+}
+
 // At nests the pointers of a decode error under the given reference tokens
 // (outermost first); decoders call it only on their error path, so successful
 // decodes build no pointer strings.
