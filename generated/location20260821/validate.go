@@ -73,28 +73,24 @@ func validateChecked[T any](x *T, name string, check func(*schemacheck.Checker, 
 	return runCheck(v, check)
 }
 
-// decodeValue fills AmenityType from a parsed value, matching member names exactly.
+// decodeValue fills AmenityType from v, matching member names exactly.
 func (x *AmenityType) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = AmenityType(out)
-	return nil
+	return err
 }
 
-// DecodeAmenityType parses data as an AmenityType checked against its schema (see decodeChecked).
+// DecodeAmenityType parses data as an AmenityType its schema accepts.
 func DecodeAmenityType(data []byte) (*AmenityType, error) {
 	return decodeChecked[AmenityType](data, checkTypeAmenityType)
 }
 
-// Validate checks x against the schema DecodeAmenityType enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeAmenityType enforces.
 func (x *AmenityType) Validate() error {
 	return validateChecked(x, "an AmenityType", checkTypeAmenityType)
 }
 
-// decodeValue fills AvailablePaymentInstrument from a parsed value, matching member names exactly.
+// decodeValue fills AvailablePaymentInstrument from v, matching member names exactly.
 func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -107,26 +103,10 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 		case "type":
 			x.Type, err = schemacheck.AsString(&m.Value)
 		case "constraints":
-			if m.Value.Kind != schemacheck.Object {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "constraints")
-			}
-			{
-				src0 := m.Value.Members
-				outi0 := make(map[string]json.RawMessage, len(src0))
-				for i0 := range src0 {
-					memi0 := &src0[i0]
-					var ei0 json.RawMessage
-					ei0 = json.RawMessage(memi0.Value.Raw)
-					outi0[memi0.Name] = ei0
-				}
-				x.Constraints.V = outi0
-			}
+			x.Constraints.V, err = schemacheck.AsRawMembers(&m.Value)
 			x.Constraints.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -135,19 +115,17 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeAvailablePaymentInstrument parses data as an AvailablePaymentInstrument checked against its
-// schema (see decodeChecked).
+// DecodeAvailablePaymentInstrument parses data as an AvailablePaymentInstrument its schema accepts.
 func DecodeAvailablePaymentInstrument(data []byte) (*AvailablePaymentInstrument, error) {
 	return decodeChecked[AvailablePaymentInstrument](data, checkAvailablePaymentInstrument)
 }
 
-// Validate checks x against the schema DecodeAvailablePaymentInstrument enforces, so nothing
-// invalid is sent.
+// Validate holds x to the schema DecodeAvailablePaymentInstrument enforces.
 func (x *AvailablePaymentInstrument) Validate() error {
 	return validateChecked(x, "an AvailablePaymentInstrument", checkAvailablePaymentInstrument)
 }
 
-// decodeValue fills CapabilityBaseExtends from a parsed value, matching member names exactly.
+// decodeValue fills CapabilityBaseExtends from v, matching member names exactly.
 func (x *CapabilityBaseExtends) decodeValue(v *schemacheck.Value) error {
 	*x = CapabilityBaseExtends{}
 	if match(checkReverseDomainName, v, nil) {
@@ -169,35 +147,25 @@ func (x *CapabilityBaseExtends) decodeValue(v *schemacheck.Value) error {
 
 // decodeCapabilityBaseExtendsList tries v as the List variant of CapabilityBaseExtends.
 func decodeCapabilityBaseExtendsList(v *schemacheck.Value, out *[]ReverseDomainName) error {
-	if v.Kind != schemacheck.Array {
-		return schemacheck.Mismatch(v, "array")
+	out0, err := decodeList[ReverseDomainName](v)
+	if err != nil {
+		return err
 	}
-	{
-		src0 := v.Items
-		itemsi0 := make([]ReverseDomainName, len(src0))
-		for i0 := range src0 {
-			if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-				return schemacheck.At(err, strconv.Itoa(i0))
-			}
-		}
-		*out = itemsi0
-	}
+	*out = out0
 	return nil
 }
 
-// DecodeCapabilityBaseExtends parses data as a CapabilityBaseExtends checked against its schema
-// (see decodeChecked).
+// DecodeCapabilityBaseExtends parses data as a CapabilityBaseExtends its schema accepts.
 func DecodeCapabilityBaseExtends(data []byte) (*CapabilityBaseExtends, error) {
 	return decodeChecked[CapabilityBaseExtends](data, checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
-// Validate checks x against the schema DecodeCapabilityBaseExtends enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeCapabilityBaseExtends enforces.
 func (x *CapabilityBaseExtends) Validate() error {
 	return validateChecked(x, "a CapabilityBaseExtends", checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
-// decodeValue fills CapabilityResponseSchema from a parsed value, matching member names exactly.
+// decodeValue fills CapabilityResponseSchema from v, matching member names exactly.
 func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -219,29 +187,13 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 			x.ID.V, err = schemacheck.AsString(&m.Value)
 			x.ID.Set = true
 		case "config":
-			if m.Value.Kind != schemacheck.Object {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "config")
-			}
-			{
-				src0 := m.Value.Members
-				outi0 := make(map[string]json.RawMessage, len(src0))
-				for i0 := range src0 {
-					memi0 := &src0[i0]
-					var ei0 json.RawMessage
-					ei0 = json.RawMessage(memi0.Value.Raw)
-					outi0[memi0.Name] = ei0
-				}
-				x.Config.V = outi0
-			}
+			x.Config.V, err = schemacheck.AsRawMembers(&m.Value)
 			x.Config.Set = true
 		case "extends":
 			err = x.Extends.V.decodeValue(&m.Value)
 			x.Extends.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -250,19 +202,17 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeCapabilityResponseSchema parses data as a CapabilityResponseSchema checked against its
-// schema (see decodeChecked).
+// DecodeCapabilityResponseSchema parses data as a CapabilityResponseSchema its schema accepts.
 func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, error) {
 	return decodeChecked[CapabilityResponseSchema](data, checkTypeCapabilityResponseSchema)
 }
 
-// Validate checks x against the schema DecodeCapabilityResponseSchema enforces, so nothing invalid
-// is sent.
+// Validate holds x to the schema DecodeCapabilityResponseSchema enforces.
 func (x *CapabilityResponseSchema) Validate() error {
 	return validateChecked(x, "a CapabilityResponseSchema", checkTypeCapabilityResponseSchema)
 }
 
-// decodeValue fills Context from a parsed value, matching member names exactly.
+// decodeValue fills Context from v, matching member names exactly.
 func (x *Context) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -294,40 +244,13 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 			x.Currency.V, err = schemacheck.AsString(&m.Value)
 			x.Currency.Set = true
 		case "eligibility":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "eligibility")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]ReverseDomainName, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "eligibility", strconv.Itoa(i0))
-					}
-				}
-				x.Eligibility.V = itemsi0
-			}
+			x.Eligibility.V, err = decodeList[ReverseDomainName](&m.Value)
 			x.Eligibility.Set = true
 		case "payment":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "payment")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]ContextPaymentItem, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "payment", strconv.Itoa(i0))
-					}
-				}
-				x.Payment.V = itemsi0
-			}
+			x.Payment.V, err = decodeList[ContextPaymentItem](&m.Value)
 			x.Payment.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -336,17 +259,17 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeContext parses data as a Context checked against its schema (see decodeChecked).
+// DecodeContext parses data as a Context its schema accepts.
 func DecodeContext(data []byte) (*Context, error) {
 	return decodeChecked[Context](data, checkTypeContext)
 }
 
-// Validate checks x against the schema DecodeContext enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeContext enforces.
 func (x *Context) Validate() error {
 	return validateChecked(x, "a Context", checkTypeContext)
 }
 
-// decodeValue fills ContextPaymentItem from a parsed value, matching member names exactly.
+// decodeValue fills ContextPaymentItem from v, matching member names exactly.
 func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -359,26 +282,10 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 		case "handler":
 			err = x.Handler.decodeValue(&m.Value)
 		case "types":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "types")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]string, len(src0))
-				for i0 := range src0 {
-					if src0[i0].Kind != schemacheck.String {
-						return schemacheck.At(schemacheck.Mismatch(&src0[i0], "string"), "types", strconv.Itoa(i0))
-					}
-					itemsi0[i0] = src0[i0].Str
-				}
-				x.Types.V = itemsi0
-			}
+			x.Types.V, err = schemacheck.AsStrings(&m.Value)
 			x.Types.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -387,19 +294,17 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeContextPaymentItem parses data as a ContextPaymentItem checked against its schema (see
-// decodeChecked).
+// DecodeContextPaymentItem parses data as a ContextPaymentItem its schema accepts.
 func DecodeContextPaymentItem(data []byte) (*ContextPaymentItem, error) {
 	return decodeChecked[ContextPaymentItem](data, checkContextAllOf1PropertiesPaymentItems)
 }
 
-// Validate checks x against the schema DecodeContextPaymentItem enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeContextPaymentItem enforces.
 func (x *ContextPaymentItem) Validate() error {
 	return validateChecked(x, "a ContextPaymentItem", checkContextAllOf1PropertiesPaymentItems)
 }
 
-// decodeValue fills DailyHour from a parsed value, matching member names exactly.
+// decodeValue fills DailyHour from v, matching member names exactly.
 func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -416,10 +321,7 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 		case "day":
 			err = x.Day.decodeValue(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -428,59 +330,51 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeDailyHour parses data as a DailyHour checked against its schema (see decodeChecked).
+// DecodeDailyHour parses data as a DailyHour its schema accepts.
 func DecodeDailyHour(data []byte) (*DailyHour, error) {
 	return decodeChecked[DailyHour](data, checkTypeDailyHour)
 }
 
-// Validate checks x against the schema DecodeDailyHour enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeDailyHour enforces.
 func (x *DailyHour) Validate() error {
 	return validateChecked(x, "a DailyHour", checkTypeDailyHour)
 }
 
-// decodeValue fills DailyHourDay from a parsed value, matching member names exactly.
+// decodeValue fills DailyHourDay from v, matching member names exactly.
 func (x *DailyHourDay) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = DailyHourDay(out)
-	return nil
+	return err
 }
 
-// DecodeDailyHourDay parses data as a DailyHourDay checked against its schema (see decodeChecked).
+// DecodeDailyHourDay parses data as a DailyHourDay its schema accepts.
 func DecodeDailyHourDay(data []byte) (*DailyHourDay, error) {
 	return decodeChecked[DailyHourDay](data, checkDailyHourAllOf1PropertiesDay)
 }
 
-// Validate checks x against the schema DecodeDailyHourDay enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeDailyHourDay enforces.
 func (x *DailyHourDay) Validate() error {
 	return validateChecked(x, "a DailyHourDay", checkDailyHourAllOf1PropertiesDay)
 }
 
-// decodeValue fills ErrorCode from a parsed value, matching member names exactly.
+// decodeValue fills ErrorCode from v, matching member names exactly.
 func (x *ErrorCode) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = ErrorCode(out)
-	return nil
+	return err
 }
 
-// DecodeErrorCode parses data as an ErrorCode checked against its schema (see decodeChecked).
+// DecodeErrorCode parses data as an ErrorCode its schema accepts.
 func DecodeErrorCode(data []byte) (*ErrorCode, error) {
 	return decodeChecked[ErrorCode](data, checkString)
 }
 
-// Validate checks x against the schema DecodeErrorCode enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeErrorCode enforces.
 func (x *ErrorCode) Validate() error {
 	return validateChecked(x, "an ErrorCode", checkString)
 }
 
-// decodeValue fills ExceptionHour from a parsed value, matching member names exactly.
+// decodeValue fills ExceptionHour from v, matching member names exactly.
 func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -504,10 +398,7 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 		case "valid_through":
 			x.ValidThrough, err = schemacheck.AsString(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -516,18 +407,17 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeExceptionHour parses data as an ExceptionHour checked against its schema (see
-// decodeChecked).
+// DecodeExceptionHour parses data as an ExceptionHour its schema accepts.
 func DecodeExceptionHour(data []byte) (*ExceptionHour, error) {
 	return decodeChecked[ExceptionHour](data, checkTypeExceptionHour)
 }
 
-// Validate checks x against the schema DecodeExceptionHour enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeExceptionHour enforces.
 func (x *ExceptionHour) Validate() error {
 	return validateChecked(x, "an ExceptionHour", checkTypeExceptionHour)
 }
 
-// decodeValue fills Geo from a parsed value, matching member names exactly.
+// decodeValue fills Geo from v, matching member names exactly.
 func (x *Geo) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -542,10 +432,7 @@ func (x *Geo) decodeValue(v *schemacheck.Value) error {
 		case "longitude":
 			x.Longitude, err = schemacheck.AsNumber(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -554,38 +441,34 @@ func (x *Geo) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeGeo parses data as a Geo checked against its schema (see decodeChecked).
+// DecodeGeo parses data as a Geo its schema accepts.
 func DecodeGeo(data []byte) (*Geo, error) {
 	return decodeChecked[Geo](data, checkGeo)
 }
 
-// Validate checks x against the schema DecodeGeo enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeGeo enforces.
 func (x *Geo) Validate() error {
 	return validateChecked(x, "a Geo", checkGeo)
 }
 
-// decodeValue fills InfoCode from a parsed value, matching member names exactly.
+// decodeValue fills InfoCode from v, matching member names exactly.
 func (x *InfoCode) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = InfoCode(out)
-	return nil
+	return err
 }
 
-// DecodeInfoCode parses data as an InfoCode checked against its schema (see decodeChecked).
+// DecodeInfoCode parses data as an InfoCode its schema accepts.
 func DecodeInfoCode(data []byte) (*InfoCode, error) {
 	return decodeChecked[InfoCode](data, checkString)
 }
 
-// Validate checks x against the schema DecodeInfoCode enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeInfoCode enforces.
 func (x *InfoCode) Validate() error {
 	return validateChecked(x, "an InfoCode", checkString)
 }
 
-// decodeValue fills InventoryFilter from a parsed value, matching member names exactly.
+// decodeValue fills InventoryFilter from v, matching member names exactly.
 func (x *InventoryFilter) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -601,10 +484,7 @@ func (x *InventoryFilter) decodeValue(v *schemacheck.Value) error {
 			x.AvailabilityStatus.V, err = schemacheck.AsString(&m.Value)
 			x.AvailabilityStatus.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -613,18 +493,17 @@ func (x *InventoryFilter) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeInventoryFilter parses data as an InventoryFilter checked against its schema (see
-// decodeChecked).
+// DecodeInventoryFilter parses data as an InventoryFilter its schema accepts.
 func DecodeInventoryFilter(data []byte) (*InventoryFilter, error) {
 	return decodeChecked[InventoryFilter](data, checkInventoryFilter)
 }
 
-// Validate checks x against the schema DecodeInventoryFilter enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeInventoryFilter enforces.
 func (x *InventoryFilter) Validate() error {
 	return validateChecked(x, "an InventoryFilter", checkInventoryFilter)
 }
 
-// decodeValue fills Location from a parsed value, matching member names exactly.
+// decodeValue fills Location from v, matching member names exactly.
 func (x *Location) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -645,58 +524,19 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 			err = x.Geo.V.decodeValue(&m.Value)
 			x.Geo.Set = true
 		case "amenities":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "amenities")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]AmenityType, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "amenities", strconv.Itoa(i0))
-					}
-				}
-				x.Amenities.V = itemsi0
-			}
+			x.Amenities.V, err = decodeList[AmenityType](&m.Value)
 			x.Amenities.Set = true
 		case "hours":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "hours")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]DailyHour, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "hours", strconv.Itoa(i0))
-					}
-				}
-				x.Hours.V = itemsi0
-			}
+			x.Hours.V, err = decodeList[DailyHour](&m.Value)
 			x.Hours.Set = true
 		case "exception_hours":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "exception_hours")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]ExceptionHour, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "exception_hours", strconv.Itoa(i0))
-					}
-				}
-				x.ExceptionHours.V = itemsi0
-			}
+			x.ExceptionHours.V, err = decodeList[ExceptionHour](&m.Value)
 			x.ExceptionHours.Set = true
 		case "timezone":
 			x.Timezone.V, err = schemacheck.AsString(&m.Value)
 			x.Timezone.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -705,17 +545,17 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocation parses data as a Location checked against its schema (see decodeChecked).
+// DecodeLocation parses data as a Location its schema accepts.
 func DecodeLocation(data []byte) (*Location, error) {
 	return decodeChecked[Location](data, checkTypeLocation)
 }
 
-// Validate checks x against the schema DecodeLocation enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeLocation enforces.
 func (x *Location) Validate() error {
 	return validateChecked(x, "a Location", checkTypeLocation)
 }
 
-// decodeValue fills LocationDistance from a parsed value, matching member names exactly.
+// decodeValue fills LocationDistance from v, matching member names exactly.
 func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -730,10 +570,7 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 		case "max":
 			x.Max, err = schemacheck.AsNumber(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -742,18 +579,17 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationDistance parses data as a LocationDistance checked against its schema (see
-// decodeChecked).
+// DecodeLocationDistance parses data as a LocationDistance its schema accepts.
 func DecodeLocationDistance(data []byte) (*LocationDistance, error) {
 	return decodeChecked[LocationDistance](data, checkLocationDistance)
 }
 
-// Validate checks x against the schema DecodeLocationDistance enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeLocationDistance enforces.
 func (x *LocationDistance) Validate() error {
 	return validateChecked(x, "a LocationDistance", checkLocationDistance)
 }
 
-// decodeValue fills LocationFilter from a parsed value, matching member names exactly.
+// decodeValue fills LocationFilter from v, matching member names exactly.
 func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -767,40 +603,13 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 			err = x.Hours.V.decodeValue(&m.Value)
 			x.Hours.Set = true
 		case "amenities":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "amenities")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]AmenityType, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "amenities", strconv.Itoa(i0))
-					}
-				}
-				x.Amenities.V = itemsi0
-			}
+			x.Amenities.V, err = decodeList[AmenityType](&m.Value)
 			x.Amenities.Set = true
 		case "inventory":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "inventory")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]InventoryFilter, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "inventory", strconv.Itoa(i0))
-					}
-				}
-				x.Inventory.V = itemsi0
-			}
+			x.Inventory.V, err = decodeList[InventoryFilter](&m.Value)
 			x.Inventory.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -809,18 +618,17 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationFilter parses data as a LocationFilter checked against its schema (see
-// decodeChecked).
+// DecodeLocationFilter parses data as a LocationFilter its schema accepts.
 func DecodeLocationFilter(data []byte) (*LocationFilter, error) {
 	return decodeChecked[LocationFilter](data, checkLocationFilter)
 }
 
-// Validate checks x against the schema DecodeLocationFilter enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeLocationFilter enforces.
 func (x *LocationFilter) Validate() error {
 	return validateChecked(x, "a LocationFilter", checkLocationFilter)
 }
 
-// decodeValue fills LocationFilterHours from a parsed value, matching member names exactly.
+// decodeValue fills LocationFilterHours from v, matching member names exactly.
 func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -833,10 +641,7 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 		case "open_at":
 			x.OpenAt, err = schemacheck.AsString(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -845,19 +650,17 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationFilterHours parses data as a LocationFilterHours checked against its schema (see
-// decodeChecked).
+// DecodeLocationFilterHours parses data as a LocationFilterHours its schema accepts.
 func DecodeLocationFilterHours(data []byte) (*LocationFilterHours, error) {
 	return decodeChecked[LocationFilterHours](data, checkLocationFilterPropertiesHours)
 }
 
-// Validate checks x against the schema DecodeLocationFilterHours enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeLocationFilterHours enforces.
 func (x *LocationFilterHours) Validate() error {
 	return validateChecked(x, "a LocationFilterHours", checkLocationFilterPropertiesHours)
 }
 
-// decodeValue fills LocationServes from a parsed value, matching member names exactly.
+// decodeValue fills LocationServes from v, matching member names exactly.
 func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -874,10 +677,7 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 			err = x.Address.V.decodeValue(&m.Value)
 			x.Address.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -886,18 +686,17 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationServes parses data as a LocationServes checked against its schema (see
-// decodeChecked).
+// DecodeLocationServes parses data as a LocationServes its schema accepts.
 func DecodeLocationServes(data []byte) (*LocationServes, error) {
 	return decodeChecked[LocationServes](data, checkLocationServes)
 }
 
-// Validate checks x against the schema DecodeLocationServes enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeLocationServes enforces.
 func (x *LocationServes) Validate() error {
 	return validateChecked(x, "a LocationServes", checkLocationServes)
 }
 
-// decodeValue fills LocationServesAddress from a parsed value, matching member names exactly.
+// decodeValue fills LocationServesAddress from v, matching member names exactly.
 func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -917,10 +716,7 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 			x.PostalCode.V, err = schemacheck.AsString(&m.Value)
 			x.PostalCode.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -929,19 +725,17 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLocationServesAddress parses data as a LocationServesAddress checked against its schema
-// (see decodeChecked).
+// DecodeLocationServesAddress parses data as a LocationServesAddress its schema accepts.
 func DecodeLocationServesAddress(data []byte) (*LocationServesAddress, error) {
 	return decodeChecked[LocationServesAddress](data, checkTypeLocationServesAddress)
 }
 
-// Validate checks x against the schema DecodeLocationServesAddress enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeLocationServesAddress enforces.
 func (x *LocationServesAddress) Validate() error {
 	return validateChecked(x, "a LocationServesAddress", checkTypeLocationServesAddress)
 }
 
-// decodeValue fills LookupLocation from a parsed value, matching member names exactly.
+// decodeValue fills LookupLocation from v, matching member names exactly.
 func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -962,72 +756,21 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 			err = x.Geo.V.decodeValue(&m.Value)
 			x.Geo.Set = true
 		case "amenities":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "amenities")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]AmenityType, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "amenities", strconv.Itoa(i0))
-					}
-				}
-				x.Amenities.V = itemsi0
-			}
+			x.Amenities.V, err = decodeList[AmenityType](&m.Value)
 			x.Amenities.Set = true
 		case "hours":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "hours")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]DailyHour, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "hours", strconv.Itoa(i0))
-					}
-				}
-				x.Hours.V = itemsi0
-			}
+			x.Hours.V, err = decodeList[DailyHour](&m.Value)
 			x.Hours.Set = true
 		case "exception_hours":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "exception_hours")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]ExceptionHour, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "exception_hours", strconv.Itoa(i0))
-					}
-				}
-				x.ExceptionHours.V = itemsi0
-			}
+			x.ExceptionHours.V, err = decodeList[ExceptionHour](&m.Value)
 			x.ExceptionHours.Set = true
 		case "timezone":
 			x.Timezone.V, err = schemacheck.AsString(&m.Value)
 			x.Timezone.Set = true
 		case "inputs":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "inputs")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]LookupLocationInput, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "inputs", strconv.Itoa(i0))
-					}
-				}
-				x.Inputs = itemsi0
-			}
+			x.Inputs, err = decodeList[LookupLocationInput](&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1036,18 +779,17 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupLocation parses data as a LookupLocation checked against its schema (see
-// decodeChecked).
+// DecodeLookupLocation parses data as a LookupLocation its schema accepts.
 func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
 	return decodeChecked[LookupLocation](data, checkTypeLookupLocation)
 }
 
-// Validate checks x against the schema DecodeLookupLocation enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeLookupLocation enforces.
 func (x *LookupLocation) Validate() error {
 	return validateChecked(x, "a LookupLocation", checkTypeLookupLocation)
 }
 
-// decodeValue fills LookupLocationInput from a parsed value, matching member names exactly.
+// decodeValue fills LookupLocationInput from v, matching member names exactly.
 func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1060,10 +802,7 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 		case "id":
 			x.ID, err = schemacheck.AsString(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1072,19 +811,17 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupLocationInput parses data as a LookupLocationInput checked against its schema (see
-// decodeChecked).
+// DecodeLookupLocationInput parses data as a LookupLocationInput its schema accepts.
 func DecodeLookupLocationInput(data []byte) (*LookupLocationInput, error) {
 	return decodeChecked[LookupLocationInput](data, checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
 }
 
-// Validate checks x against the schema DecodeLookupLocationInput enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeLookupLocationInput enforces.
 func (x *LookupLocationInput) Validate() error {
 	return validateChecked(x, "a LookupLocationInput", checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
 }
 
-// decodeValue fills LookupRequest from a parsed value, matching member names exactly.
+// decodeValue fills LookupRequest from v, matching member names exactly.
 func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1095,20 +832,7 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 		var err error
 		switch m.Name {
 		case "ids":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "ids")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]string, len(src0))
-				for i0 := range src0 {
-					if src0[i0].Kind != schemacheck.String {
-						return schemacheck.At(schemacheck.Mismatch(&src0[i0], "string"), "ids", strconv.Itoa(i0))
-					}
-					itemsi0[i0] = src0[i0].Str
-				}
-				x.IDs = itemsi0
-			}
+			x.IDs, err = schemacheck.AsStrings(&m.Value)
 		case "distance":
 			err = x.Distance.V.decodeValue(&m.Value)
 			x.Distance.Set = true
@@ -1125,10 +849,7 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 			err = x.Signals.V.decodeValue(&m.Value)
 			x.Signals.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1137,18 +858,17 @@ func (x *LookupRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupRequest parses data as a LookupRequest checked against its schema (see
-// decodeChecked).
+// DecodeLookupRequest parses data as a LookupRequest its schema accepts.
 func DecodeLookupRequest(data []byte) (*LookupRequest, error) {
 	return decodeChecked[LookupRequest](data, checkLocationLookupDefsLookupRequest)
 }
 
-// Validate checks x against the schema DecodeLookupRequest enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeLookupRequest enforces.
 func (x *LookupRequest) Validate() error {
 	return validateChecked(x, "a LookupRequest", checkLocationLookupDefsLookupRequest)
 }
 
-// decodeValue fills LookupResponse from a parsed value, matching member names exactly.
+// decodeValue fills LookupResponse from v, matching member names exactly.
 func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1161,39 +881,12 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 		case "ucp":
 			err = x.UCP.decodeValue(&m.Value)
 		case "locations":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "locations")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]LookupLocation, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "locations", strconv.Itoa(i0))
-					}
-				}
-				x.Locations = itemsi0
-			}
+			x.Locations, err = decodeList[LookupLocation](&m.Value)
 		case "messages":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "messages")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]Message, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "messages", strconv.Itoa(i0))
-					}
-				}
-				x.Messages.V = itemsi0
-			}
+			x.Messages.V, err = decodeList[Message](&m.Value)
 			x.Messages.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1202,18 +895,17 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeLookupResponse parses data as a LookupResponse checked against its schema (see
-// decodeChecked).
+// DecodeLookupResponse parses data as a LookupResponse its schema accepts.
 func DecodeLookupResponse(data []byte) (*LookupResponse, error) {
 	return decodeChecked[LookupResponse](data, checkLocationLookupDefsLookupResponse)
 }
 
-// Validate checks x against the schema DecodeLookupResponse enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeLookupResponse enforces.
 func (x *LookupResponse) Validate() error {
 	return validateChecked(x, "a LookupResponse", checkLocationLookupDefsLookupResponse)
 }
 
-// decodeValue fills Message from a parsed value, matching member names exactly.
+// decodeValue fills Message from v, matching member names exactly.
 func (x *Message) decodeValue(v *schemacheck.Value) error {
 	*x = Message{}
 	if v.Kind != schemacheck.Object {
@@ -1247,17 +939,17 @@ func (x *Message) decodeValue(v *schemacheck.Value) error {
 	}
 }
 
-// DecodeMessage parses data as a Message checked against its schema (see decodeChecked).
+// DecodeMessage parses data as a Message its schema accepts.
 func DecodeMessage(data []byte) (*Message, error) {
 	return decodeChecked[Message](data, checkMessage)
 }
 
-// Validate checks x against the schema DecodeMessage enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeMessage enforces.
 func (x *Message) Validate() error {
 	return validateChecked(x, "a Message", checkMessage)
 }
 
-// decodeValue fills MessageError from a parsed value, matching member names exactly.
+// decodeValue fills MessageError from v, matching member names exactly.
 func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1282,10 +974,7 @@ func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 		case "severity":
 			err = x.Severity.decodeValue(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1294,63 +983,51 @@ func (x *MessageError) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageError parses data as a MessageError checked against its schema (see decodeChecked).
+// DecodeMessageError parses data as a MessageError its schema accepts.
 func DecodeMessageError(data []byte) (*MessageError, error) {
 	return decodeChecked[MessageError](data, checkMessageError)
 }
 
-// Validate checks x against the schema DecodeMessageError enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeMessageError enforces.
 func (x *MessageError) Validate() error {
 	return validateChecked(x, "a MessageError", checkMessageError)
 }
 
-// decodeValue fills MessageErrorContentType from a parsed value, matching member names exactly.
+// decodeValue fills MessageErrorContentType from v, matching member names exactly.
 func (x *MessageErrorContentType) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = MessageErrorContentType(out)
-	return nil
+	return err
 }
 
-// DecodeMessageErrorContentType parses data as a MessageErrorContentType checked against its schema
-// (see decodeChecked).
+// DecodeMessageErrorContentType parses data as a MessageErrorContentType its schema accepts.
 func DecodeMessageErrorContentType(data []byte) (*MessageErrorContentType, error) {
 	return decodeChecked[MessageErrorContentType](data, checkMessageErrorPropertiesContentType)
 }
 
-// Validate checks x against the schema DecodeMessageErrorContentType enforces, so nothing invalid
-// is sent.
+// Validate holds x to the schema DecodeMessageErrorContentType enforces.
 func (x *MessageErrorContentType) Validate() error {
 	return validateChecked(x, "a MessageErrorContentType", checkMessageErrorPropertiesContentType)
 }
 
-// decodeValue fills MessageErrorSeverity from a parsed value, matching member names exactly.
+// decodeValue fills MessageErrorSeverity from v, matching member names exactly.
 func (x *MessageErrorSeverity) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = MessageErrorSeverity(out)
-	return nil
+	return err
 }
 
-// DecodeMessageErrorSeverity parses data as a MessageErrorSeverity checked against its schema (see
-// decodeChecked).
+// DecodeMessageErrorSeverity parses data as a MessageErrorSeverity its schema accepts.
 func DecodeMessageErrorSeverity(data []byte) (*MessageErrorSeverity, error) {
 	return decodeChecked[MessageErrorSeverity](data, checkMessageErrorPropertiesSeverity)
 }
 
-// Validate checks x against the schema DecodeMessageErrorSeverity enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeMessageErrorSeverity enforces.
 func (x *MessageErrorSeverity) Validate() error {
 	return validateChecked(x, "a MessageErrorSeverity", checkMessageErrorPropertiesSeverity)
 }
 
-// decodeValue fills MessageInfo from a parsed value, matching member names exactly.
+// decodeValue fills MessageInfo from v, matching member names exactly.
 func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1374,10 +1051,7 @@ func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 		case "content":
 			x.Content, err = schemacheck.AsString(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1386,40 +1060,34 @@ func (x *MessageInfo) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageInfo parses data as a MessageInfo checked against its schema (see decodeChecked).
+// DecodeMessageInfo parses data as a MessageInfo its schema accepts.
 func DecodeMessageInfo(data []byte) (*MessageInfo, error) {
 	return decodeChecked[MessageInfo](data, checkMessageInfo)
 }
 
-// Validate checks x against the schema DecodeMessageInfo enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeMessageInfo enforces.
 func (x *MessageInfo) Validate() error {
 	return validateChecked(x, "a MessageInfo", checkMessageInfo)
 }
 
-// decodeValue fills MessageInfoContentType from a parsed value, matching member names exactly.
+// decodeValue fills MessageInfoContentType from v, matching member names exactly.
 func (x *MessageInfoContentType) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = MessageInfoContentType(out)
-	return nil
+	return err
 }
 
-// DecodeMessageInfoContentType parses data as a MessageInfoContentType checked against its schema
-// (see decodeChecked).
+// DecodeMessageInfoContentType parses data as a MessageInfoContentType its schema accepts.
 func DecodeMessageInfoContentType(data []byte) (*MessageInfoContentType, error) {
 	return decodeChecked[MessageInfoContentType](data, checkMessageErrorPropertiesContentType)
 }
 
-// Validate checks x against the schema DecodeMessageInfoContentType enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeMessageInfoContentType enforces.
 func (x *MessageInfoContentType) Validate() error {
 	return validateChecked(x, "a MessageInfoContentType", checkMessageErrorPropertiesContentType)
 }
 
-// decodeValue fills MessageWarning from a parsed value, matching member names exactly.
+// decodeValue fills MessageWarning from v, matching member names exactly.
 func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1451,10 +1119,7 @@ func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 			x.URL.V, err = schemacheck.AsString(&m.Value)
 			x.URL.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1463,41 +1128,34 @@ func (x *MessageWarning) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMessageWarning parses data as a MessageWarning checked against its schema (see
-// decodeChecked).
+// DecodeMessageWarning parses data as a MessageWarning its schema accepts.
 func DecodeMessageWarning(data []byte) (*MessageWarning, error) {
 	return decodeChecked[MessageWarning](data, checkMessageWarning)
 }
 
-// Validate checks x against the schema DecodeMessageWarning enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeMessageWarning enforces.
 func (x *MessageWarning) Validate() error {
 	return validateChecked(x, "a MessageWarning", checkMessageWarning)
 }
 
-// decodeValue fills MessageWarningContentType from a parsed value, matching member names exactly.
+// decodeValue fills MessageWarningContentType from v, matching member names exactly.
 func (x *MessageWarningContentType) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = MessageWarningContentType(out)
-	return nil
+	return err
 }
 
-// DecodeMessageWarningContentType parses data as a MessageWarningContentType checked against its
-// schema (see decodeChecked).
+// DecodeMessageWarningContentType parses data as a MessageWarningContentType its schema accepts.
 func DecodeMessageWarningContentType(data []byte) (*MessageWarningContentType, error) {
 	return decodeChecked[MessageWarningContentType](data, checkMessageErrorPropertiesContentType)
 }
 
-// Validate checks x against the schema DecodeMessageWarningContentType enforces, so nothing invalid
-// is sent.
+// Validate holds x to the schema DecodeMessageWarningContentType enforces.
 func (x *MessageWarningContentType) Validate() error {
 	return validateChecked(x, "a MessageWarningContentType", checkMessageErrorPropertiesContentType)
 }
 
-// decodeValue fills Meta from a parsed value, matching member names exactly.
+// decodeValue fills Meta from v, matching member names exactly.
 func (x *Meta) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1513,10 +1171,7 @@ func (x *Meta) decodeValue(v *schemacheck.Value) error {
 			x.IdempotencyKey.V, err = schemacheck.AsString(&m.Value)
 			x.IdempotencyKey.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1525,17 +1180,17 @@ func (x *Meta) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMeta parses data as a Meta checked against its schema (see decodeChecked).
+// DecodeMeta parses data as a Meta its schema accepts.
 func DecodeMeta(data []byte) (*Meta, error) {
 	return decodeChecked[Meta](data, checkMCPOpenrpcComponentsSchemasMeta)
 }
 
-// Validate checks x against the schema DecodeMeta enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeMeta enforces.
 func (x *Meta) Validate() error {
 	return validateChecked(x, "a Meta", checkMCPOpenrpcComponentsSchemasMeta)
 }
 
-// decodeValue fills MetaUCPAgent from a parsed value, matching member names exactly.
+// decodeValue fills MetaUCPAgent from v, matching member names exactly.
 func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1548,10 +1203,7 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 		case "profile":
 			x.Profile, err = schemacheck.AsString(&m.Value)
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1560,17 +1212,17 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeMetaUCPAgent parses data as a MetaUCPAgent checked against its schema (see decodeChecked).
+// DecodeMetaUCPAgent parses data as a MetaUCPAgent its schema accepts.
 func DecodeMetaUCPAgent(data []byte) (*MetaUCPAgent, error) {
 	return decodeChecked[MetaUCPAgent](data, checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
 }
 
-// Validate checks x against the schema DecodeMetaUCPAgent enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeMetaUCPAgent enforces.
 func (x *MetaUCPAgent) Validate() error {
 	return validateChecked(x, "a MetaUCPAgent", checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
 }
 
-// decodeValue fills PaginationRequest from a parsed value, matching member names exactly.
+// decodeValue fills PaginationRequest from v, matching member names exactly.
 func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1587,10 +1239,7 @@ func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 			x.Limit.V, err = schemacheck.Int64(&m.Value)
 			x.Limit.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1599,19 +1248,17 @@ func (x *PaginationRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaginationRequest parses data as a PaginationRequest checked against its schema (see
-// decodeChecked).
+// DecodePaginationRequest parses data as a PaginationRequest its schema accepts.
 func DecodePaginationRequest(data []byte) (*PaginationRequest, error) {
 	return decodeChecked[PaginationRequest](data, checkPaginationDefsRequest)
 }
 
-// Validate checks x against the schema DecodePaginationRequest enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodePaginationRequest enforces.
 func (x *PaginationRequest) Validate() error {
 	return validateChecked(x, "a PaginationRequest", checkPaginationDefsRequest)
 }
 
-// decodeValue fills PaginationResponse from a parsed value, matching member names exactly.
+// decodeValue fills PaginationResponse from v, matching member names exactly.
 func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1630,10 +1277,7 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 			x.TotalCount.V, err = schemacheck.Int64(&m.Value)
 			x.TotalCount.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1642,19 +1286,17 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaginationResponse parses data as a PaginationResponse checked against its schema (see
-// decodeChecked).
+// DecodePaginationResponse parses data as a PaginationResponse its schema accepts.
 func DecodePaginationResponse(data []byte) (*PaginationResponse, error) {
 	return decodeChecked[PaginationResponse](data, checkPaginationDefsResponse)
 }
 
-// Validate checks x against the schema DecodePaginationResponse enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodePaginationResponse enforces.
 func (x *PaginationResponse) Validate() error {
 	return validateChecked(x, "a PaginationResponse", checkPaginationDefsResponse)
 }
 
-// decodeValue fills PaymentHandlerBase from a parsed value, matching member names exactly.
+// decodeValue fills PaymentHandlerBase from v, matching member names exactly.
 func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1675,41 +1317,13 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 		case "id":
 			x.ID, err = schemacheck.AsString(&m.Value)
 		case "config":
-			if m.Value.Kind != schemacheck.Object {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "config")
-			}
-			{
-				src0 := m.Value.Members
-				outi0 := make(map[string]json.RawMessage, len(src0))
-				for i0 := range src0 {
-					memi0 := &src0[i0]
-					var ei0 json.RawMessage
-					ei0 = json.RawMessage(memi0.Value.Raw)
-					outi0[memi0.Name] = ei0
-				}
-				x.Config.V = outi0
-			}
+			x.Config.V, err = schemacheck.AsRawMembers(&m.Value)
 			x.Config.Set = true
 		case "available_instruments":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "available_instruments")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]AvailablePaymentInstrument, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "available_instruments", strconv.Itoa(i0))
-					}
-				}
-				x.AvailableInstruments.V = itemsi0
-			}
+			x.AvailableInstruments.V, err = decodeList[AvailablePaymentInstrument](&m.Value)
 			x.AvailableInstruments.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1718,19 +1332,17 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePaymentHandlerBase parses data as a PaymentHandlerBase checked against its schema (see
-// decodeChecked).
+// DecodePaymentHandlerBase parses data as a PaymentHandlerBase its schema accepts.
 func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
 	return decodeChecked[PaymentHandlerBase](data, checkTypePaymentHandlerBase)
 }
 
-// Validate checks x against the schema DecodePaymentHandlerBase enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodePaymentHandlerBase enforces.
 func (x *PaymentHandlerBase) Validate() error {
 	return validateChecked(x, "a PaymentHandlerBase", checkTypePaymentHandlerBase)
 }
 
-// decodeValue fills PostalAddress from a parsed value, matching member names exactly.
+// decodeValue fills PostalAddress from v, matching member names exactly.
 func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1768,10 +1380,7 @@ func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 			x.PhoneNumber.V, err = schemacheck.AsString(&m.Value)
 			x.PhoneNumber.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1780,41 +1389,34 @@ func (x *PostalAddress) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodePostalAddress parses data as a PostalAddress checked against its schema (see
-// decodeChecked).
+// DecodePostalAddress parses data as a PostalAddress its schema accepts.
 func DecodePostalAddress(data []byte) (*PostalAddress, error) {
 	return decodeChecked[PostalAddress](data, checkPostalAddress)
 }
 
-// Validate checks x against the schema DecodePostalAddress enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodePostalAddress enforces.
 func (x *PostalAddress) Validate() error {
 	return validateChecked(x, "a PostalAddress", checkPostalAddress)
 }
 
-// decodeValue fills ReverseDomainName from a parsed value, matching member names exactly.
+// decodeValue fills ReverseDomainName from v, matching member names exactly.
 func (x *ReverseDomainName) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = ReverseDomainName(out)
-	return nil
+	return err
 }
 
-// DecodeReverseDomainName parses data as a ReverseDomainName checked against its schema (see
-// decodeChecked).
+// DecodeReverseDomainName parses data as a ReverseDomainName its schema accepts.
 func DecodeReverseDomainName(data []byte) (*ReverseDomainName, error) {
 	return decodeChecked[ReverseDomainName](data, checkReverseDomainName)
 }
 
-// Validate checks x against the schema DecodeReverseDomainName enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeReverseDomainName enforces.
 func (x *ReverseDomainName) Validate() error {
 	return validateChecked(x, "a ReverseDomainName", checkReverseDomainName)
 }
 
-// decodeValue fills SearchRequest from a parsed value, matching member names exactly.
+// decodeValue fills SearchRequest from v, matching member names exactly.
 func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1846,10 +1448,7 @@ func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 			err = x.Pagination.V.decodeValue(&m.Value)
 			x.Pagination.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1858,18 +1457,17 @@ func (x *SearchRequest) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSearchRequest parses data as a SearchRequest checked against its schema (see
-// decodeChecked).
+// DecodeSearchRequest parses data as a SearchRequest its schema accepts.
 func DecodeSearchRequest(data []byte) (*SearchRequest, error) {
 	return decodeChecked[SearchRequest](data, checkLocationSearchDefsSearchRequest)
 }
 
-// Validate checks x against the schema DecodeSearchRequest enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeSearchRequest enforces.
 func (x *SearchRequest) Validate() error {
 	return validateChecked(x, "a SearchRequest", checkLocationSearchDefsSearchRequest)
 }
 
-// decodeValue fills SearchResponse from a parsed value, matching member names exactly.
+// decodeValue fills SearchResponse from v, matching member names exactly.
 func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1882,42 +1480,15 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 		case "ucp":
 			err = x.UCP.decodeValue(&m.Value)
 		case "locations":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "locations")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]Location, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "locations", strconv.Itoa(i0))
-					}
-				}
-				x.Locations = itemsi0
-			}
+			x.Locations, err = decodeList[Location](&m.Value)
 		case "pagination":
 			err = x.Pagination.V.decodeValue(&m.Value)
 			x.Pagination.Set = true
 		case "messages":
-			if m.Value.Kind != schemacheck.Array {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "array"), "messages")
-			}
-			{
-				src0 := m.Value.Items
-				itemsi0 := make([]Message, len(src0))
-				for i0 := range src0 {
-					if err := itemsi0[i0].decodeValue(&src0[i0]); err != nil {
-						return schemacheck.At(err, "messages", strconv.Itoa(i0))
-					}
-				}
-				x.Messages.V = itemsi0
-			}
+			x.Messages.V, err = decodeList[Message](&m.Value)
 			x.Messages.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1926,18 +1497,17 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSearchResponse parses data as a SearchResponse checked against its schema (see
-// decodeChecked).
+// DecodeSearchResponse parses data as a SearchResponse its schema accepts.
 func DecodeSearchResponse(data []byte) (*SearchResponse, error) {
 	return decodeChecked[SearchResponse](data, checkLocationSearchDefsSearchResponse)
 }
 
-// Validate checks x against the schema DecodeSearchResponse enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeSearchResponse enforces.
 func (x *SearchResponse) Validate() error {
 	return validateChecked(x, "a SearchResponse", checkLocationSearchDefsSearchResponse)
 }
 
-// decodeValue fills ServiceBase from a parsed value, matching member names exactly.
+// decodeValue fills ServiceBase from v, matching member names exactly.
 func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -1959,20 +1529,7 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 			x.ID.V, err = schemacheck.AsString(&m.Value)
 			x.ID.Set = true
 		case "config":
-			if m.Value.Kind != schemacheck.Object {
-				return schemacheck.At(schemacheck.Mismatch(&m.Value, "object"), "config")
-			}
-			{
-				src0 := m.Value.Members
-				outi0 := make(map[string]json.RawMessage, len(src0))
-				for i0 := range src0 {
-					memi0 := &src0[i0]
-					var ei0 json.RawMessage
-					ei0 = json.RawMessage(memi0.Value.Raw)
-					outi0[memi0.Name] = ei0
-				}
-				x.Config.V = outi0
-			}
+			x.Config.V, err = schemacheck.AsRawMembers(&m.Value)
 			x.Config.Set = true
 		case "transport":
 			err = x.Transport.decodeValue(&m.Value)
@@ -1980,10 +1537,7 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 			x.Endpoint.V, err = schemacheck.AsString(&m.Value)
 			x.Endpoint.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -1992,40 +1546,34 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeServiceBase parses data as a ServiceBase checked against its schema (see decodeChecked).
+// DecodeServiceBase parses data as a ServiceBase its schema accepts.
 func DecodeServiceBase(data []byte) (*ServiceBase, error) {
 	return decodeChecked[ServiceBase](data, checkTypeServiceBase)
 }
 
-// Validate checks x against the schema DecodeServiceBase enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeServiceBase enforces.
 func (x *ServiceBase) Validate() error {
 	return validateChecked(x, "a ServiceBase", checkTypeServiceBase)
 }
 
-// decodeValue fills ServiceBaseTransport from a parsed value, matching member names exactly.
+// decodeValue fills ServiceBaseTransport from v, matching member names exactly.
 func (x *ServiceBaseTransport) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = ServiceBaseTransport(out)
-	return nil
+	return err
 }
 
-// DecodeServiceBaseTransport parses data as a ServiceBaseTransport checked against its schema (see
-// decodeChecked).
+// DecodeServiceBaseTransport parses data as a ServiceBaseTransport its schema accepts.
 func DecodeServiceBaseTransport(data []byte) (*ServiceBaseTransport, error) {
 	return decodeChecked[ServiceBaseTransport](data, checkServiceDefsBaseAllOf1PropertiesTransport)
 }
 
-// Validate checks x against the schema DecodeServiceBaseTransport enforces, so nothing invalid is
-// sent.
+// Validate holds x to the schema DecodeServiceBaseTransport enforces.
 func (x *ServiceBaseTransport) Validate() error {
 	return validateChecked(x, "a ServiceBaseTransport", checkServiceDefsBaseAllOf1PropertiesTransport)
 }
 
-// decodeValue fills Signals from a parsed value, matching member names exactly.
+// decodeValue fills Signals from v, matching member names exactly.
 func (x *Signals) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2042,10 +1590,7 @@ func (x *Signals) decodeValue(v *schemacheck.Value) error {
 			x.DevUCPUserAgent.V, err = schemacheck.AsString(&m.Value)
 			x.DevUCPUserAgent.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -2054,39 +1599,34 @@ func (x *Signals) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeSignals parses data as a Signals checked against its schema (see decodeChecked).
+// DecodeSignals parses data as a Signals its schema accepts.
 func DecodeSignals(data []byte) (*Signals, error) {
 	return decodeChecked[Signals](data, checkSignals)
 }
 
-// Validate checks x against the schema DecodeSignals enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeSignals enforces.
 func (x *Signals) Validate() error {
 	return validateChecked(x, "a Signals", checkSignals)
 }
 
-// decodeValue fills UCPBaseStatus from a parsed value, matching member names exactly.
+// decodeValue fills UCPBaseStatus from v, matching member names exactly.
 func (x *UCPBaseStatus) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = UCPBaseStatus(out)
-	return nil
+	return err
 }
 
-// DecodeUCPBaseStatus parses data as a UCPBaseStatus checked against its schema (see
-// decodeChecked).
+// DecodeUCPBaseStatus parses data as a UCPBaseStatus its schema accepts.
 func DecodeUCPBaseStatus(data []byte) (*UCPBaseStatus, error) {
 	return decodeChecked[UCPBaseStatus](data, checkUCPDefsBasePropertiesStatus)
 }
 
-// Validate checks x against the schema DecodeUCPBaseStatus enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeUCPBaseStatus enforces.
 func (x *UCPBaseStatus) Validate() error {
 	return validateChecked(x, "a UCPBaseStatus", checkUCPDefsBasePropertiesStatus)
 }
 
-// decodeValue fills UCPLocationResponseSchema from a parsed value, matching member names exactly.
+// decodeValue fills UCPLocationResponseSchema from v, matching member names exactly.
 func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
@@ -2107,20 +1647,9 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 				outi0 := make(map[string][]string, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
-					var ei0 []string
-					if memi0.Value.Kind != schemacheck.Array {
-						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "map_order", memi0.Name)
-					}
-					{
-						src1 := memi0.Value.Items
-						itemsi1 := make([]string, len(src1))
-						for i1 := range src1 {
-							if src1[i1].Kind != schemacheck.String {
-								return schemacheck.At(schemacheck.Mismatch(&src1[i1], "string"), "map_order", memi0.Name, strconv.Itoa(i1))
-							}
-							itemsi1[i1] = src1[i1].Str
-						}
-						ei0 = itemsi1
+					ei0, err := schemacheck.AsStrings(&memi0.Value)
+					if err != nil {
+						return schemacheck.At(err, "map_order", memi0.Name)
 					}
 					outi0[memi0.Name] = ei0
 				}
@@ -2139,19 +1668,9 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 				outi0 := make(map[ReverseDomainName][]ServiceBase, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
-					var ei0 []ServiceBase
-					if memi0.Value.Kind != schemacheck.Array {
-						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "services", memi0.Name)
-					}
-					{
-						src1 := memi0.Value.Items
-						itemsi1 := make([]ServiceBase, len(src1))
-						for i1 := range src1 {
-							if err := itemsi1[i1].decodeValue(&src1[i1]); err != nil {
-								return schemacheck.At(err, "services", memi0.Name, strconv.Itoa(i1))
-							}
-						}
-						ei0 = itemsi1
+					ei0, err := decodeList[ServiceBase](&memi0.Value)
+					if err != nil {
+						return schemacheck.At(err, "services", memi0.Name)
 					}
 					outi0[ReverseDomainName(memi0.Name)] = ei0
 				}
@@ -2167,19 +1686,9 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 				outi0 := make(map[ReverseDomainName][]CapabilityResponseSchema, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
-					var ei0 []CapabilityResponseSchema
-					if memi0.Value.Kind != schemacheck.Array {
-						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "capabilities", memi0.Name)
-					}
-					{
-						src1 := memi0.Value.Items
-						itemsi1 := make([]CapabilityResponseSchema, len(src1))
-						for i1 := range src1 {
-							if err := itemsi1[i1].decodeValue(&src1[i1]); err != nil {
-								return schemacheck.At(err, "capabilities", memi0.Name, strconv.Itoa(i1))
-							}
-						}
-						ei0 = itemsi1
+					ei0, err := decodeList[CapabilityResponseSchema](&memi0.Value)
+					if err != nil {
+						return schemacheck.At(err, "capabilities", memi0.Name)
 					}
 					outi0[ReverseDomainName(memi0.Name)] = ei0
 				}
@@ -2195,19 +1704,9 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 				outi0 := make(map[ReverseDomainName][]PaymentHandlerBase, len(src0))
 				for i0 := range src0 {
 					memi0 := &src0[i0]
-					var ei0 []PaymentHandlerBase
-					if memi0.Value.Kind != schemacheck.Array {
-						return schemacheck.At(schemacheck.Mismatch(&memi0.Value, "array"), "payment_handlers", memi0.Name)
-					}
-					{
-						src1 := memi0.Value.Items
-						itemsi1 := make([]PaymentHandlerBase, len(src1))
-						for i1 := range src1 {
-							if err := itemsi1[i1].decodeValue(&src1[i1]); err != nil {
-								return schemacheck.At(err, "payment_handlers", memi0.Name, strconv.Itoa(i1))
-							}
-						}
-						ei0 = itemsi1
+					ei0, err := decodeList[PaymentHandlerBase](&memi0.Value)
+					if err != nil {
+						return schemacheck.At(err, "payment_handlers", memi0.Name)
 					}
 					outi0[ReverseDomainName(memi0.Name)] = ei0
 				}
@@ -2215,10 +1714,7 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			x.PaymentHandlers.Set = true
 		default:
-			if x.Unknown == nil {
-				x.Unknown = map[string]json.RawMessage{}
-			}
-			x.Unknown[m.Name] = json.RawMessage(m.Value.Raw)
+			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
 		if err != nil {
 			return schemacheck.At(err, m.Name)
@@ -2227,58 +1723,62 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	return nil
 }
 
-// DecodeUCPLocationResponseSchema parses data as a UCPLocationResponseSchema checked against its
-// schema (see decodeChecked).
+// DecodeUCPLocationResponseSchema parses data as a UCPLocationResponseSchema its schema accepts.
 func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, error) {
 	return decodeChecked[UCPLocationResponseSchema](data, checkTypeUCPLocationResponseSchema)
 }
 
-// Validate checks x against the schema DecodeUCPLocationResponseSchema enforces, so nothing invalid
-// is sent.
+// Validate holds x to the schema DecodeUCPLocationResponseSchema enforces.
 func (x *UCPLocationResponseSchema) Validate() error {
 	return validateChecked(x, "a UCPLocationResponseSchema", checkTypeUCPLocationResponseSchema)
 }
 
-// decodeValue fills UCPVersion from a parsed value, matching member names exactly.
+// decodeValue fills UCPVersion from v, matching member names exactly.
 func (x *UCPVersion) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = UCPVersion(out)
-	return nil
+	return err
 }
 
-// DecodeUCPVersion parses data as a UCPVersion checked against its schema (see decodeChecked).
+// DecodeUCPVersion parses data as a UCPVersion its schema accepts.
 func DecodeUCPVersion(data []byte) (*UCPVersion, error) {
 	return decodeChecked[UCPVersion](data, checkUCPDefsVersion)
 }
 
-// Validate checks x against the schema DecodeUCPVersion enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeUCPVersion enforces.
 func (x *UCPVersion) Validate() error {
 	return validateChecked(x, "a UCPVersion", checkUCPDefsVersion)
 }
 
-// decodeValue fills WarningCode from a parsed value, matching member names exactly.
+// decodeValue fills WarningCode from v, matching member names exactly.
 func (x *WarningCode) decodeValue(v *schemacheck.Value) error {
-	var out string
-	if v.Kind != schemacheck.String {
-		return schemacheck.Mismatch(v, "string")
-	}
-	out = v.Str
+	out, err := schemacheck.AsString(v)
 	*x = WarningCode(out)
-	return nil
+	return err
 }
 
-// DecodeWarningCode parses data as a WarningCode checked against its schema (see decodeChecked).
+// DecodeWarningCode parses data as a WarningCode its schema accepts.
 func DecodeWarningCode(data []byte) (*WarningCode, error) {
 	return decodeChecked[WarningCode](data, checkString)
 }
 
-// Validate checks x against the schema DecodeWarningCode enforces, so nothing invalid is sent.
+// Validate holds x to the schema DecodeWarningCode enforces.
 func (x *WarningCode) Validate() error {
 	return validateChecked(x, "a WarningCode", checkString)
+}
+
+// decodeList decodes an array of T, naming the index of an item that does not fit.
+func decodeList[T any, P decoder[T]](v *schemacheck.Value) ([]T, error) {
+	if v.Kind != schemacheck.Array {
+		return nil, schemacheck.Mismatch(v, "array")
+	}
+	out := make([]T, len(v.Items))
+	for i := range v.Items {
+		if err := P(&out[i]).decodeValue(&v.Items[i]); err != nil {
+			return nil, schemacheck.At(err, strconv.Itoa(i))
+		}
+	}
+	return out, nil
 }
 
 // Checks services/common/mcp.openrpc.json#/components/schemas/meta/properties/ucp-agent/properties/profile
@@ -2297,7 +1797,7 @@ func checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent(c *schemacheck.Check
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("profile") == nil && c.Required(at, "profile") {
+	if c.Require(at, v, "profile") {
 		return
 	}
 	for i := range v.Members {
@@ -2329,7 +1829,7 @@ func checkMCPOpenrpcComponentsSchemasMeta(c *schemacheck.Checker, v *schemacheck
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("ucp-agent") == nil && c.Required(at, "ucp-agent") {
+	if c.Require(at, v, "ucp-agent") {
 		return
 	}
 	for i := range v.Members {
@@ -2365,11 +1865,7 @@ func checkLocality(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
 		switch m.Name {
-		case "address_country":
-			checkString(c, &m.Value, &mp)
-		case "address_region":
-			checkString(c, &m.Value, &mp)
-		case "postal_code":
+		case "address_country", "address_region", "postal_code":
 			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
@@ -2429,7 +1925,7 @@ func checkContextAllOf1PropertiesPaymentItems(c *schemacheck.Checker, v *schemac
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("handler") == nil && c.Required(at, "handler") {
+	if c.Require(at, v, "handler") {
 		return
 	}
 	for i := range v.Members {
@@ -2472,13 +1968,7 @@ func checkContextAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
 		switch m.Name {
-		case "location":
-			checkString(c, &m.Value, &mp)
-		case "intent":
-			checkString(c, &m.Value, &mp)
-		case "language":
-			checkString(c, &m.Value, &mp)
-		case "currency":
+		case "location", "intent", "language", "currency":
 			checkString(c, &m.Value, &mp)
 		case "eligibility":
 			checkContextAllOf1PropertiesEligibility(c, &m.Value, &mp)
@@ -2522,9 +2012,7 @@ func checkSignals(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.
 			}
 		}
 		switch m.Name {
-		case "dev.ucp.buyer_ip":
-			checkString(c, &m.Value, &mp)
-		case "dev.ucp.user_agent":
+		case "dev.ucp.buyer_ip", "dev.ucp.user_agent":
 			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
@@ -2563,10 +2051,7 @@ func checkGeo(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("latitude") == nil && c.Required(at, "latitude") {
-		return
-	}
-	if v.Get("longitude") == nil && c.Required(at, "longitude") {
+	if c.Require(at, v, "latitude", "longitude") {
 		return
 	}
 	for i := range v.Members {
@@ -2599,10 +2084,7 @@ func checkLocationDistance(c *schemacheck.Checker, v *schemacheck.Value, at *sch
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("center") == nil && c.Required(at, "center") {
-		return
-	}
-	if v.Get("max") == nil && c.Required(at, "max") {
+	if c.Require(at, v, "center", "max") {
 		return
 	}
 	for i := range v.Members {
@@ -2656,7 +2138,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0PropertiesAddressCountry(c 
 // Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/0 (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("address_country") == nil && c.Required(at, "address_country") {
+		if c.Require(at, v, "address_country") {
 			return
 		}
 		for i := range v.Members {
@@ -2676,7 +2158,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf0(c *schemacheck.Checker, v 
 // Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/1 (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("address_region") == nil && c.Required(at, "address_region") {
+		if c.Require(at, v, "address_region") {
 			return
 		}
 		for i := range v.Members {
@@ -2696,7 +2178,7 @@ func checkLocationServesPropertiesAddressAllOf1AnyOf1(c *schemacheck.Checker, v 
 // Checks schemas/common/types/location_serves.json#/properties/address/allOf/1/anyOf/2 (request).
 func checkLocationServesPropertiesAddressAllOf1AnyOf2(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("postal_code") == nil && c.Required(at, "postal_code") {
+		if c.Require(at, v, "postal_code") {
 			return
 		}
 		for i := range v.Members {
@@ -2790,7 +2272,7 @@ func checkLocationFilterPropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("open_at") == nil && c.Required(at, "open_at") {
+	if c.Require(at, v, "open_at") {
 		return
 	}
 	for i := range v.Members {
@@ -2828,16 +2310,14 @@ func checkInventoryFilter(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("id") == nil && c.Required(at, "id") {
+	if c.Require(at, v, "id") {
 		return
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
 		switch m.Name {
-		case "id":
-			checkString(c, &m.Value, &mp)
-		case "availability_status":
+		case "id", "availability_status":
 			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
@@ -3009,7 +2489,7 @@ func checkUCPDefsEntity(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("version") == nil && c.Required(at, "version") {
+	if c.Require(at, v, "version") {
 		return
 	}
 	for i := range v.Members {
@@ -3018,9 +2498,7 @@ func checkUCPDefsEntity(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		switch m.Name {
 		case "version":
 			checkUCPDefsVersion(c, &m.Value, &mp)
-		case "spec":
-			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
-		case "schema":
+		case "spec", "schema":
 			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		case "id":
 			checkString(c, &m.Value, &mp)
@@ -3060,7 +2538,7 @@ func checkServiceDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("transport") == nil && c.Required(at, "transport") {
+	if c.Require(at, v, "transport") {
 		return
 	}
 	for i := range v.Members {
@@ -3232,9 +2710,7 @@ func checkPaymentHandlerDefsBaseAllOf1(c *schemacheck.Checker, v *schemacheck.Va
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("id") == nil {
-		c.Required(at, "id")
-	}
+	c.Require(at, v, "id")
 }
 
 // Checks schemas/shopping/types/available_payment_instrument.json#/properties/constraints
@@ -3255,7 +2731,7 @@ func checkAvailablePaymentInstrument(c *schemacheck.Checker, v *schemacheck.Valu
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("type") == nil && c.Required(at, "type") {
+	if c.Require(at, v, "type") {
 		return
 	}
 	for i := range v.Members {
@@ -3372,7 +2848,7 @@ func checkUCPDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("version") == nil && c.Required(at, "version") {
+	if c.Require(at, v, "version") {
 		return
 	}
 	for i := range v.Members {
@@ -3466,23 +2942,7 @@ func checkPostalAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
 		switch m.Name {
-		case "extended_address":
-			checkString(c, &m.Value, &mp)
-		case "street_address":
-			checkString(c, &m.Value, &mp)
-		case "address_locality":
-			checkString(c, &m.Value, &mp)
-		case "address_region":
-			checkString(c, &m.Value, &mp)
-		case "address_country":
-			checkString(c, &m.Value, &mp)
-		case "postal_code":
-			checkString(c, &m.Value, &mp)
-		case "first_name":
-			checkString(c, &m.Value, &mp)
-		case "last_name":
-			checkString(c, &m.Value, &mp)
-		case "phone_number":
+		case "extended_address", "street_address", "address_locality", "address_region", "address_country", "postal_code", "first_name", "last_name", "phone_number":
 			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
@@ -3497,19 +2957,14 @@ func checkLocationSummary(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("id") == nil && c.Required(at, "id") {
-		return
-	}
-	if v.Get("name") == nil && c.Required(at, "name") {
+	if c.Require(at, v, "id", "name") {
 		return
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
 		switch m.Name {
-		case "id":
-			checkString(c, &m.Value, &mp)
-		case "name":
+		case "id", "name":
 			checkString(c, &m.Value, &mp)
 		case "address":
 			checkPostalAddress(c, &m.Value, &mp)
@@ -3552,9 +3007,7 @@ func checkTimeInterval(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 		m := &v.Members[i]
 		mp := at.Member(m.Name)
 		switch m.Name {
-		case "opens":
-			checkTimeIntervalPropertiesOpens(c, &m.Value, &mp)
-		case "closes":
+		case "opens", "closes":
 			checkTimeIntervalPropertiesOpens(c, &m.Value, &mp)
 		}
 		if c.Stop() {
@@ -3609,13 +3062,7 @@ func checkDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemachec
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("day") == nil && c.Required(at, "day") {
-		return
-	}
-	if v.Get("opens") == nil && c.Required(at, "opens") {
-		return
-	}
-	if v.Get("closes") == nil && c.Required(at, "closes") {
+	if c.Require(at, v, "day", "opens", "closes") {
 		return
 	}
 	checkTimeInterval(c, v, at)
@@ -3662,9 +3109,7 @@ func checkExceptionHourAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *
 		switch m.Name {
 		case "title":
 			checkString(c, &m.Value, &mp)
-		case "valid_from":
-			checkExceptionHourAllOf1PropertiesValidFrom(c, &m.Value, &mp)
-		case "valid_through":
+		case "valid_from", "valid_through":
 			checkExceptionHourAllOf1PropertiesValidFrom(c, &m.Value, &mp)
 		}
 		if c.Stop() {
@@ -3679,10 +3124,7 @@ func checkExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schema
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("valid_from") == nil && c.Required(at, "valid_from") {
-		return
-	}
-	if v.Get("valid_through") == nil && c.Required(at, "valid_through") {
+	if c.Require(at, v, "valid_from", "valid_through") {
 		return
 	}
 	checkTimeInterval(c, v, at)
@@ -3737,18 +3179,14 @@ func checkLocationAllOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 // Checks schemas/common/types/location.json#/if/anyOf/0 (response).
 func checkLocationIfAnyOf0(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("hours") == nil {
-			c.Required(at, "hours")
-		}
+		c.Require(at, v, "hours")
 	}
 }
 
 // Checks schemas/common/types/location.json#/if/anyOf/1 (response).
 func checkLocationIfAnyOf1(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("exception_hours") == nil {
-			c.Required(at, "exception_hours")
-		}
+		c.Require(at, v, "exception_hours")
 	}
 }
 
@@ -3764,9 +3202,7 @@ func checkLocationIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemache
 // Checks schemas/common/types/location.json#/then (response).
 func checkLocationThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("timezone") == nil {
-			c.Required(at, "timezone")
-		}
+		c.Require(at, v, "timezone")
 	}
 }
 
@@ -3832,7 +3268,7 @@ func checkPaginationDefsResponseIfPropertiesHasNextPage(c *schemacheck.Checker, 
 // Checks schemas/common/types/pagination.json#/$defs/response/if (response).
 func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
+		if c.Require(at, v, "has_next_page") {
 			return
 		}
 		for i := range v.Members {
@@ -3852,9 +3288,7 @@ func checkPaginationDefsResponseIf(c *schemacheck.Checker, v *schemacheck.Value,
 // Checks schemas/common/types/pagination.json#/$defs/response/then (response).
 func checkPaginationDefsResponseThen(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Object {
-		if v.Get("cursor") == nil {
-			c.Required(at, "cursor")
-		}
+		c.Require(at, v, "cursor")
 	}
 }
 
@@ -3864,7 +3298,7 @@ func checkPaginationDefsResponse(c *schemacheck.Checker, v *schemacheck.Value, a
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("has_next_page") == nil && c.Required(at, "has_next_page") {
+	if c.Require(at, v, "has_next_page") {
 		return
 	}
 	for i := range v.Members {
@@ -3947,16 +3381,7 @@ func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("type") == nil && c.Required(at, "type") {
-		return
-	}
-	if v.Get("code") == nil && c.Required(at, "code") {
-		return
-	}
-	if v.Get("content") == nil && c.Required(at, "content") {
-		return
-	}
-	if v.Get("severity") == nil && c.Required(at, "severity") {
+	if c.Require(at, v, "type", "code", "content", "severity") {
 		return
 	}
 	for i := range v.Members {
@@ -3965,14 +3390,10 @@ func checkMessageError(c *schemacheck.Checker, v *schemacheck.Value, at *schemac
 		switch m.Name {
 		case "type":
 			checkMessageErrorPropertiesType(c, &m.Value, &mp)
-		case "code":
-			checkString(c, &m.Value, &mp)
-		case "path":
+		case "code", "path", "content":
 			checkString(c, &m.Value, &mp)
 		case "content_type":
 			checkMessageErrorPropertiesContentType(c, &m.Value, &mp)
-		case "content":
-			checkString(c, &m.Value, &mp)
 		case "severity":
 			checkMessageErrorPropertiesSeverity(c, &m.Value, &mp)
 		}
@@ -3999,13 +3420,7 @@ func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("type") == nil && c.Required(at, "type") {
-		return
-	}
-	if v.Get("code") == nil && c.Required(at, "code") {
-		return
-	}
-	if v.Get("content") == nil && c.Required(at, "content") {
+	if c.Require(at, v, "type", "code", "content") {
 		return
 	}
 	for i := range v.Members {
@@ -4014,19 +3429,11 @@ func checkMessageWarning(c *schemacheck.Checker, v *schemacheck.Value, at *schem
 		switch m.Name {
 		case "type":
 			checkMessageWarningPropertiesType(c, &m.Value, &mp)
-		case "path":
-			checkString(c, &m.Value, &mp)
-		case "code":
-			checkString(c, &m.Value, &mp)
-		case "content":
+		case "path", "code", "content", "presentation":
 			checkString(c, &m.Value, &mp)
 		case "content_type":
 			checkMessageErrorPropertiesContentType(c, &m.Value, &mp)
-		case "presentation":
-			checkString(c, &m.Value, &mp)
-		case "image_url":
-			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
-		case "url":
+		case "image_url", "url":
 			checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgentPropertiesProfile(c, &m.Value, &mp)
 		}
 		if c.Stop() {
@@ -4052,10 +3459,7 @@ func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("type") == nil && c.Required(at, "type") {
-		return
-	}
-	if v.Get("content") == nil && c.Required(at, "content") {
+	if c.Require(at, v, "type", "content") {
 		return
 	}
 	for i := range v.Members {
@@ -4064,14 +3468,10 @@ func checkMessageInfo(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 		switch m.Name {
 		case "type":
 			checkMessageInfoPropertiesType(c, &m.Value, &mp)
-		case "path":
-			checkString(c, &m.Value, &mp)
-		case "code":
+		case "path", "code", "content":
 			checkString(c, &m.Value, &mp)
 		case "content_type":
 			checkMessageErrorPropertiesContentType(c, &m.Value, &mp)
-		case "content":
-			checkString(c, &m.Value, &mp)
 		}
 		if c.Stop() {
 			return
@@ -4114,10 +3514,7 @@ func checkLocationSearchDefsSearchResponse(c *schemacheck.Checker, v *schemachec
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("ucp") == nil && c.Required(at, "ucp") {
-		return
-	}
-	if v.Get("locations") == nil && c.Required(at, "locations") {
+	if c.Require(at, v, "ucp", "locations") {
 		return
 	}
 	for i := range v.Members {
@@ -4163,7 +3560,7 @@ func checkLocationLookupDefsLookupRequest(c *schemacheck.Checker, v *schemacheck
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("ids") == nil && c.Required(at, "ids") {
+	if c.Require(at, v, "ids") {
 		return
 	}
 	for i := range v.Members {
@@ -4196,7 +3593,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c *schemac
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("id") == nil && c.Required(at, "id") {
+	if c.Require(at, v, "id") {
 		return
 	}
 	for i := range v.Members {
@@ -4237,7 +3634,7 @@ func checkLocationLookupDefsLookupLocationAllOf1(c *schemacheck.Checker, v *sche
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("inputs") == nil && c.Required(at, "inputs") {
+	if c.Require(at, v, "inputs") {
 		return
 	}
 	for i := range v.Members {
@@ -4284,10 +3681,7 @@ func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemachec
 		c.Type(at, v, "object")
 		return
 	}
-	if v.Get("ucp") == nil && c.Required(at, "ucp") {
-		return
-	}
-	if v.Get("locations") == nil && c.Required(at, "locations") {
+	if c.Require(at, v, "ucp", "locations") {
 		return
 	}
 	for i := range v.Members {
@@ -4310,27 +3704,11 @@ func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemachec
 // Checks type#/AmenityType (response).
 func checkTypeAmenityType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkReverseDomainName(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkReverseDomainName(c, v, at)
 }
 
 // Checks type#/CapabilityResponseSchema (response).
 func checkTypeCapabilityResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkCapabilityDefsBase(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBase(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBase(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUCPDefsEntity(c, v, at)
 	if c.Stop() {
 		return
 	}
@@ -4351,20 +3729,12 @@ func checkTypeContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 	if c.Stop() {
 		return
 	}
-	checkLocality(c, v, at)
-	if c.Stop() {
-		return
-	}
 	checkContextAllOf1(c, v, at)
 }
 
 // Checks type#/DailyHour (response).
 func checkTypeDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkDailyHour(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkTimeInterval(c, v, at)
 	if c.Stop() {
 		return
 	}
@@ -4385,20 +3755,12 @@ func checkTypeExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *sc
 	if c.Stop() {
 		return
 	}
-	checkTimeInterval(c, v, at)
-	if c.Stop() {
-		return
-	}
 	checkExceptionHourAllOf1(c, v, at)
 }
 
 // Checks type#/Location (response).
 func checkTypeLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkLocation(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummary(c, v, at)
 	if c.Stop() {
 		return
 	}
@@ -4419,10 +3781,6 @@ func checkTypeLocationServesAddress(c *schemacheck.Checker, v *schemacheck.Value
 	if c.Stop() {
 		return
 	}
-	checkLocality(c, v, at)
-	if c.Stop() {
-		return
-	}
 	checkLocationServesPropertiesAddressAllOf1(c, v, at)
 }
 
@@ -4433,14 +3791,6 @@ func checkTypeLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *s
 		return
 	}
 	checkLocation(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocation(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummary(c, v, at)
 	if c.Stop() {
 		return
 	}
@@ -4465,10 +3815,6 @@ func checkTypePaymentHandlerBase(c *schemacheck.Checker, v *schemacheck.Value, a
 	if c.Stop() {
 		return
 	}
-	checkUCPDefsEntity(c, v, at)
-	if c.Stop() {
-		return
-	}
 	checkPaymentHandlerDefsBaseAllOf1(c, v, at)
 	if c.Stop() {
 		return
@@ -4486,20 +3832,12 @@ func checkTypeServiceBase(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 	if c.Stop() {
 		return
 	}
-	checkUCPDefsEntity(c, v, at)
-	if c.Stop() {
-		return
-	}
 	checkServiceDefsBaseAllOf1(c, v, at)
 }
 
 // Checks type#/UCPLocationResponseSchema (response).
 func checkTypeUCPLocationResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	checkUCPDefsResponseLocationSchema(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUCPDefsBase(c, v, at)
 	if c.Stop() {
 		return
 	}

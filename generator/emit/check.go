@@ -367,6 +367,24 @@ func (st *checkTable) call(s *load.Schema, dir ir.Direction, op string, v, at je
 	return []jen.Code{c, st.stopCheck()}, nil
 }
 
+// callOnce is call on v itself, or nothing when this body already calls
+// the same function there (a type merged from sources that share a base):
+// the repeat could only add violations Checker drops as duplicates. The
+// first pass keeps every call, so that its texts compare as before.
+func (st *checkTable) callOnce(called map[string]bool, s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
+	if st.plan != nil {
+		n, err := st.suffixFor(s, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		if called[n] {
+			return nil, nil
+		}
+		called[n] = true
+	}
+	return st.call(s, dir, op, jen.Id("v"), jen.Id("at"))
+}
+
 // stopCheck is the quiet-mode early return after a nested check.
 func (st *checkTable) stopCheck() jen.Code {
 	return st.withTail(jen.If(jen.Id("c").Dot("Stop").Call()).Block(jen.Return()), dropAtEnd)
@@ -474,10 +492,10 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 	if s.MultipleOf != nil {
 		return nil, fmt.Errorf("%s: multipleOf is not supported by the validator", s.Loc)
 	}
-	v, at := jen.Id("v"), jen.Id("at")
 	var body []jen.Code
+	called := map[string]bool{}
 	if s.Ref != nil {
-		c, err := st.call(s.Ref, dir, op, v, at)
+		c, err := st.callOnce(called, s.Ref, dir, op)
 		if err != nil {
 			return nil, err
 		}
@@ -527,7 +545,7 @@ func (st *checkTable) compile(s *load.Schema, dir ir.Direction, op string) ([]je
 	}
 	guard("Number", num)
 	for _, a := range s.AllOf {
-		c, err := st.call(a, dir, op, v, at)
+		c, err := st.callOnce(called, a, dir, op)
 		if err != nil {
 			return nil, err
 		}
@@ -688,8 +706,12 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range req {
-		out = append(out, st.failWith(jen.Id("v").Dot("Get").Call(jen.Lit(r)).Op("==").Nil(), "Required", at, jen.Lit(r)))
+	if len(req) > 0 {
+		names := []jen.Code{at, v}
+		for _, r := range req {
+			names = append(names, jen.Lit(r))
+		}
+		out = append(out, st.reportThenStop("Require", names...))
 	}
 	for _, d := range s.DependentRequired {
 		var inner []jen.Code
@@ -728,13 +750,22 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 			st.stopCheck(),
 		))
 	}
-	var cases []jen.Code
+	// Members checked by the same function share one case.
+	var order []string
+	names := map[string][]jen.Code{}
 	for _, p := range props {
 		n, err := st.suffixFor(p.Schema, dir, op)
 		if err != nil {
 			return nil, err
 		}
-		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(jen.Id("check"+n).Call(jen.Id("c"), mv.Clone(), mp.Clone())))
+		if names[n] == nil {
+			order = append(order, n)
+		}
+		names[n] = append(names[n], jen.Lit(p.Name))
+	}
+	var cases []jen.Code
+	for _, n := range order {
+		cases = append(cases, jen.Case(names[n]...).Block(jen.Id("check"+n).Call(jen.Id("c"), mv.Clone(), mp.Clone())))
 	}
 	switch {
 	case ap.IsBool(false):

@@ -11,26 +11,32 @@ import (
 // decodeMethod emits (*T).decodeValue, which fills T from a parsed
 // schemacheck.Value by exact member names: no case folding, no duplicate
 // members (the parser refuses them), unknown members kept verbatim.
-func decodeMethod(t *ir.Type, entry map[*ir.Type]string) jen.Code {
+func decodeMethod(t *ir.Type, entry map[*ir.Type]string, use *decodeUse) jen.Code {
 	v := jen.Id("v")
 	var body []jen.Code
 	switch t.Kind {
 	case ir.Struct:
-		body = structDecode(t)
+		body = structDecode(t, use)
 	case ir.Union:
-		body = unionDecode(t, entry)
+		body = unionDecode(t, entry, use)
+	case ir.String, ir.Number, ir.Boolean, ir.Integer:
+		body = []jen.Code{
+			jen.List(jen.Id("out"), jen.Err()).Op(":=").Qual(checkPkg, scalarDecoder[t.Kind]).Call(v),
+			jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")),
+			jen.Return(jen.Err()),
+		}
 	default:
 		unnamed := *t
 		unnamed.Name = ""
-		body = append(valueInto(&unnamed, place{expr: jen.Id("out")}, operandOf(v), true), jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")), jen.Return(jen.Nil()))
+		body = append(valueInto(use, &unnamed, place{expr: jen.Id("out")}, operandOf(v), true), jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("out")), jen.Return(jen.Nil()))
 		body = append([]jen.Code{jen.Var().Id("out").Add(goType(&unnamed))}, body...)
 	}
-	method := jen.Commentf("decodeValue fills %s from a parsed value, matching member names exactly.", t.Name).Line().
+	method := jen.Commentf("decodeValue fills %s from v, matching member names exactly.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("decodeValue").Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Error().Block(body...)
 	if t.Kind == ir.Union {
 		for _, vr := range t.Variants {
 			if entry[vr.Type] == "" {
-				method.Line().Line().Add(variantDecoder(t, vr))
+				method.Line().Line().Add(variantDecoder(t, vr, use))
 			}
 		}
 	}
@@ -45,8 +51,8 @@ func variantDecoderName(t *ir.Type, vr *ir.Variant) string {
 
 // variantDecoder emits that function: the strict decoder for the variant's
 // Go type, reporting whether the value fits it.
-func variantDecoder(t *ir.Type, vr *ir.Variant) jen.Code {
-	body := append(valueInto(vr.Type, place{expr: jen.Op("*").Id("out"), ptr: jen.Id("out")}, operandOf(jen.Id("v")), false), jen.Return(jen.Nil()))
+func variantDecoder(t *ir.Type, vr *ir.Variant, use *decodeUse) jen.Code {
+	body := append(valueInto(use, vr.Type, place{expr: jen.Op("*").Id("out"), ptr: jen.Id("out")}, operandOf(jen.Id("v")), false), jen.Return(jen.Nil()))
 	return jen.Commentf("%s tries v as the %s variant of %s.", variantDecoderName(t, vr), vr.GoName, t.Name).Line().
 		Func().Id(variantDecoderName(t, vr)).Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("out").Op("*").Add(goType(vr.Type))).Error().Block(body...)
 }
@@ -71,22 +77,71 @@ func mismatch(v jen.Code, want string) jen.Code {
 	return jen.Return(jen.Qual(checkPkg, "Mismatch").Call(v, jen.Lit(want)))
 }
 
+// scalarDecoder names the schemacheck function that reads each basic kind.
+var scalarDecoder = map[ir.Kind]string{ir.String: "AsString", ir.Number: "AsNumber", ir.Boolean: "AsBool", ir.Integer: "Int64"}
+
+// decodeUse records whether the decoders call decodeList, so that it is
+// emitted only then. (A generic map decoder would move each member's value
+// to the heap, as it calls decodeValue through a type parameter; maps are
+// decoded in line instead.)
+type decodeUse struct{ list bool }
+
 // memberInto decodes the member value m.Value into target with one
 // assignment that sets err, which the member loop then returns under the
 // member's name; ok is false for the types that need more than that.
-func memberInto(t *ir.Type, target place) (stmt jen.Code, ok bool) {
+func memberInto(t *ir.Type, target place, use *decodeUse) (stmt jen.Code, ok bool) {
 	mv := jen.Op("&").Id("m").Dot("Value")
-	if t.IsNamed() {
+	switch {
+	case t.IsNamed():
 		return jen.Err().Op("=").Add(target.method("decodeValue", mv)), true
+	case scalarDecoder[t.Kind] != "":
+		return jen.List(target.expr, jen.Err()).Op("=").Qual(checkPkg, scalarDecoder[t.Kind]).Call(mv), true
 	}
-	as := map[ir.Kind]string{ir.String: "AsString", ir.Number: "AsNumber", ir.Boolean: "AsBool", ir.Integer: "Int64"}[t.Kind]
-	if as == "" {
-		return nil, false
+	if call := containerCall(t, mv, use); call != nil {
+		return jen.List(target.expr, jen.Err()).Op("=").Add(call), true
 	}
-	return jen.List(target.expr, jen.Err()).Op("=").Qual(checkPkg, as).Call(mv), true
+	return nil, false
 }
 
-func structDecode(t *ir.Type) []jen.Code {
+// containerCall is the call that decodes v when t is a list of a named type
+// (decodeList), a list of strings or a list or map of raw JSON, or nil.
+func containerCall(t *ir.Type, v jen.Code, use *decodeUse) jen.Code {
+	plain := func(k ir.Kind) bool { return t.Elem != nil && t.Elem.Kind == k && !t.Elem.IsNamed() }
+	switch {
+	case t.Kind == ir.Array && plain(ir.String):
+		return jen.Qual(checkPkg, "AsStrings").Call(v)
+	case t.Kind == ir.Array && plain(ir.Any):
+		return jen.Qual(checkPkg, "AsRawItems").Call(v)
+	case t.Kind == ir.Map && t.Key == nil && plain(ir.Any):
+		return jen.Qual(checkPkg, "AsRawMembers").Call(v)
+	case t.Kind == ir.Array && t.Elem.IsNamed():
+		use.list = true
+		return jen.Id("decodeList").Types(jen.Id(t.Elem.Name)).Call(v)
+	}
+	return nil
+}
+
+// decodeHelpers emits the generic decoders memberInto and valueAt called.
+func decodeHelpers(use *decodeUse) []jen.Code {
+	var out []jen.Code
+	val := func() jen.Code { return jen.Id("v").Op("*").Qual(checkPkg, "Value") }
+	if use.list {
+		out = append(out, jen.Comment("decodeList decodes an array of T, naming the index of an item that does not fit.").Line().
+			Func().Id("decodeList").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).Params(val()).Params(jen.Index().Id("T"), jen.Error()).Block(
+			jen.If(jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, "Array")).Block(jen.Return(jen.Nil(), jen.Qual(checkPkg, "Mismatch").Call(jen.Id("v"), jen.Lit("array")))),
+			jen.Id("out").Op(":=").Make(jen.Index().Id("T"), jen.Len(jen.Id("v").Dot("Items"))),
+			jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
+				jen.If(jen.Err().Op(":=").Id("P").Call(jen.Op("&").Id("out").Index(jen.Id("i"))).Dot("decodeValue").Call(jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i"))), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Nil(), jen.Qual(checkPkg, "At").Call(jen.Err(), jen.Qual("strconv", "Itoa").Call(jen.Id("i")))),
+				),
+			),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		))
+	}
+	return out
+}
+
+func structDecode(t *ir.Type, use *decodeUse) []jen.Code {
 	var cases []jen.Code
 	setsErr := false
 	for _, f := range t.Fields {
@@ -95,10 +150,10 @@ func structDecode(t *ir.Type) []jen.Code {
 			at = place{expr: jen.Id("x").Dot(f.GoName).Dot("V")}
 		}
 		var stmts []jen.Code
-		if stmt, ok := memberInto(f.Type, at); ok {
+		if stmt, ok := memberInto(f.Type, at, use); ok {
 			stmts, setsErr = []jen.Code{stmt}, true
 		} else {
-			stmts = valueInto(f.Type, at, memberValue(), false, jen.Lit(f.JSONName))
+			stmts = valueInto(use, f.Type, at, memberValue(), false, jen.Lit(f.JSONName))
 		}
 		if !f.Required {
 			stmts = append(stmts, jen.Id("x").Dot(f.GoName).Dot("Set").Op("=").True())
@@ -109,19 +164,16 @@ func structDecode(t *ir.Type) []jen.Code {
 	switch {
 	case t.Extra != nil:
 		def = []jen.Code{jen.Var().Id("e").Add(goType(t.Extra))}
-		if stmt, ok := memberInto(t.Extra, place{expr: jen.Id("e")}); ok {
+		if stmt, ok := memberInto(t.Extra, place{expr: jen.Id("e")}, use); ok {
 			def, setsErr = append(def, stmt), true
 		} else {
-			def = append(def, valueInto(t.Extra, place{expr: jen.Id("e")}, memberValue(), false, jen.Id("m").Dot("Name"))...)
+			def = append(def, valueInto(use, t.Extra, place{expr: jen.Id("e")}, memberValue(), false, jen.Id("m").Dot("Name"))...)
 		}
 		def = append(def,
 			jen.If(jen.Id("x").Dot("Unknown").Op("==").Nil()).Block(jen.Id("x").Dot("Unknown").Op("=").Map(jen.String()).Add(goType(t.Extra)).Values()),
 			jen.Id("x").Dot("Unknown").Index(jen.Id("m").Dot("Name")).Op("=").Id("e"))
 	case t.KeepUnknown:
-		def = []jen.Code{
-			jen.If(jen.Id("x").Dot("Unknown").Op("==").Nil()).Block(jen.Id("x").Dot("Unknown").Op("=").Map(jen.String()).Qual(jsonPkg, "RawMessage").Values()),
-			jen.Id("x").Dot("Unknown").Index(jen.Id("m").Dot("Name")).Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Id("m").Dot("Value").Dot("Raw")),
-		}
+		def = []jen.Code{jen.Id("x").Dot("Unknown").Op("=").Qual(checkPkg, "Keep").Call(jen.Id("x").Dot("Unknown"), jen.Id("m"))}
 	default:
 		def = []jen.Code{jen.Return(jen.Qual(checkPkg, "Unexpected").Call(jen.Id("m").Dot("Name")))}
 	}
@@ -142,14 +194,14 @@ func structDecode(t *ir.Type) []jen.Code {
 	}
 }
 
-func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
+func unionDecode(t *ir.Type, entry map[*ir.Type]string, use *decodeUse) []jen.Code {
 	body := []jen.Code{jen.Op("*").Id("x").Op("=").Id(t.Name).Values()}
 	if t.Discriminator != "" {
 		var cases []jen.Code
 		for _, vr := range t.Variants {
 			cases = append(cases, jen.Case(jen.Lit(vr.Tag)).Block(
 				append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
-					valueInto(vr.Type, place{expr: jen.Op("*").Id("x").Dot(vr.GoName), ptr: jen.Id("x").Dot(vr.GoName)}, operandOf(jen.Id("v")), false)...),
+					valueInto(use, vr.Type, place{expr: jen.Op("*").Id("x").Dot(vr.GoName), ptr: jen.Id("x").Dot(vr.GoName)}, operandOf(jen.Id("v")), false)...),
 					jen.Return(jen.Nil()))...,
 			))
 		}
@@ -165,7 +217,7 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string) []jen.Code {
 	}
 	for _, vr := range t.Variants {
 		decode := append(append([]jen.Code{jen.Id("x").Dot(vr.GoName).Op("=").New(goType(vr.Type))},
-			valueInto(vr.Type, place{expr: jen.Op("*").Id("x").Dot(vr.GoName), ptr: jen.Id("x").Dot(vr.GoName)}, operandOf(jen.Id("v")), false)...), jen.Return(jen.Nil()))
+			valueInto(use, vr.Type, place{expr: jen.Op("*").Id("x").Dot(vr.GoName), ptr: jen.Id("x").Dot(vr.GoName)}, operandOf(jen.Id("v")), false)...), jen.Return(jen.Nil()))
 		if n := entry[vr.Type]; n != "" {
 			body = append(body, jen.If(matchCall(n, jen.Id("v"), jen.Nil())).Block(decode...))
 			continue
@@ -211,8 +263,8 @@ func memberValue() operand { return addrOf(func() jen.Code { return jen.Id("m").
 // valueInto emits statements that decode the *schemacheck.Value v into the
 // addressable target of type t; they return an error from the enclosing
 // function on a JSON type the Go type cannot hold.
-func valueInto(t *ir.Type, target place, v operand, unnamedOnly bool, path ...jen.Code) []jen.Code {
-	return valueAt(t, target, v, unnamedOnly, 0, path)
+func valueInto(use *decodeUse, t *ir.Type, target place, v operand, unnamedOnly bool, path ...jen.Code) []jen.Code {
+	return valueAt(use, t, target, v, unnamedOnly, 0, path)
 }
 
 // fail returns err nested under the token path.
@@ -223,7 +275,7 @@ func fail(err jen.Code, path []jen.Code) jen.Code {
 	return jen.Return(jen.Qual(checkPkg, "At").Call(append([]jen.Code{err}, path...)...))
 }
 
-func valueAt(t *ir.Type, target place, v operand, unnamedOnly bool, depth int, path []jen.Code) []jen.Code {
+func valueAt(use *decodeUse, t *ir.Type, target place, v operand, unnamedOnly bool, depth int, path []jen.Code) []jen.Code {
 	idx := fmt.Sprintf("i%d", depth)
 	src := fmt.Sprintf("src%d", depth)
 	mismatch := func(v jen.Code, want string) jen.Code {
@@ -248,6 +300,17 @@ func valueAt(t *ir.Type, target place, v operand, unnamedOnly bool, depth int, p
 		)}
 	case ir.Boolean:
 		return []jen.Code{jen.If(kind("Bool")).Block(mismatch(v.ptr, "boolean")), jen.Add(target.expr).Op("=").Add(v.val).Dot("Bool")}
+	case ir.Array, ir.Map:
+		if call := containerCall(t, v.ptr, use); call != nil {
+			out := fmt.Sprintf("out%d", depth)
+			return []jen.Code{
+				jen.List(jen.Id(out), jen.Err()).Op(":=").Add(call),
+				jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path)),
+				jen.Add(target.expr).Op("=").Id(out),
+			}
+		}
+	}
+	switch t.Kind {
 	case ir.Array:
 		return []jen.Code{
 			jen.If(kind("Array")).Block(mismatch(v.ptr, "array")),
@@ -255,7 +318,7 @@ func valueAt(t *ir.Type, target place, v operand, unnamedOnly bool, depth int, p
 				jen.Id(src).Op(":=").Add(v.val).Dot("Items"),
 				jen.Id("items"+idx).Op(":=").Make(jen.Index().Add(goType(t.Elem)), jen.Len(jen.Id(src))),
 				jen.For(jen.Id(idx).Op(":=").Range().Id(src)).Block(
-					valueAt(t.Elem, place{expr: jen.Id("items" + idx).Index(jen.Id(idx))}, addrOf(func() jen.Code { return jen.Id(src).Index(jen.Id(idx)) }), false, depth+1, append(append([]jen.Code{}, path...), jen.Qual("strconv", "Itoa").Call(jen.Id(idx))))...,
+					valueAt(use, t.Elem, place{expr: jen.Id("items" + idx).Index(jen.Id(idx))}, addrOf(func() jen.Code { return jen.Id(src).Index(jen.Id(idx)) }), false, depth+1, append(append([]jen.Code{}, path...), jen.Qual("strconv", "Itoa").Call(jen.Id(idx))))...,
 				),
 				jen.Add(target.expr).Op("=").Id("items"+idx),
 			),
@@ -271,8 +334,16 @@ func valueAt(t *ir.Type, target place, v operand, unnamedOnly bool, depth int, p
 			keyType = goType(t.Key)
 		}
 		e := "e" + idx
-		inner := append([]jen.Code{jen.Id(mem).Op(":=").Op("&").Id(src).Index(jen.Id(idx)), jen.Var().Id(e).Add(goType(t.Elem))},
-			valueAt(t.Elem, place{expr: jen.Id(e)}, addrOf(func() jen.Code { return jen.Id(mem).Dot("Value") }), false, depth+1, append(append([]jen.Code{}, path...), jen.Id(mem).Dot("Name")))...)
+		memPath := append(append([]jen.Code{}, path...), jen.Id(mem).Dot("Name"))
+		inner := []jen.Code{jen.Id(mem).Op(":=").Op("&").Id(src).Index(jen.Id(idx))}
+		if call := containerCall(t.Elem, jen.Op("&").Id(mem).Dot("Value"), use); call != nil {
+			inner = append(inner,
+				jen.List(jen.Id(e), jen.Err()).Op(":=").Add(call),
+				jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), memPath)))
+		} else {
+			inner = append(inner, jen.Var().Id(e).Add(goType(t.Elem)))
+			inner = append(inner, valueAt(use, t.Elem, place{expr: jen.Id(e)}, addrOf(func() jen.Code { return jen.Id(mem).Dot("Value") }), false, depth+1, memPath)...)
+		}
 		inner = append(inner, jen.Id("out"+idx).Index(key).Op("=").Id(e))
 		return []jen.Code{
 			jen.If(kind("Object")).Block(mismatch(v.ptr, "object")),

@@ -66,8 +66,9 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 		}
 	}
 	f.Add(checkHelpers()).Line()
+	use := &decodeUse{}
 	for _, t := range types {
-		f.Add(decodeMethod(t, entry)).Line()
+		f.Add(decodeMethod(t, entry, use)).Line()
 		n := entry[t]
 		if n == "" {
 			continue
@@ -81,9 +82,12 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 	for _, tool := range m.Tools {
 		for _, p := range tool.Params {
 			if n, ok := args[p]; ok {
-				f.Add(argumentDecoder(tool, p, n)).Line()
+				f.Add(argumentDecoder(tool, p, n, use)).Line()
 			}
 		}
+	}
+	for _, fn := range decodeHelpers(use) {
+		f.Add(fn).Line()
 	}
 	for _, fn := range st.funcs {
 		f.Add(fn).Line()
@@ -215,7 +219,7 @@ func paramDecoder(t *ir.Tool, p *ir.Param) string {
 // argumentDecoder emits the decoder of one tool argument whose type has no
 // declaration (and so no DecodeT), such as a plain string id, or whose
 // schema validates per operation.
-func argumentDecoder(tool *ir.Tool, p *ir.Param, suffix string) jen.Code {
+func argumentDecoder(tool *ir.Tool, p *ir.Param, suffix string, use *decodeUse) jen.Code {
 	name := argDecoderName(tool, p)
 	if p.Type.IsNamed() {
 		return jen.Commentf("%s parses data as the %s argument of %s, checked against its schema as that operation reads it.", name, p.Name, tool.Name).Line().
@@ -223,7 +227,7 @@ func argumentDecoder(tool *ir.Tool, p *ir.Param, suffix string) jen.Code {
 			jen.Return(jen.Id("decodeChecked").Types(jen.Id(p.Type.Name)).Call(jen.Id("data"), jen.Id("check"+suffix))),
 		)
 	}
-	fill := append(valueInto(p.Type, place{expr: jen.Id("x")}, operandOf(jen.Id("v")), false), jen.Return(jen.Nil()))
+	fill := append(valueInto(use, p.Type, place{expr: jen.Id("x")}, operandOf(jen.Id("v")), false), jen.Return(jen.Nil()))
 	return jen.Commentf("%s parses data as the %s argument of %s, checked against its schema.", name, p.Name, tool.Name).Line().
 		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(goType(p.Type), jen.Error()).Block(
 		jen.Var().Id("x").Add(goType(p.Type)),
@@ -298,14 +302,14 @@ func checkHelpers() jen.Code {
 
 func decodeFunc(t *ir.Type, suffix string) jen.Code {
 	name := "Decode" + t.Name
-	return jen.Commentf("%s parses data as %s checked against its schema (see decodeChecked).", name, withArticle(t.Name)).Line().
+	return jen.Commentf("%s parses data as %s its schema accepts.", name, withArticle(t.Name)).Line().
 		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(t.Name), jen.Error()).Block(
 		jen.Return(jen.Id("decodeChecked").Types(jen.Id(t.Name)).Call(jen.Id("data"), jen.Id("check"+suffix))),
 	)
 }
 
 func validateMethod(t *ir.Type, suffix string) jen.Code {
-	return jen.Commentf("Validate checks x against the schema Decode%s enforces, so nothing invalid is sent.", t.Name).Line().
+	return jen.Commentf("Validate holds x to the schema Decode%s enforces.", t.Name).Line().
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("Validate").Params().Error().Block(
 		jen.Return(jen.Id("validateChecked").Call(jen.Id("x"), jen.Lit(withArticle(t.Name)), jen.Id("check"+suffix))),
 	)

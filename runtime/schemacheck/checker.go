@@ -211,6 +211,17 @@ func (c *Checker) Required(at *Path, name string) bool {
 	return c.Stop()
 }
 
+// Require reports each of names that the object v lacks, as Required does;
+// it returns true when a quiet run should stop.
+func (c *Checker) Require(at *Path, v *Value, names ...string) bool {
+	for _, name := range names {
+		if v.Get(name) == nil && c.Required(at, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // DependentRequired reports a member that must accompany another.
 func (c *Checker) DependentRequired(at *Path, name, because string) bool {
 	if c.fail() {

@@ -1,7 +1,9 @@
 package schemacheck
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
@@ -157,6 +159,57 @@ func AsBool(v *Value) (bool, error) {
 		return false, Mismatch(v, "boolean")
 	}
 	return v.Bool, nil
+}
+
+// AsStrings is the array of strings v holds, naming the index of an item
+// that is not a string.
+func AsStrings(v *Value) ([]string, error) {
+	if v.Kind != Array {
+		return nil, Mismatch(v, "array")
+	}
+	out := make([]string, len(v.Items))
+	for i := range v.Items {
+		if v.Items[i].Kind != String {
+			return nil, At(Mismatch(&v.Items[i], "string"), strconv.Itoa(i))
+		}
+		out[i] = v.Items[i].Str
+	}
+	return out, nil
+}
+
+// AsRawItems is the array v holds, each item kept as its source text.
+func AsRawItems(v *Value) ([]json.RawMessage, error) {
+	if v.Kind != Array {
+		return nil, Mismatch(v, "array")
+	}
+	out := make([]json.RawMessage, len(v.Items))
+	for i := range v.Items {
+		out[i] = json.RawMessage(v.Items[i].Raw)
+	}
+	return out, nil
+}
+
+// AsRawMembers is the object v holds, each member kept as its source text.
+func AsRawMembers(v *Value) (map[string]json.RawMessage, error) {
+	if v.Kind != Object {
+		return nil, Mismatch(v, "object")
+	}
+	out := make(map[string]json.RawMessage, len(v.Members))
+	for i := range v.Members {
+		out[v.Members[i].Name] = json.RawMessage(v.Members[i].Value.Raw)
+	}
+	return out, nil
+}
+
+// Keep adds m, a member the schema does not list, to unknown verbatim and
+// returns the map, made on first use so that a value without such members
+// keeps a nil one.
+func Keep(unknown map[string]json.RawMessage, m *Member) map[string]json.RawMessage {
+	if unknown == nil {
+		unknown = map[string]json.RawMessage{}
+	}
+	unknown[m.Name] = json.RawMessage(m.Value.Raw)
+	return unknown
 }
 
 // At nests the pointers of a decode error under the given reference tokens
