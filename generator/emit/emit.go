@@ -30,18 +30,23 @@ type Options struct {
 var errSkipFile = errors.New("no output for this model")
 
 // output is one generated file: its name and the function that fills it.
-// Each emitter file of this package contributes one entry.
 type output struct {
 	name  string
 	build func(f *jen.File, m *ir.Model) error
 }
 
-// outputs lists the generated files in a fixed order.
+// outputs lists every generated file and its emitter, in the order they are
+// built; an emitter returns errSkipFile when the model has nothing for it.
+// convert.go, which needs the package served from, is added by Files.
 var outputs = []output{
 	{"types.go", emitTypes},
 	{"validate.go", emitValidators},
 	{"binding.go", emitBinding},
 	{"encode.go", emitEncoders},
+	{"mcp.go", emitMCP},
+	{"methods.go", emitMethods},
+	{"rest.go", emitREST},
+	{"service.go", emitService},
 }
 
 // emitTypes writes every named type with its JSON methods.

@@ -18,10 +18,6 @@ const (
 	ucpcorePkg   = "github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
-func init() {
-	outputs = append(outputs, output{"mcp.go", emitMCP})
-}
-
 // emitMCP writes the hooks interface, the tool table, Register and the
 // bundled input/output schemas. It needs tools of the UCP MCP binding's
 // shape (see isMCPService); other services get types and validators only.

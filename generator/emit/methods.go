@@ -15,10 +15,6 @@ import (
 // sent by name and decodes each one against its own schema, and
 // DecodeXResult for a method that answers. Such services get no tools.
 
-func init() {
-	outputs = append(outputs, output{"methods.go", emitMethods})
-}
-
 func emitMethods(f *jen.File, m *ir.Model) error {
 	if mcp, err := isMCPService(m); mcp || err != nil {
 		return errSkipFile // served as MCP tools (or refused by mcp.go)

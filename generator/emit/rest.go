@@ -14,10 +14,6 @@ const restserverPkg = "github.com/ucpgen/ucpgen/runtime/restserver"
 // This file emits rest.go: the REST binding of the same tools and Hooks as
 // mcp.go, for services whose OpenAPI document sits beside the OpenRPC one.
 
-func init() {
-	outputs = append(outputs, output{"rest.go", emitREST})
-}
-
 // emitREST writes the operation table, RESTHandler and the profile entry of
 // the REST binding. It needs the MCP binding's shape too (the handler runs
 // the same tools), and a REST binding the loader matched to the methods.

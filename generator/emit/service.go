@@ -29,10 +29,6 @@ const (
 // that the spec lets a Platform reveal step by step across pages.
 var digestSkipped = []string{"pagination", "context", "signals"}
 
-func init() {
-	outputs = append(outputs, output{"service.go", emitService})
-}
-
 // serviceModel is what the service needs from the model: the two tools, their
 // request and response types and the Location types they return.
 type serviceModel struct {
