@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,7 +16,7 @@ func Build(spec *load.Spec) (*Model, error) {
 	m := &Model{Title: spec.Title, Description: spec.Description, Spec: spec}
 	m.Version = spec.Version
 	for _, meth := range spec.Methods {
-		if op := opName(meth.Name); !contains(b.ops, op) {
+		if op := opName(meth.Name); !slices.Contains(b.ops, op) {
 			b.ops = append(b.ops, op)
 		}
 	}
@@ -186,7 +187,7 @@ func (b *builder) flatten(list []*load.Schema) (*flat, error) {
 			fp.schemas = append(fp.schemas, p.Schema)
 		}
 		for _, r := range s.Required {
-			if !contains(f.required, r) {
+			if !slices.Contains(f.required, r) {
 				f.required = append(f.required, r)
 			}
 		}
@@ -283,15 +284,6 @@ func intersectTypes(a, b []string) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // annotation returns the effective ucp_request/ucp_response value of a
@@ -588,7 +580,7 @@ func (b *builder) typeName(f *flat, hint string) string {
 
 // shape fills in the kind-specific parts of t.
 func (b *builder) shape(t *Type, f *flat, dir Direction, name string) error {
-	isObject := contains(f.types, "object") || len(f.props) > 0
+	isObject := slices.Contains(f.types, "object") || len(f.props) > 0
 	if mixed(f.types) {
 		t.Kind = Any
 		if len(f.consts) > 0 {
@@ -609,7 +601,7 @@ func (b *builder) shape(t *Type, f *flat, dir Direction, name string) error {
 		return b.mapKey(t, f, dir, name)
 	case isObject:
 		return b.structType(t, f, dir, name)
-	case contains(f.types, "array"):
+	case slices.Contains(f.types, "array"):
 		t.Kind = Array
 		if len(f.items) == 0 {
 			t.Elem = &Type{Kind: Any}
@@ -682,7 +674,7 @@ func (b *builder) structType(t *Type, f *flat, dir Direction, name string) error
 	t.KeepUnknown = !f.apFalse && len(f.ap) == 0
 	var required []string
 	for _, p := range f.props {
-		present, req, err := b.fieldUse(p, contains(f.required, p.name), dir)
+		present, req, err := b.fieldUse(p, slices.Contains(f.required, p.name), dir)
 		if err != nil {
 			return err
 		}
@@ -710,7 +702,7 @@ func (b *builder) structType(t *Type, f *flat, dir Direction, name string) error
 		t.Fields = append(t.Fields, &Field{JSONName: p.name, GoName: goName, Type: ft, Doc: doc, Schemas: p.schemas})
 	}
 	for _, fl := range t.Fields {
-		fl.Required = contains(required, fl.JSONName)
+		fl.Required = slices.Contains(required, fl.JSONName)
 	}
 	if len(f.ap) > 0 {
 		ex, err := b.build(f.ap, dir, suffix("Extra"))
@@ -800,7 +792,7 @@ func discriminator(flats []*flat) string {
 		tags := map[string]bool{}
 		for _, f := range flats {
 			v := constString(f, p.name)
-			if v == "" || tags[v] || !contains(f.required, p.name) {
+			if v == "" || tags[v] || !slices.Contains(f.required, p.name) {
 				ok = false
 				break
 			}
@@ -871,7 +863,7 @@ func resultCapability(spec *load.Spec, s *load.Schema) (name, file string) {
 func mixed(types []string) bool {
 	n := 0
 	for _, t := range types {
-		if t != "integer" || !contains(types, "number") {
+		if t != "integer" || !slices.Contains(types, "number") {
 			n++
 		}
 	}
