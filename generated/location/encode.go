@@ -6,6 +6,7 @@ package location
 
 import (
 	"fmt"
+
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
 

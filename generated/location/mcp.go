@@ -10,11 +10,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ucpgen/ucpgen/runtime/capability"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
-	"reflect"
 )
 
 // ProtocolVersion is the UCP release these tools implement, read from the

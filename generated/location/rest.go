@@ -6,9 +6,10 @@ package location
 
 import (
 	"fmt"
+	"net/http"
+
 	"github.com/ucpgen/ucpgen/runtime/restserver"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
-	"net/http"
 )
 
 // RESTSchema is where the release publishes the REST binding's OpenAPI document;

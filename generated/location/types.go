@@ -14,8 +14,9 @@ package location
 
 import (
 	"encoding/json"
+
 	"github.com/ucpgen/ucpgen/runtime/opt"
-	schemacheck "github.com/ucpgen/ucpgen/runtime/schemacheck"
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
 
 // Amenity is generated from schemas/common/types/location.json#/$defs/amenity.

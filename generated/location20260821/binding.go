@@ -7,11 +7,12 @@ package location20260821
 import (
 	"encoding/json"
 	"fmt"
-	hours "github.com/ucpgen/ucpgen/runtime/domain/hours"
-	predicate "github.com/ucpgen/ucpgen/runtime/domain/predicate"
-	rpcerr "github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"maps"
 	"slices"
+
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
+	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
 // predicateGeo reads a Geo as the engine's WGS 84 point.

@@ -6,6 +6,7 @@ package location20260821
 
 import (
 	"fmt"
+
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
 

@@ -14,8 +14,9 @@ package location20260821
 
 import (
 	"encoding/json"
+
 	"github.com/ucpgen/ucpgen/runtime/opt"
-	schemacheck "github.com/ucpgen/ucpgen/runtime/schemacheck"
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
 
 // AmenityType is generated from schemas/common/types/amenity_type.json#.

@@ -6,10 +6,11 @@ package location20260821
 
 import (
 	"encoding/json"
-	rpcerr "github.com/ucpgen/ucpgen/runtime/rpcerr"
-	schemacheck "github.com/ucpgen/ucpgen/runtime/schemacheck"
 	"strconv"
 	"sync"
+
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
 
 // decoder is a generated type that fills itself from a parsed JSON value.

@@ -97,7 +97,11 @@ func Files(m *ir.Model, opts Options) (map[string][]byte, error) {
 		if err := f.Render(&b); err != nil {
 			return fmt.Errorf("render %s: %w", name, err)
 		}
-		out[name] = wrapComments(b.Bytes())
+		src, err := groupImports(b.Bytes())
+		if err != nil {
+			return fmt.Errorf("render %s: %w", name, err)
+		}
+		out[name] = wrapComments(src)
 		return nil
 	}
 	for _, o := range outputs {
