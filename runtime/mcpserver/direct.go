@@ -25,7 +25,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -120,33 +119,11 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(data)
-	// The buffer is not referenced once written: the next call reuses it.
-	putBuffer(data)
+	// The frame is not referenced once written: the next call reuses it.
+	// (The SDK path gives back neither frame nor body, since the SDK may
+	// hold them after the handler returns.)
+	ucpcore.RecycleBody(data)
 	return true
-}
-
-// buffers recycles the frames the direct path writes, which would
-// otherwise allocate (and collect) twice a page's size per call. Bodies go
-// back to ucpcore (RecycleBody); the SDK path gives back neither, since the
-// SDK may hold them after the handler returns.
-var buffers sync.Pool
-
-// maxPooledBuffer keeps one unusually large answer from pinning its buffer.
-const maxPooledBuffer = 1 << 20
-
-func getBuffer() []byte {
-	if p, ok := buffers.Get().(*[]byte); ok {
-		return (*p)[:0]
-	}
-	return make([]byte, 0, 16<<10)
-}
-
-func putBuffer(b []byte) {
-	if b == nil || cap(b) > maxPooledBuffer {
-		return
-	}
-	b = b[:0]
-	buffers.Put(&b)
 }
 
 // writeDirectError sends a tool's JSON-RPC error as the SDK path does:
@@ -174,7 +151,7 @@ func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byt
 	if !ok {
 		return nil, fmt.Errorf("unexpected JSON-RPC framing %.80q", frame)
 	}
-	b := slices.Grow(getBuffer(), len(head)+len(resultMeta)+2*len(rep.body)+len(rep.body)/8+128)
+	b := slices.Grow(ucpcore.Buffer(), len(head)+len(resultMeta)+2*len(rep.body)+len(rep.body)/8+128)
 	b = append(b, head...)
 	b = append(b, `"result":{`...)
 	if resultMeta != nil {

@@ -56,7 +56,7 @@ func serve(ctx context.Context, e *Endpoint, raw json.RawMessage) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	body, err := encodeResponse(getBuffer(), resp, outcome)
+	body, err := encodeResponse(Buffer(), resp, outcome)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s response: %w", t.Name, err)
 	}

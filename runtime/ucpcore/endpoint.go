@@ -82,7 +82,9 @@ var buffers sync.Pool
 // maxPooledBuffer keeps one unusually large answer from pinning its buffer.
 const maxPooledBuffer = 1 << 20
 
-func getBuffer() []byte {
+// Buffer is an empty buffer from the pool RecycleBody returns to, so a
+// transport's own frames reuse memory the way bodies do.
+func Buffer() []byte {
 	if p, ok := buffers.Get().(*[]byte); ok {
 		return (*p)[:0]
 	}
