@@ -23,12 +23,21 @@ func predicateGeo(g Geo) predicate.Geo {
 	}
 }
 
-// predicateLocationDistance reads the distance relation exactly as sent: no clamping of max.
-func predicateLocationDistance(d LocationDistance) *predicate.Distance {
+// predicateLocationDistance reads the distance relation exactly as sent (no clamping of max),
+// refusing a member of it or of its center that the engine does not read.
+func predicateLocationDistance(d LocationDistance) (*predicate.Distance, error) {
+	if len(d.Unknown) > 0 {
+		k := slices.Sorted(maps.Keys(d.Unknown))[0]
+		return nil, rpcerr.Invalid("/location/distance/"+rpcerr.EscapeToken(k), "unsupported", "distance member %q is not supported; only center and max are", k)
+	}
+	if len(d.Center.Unknown) > 0 {
+		k := slices.Sorted(maps.Keys(d.Center.Unknown))[0]
+		return nil, rpcerr.Invalid("/location/distance/center/"+rpcerr.EscapeToken(k), "unsupported", "distance.center member %q is not supported; only latitude and longitude are", k)
+	}
 	return &predicate.Distance{
 		Center: predicateGeo(d.Center),
 		Max:    d.Max,
-	}
+	}, nil
 }
 
 // predicateLocationServes reads the one-entry serves map, keeping the operand's JSON as supplied.
@@ -142,15 +151,11 @@ func predicateLocationFilter(f LocationFilter) (predicate.Filters, error) {
 func (r *SearchRequest) PredicateQuery() (predicate.Query, error) {
 	var q predicate.Query
 	if v, ok := r.Distance.Get(); ok {
-		if len(v.Unknown) > 0 {
-			k := slices.Sorted(maps.Keys(v.Unknown))[0]
-			return predicate.Query{}, rpcerr.Invalid("/location/distance/"+rpcerr.EscapeToken(k), "unsupported", "distance member %q is not supported; only center and max are", k)
+		d, err := predicateLocationDistance(v)
+		if err != nil {
+			return predicate.Query{}, err
 		}
-		if len(v.Center.Unknown) > 0 {
-			k := slices.Sorted(maps.Keys(v.Center.Unknown))[0]
-			return predicate.Query{}, rpcerr.Invalid("/location/distance/center/"+rpcerr.EscapeToken(k), "unsupported", "distance.center member %q is not supported; only latitude and longitude are", k)
-		}
-		q.Distance = predicateLocationDistance(v)
+		q.Distance = d
 	}
 	if v, ok := r.Serves.Get(); ok {
 		t, err := predicateLocationServes(v)
@@ -185,15 +190,11 @@ func (r *SearchRequest) PredicateQuery() (predicate.Query, error) {
 func (r *LookupRequest) PredicateQuery() (predicate.Query, error) {
 	var q predicate.Query
 	if v, ok := r.Distance.Get(); ok {
-		if len(v.Unknown) > 0 {
-			k := slices.Sorted(maps.Keys(v.Unknown))[0]
-			return predicate.Query{}, rpcerr.Invalid("/location/distance/"+rpcerr.EscapeToken(k), "unsupported", "distance member %q is not supported; only center and max are", k)
+		d, err := predicateLocationDistance(v)
+		if err != nil {
+			return predicate.Query{}, err
 		}
-		if len(v.Center.Unknown) > 0 {
-			k := slices.Sorted(maps.Keys(v.Center.Unknown))[0]
-			return predicate.Query{}, rpcerr.Invalid("/location/distance/center/"+rpcerr.EscapeToken(k), "unsupported", "distance.center member %q is not supported; only latitude and longitude are", k)
-		}
-		q.Distance = predicateLocationDistance(v)
+		q.Distance = d
 	}
 	if v, ok := r.Serves.Get(); ok {
 		t, err := predicateLocationServes(v)

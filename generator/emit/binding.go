@@ -195,18 +195,11 @@ func (b *binder) query(t *ir.Type) error {
 		if err != nil {
 			return err
 		}
-		ptr := b.argPrefix + "/distance"
-		checks, err := refuseUnmapped(f.Type, func() *jen.Statement { return jen.Id("v") }, ptr, "distance", zero, "center", "max")
-		if err != nil {
-			return err
-		}
-		center := fieldNamed(f.Type, "center")
-		geoChecks, err := refuseUnmapped(center.Type, func() *jen.Statement { return jen.Id("v").Dot(center.GoName) }, ptr+"/center", "distance.center", zero, geoMembers...)
-		if err != nil {
-			return err
-		}
-		inner := append(append(checks, geoChecks...), jen.Id("q").Dot("Distance").Op("=").Id(fn).Call(jen.Id("v")))
-		body = append(body, withField("r", f, "v", inner...))
+		body = append(body, withField("r", f, "v",
+			jen.List(jen.Id("d"), jen.Err()).Op(":=").Id(fn).Call(jen.Id("v")),
+			errReturn(zero),
+			jen.Id("q").Dot("Distance").Op("=").Id("d"),
+		))
 	}
 	if f := fieldNamed(t, "serves"); f != nil {
 		fn, err := b.serves(f.Type)
@@ -289,12 +282,22 @@ func (b *binder) distance(t *ir.Type) (string, error) {
 		return fn, nil
 	}
 	b.done[fn] = true
-	b.decls = append(b.decls, jen.Add(jen.Commentf("%s reads the distance relation exactly as sent: no clamping of max.", fn)).Line().Func().Id(fn).Params(jen.Id("d").Id(t.Name)).Op("*").Qual(bindPredicatePkg, "Distance").Block(
+	ptr := b.argPrefix + "/distance"
+	checks, err := refuseUnmapped(t, func() *jen.Statement { return jen.Id("d") }, ptr, "distance", jen.Nil(), "center", "max")
+	if err != nil {
+		return "", err
+	}
+	geoChecks, err := refuseUnmapped(center.Type, func() *jen.Statement { return jen.Id("d").Dot(center.GoName) }, ptr+"/center", "distance.center", jen.Nil(), geoMembers...)
+	if err != nil {
+		return "", err
+	}
+	body := append(append(checks, geoChecks...),
 		jen.Return(jen.Op("&").Qual(bindPredicatePkg, "Distance").Values(jen.Dict{
 			jen.Id("Center"): jen.Id(geoFn).Call(jen.Id("d").Dot(center.GoName)),
 			jen.Id("Max"):    jen.Id("d").Dot(max.GoName),
-		})),
-	),
+		}), jen.Nil()))
+	b.decls = append(b.decls, jen.Add(jen.Commentf("%s reads the distance relation exactly as sent (no clamping of max), refusing a member of it or of its center that the engine does not read.", fn)).Line().
+		Func().Id(fn).Params(jen.Id("d").Id(t.Name)).Params(jen.Op("*").Qual(bindPredicatePkg, "Distance"), jen.Error()).Block(body...),
 	)
 	return fn, nil
 }
