@@ -1,8 +1,10 @@
-package main
+package mainbump
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,10 +76,11 @@ func TestMainRegenerationKeepsExamplesAndServesAskWhereImplemented(t *testing.T)
 	if _, err := exec.LookPath("git"); err != nil {
 		testshared.Missing(t, "git is not on PATH; it lists the files of the module")
 	}
-	root := repoRoot(t)
+	root := testshared.RepoRoot(t)
 	start := time.Now()
 	copyDir := copyModule(t, root)
-	regenerateFromMain(t, copyDir, src)
+	regenerateFromMain(t, goBin, root, copyDir, src)
+	env := copyEnv(t, goBin, root)
 	if err := os.MkdirAll(filepath.Join(copyDir, "internal", "askbiz"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +89,12 @@ func TestMainRegenerationKeepsExamplesAndServesAskWhereImplemented(t *testing.T)
 	}
 	t.Logf("copy and regenerate: %v", time.Since(start).Round(time.Millisecond))
 
-	env := copyEnv(t, goBin, root)
 	step := time.Now()
-	goOutput(t, goBin, copyDir, env, "vet", "./generated/location")
+	testshared.GoOutput(t, goBin, copyDir, env, "vet", "./generated/location")
 	t.Logf("go vet ./generated/location: %v", time.Since(step).Round(time.Millisecond))
 	bin := t.TempDir()
 	step = time.Now()
-	goOutput(t, goBin, copyDir, env, "build", "-o", bin+string(filepath.Separator), "./examples/storefinder", "./examples/minimal", "./internal/askbiz")
+	testshared.GoOutput(t, goBin, copyDir, env, "build", "-o", bin+string(filepath.Separator), "./examples/storefinder", "./examples/minimal", "./internal/askbiz")
 	t.Logf("go build of storefinder, minimal and askbiz: %v", time.Since(step).Round(time.Millisecond))
 	exe := func(name string) string {
 		if runtime.GOOS == "windows" {
@@ -292,11 +294,20 @@ func TestMainRegenerationKeepsExamplesAndServesAskWhereImplemented(t *testing.T)
 }
 
 // copyModule copies the module's files, as git lists them and as they are
-// in the working tree, into a new temporary folder.
+// in the working tree, into a folder named after the checkout, the same
+// on every run: the go command's build cache keys a package by its folder
+// and content, so a rerun recompiles only what changed since the last one.
+// The folder is removed when the test ends.
 func copyModule(t *testing.T, root string) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "ucpgen")
-	for _, rel := range moduleFiles(t, root) {
+	sum := sha256.Sum256([]byte(root))
+	base := filepath.Join(os.TempDir(), "ucpgen-mainbump-"+hex.EncodeToString(sum[:6]))
+	if err := os.RemoveAll(base); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dst := filepath.Join(base, "ucpgen")
+	for _, rel := range testshared.ModuleFiles(t, root) {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // listed by git but deleted in the working tree
@@ -317,16 +328,13 @@ func copyModule(t *testing.T, root string) string {
 
 // regenerateFromMain points generated/location's //go:generate line at
 // the main tree, as a Business bumping UCP edits it, and runs every
-// ucpgen line of the copy in process, as `go generate ./...` would run
-// them: generated/location from main, generated/location20260821 with its
-// own flags.
-func regenerateFromMain(t *testing.T, copyDir, src string) {
+// ucpgen line of the copy with this checkout's ucpgen, as `go generate
+// ./...` would run them: generated/location from main,
+// generated/location20260821 with its own flags.
+func regenerateFromMain(t *testing.T, goBin, root, copyDir, src string) {
 	t.Helper()
 	gen := filepath.Join(copyDir, "generated", "location", "generate.go")
-	b, err := os.ReadFile(gen)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readFile(t, gen)
 	const line = "//go:generate go run github.com/ucpgen/ucpgen/cmd/ucpgen generate --out . --package location\n"
 	if !bytes.Contains(b, []byte(line)) {
 		t.Fatalf("%s lacks the line %q this test rewrites", gen, line)
@@ -335,22 +343,23 @@ func regenerateFromMain(t *testing.T, copyDir, src string) {
 	if err := os.WriteFile(gen, bytes.Replace(b, []byte(line), []byte(bumped), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := ucpgen(t, "generate", copyDir+string(filepath.Separator)+"...")
-	if code != exitOK {
-		t.Fatalf("ucpgen generate %s/...: exit %d\n%s%s", copyDir, code, out, errs)
+	ucpgen := filepath.Join(t.TempDir(), "ucpgen")
+	testshared.GoOutput(t, goBin, root, nil, "build", "-o", ucpgen, "./cmd/ucpgen")
+	cmd := exec.Command(ucpgen, "generate", copyDir+string(filepath.Separator)+"...")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ucpgen generate %s/...: %v\n%s%s", copyDir, err, stdout.String(), stderr.String())
 	}
-	if strings.Contains(errs, "warning") {
-		t.Errorf("generating from main warns:\n%s", errs)
+	if strings.Contains(stderr.String(), "warning") {
+		t.Errorf("generating from main warns:\n%s", stderr.String())
 	}
 	for _, pkg := range []string{"location", "location20260821"} {
-		if !strings.Contains(out, filepath.Join(copyDir, "generated", pkg)+": ") {
-			t.Errorf("generate did not report generated/%s:\n%s", pkg, out)
+		if !strings.Contains(stdout.String(), filepath.Join(copyDir, "generated", pkg)+": ") {
+			t.Errorf("generate did not report generated/%s:\n%s", pkg, stdout.String())
 		}
 	}
-	mcpGo, err := os.ReadFile(filepath.Join(copyDir, "generated", "location", "mcp.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mcpGo := readFile(t, filepath.Join(copyDir, "generated", "location", "mcp.go"))
 	for _, want := range []string{`const ProtocolVersion = "` + mainVersion + `"`, "type AskHooks interface"} {
 		if !bytes.Contains(mcpGo, []byte(want)) {
 			t.Fatalf("the regenerated mcp.go lacks %q", want)
@@ -364,7 +373,7 @@ func regenerateFromMain(t *testing.T, copyDir, src string) {
 func copyEnv(t *testing.T, goBin, root string) []string {
 	t.Helper()
 	var host struct{ GOFLAGS, GOCACHE, GOMODCACHE string }
-	if err := json.Unmarshal([]byte(goOutput(t, goBin, root, nil, "env", "-json", "GOFLAGS", "GOCACHE", "GOMODCACHE")), &host); err != nil {
+	if err := json.Unmarshal([]byte(testshared.GoOutput(t, goBin, root, nil, "env", "-json", "GOFLAGS", "GOCACHE", "GOMODCACHE")), &host); err != nil {
 		t.Fatal(err)
 	}
 	return append(os.Environ(),
@@ -981,3 +990,13 @@ func run() error {
 	return http.Serve(ln, mux)
 }
 `
+
+// readFile is os.ReadFile that ends the test on an error.
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

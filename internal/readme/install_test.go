@@ -1,4 +1,4 @@
-package main
+package readme
 
 import (
 	"archive/zip"
@@ -31,7 +31,7 @@ const proxyVersionPrefix = "v0.0.1-proxytest."
 // testNote the text that follows the last tested step.
 const (
 	readmeSection = "## Use ucpgen in your own service"
-	testNote      = "`cmd/ucpgen/install_test.go` runs"
+	testNote      = "`internal/readme/install_test.go` runs"
 )
 
 // TestREADMEInstallThroughModuleProxy publishes this checkout as a module
@@ -47,7 +47,7 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	if err != nil {
 		testshared.Missing(t, "the go command is not on PATH")
 	}
-	root := repoRoot(t)
+	root := testshared.RepoRoot(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		testshared.Missing(t, "git is not on PATH; it lists the files of the module zip")
 	}
@@ -55,13 +55,13 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 
 	proxy := t.TempDir()
 	proxyVersion := publish(t, root, proxy)
-	realProxy := strings.TrimSpace(goOutput(t, goBin, root, nil, "env", "GOPROXY"))
+	realProxy := strings.TrimSpace(testshared.GoOutput(t, goBin, root, nil, "env", "GOPROXY"))
 	// The user's module cache, so the dependencies are the very directories
 	// the rest of the suite compiled and their build cache entries are
 	// reused (a private cache would recompile every dependency). The version
 	// names the checkout's content, so a rerun never finds another checkout
 	// cached under it, and the test removes what it added.
-	modCache := strings.TrimSpace(goOutput(t, goBin, root, nil, "env", "GOMODCACHE"))
+	modCache := strings.TrimSpace(testshared.GoOutput(t, goBin, root, nil, "env", "GOMODCACHE"))
 	proxies := "file://" + filepath.ToSlash(proxy)
 	if st, err := os.Stat(filepath.Join(modCache, "cache", "download")); err == nil && st.IsDir() {
 		proxies += ",file://" + filepath.ToSlash(filepath.Join(modCache, "cache", "download"))
@@ -83,7 +83,7 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 		"GOWORK=off",
 		"GOTOOLCHAIN=local",
 	)
-	goOutput(t, goBin, shop, env, "mod", "init", "example.com/shop")
+	testshared.GoOutput(t, goBin, shop, env, "mod", "init", "example.com/shop")
 	src := "// Package ucploc holds the generated UCP Location code of the shop.\npackage ucploc\n\n" + genLine + "\n"
 	if err := os.WriteFile(filepath.Join(shop, "internal", "ucploc", "generate.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	}
 	runSteps(t, goBin, shop, env, steps)
 
-	if got, want := goOutput(t, goBin, shop, env, "tool", "ucpgen", "version"), "ucpgen "+proxyVersion+", "; !strings.HasPrefix(got, want) {
+	if got, want := testshared.GoOutput(t, goBin, shop, env, "tool", "ucpgen", "version"), "ucpgen "+proxyVersion+", "; !strings.HasPrefix(got, want) {
 		t.Errorf("go tool ucpgen version = %q, want prefix %q", got, want)
 	}
 	gomod, _ := os.ReadFile(filepath.Join(shop, "go.mod"))
@@ -200,7 +200,7 @@ func runSteps(t *testing.T, goBin, dir string, env []string, steps [][]string) [
 			t.Fatalf("README command %q is not a go command", step)
 		}
 		start := time.Now()
-		outs = append(outs, goOutput(t, goBin, dir, env, step[1:]...))
+		outs = append(outs, testshared.GoOutput(t, goBin, dir, env, step[1:]...))
 		t.Logf("%-60s %v", strings.Join(step, " "), time.Since(start).Round(time.Millisecond))
 	}
 	return outs
@@ -351,24 +351,6 @@ func goRun(t *testing.T, goBin, dir string, env []string, args ...string) (int, 
 	return 0, "", ""
 }
 
-// repoRoot is the folder holding ucpgen's go.mod, above this test's folder.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module "+version.ModulePath+"\n") {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("ucpgen's go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
 
 // readmeSteps extracts, from the README section on using ucpgen up to the
 // note naming this test, every line of its ```sh blocks (each a go command,
@@ -444,7 +426,7 @@ func publish(t *testing.T, root, proxy string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files := moduleFiles(t, root)
+	files := testshared.ModuleFiles(t, root)
 	contents := make(map[string][]byte, len(files))
 	digest := sha256.New()
 	for _, rel := range files {
@@ -538,60 +520,4 @@ func forgetVersion(t *testing.T, modCache, v string) {
 	os.WriteFile(filepath.Join(dl, "list"), []byte(strings.Join(keep, "\n")+"\n"), 0o644)
 }
 
-// moduleFiles lists the files a module zip of the checkout holds: what git
-// tracks or would track (the working tree's content, so uncommitted edits
-// are tested too), minus nested modules and vendor folders, as the go
-// command's zip rules exclude them.
-func moduleFiles(t *testing.T, root string) []string {
-	t.Helper()
-	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	cmd.Dir = root
-	out, err := cmd.Output()
-	if err != nil {
-		testshared.Missing(t, "cannot list the checkout's files with git (%v); the test needs a git checkout", err)
-	}
-	all := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
-	var nested []string
-	for _, f := range all {
-		if f != "go.mod" && (strings.HasSuffix(f, "/go.mod")) {
-			nested = append(nested, strings.TrimSuffix(f, "go.mod"))
-		}
-	}
-	var files []string
-	seen := map[string]bool{}
-next:
-	for _, f := range all {
-		if f == "" || seen[f] || strings.HasPrefix(f, "vendor/") || strings.Contains(f, "/vendor/") {
-			continue
-		}
-		for _, n := range nested {
-			if strings.HasPrefix(f, n) {
-				continue next
-			}
-		}
-		if st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		seen[f] = true
-		files = append(files, f)
-	}
-	return files
-}
 
-// goOutput runs a go command in dir and fails the test with its output if
-// it fails; a generous timeout guards only against a hang.
-func goOutput(t *testing.T, goBin, dir string, env []string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goBin, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go %s (in %s): %v\n%s%s", strings.Join(args, " "), dir, err, out, stderr.String())
-	}
-	return string(out)
-}
