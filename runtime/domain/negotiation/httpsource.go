@@ -204,6 +204,12 @@ func orDefault[T comparable](v, def T) T {
 // CloseIdleConnections releases pooled connections, e.g. on shutdown.
 func (s *HTTPSource) CloseIdleConnections() { s.transport.CloseIdleConnections() }
 
+// Transport is the source's guarded round tripper (no proxy, every address
+// checked at dial time, bounded response headers), so a caller that sends
+// its own requests to URLs a fetched profile names, as a Platform calling a
+// Business's endpoints does, keeps the same SSRF protection.
+func (s *HTTPSource) Transport() http.RoundTripper { return s.transport }
+
 // Len reports how many profiles are cached, for metrics.
 func (s *HTTPSource) Len() int {
 	s.mu.Lock()

@@ -26,8 +26,9 @@ const ucpSchemaBase = "https://ucp.dev/schemas/"
 
 // profileDocumentURL names the wrapper schema this package adds on top of a
 // UCP tree that has no profile.json: the profile document is an object whose
-// ucp member is a platform profile. It is a private identifier, never fetched.
-const profileDocumentURL = "urn:ucpgen:negotiation:platform-profile-document"
+// ucp member is a platform (or business, the %s) profile. It is a private
+// identifier, never fetched.
+const profileDocumentURL = "urn:ucpgen:negotiation:%s-profile-document"
 
 // profileDocumentSchema states the document-level rule for trees that keep
 // only ucp.json (2026-08-25 has no profile.json). keys and any other
@@ -41,11 +42,15 @@ const profileDocumentSchema = `{
   }
 }`
 
-// ProfileSchema checks Platform profile documents against the profile
-// schema of one UCP version, so a Business serving several versions checks
+// ProfileSchema checks Platform profile documents (or, compiled by
+// CompileBusinessProfileSchema, Business ones) against the profile schema of
+// one UCP version, so a Business serving several versions checks
 // each Platform by the rules of the version it speaks. Safe for concurrent use.
 type ProfileSchema struct {
 	sch *jsonschema.Schema
+	// role is whose profiles the schema checks, "platform" or "business",
+	// named in its messages.
+	role string
 	// version is the release the tree states (info.version of its MCP
 	// OpenRPC document), "" when it states none.
 	version string
@@ -87,6 +92,22 @@ func (refuseLoader) Load(url string) (any, error) {
 // check is schemas/profile.json#/$defs/platform_schema when the tree has it,
 // else a document wrapper around schemas/ucp.json#/$defs/platform_schema.
 func CompileProfileSchema(fsys fs.FS) (*ProfileSchema, error) {
+	return compileProfileSchema(fsys, "platform")
+}
+
+// CompileBusinessProfileSchema builds the check of a Business profile
+// (/.well-known/ucp and the leaf profiles its supported_versions names) of
+// one UCP schema tree, laid out as CompileProfileSchema expects, so that a
+// Platform holds what it discovers to the rules of the version the profile
+// declares. The check is the tree's business_schema.
+func CompileBusinessProfileSchema(fsys fs.FS) (*ProfileSchema, error) {
+	return compileProfileSchema(fsys, "business")
+}
+
+// compileProfileSchema compiles the role's profile schema ("platform" or
+// "business") of the tree.
+func compileProfileSchema(fsys fs.FS, role string) (*ProfileSchema, error) {
+	def := "#/$defs/" + role + "_schema"
 	c := jsonschema.NewCompiler()
 	c.UseLoader(refuseLoader{})
 	ids := map[string]string{} // path -> registered $id
@@ -127,24 +148,25 @@ func CompileProfileSchema(fsys fs.FS) (*ProfileSchema, error) {
 	}
 	root := ""
 	if id, ok := ids["schemas/profile.json"]; ok {
-		root = id + "#/$defs/platform_schema"
+		root = id + def
 	} else if id, ok := ids["schemas/ucp.json"]; ok {
-		wrapper, err := jsonschema.UnmarshalJSON(strings.NewReader(fmt.Sprintf(profileDocumentSchema, id+"#/$defs/platform_schema")))
+		wrapper, err := jsonschema.UnmarshalJSON(strings.NewReader(fmt.Sprintf(profileDocumentSchema, id+def)))
 		if err != nil {
 			return nil, fmt.Errorf("parse profile document schema: %w", err)
 		}
-		if err := c.AddResource(profileDocumentURL, wrapper); err != nil {
+		docURL := fmt.Sprintf(profileDocumentURL, role)
+		if err := c.AddResource(docURL, wrapper); err != nil {
 			return nil, fmt.Errorf("register profile document schema: %w", err)
 		}
-		root = profileDocumentURL
+		root = docURL
 	} else {
 		return nil, errors.New("load UCP schemas: the tree has neither schemas/profile.json nor schemas/ucp.json")
 	}
 	sch, err := c.Compile(root)
 	if err != nil {
-		return nil, fmt.Errorf("compile platform profile schema %s: %w", root, err)
+		return nil, fmt.Errorf("compile %s profile schema %s: %w", role, root, err)
 	}
-	return &ProfileSchema{sch: sch, version: treeVersion(fsys)}, nil
+	return &ProfileSchema{sch: sch, role: role, version: treeVersion(fsys)}, nil
 }
 
 // treeVersion reads info.version of the tree's MCP OpenRPC document.
@@ -164,23 +186,23 @@ func treeVersion(fsys fs.FS) string {
 	return doc.Info.Version
 }
 
-// Check reports whether raw is a Platform profile document under this
-// schema. A violation is a *rpcerr.Discovery with code profile_malformed
+// Check reports whether raw is a profile document (of the schema's role)
+// under this schema. A violation is a *rpcerr.Discovery with code profile_malformed
 // naming the first few failing locations.
 func (s *ProfileSchema) Check(raw []byte) error {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return malformed("The platform profile is not valid JSON: "+err.Error()+".", err)
+		return malformed("The "+s.role+" profile is not valid JSON: "+err.Error()+".", err)
 	}
 	if _, ok := doc.(map[string]any); !ok {
-		return malformed("The platform profile must be a JSON object with a ucp member.", fmt.Errorf("document is a JSON %s", jsonKind(doc)))
+		return malformed("The "+s.role+" profile must be a JSON object with a ucp member.", fmt.Errorf("document is a JSON %s", jsonKind(doc)))
 	}
 	if err := s.sch.Validate(doc); err != nil {
 		var verr *jsonschema.ValidationError
 		if !errors.As(err, &verr) {
-			return fmt.Errorf("validate platform profile: %w", err)
+			return fmt.Errorf("validate %s profile: %w", s.role, err)
 		}
-		return malformed("The platform profile does not match the UCP platform profile schema: "+describeViolations(verr)+".", err)
+		return malformed("The "+s.role+" profile does not match the UCP "+s.role+" profile schema: "+describeViolations(verr)+".", err)
 	}
 	return nil
 }
