@@ -21,8 +21,9 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/golden
 // the case holds (types.go is required). A case folder holds its own
 // openrpc.json, or none: then it pins the spec of the same name under
 // testdata/ (the keywords spec, which the conformance differential also
-// runs), so that spec is not copied. The case "bundled" pins mcp.go and
-// binding.go of the bundled UCP tree, the only input with MCP tools.
+// runs), so that spec is not copied. The case "bundled" pins mcp.go,
+// binding.go and client.go of the bundled UCP tree, the only input with MCP
+// tools.
 func TestGolden(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join("testdata", "golden", "*"))
 	if err != nil || len(dirs) == 0 {
@@ -41,7 +42,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("generate %s: %v", dir, err)
 			}
 			compareGolden(t, files, dir, "types.go", filepath.Base(dir) != "bundled")
-			for _, name := range []string{"validate.go", "mcp.go", "binding.go"} {
+			for _, name := range []string{"validate.go", "mcp.go", "binding.go", "client.go"} {
 				compareGolden(t, files, dir, name, false)
 			}
 		})

@@ -47,6 +47,7 @@ var outputs = []output{
 	{"methods.go", emitMethods},
 	{"rest.go", emitREST},
 	{"service.go", emitService},
+	{"client.go", emitClient},
 }
 
 // emitTypes writes every named type with its JSON methods.
