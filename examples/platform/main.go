@@ -8,7 +8,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/ucpgen/ucpgen/generated/location"
+	ucploc "github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/ucpclient"
 	"github.com/ucpgen/ucpgen/runtime/ucpclient/discovery"
@@ -16,22 +16,22 @@ import (
 
 func main() { // UCP_TRANSPORT=mcp|rest platform BUSINESS-ORIGIN (without it: REST when offered)
 	ctx, profile := context.Background(), ucpclient.Options{Profile: "https://platform.example/profile.json"}
-	conn, err := discovery.Discover(ctx, os.Args[1], location.ClientService(), &discovery.Options{Options: profile, Transport: os.Getenv("UCP_TRANSPORT"), HTTP: discovery.LocalDevelopment()})
+	conn, err := discovery.Discover(ctx, os.Args[1], ucploc.ClientService(), &discovery.Options{Options: profile, Transport: os.Getenv("UCP_TRANSPORT"), HTTP: discovery.LocalDevelopment()})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer conn.Close()
-	c, _ := location.NewClient(conn) // conn was made for ClientService
-	near := location.LocationDistance{Center: location.Geo{Latitude: 40.7128, Longitude: -74.006}, Max: 5000}
+	c, _ := ucploc.NewClient(conn) // conn was made for ClientService
+	near := ucploc.LocationDistance{Center: ucploc.Geo{Latitude: 40.7128, Longitude: -74.006}, Max: 5000}
 	var ids []string // electronics stores within 5 km of lower Manhattan, two per page
-	for l, err := range c.SearchLocationsAll(ctx, &location.SearchRequest{Query: opt.Some("electronics"), Distance: opt.Some(near), Pagination: opt.Some(location.PaginationRequest{Limit: opt.Some[int64](2)})}) {
+	for l, err := range c.SearchLocationsAll(ctx, &ucploc.SearchRequest{Query: opt.Some("electronics"), Distance: opt.Some(near), Pagination: opt.Some(ucploc.PaginationRequest{Limit: opt.Some[int64](2)})}) {
 		if err != nil {
 			log.Fatal(err)
 		}
 		ids = append(ids, l.ID)
 	}
 	for batch := range slices.Chunk(ids, 10) {
-		resp, err := c.LookupLocations(ctx, &location.LookupRequest{IDs: batch})
+		resp, err := c.LookupLocations(ctx, &ucploc.LookupRequest{IDs: batch})
 		if err != nil {
 			log.Fatal(err)
 		}

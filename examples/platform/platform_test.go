@@ -207,3 +207,22 @@ func TestPreviousVersionClientUsesTheLeafProfile(t *testing.T) {
 		t.Errorf("a client of 2026-01-11: %v, want a VersionError naming 2026-08-25, 2026-08-21", err)
 	}
 }
+
+// TestReadmeShowsThisProgram keeps the README's Platform program identical
+// to main.go, which this package builds and runs, up to the generated
+// package's import path (a user's Platform imports its own).
+func TestReadmeShowsThisProgram(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const own, users = `ucploc "github.com/ucpgen/ucpgen/generated/location"`, `"example.com/shop/internal/ucploc"`
+	want := strings.Replace(string(prog), own, users, 1)
+	if want == string(prog) || !bytes.Contains(readme, []byte("```go\n"+want+"```\n")) {
+		t.Errorf("README.md's \"Call a Business from a Platform\" program is not examples/platform/main.go with %s as its import", users)
+	}
+}

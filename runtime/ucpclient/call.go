@@ -163,9 +163,9 @@ func Pages[Resp Page](ctx context.Context, first func(context.Context) (Resp, er
 			if !yield(page, nil) {
 				return
 			}
-			cursor, more, err := page.NextCursor()
-			if err != nil {
-				yield(zero, err)
+			cursor, more, cerr := page.NextCursor()
+			if cerr != nil {
+				yield(zero, cerr)
 				return
 			}
 			if !more {

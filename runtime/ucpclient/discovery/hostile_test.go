@@ -93,8 +93,6 @@ func dial(t *testing.T, b *business, transport string, o ucpclient.Options) *loc
 	return c
 }
 
-var both = []string{"search_locations", "lookup_locations"}
-
 // reply writes body as the tool's answer: the REST body, or over MCP the
 // structuredContent of a tools/call result.
 func reply(w http.ResponseWriter, mcpID json.RawMessage, contentType, body string) {
@@ -286,5 +284,62 @@ func TestUnadvertisedCapabilityIsNeverCalled(t *testing.T) {
 		if !errors.As(err, &na) || na.Capability != "dev.ucp.common.location.lookup" || b.calls.Load() != 0 {
 			t.Errorf("%s: %v after %d calls; want NotAdvertisedError and no call", transport, err, b.calls.Load())
 		}
+	}
+}
+
+// TestPagesStopAtTheFirstFailingPage walks a search whose second page is
+// refused: the walk yields the first page, then that error, then stops;
+// a Business repeating a cursor ends the walk with ErrCursorLoop.
+func TestPagesStopAtTheFirstFailingPage(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		second string
+		want   error
+	}{
+		{"refused", "", nil},
+		{"cursor repeated", `{"ucp":{"version":"2026-08-25"},"locations":[],"pagination":{"has_next_page":true,"cursor":"c1"}}`, ucpclient.ErrCursorLoop},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b *business
+			b = newBusiness(t, []string{"dev.ucp.common.location.search"}, func(w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+				if b.calls.Load() == 1 {
+					reply(w, id, "application/json", `{"ucp":{"version":"2026-08-25"},"locations":[],"pagination":{"has_next_page":true,"cursor":"c1"}}`)
+					return
+				}
+				if c.second != "" {
+					reply(w, id, "application/json", c.second)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(500)
+				io.WriteString(w, `{"code":"internal_error","content":"internal error"}`)
+			})
+			var pages, errs int
+			var last error
+			for page, err := range dial(t, b, ucpclient.REST, ucpclient.Options{}).SearchLocationsPages(context.Background(), &location.SearchRequest{}) {
+				if err != nil {
+					errs++
+					last = err
+					continue
+				}
+				if page == nil {
+					t.Fatal("a nil page without an error")
+				}
+				pages++
+			}
+			if c.want == nil {
+				if pages != 1 || errs != 1 || b.calls.Load() != 2 {
+					t.Errorf("%d pages, %d errors (%v) after %d calls; want 1, 1, 2", pages, errs, last, b.calls.Load())
+				}
+				var se *ucpclient.StatusError
+				if !errors.As(last, &se) || se.HTTPStatus != 500 {
+					t.Errorf("err = %v, want HTTP 500", last)
+				}
+				return
+			}
+			if pages != 2 || errs != 1 || !errors.Is(last, c.want) {
+				t.Errorf("%d pages, %d errors (%v); want 2 pages then %v", pages, errs, last, c.want)
+			}
+		})
 	}
 }
