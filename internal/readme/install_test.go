@@ -9,8 +9,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,8 +24,8 @@ import (
 )
 
 // proxyVersionPrefix starts the version this checkout is published under in
-// the test's file:// module proxy; publish appends a digest of the module's
-// files, and generated headers must name the whole version.
+// the test's file:// module proxy; publish appends a digest of the
+// checkout's folder, and generated headers must name the whole version.
 const proxyVersionPrefix = "v0.0.1-proxytest."
 
 // readmeSection is the README heading whose commands the test runs, and
@@ -54,21 +55,26 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	steps, genLine := readmeSteps(t, filepath.Join(root, "README.md"))
 
 	proxy := t.TempDir()
-	proxyVersion := publish(t, root, proxy)
+	proxyVersion := proxyVersionPrefix + checkoutDigest(root)
 	realProxy := strings.TrimSpace(testshared.GoOutput(t, goBin, root, nil, "env", "GOPROXY"))
 	// The user's module cache, so the dependencies are the very directories
 	// the rest of the suite compiled and their build cache entries are
 	// reused (a private cache would recompile every dependency). The version
-	// names the checkout's content, so a rerun never finds another checkout
-	// cached under it, and the test removes what it added.
+	// names the checkout's folder, the same on every run, so the build cache
+	// (keyed by a package's folder and content) serves a rerun whatever did
+	// not change. What an earlier run of this checkout left in the module
+	// cache is removed first, so the module is always this run's content,
+	// and the test removes what it added.
 	modCache := strings.TrimSpace(testshared.GoOutput(t, goBin, root, nil, "env", "GOMODCACHE"))
+	forgetVersion(t, modCache, proxyVersion)
+	publish(t, root, proxy, proxyVersion)
 	proxies := "file://" + filepath.ToSlash(proxy)
 	if st, err := os.Stat(filepath.Join(modCache, "cache", "download")); err == nil && st.IsDir() {
 		proxies += ",file://" + filepath.ToSlash(filepath.Join(modCache, "cache", "download"))
 	}
 	t.Cleanup(func() { forgetVersion(t, modCache, proxyVersion) })
 
-	shop := filepath.Join(t.TempDir(), "shop")
+	shop := stableDir(t, "ucpgen-install-"+checkoutDigest(root), "shop")
 	if err := os.MkdirAll(filepath.Join(shop, "internal", "ucploc"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +154,88 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	followPlatformSection(t, goBin, root, shop, env, string(readme))
 	followPreviousSection(t, goBin, shop, env, string(readme))
 	followBumpSection(t, goBin, shop, env, string(readme))
+}
+
+// followPlatformSection builds the README's Platform program in the shop
+// module, on the client generated into the shop's own package, and runs
+// it against the example store finder over MCP and over REST: both walk
+// the same pages and look up the same ids.
+func followPlatformSection(t *testing.T, goBin, root, shop string, env []string, readme string) {
+	t.Helper()
+	src := readmeProgram(t, readme, "platform")
+	if n := strings.Count(src, "\n"); n > 40 {
+		t.Errorf("the README's Platform program has %d lines, want at most 40", n)
+	}
+	dir := filepath.Join(shop, "cmd", "platform")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	platform := filepath.Join(bin, "platform")
+	testshared.GoOutput(t, goBin, shop, env, "build", "-o", platform, "./cmd/platform")
+	origin := startStorefinder(t, goBin, root, bin)
+	var walks []string
+	for _, transport := range []string{"mcp", "rest"} {
+		cmd := exec.Command(platform, origin)
+		cmd.Env = append(os.Environ(), "UCP_TRANSPORT="+transport)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("the README's Platform over %s: %v\n%s", transport, err, stderr.Bytes())
+		}
+		// Each line reads "<version> <transport> looked up N of [ids]".
+		walk := strings.ReplaceAll(string(out), " "+transport+" looked up ", " looked up ")
+		if strings.Count(walk, "\n") < 1 || !strings.Contains(walk, " looked up ") {
+			t.Fatalf("the README's Platform over %s printed %q, want one line per lookup", transport, out)
+		}
+		walks = append(walks, walk)
+	}
+	if walks[0] != walks[1] {
+		t.Errorf("the README's Platform found different Locations over MCP and REST:\nmcp:\n%s\nrest:\n%s", walks[0], walks[1])
+	}
+}
+
+// startStorefinder builds the example store finder from the checkout into
+// dir, starts it on a free port with its embedded dataset, and returns its
+// origin once its profile answers; it is stopped when the test ends.
+func startStorefinder(t *testing.T, goBin, root, dir string) string {
+	t.Helper()
+	exe := filepath.Join(dir, "storefinder")
+	testshared.GoOutput(t, goBin, root, nil, "build", "-o", exe, "./examples/storefinder")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := exec.CommandContext(ctx, exe, "--addr", addr)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); srv.Wait() })
+	origin := "http://" + addr
+	deadline := time.Now().Add(2 * time.Minute) // only guards against a server that never starts
+	for {
+		resp, err := http.Get(origin + "/.well-known/ucp")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return origin
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the store finder did not start: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // previousSection is the README section on serving the previous version.
@@ -351,7 +437,6 @@ func goRun(t *testing.T, goBin, dir string, env []string, args ...string) (int, 
 	return 0, "", ""
 }
 
-
 // readmeSteps extracts, from the README section on using ucpgen up to the
 // note naming this test, every line of its ```sh blocks (each a go command,
 // in order) and the one //go:generate line of its ```go blocks.
@@ -416,11 +501,30 @@ func readmeSteps(t *testing.T, readme string) (steps [][]string, genLine string)
 	return steps, genLine
 }
 
-// publish writes this checkout into proxy as a version of the module, in
-// the GOPROXY protocol's layout (list, .info, .mod and .zip), and returns
-// that version: proxyVersionPrefix and a digest of the files, so two
-// checkouts with different content never share a version.
-func publish(t *testing.T, root, proxy string) string {
+// checkoutDigest names the checkout's folder in 12 hex digits, so two
+// checkouts on one machine never share a module version or a folder.
+func checkoutDigest(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return hex.EncodeToString(sum[:6])
+}
+
+// stableDir is a folder under the system's temporary folder named base,
+// the same on every run and emptied first (the build cache keys packages
+// by folder, so a rerun reuses its entries), with elem joined on; it is
+// removed when the test ends.
+func stableDir(t *testing.T, base string, elem ...string) string {
+	t.Helper()
+	dir := filepath.Join(os.TempDir(), base)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(append([]string{dir}, elem...)...)
+}
+
+// publish writes this checkout into proxy as proxyVersion of the module,
+// in the GOPROXY protocol's layout (list, .info, .mod and .zip).
+func publish(t *testing.T, root, proxy, proxyVersion string) {
 	t.Helper()
 	dir := filepath.Join(proxy, filepath.FromSlash(version.ModulePath), "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -428,7 +532,6 @@ func publish(t *testing.T, root, proxy string) string {
 	}
 	files := testshared.ModuleFiles(t, root)
 	contents := make(map[string][]byte, len(files))
-	digest := sha256.New()
 	for _, rel := range files {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if errors.Is(err, fs.ErrNotExist) {
@@ -438,10 +541,7 @@ func publish(t *testing.T, root, proxy string) string {
 			t.Fatal(err)
 		}
 		contents[rel] = data
-		fmt.Fprintf(digest, "%s\x00%d\x00", rel, len(data))
-		digest.Write(data)
 	}
-	proxyVersion := proxyVersionPrefix + hex.EncodeToString(digest.Sum(nil))[:12]
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -479,7 +579,6 @@ func publish(t *testing.T, root, proxy string) string {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return proxyVersion
 }
 
 // forgetVersion removes from the module cache what fetching v of this module
@@ -519,5 +618,3 @@ func forgetVersion(t *testing.T, modCache, v string) {
 	}
 	os.WriteFile(filepath.Join(dl, "list"), []byte(strings.Join(keep, "\n")+"\n"), 0o644)
 }
-
-
