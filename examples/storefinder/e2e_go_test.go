@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
@@ -242,7 +243,7 @@ func e2eInvalidParams(t *testing.T, err error, pointer string) {
 }
 
 func TestEndToEndOverHTTP(t *testing.T) {
-	recs, err := dataset.Default()
+	recs, err := sample.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,7 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/cursorkeys"
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
@@ -222,7 +223,7 @@ func parseFlags(args []string) (config, error) {
 
 func loadRecords(path string) ([]dataset.Record, error) {
 	if path == "" {
-		return dataset.Default()
+		return sample.Default()
 	}
 	// ParseFile streams the file, so a large dataset is never held whole
 	// beside the records made from it.

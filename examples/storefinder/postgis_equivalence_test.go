@@ -20,6 +20,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 )
@@ -54,7 +55,7 @@ func pgKeys(t *testing.T, current string, ids ...string) string {
 func pgDataFile(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "stores.json")
-	if err := os.WriteFile(p, dataset.DefaultJSON(), 0o600); err != nil {
+	if err := os.WriteFile(p, sample.DefaultJSON(), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -469,7 +470,7 @@ func TestPostGISEquivalence(t *testing.T) {
 	// the admitted set is small enough to score whole; walks alternate
 	// between the two, so each continues the other's relevance cursors.
 	lists := pgClient(t, config{cursorKeys: keys, postgres: dsn, postgresSmallSet: -1})
-	recs, err := dataset.Default()
+	recs, err := sample.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +498,7 @@ func TestPostGISPostgresFlagAlone(t *testing.T) {
 	_ = pgClient(t, config{postgres: dsn, data: data}) // idempotent reload
 	pg := pgClient(t, config{postgres: dsn, cursorKeys: keys})
 	mem := pgClient(t, config{cursorKeys: keys})
-	recs, err := dataset.Default()
+	recs, err := sample.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

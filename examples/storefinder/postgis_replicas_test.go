@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 )
 
 // pgBinary builds the storefinder once per test.
@@ -175,7 +175,7 @@ func TestPostGISHotStandby(t *testing.T) {
 
 	sb := pgClient(t, config{postgres: pgtest.SchemaDSN(t, standby, schema), cursorKeys: keys})
 	mem := pgClient(t, config{cursorKeys: keys})
-	recs, err := dataset.Default()
+	recs, err := sample.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

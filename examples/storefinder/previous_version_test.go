@@ -23,8 +23,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 )
@@ -328,7 +328,7 @@ func schemaAt(t *testing.T, schema json.RawMessage, names ...string) map[string]
 // embedded dataset have, for filters that match something.
 func itemAndAmenity(t *testing.T) (item, amenity string) {
 	t.Helper()
-	recs, err := dataset.Default()
+	recs, err := sample.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 )
@@ -292,7 +292,7 @@ func TestRESTAcceptance(t *testing.T) {
 	})
 
 	t.Run("lookup equals MCP, with not_found", func(t *testing.T) {
-		recs, err := dataset.Default()
+		recs, err := sample.Default()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -402,7 +402,7 @@ func TestRESTMatchesMCP(t *testing.T) {
 
 func restMatchesMCP(t *testing.T, check releaseCheck, c config) {
 	base := startVersions(t, c)
-	recs, err := dataset.Default()
+	recs, err := sample.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 )
 
 // TestTamperedSnapshotIsRebuilt starts the storefinder with --snapshot, as
@@ -35,7 +35,7 @@ func TestTamperedSnapshotIsRebuilt(t *testing.T) {
 	if err := os.WriteFile(cursorKeys, []byte(`{"current":"a","keys":{"a":"`+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{9}, 32))+`"}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b := bytes.NewBuffer(dataset.DefaultJSON())
+	b := bytes.NewBuffer(sample.DefaultJSON())
 	if err := os.WriteFile(data, b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}

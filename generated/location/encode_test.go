@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
@@ -114,7 +114,7 @@ func sameAsMarshal(t *testing.T, p *pins, name string, v appender) []byte {
 // TestAppendJSONOnDataset encodes every store of the example dataset as a
 // Location, a LookupLocation and inside search and lookup responses.
 func TestAppendJSONOnDataset(t *testing.T) {
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func FuzzAppendJSON(f *testing.F) {
 // benchResponses are a search page of 10 and a lookup page of 50 from the
 // example dataset, with the ucp member the runtime fills in.
 func benchResponses(b *testing.B) (*location.SearchResponse, *location.LookupResponse, []byte) {
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,8 +9,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 )
 
 // GenerateTo streams a dataset of exactly n stores to w, so benchmarks can
@@ -134,6 +132,6 @@ func lighten(rec *outRecord) {
 		rec.Items = nil
 	}
 	if sa := rec.ServiceArea; sa != nil {
-		rec.ServiceArea = &dataset.ServiceArea{Countries: sa.Countries, RadiusM: sa.RadiusM}
+		rec.ServiceArea = &outServiceArea{Countries: sa.Countries, RadiusM: sa.RadiusM}
 	}
 }

@@ -1,6 +1,5 @@
 // Package dataset holds the store-finder example's store records: their Go
-// types, the strict parser for the server's --data file format, and the
-// embedded default dataset of a fictional multi-brand retailer.
+// types and the strict parser for the server's --data file format.
 //
 // A dataset file is a JSON array of records:
 //
@@ -15,7 +14,6 @@ package dataset
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,9 +23,6 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
-
-//go:embed stores.json
-var defaultData []byte
 
 // Record is one store of the dataset: the buyer-facing UCP Location plus the
 // Business-side facts (aliases, stock, coverage, visibility) that the server
@@ -105,22 +100,6 @@ func pointerOrRoot(p string) string {
 		return "(root)"
 	}
 	return p
-}
-
-// Default parses the embedded default dataset, the one the example server
-// serves when no --data file is given.
-func Default() ([]Record, error) {
-	recs, err := Parse(defaultData)
-	if err != nil {
-		return nil, fmt.Errorf("parse embedded stores.json: %w", err)
-	}
-	return recs, nil
-}
-
-// DefaultJSON returns a copy of the embedded default dataset file, for tools
-// that want the bytes rather than the records.
-func DefaultJSON() []byte {
-	return bytes.Clone(defaultData)
 }
 
 // Parse decodes a dataset file strictly: unknown or duplicate members, nulls,

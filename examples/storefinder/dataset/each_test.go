@@ -20,7 +20,7 @@ func TestEachAgreesWithParse(t *testing.T) {
 		name, data string
 		structural bool
 	}{
-		{"embedded dataset", string(defaultData), false},
+		{"sample dataset", string(sampleJSON(t)), false},
 		{"empty", " [ ]\n", false},
 		{"empty lists", `[{"location":{"id":"c"},"aliases":[],"items":[],"service_area":{},"private":false}]`, false},
 		{"declined escape", `[{"location":{"id":"a"}},{"location":{"id":"b"},"aliases":["x\"y"]}]`, false},
@@ -63,7 +63,7 @@ func TestEachAgreesWithParse(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	err := Each(bytes.NewReader(defaultData), func(int, Record) error { n++; return stop })
+	err := Each(bytes.NewReader(sampleJSON(t)), func(int, Record) error { n++; return stop })
 	if !errors.Is(err, stop) || n != 1 {
 		t.Errorf("fn's error: Each returned %v after %d calls, want it after 1", err, n)
 	}

@@ -16,7 +16,7 @@ func TestFastPathAgreesWithStrict(t *testing.T) {
 		data string
 		fast bool // whether the fast path should accept it
 	}{
-		{"embedded dataset", string(defaultData), true},
+		{"sample dataset", string(sampleJSON(t)), true},
 		{"empty", " [ ] \n", true},
 		{"full record", `[{"location":{"id":"b","name":"B","geo":{"latitude":1.5e1,"longitude":-0.25}},"aliases":["b-1"],"items":["sku-1","sku-2"],
 			"service_area":{"countries":["US"],"regions":["NY"],"postal_codes":["10001"],"radius_m":0},"private":true}]`, true},

@@ -64,7 +64,7 @@ func TestOpenFileAgreesWithParse(t *testing.T) {
 	defer func() { streamBlock = saved }()
 	pretty := "[\n{\"location\":{\"id\":\"a\",\n\"hours\":[\n{\"day\":\"monday\"},\n{\"day\":\"tuesday\"}]},\n\"items\":[\n\"x\",\n\"y\"]},\n{\"location\":{\"id\":\"b\"}}\n]\n"
 	cases := []struct{ name, data string }{
-		{"embedded dataset", string(defaultData)},
+		{"sample dataset", string(sampleJSON(t))},
 		{"pretty-printed", pretty},
 		{"one record", `[{"location":{"id":"a"}}]`},
 		{"empty", "[\n]\n"},

@@ -13,7 +13,7 @@ import (
 // and any change of contents (same size or not) is ErrOtherContents.
 func TestOpenKnown(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "stores.json")
-	data := DefaultJSON()
+	data := sampleJSON(t)
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func TestParseFileAgreesWithParse(t *testing.T) {
 	saved := [3]int{streamBlock, arenaBlock, recsBlock}
 	defer func() { streamBlock, arenaBlock, recsBlock = saved[0], saved[1], saved[2] }()
 	cases := []struct{ name, data string }{
-		{"embedded dataset", string(defaultData)},
+		{"sample dataset", string(sampleJSON(t))},
 		{"empty", " [ ]\n"},
 		{"empty lists", `[{"location":{"id":"c"},"aliases":[],"items":[],"service_area":{},"private":false}]`},
 		{"declined escape", `[{"location":{"id":"a"}},{"location":{"id":"b"},"aliases":["x\"y"]}]`},

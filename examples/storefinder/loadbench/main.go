@@ -42,6 +42,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 )
 
 func main() {
@@ -428,7 +429,7 @@ func fmtDur(d time.Duration) string {
 // loadRecords reads the dataset the server was given (the embedded one for "").
 func loadRecords(path string) ([]dataset.Record, error) {
 	if path == "" {
-		return dataset.Default()
+		return sample.Default()
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {

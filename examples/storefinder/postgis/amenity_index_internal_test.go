@@ -14,8 +14,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/internal/storegen"
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
@@ -194,7 +194,7 @@ func wideProbe(t *testing.T, pool *pgxpool.Pool) {
 func TestMigrationAddsTheCellAmenityIndex(t *testing.T) {
 	pool := pgtest.Pool(t, pgtest.DSN(t), pgtest.Schema(t))
 	ctx := context.Background()
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		t.Fatal(err)
 	}

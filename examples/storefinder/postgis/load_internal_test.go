@@ -10,6 +10,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/internal/storegen"
 )
 
@@ -62,7 +63,7 @@ func TestLoadFileMatchesLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ name, path string }{
-		{"default", writeFile(t, dataset.DefaultJSON())},
+		{"default", writeFile(t, sampledata.JSON(t))},
 		{"generated", gen},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
@@ -34,7 +35,7 @@ func load(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.Pool(t, pgtest.DSN(t), pgtest.Schema(t))
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		t.Fatal(err)
 	}

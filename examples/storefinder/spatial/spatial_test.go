@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 )
 
@@ -196,7 +196,7 @@ func TestBadInputsAreErrors(t *testing.T) {
 // datasetPoints returns the geo of every store in the default dataset.
 func datasetPoints(tb testing.TB) []Point {
 	tb.Helper()
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		tb.Fatal(err)
 	}

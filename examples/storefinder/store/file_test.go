@@ -13,6 +13,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 )
@@ -45,7 +46,7 @@ func fileService(t *testing.T, path string, o testOptions) testStore {
 // records in memory.
 func TestFileSourceAnswersTheSame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "stores.json")
-	if err := os.WriteFile(path, dataset.DefaultJSON(), 0o600); err != nil {
+	if err := os.WriteFile(path, sampledata.JSON(t), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	mem := newStore(t, testOptions{PageMax: 100})
@@ -106,7 +107,7 @@ func TestFileSourceAnswersTheSame(t *testing.T) {
 // running file source: asking for that store is an error that says the
 // file changed, never the other text.
 func TestFileSourceDetectsChangedFile(t *testing.T) {
-	data := dataset.DefaultJSON()
+	data := sampledata.JSON(t)
 	path := filepath.Join(t.TempDir(), "stores.json")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)

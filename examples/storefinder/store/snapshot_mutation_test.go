@@ -19,6 +19,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 )
@@ -241,7 +242,7 @@ func TestSnapshotMutationsAreNeverServed(t *testing.T) {
 	saved := keepDecodedUpTo
 	keepDecodedUpTo = 0 // the fresh build reads Locations from the file too
 	defer func() { keepDecodedUpTo = saved }()
-	built, dataPath, snapPath := snapshotFixture(t, dataset.DefaultJSON())
+	built, dataPath, snapPath := snapshotFixture(t, sampledata.JSON(t))
 	want := snapshotAnswers(t, built, built)
 	good, err := os.ReadFile(snapPath)
 	if err != nil {

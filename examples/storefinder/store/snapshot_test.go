@@ -17,6 +17,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/internal/storegen"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
@@ -87,7 +88,7 @@ func TestSnapshotIsTheBuiltSource(t *testing.T) {
 		name string
 		data []byte
 	}{
-		{"default dataset", dataset.DefaultJSON()},
+		{"default dataset", sampledata.JSON(t)},
 		{"storegen full 2500", generated(t, 2500, storegen.Full)},
 		{"storegen light 2500", generated(t, 2500, storegen.Light)},
 	} {
@@ -263,7 +264,7 @@ func rewrite(t *testing.T, path string, key []byte, change func([]byte) []byte) 
 // contents, intact, is refused with an error that says which; a stale one
 // wraps ErrSnapshotStale, a missing one fs.ErrNotExist.
 func TestSnapshotRefused(t *testing.T) {
-	data := dataset.DefaultJSON()
+	data := sampledata.JSON(t)
 	for _, tc := range []struct {
 		name  string
 		spoil func(t *testing.T, dataPath, snapPath string)
@@ -349,7 +350,7 @@ func TestSnapshotNeedsTheFile(t *testing.T) {
 // TestSnapshotNotOfAChangedLoad: when the dataset changed between the
 // fingerprint taken before the load and the write, no snapshot is written.
 func TestSnapshotNotOfAChangedLoad(t *testing.T) {
-	data := dataset.DefaultJSON()
+	data := sampledata.JSON(t)
 	built, dataPath, snapPath := snapshotFixture(t, data)
 	os.Remove(snapPath)
 	before, err := dataset.FileFingerprint(dataPath)
@@ -374,7 +375,7 @@ func TestSnapshotNotOfAChangedLoad(t *testing.T) {
 func FuzzOpenSnapshot(f *testing.F) {
 	dir := f.TempDir()
 	dataPath := filepath.Join(dir, "stores.json")
-	if err := os.WriteFile(dataPath, dataset.DefaultJSON(), 0o600); err != nil {
+	if err := os.WriteFile(dataPath, sampledata.JSON(f), 0o600); err != nil {
 		f.Fatal(err)
 	}
 	before, err := dataset.FileFingerprint(dataPath)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
@@ -28,7 +29,7 @@ var (
 
 func records(t *testing.T) []dataset.Record {
 	t.Helper()
-	loadOnce.Do(func() { recs, loadErr = dataset.Default() })
+	loadOnce.Do(func() { recs, loadErr = sampledata.Records() })
 	if loadErr != nil {
 		t.Fatal(loadErr)
 	}
@@ -502,7 +503,7 @@ func TestAddressCountrySpellings(t *testing.T) {
 }
 
 // loadDefault parses the embedded dataset for benchmarks.
-func loadDefault() ([]dataset.Record, error) { return dataset.Default() }
+func loadDefault() ([]dataset.Record, error) { return sampledata.Records() }
 
 // countingSource counts the calls the generated service makes.
 type countingSource struct {

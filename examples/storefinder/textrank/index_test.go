@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 )
 
 // bruteHits scores every document with Query.Score, the reference the
@@ -75,7 +75,7 @@ func TestIndexMatchesScore(t *testing.T) {
 		"strasse munchen", "駐車", "new year's", "year s market", "market market", "zzz", "lane market street", "s"}
 	checkIndex(t, fields, queries)
 
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		t.Fatal(err)
 	}

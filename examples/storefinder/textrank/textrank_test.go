@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/internal/sampledata"
 )
 
 func TestTokenize(t *testing.T) {
@@ -129,7 +129,7 @@ func TestOrderIsAPermutation(t *testing.T) {
 // real dataset: for any query, every candidate gets a finite score >= 0 and
 // Order returns each candidate exactly once, including the zero scores.
 func TestRankingNeverDropsOrAdmitsCandidates(t *testing.T) {
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func fieldsOf(t testing.TB, raw json.RawMessage) Fields {
 // three-word query, the per-request cost of ranking a full browse, with the
 // Docs prepared once; the baseline tokenises every store per request.
 func BenchmarkScoreDataset(b *testing.B) {
-	recs, err := dataset.Default()
+	recs, err := sampledata.Records()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Command gendata writes the store-finder example's default dataset, so the
-// committed dataset/stores.json can be regenerated after a table change:
+// committed sample/stores.json can be regenerated after a table change:
 //
-//	go run ./internal/storegen/gendata -o examples/storefinder/dataset/stores.json
+//	go run ./internal/storegen/gendata -o examples/storefinder/sample/stores.json
 package main
 
 import (

@@ -40,6 +40,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
+	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
 )
 
@@ -114,7 +115,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("read ids: %w", err)
 	}
-	base, err := dataset.Default()
+	base, err := sample.Default()
 	if err != nil {
 		return err
 	}
@@ -154,7 +155,7 @@ func run() error {
 // the database until it holds about n locations; the indexes are rebuilt
 // once at the end, which is much faster than maintaining them per row.
 func replicate(ctx context.Context, pool *pgxpool.Pool, n int) error {
-	recs, err := dataset.Default()
+	recs, err := sample.Default()
 	if err != nil {
 		return err
 	}
