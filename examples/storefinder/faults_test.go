@@ -17,9 +17,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
-	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
+	"github.com/ucpgen/ucpgen/runtime/sources/postgis"
+	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
 
 // logSink collects a server's log lines for counting.

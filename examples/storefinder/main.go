@@ -35,16 +35,16 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/cursorkeys"
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
-	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
 	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/cursorkeys"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/postgis"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 

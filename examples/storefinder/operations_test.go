@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
+	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
 
 // holdLoading blocks start-up (newServers calls wrap) until released, so

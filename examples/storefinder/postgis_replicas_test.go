@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/postgis/pgtest"
 	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
+	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
 
 // pgBinary builds the storefinder once per test.

@@ -9,10 +9,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
-	"github.com/ucpgen/ucpgen/examples/storefinder/postgis"
-	"github.com/ucpgen/ucpgen/examples/storefinder/store"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/memory"
+	"github.com/ucpgen/ucpgen/runtime/sources/postgis"
 )
 
 // openSource selects the data source: the in-memory dataset (embedded or
@@ -34,7 +34,7 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		src, err := store.New(recs, store.Options{})
+		src, err := memory.New(recs, memory.Options{})
 		if err != nil {
 			return nil, 0, fmt.Errorf("load stores: %w", err)
 		}
@@ -106,12 +106,12 @@ func logLoading(logger *slog.Logger, c config, extra ...any) {
 // never stops the server: it serves the same stores either way. A key file
 // that cannot be read or is unfit does stop it: that is a setup mistake.
 func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error) {
-	key, err := store.ReadSnapshotKey(c.snapshotKey)
+	key, err := memory.ReadSnapshotKey(c.snapshotKey)
 	if err != nil {
 		return nil, 0, fmt.Errorf("--snapshot-key: %w", err)
 	}
 	start := time.Now()
-	src, err := store.OpenSnapshot(c.snapshot, c.data, key, store.Options{})
+	src, err := memory.OpenSnapshot(c.snapshot, c.data, key, memory.Options{})
 	if err == nil {
 		logger.Info("opened the stores from the snapshot", "snapshot", c.snapshot, "data", c.data,
 			"records", src.Records(), "took", time.Since(start).Round(time.Millisecond))
@@ -120,7 +120,7 @@ func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", "no snapshot yet")
-	case errors.Is(err, store.ErrSnapshotStale):
+	case errors.Is(err, memory.ErrSnapshotStale):
 		logger.Info("building the stores from --data", "snapshot", c.snapshot, "reason", err.Error())
 	default:
 		// Damaged, foreign or altered: never served, and worth a look.
@@ -148,12 +148,12 @@ func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error)
 // buildFromFile builds the in-memory store from a --data file. The
 // Locations stay in the file (the page cache) and are read when they are
 // candidates; the file stays open for the process.
-func buildFromFile(path string) (*store.Source, error) {
+func buildFromFile(path string) (*memory.Source, error) {
 	df, err := openData(path)
 	if err != nil {
 		return nil, err
 	}
-	src, err := store.NewFile(df, store.Options{})
+	src, err := memory.NewFile(df, memory.Options{})
 	if err != nil {
 		df.Close()
 		return nil, fmt.Errorf("load stores from %s: %w", path, err)

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
 	"github.com/ucpgen/ucpgen/internal/storegen"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 )
 
 var generated = sync.OnceValues(func() ([]byte, error) { return storegen.Generate(storegen.DefaultSeed) })

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
-	"github.com/ucpgen/ucpgen/examples/storefinder/store"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/memory"
 )
 
 func TestGenerateIsAFunctionOfTheSeed(t *testing.T) {
@@ -179,7 +179,7 @@ func TestGenerateToScales(t *testing.T) {
 
 // TestLightShape checks the Light records: the same stores as Full (ids,
 // names, geo and weekly hours), every Location valid against the UCP
-// schemas and the store finder's rules (store.New validates each one with
+// schemas and the store finder's rules (memory.New validates each one with
 // the generated decoder), and about 860 bytes a store.
 func TestLightShape(t *testing.T) {
 	const n = 5000
@@ -198,7 +198,7 @@ func TestLightShape(t *testing.T) {
 	if err != nil {
 		t.Fatalf("light file does not parse: %v", err)
 	}
-	if _, err := store.New(lrecs, store.Options{}); err != nil {
+	if _, err := memory.New(lrecs, memory.Options{}); err != nil {
 		t.Fatalf("light file is not a valid store dataset: %v", err)
 	}
 	if len(lrecs) != n {

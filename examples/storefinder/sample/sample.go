@@ -14,7 +14,7 @@ import (
 	_ "embed"
 	"fmt"
 
-	"github.com/ucpgen/ucpgen/examples/storefinder/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 )
 
 //go:embed stores.json

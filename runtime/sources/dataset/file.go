@@ -1,0 +1,234 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
+)
+
+// Span is where a record's Location text lies in the dataset file it was
+// parsed from, with a checksum of that text, so a server can keep a million
+// Locations in the file (the operating system's page cache, not its own
+// heap) and read each one when it needs it.
+type Span struct {
+	// Off is the byte offset of the Location's first byte ('{').
+	Off int64
+	// Len is the length of the Location's JSON text in bytes.
+	Len int32
+	// Sum is the CRC-32C (Castagnoli) of that text, checked on every read
+	// so a file changed under the server is an error, never another record.
+	Sum uint32
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Checksum is the Span.Sum of a Location's text.
+func Checksum(text []byte) uint32 { return crc32.Checksum(text, castagnoli) }
+
+// File is a dataset parsed from a file that stays open: its records'
+// Locations are left in the file (Location nil, Span set) and read back
+// with ReadLocation. It is safe for concurrent use.
+type File struct {
+	// Records are the file's records in file order. When the file needed
+	// the strict parser, their Locations are in memory and Span is zero.
+	Records []Record
+	path    string
+	f       *os.File
+	checked bool // OpenFile enforced the identifier rules on Records
+}
+
+// ErrChanged is wrapped by ReadLocation's error when the file no longer
+// holds the text it held when it was parsed.
+var ErrChanged = errors.New("the dataset file changed after it was loaded")
+
+// OpenFile parses a dataset file like ParseFile, with the same records and
+// the same errors, but keeps only each Location's Span: the file stays open
+// so that ReadLocation reads the text on demand. A file of parallelFrom
+// bytes or more is cut into one section per core at guessed record
+// boundaries (a '{' after a ',' and a line break, as one-record-per-line
+// files have), each parsed by its own goroutine; a section that does not
+// end exactly where the next begins (a guess inside a record) makes the
+// whole file parse again in one section, so the result never depends on
+// the guesses. A file the fast path declines is read whole and given to
+// Parse, and its Locations stay in memory.
+//
+// The file must not be modified while the server runs: every read is
+// checked against the text's checksum, and a mismatch is an ErrChanged
+// error naming the record.
+func OpenFile(path string) (*File, error) {
+	f, size, err := openSized(path)
+	if err != nil {
+		return nil, err
+	}
+	if size >= largeFile {
+		defer loadmem.Limit()()
+	}
+	recs, ok, err := parseSections(f, size, runtime.GOMAXPROCS(0))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !ok {
+		f.Close()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		recs, err := Parse(data)
+		if err != nil {
+			return nil, err
+		}
+		return &File{Records: recs, path: path, checked: true}, nil
+	}
+	if err := checkIdentifiers(recs); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &File{Records: recs, path: path, f: f, checked: true}, nil
+}
+
+// parallelFrom is the smallest file cut into sections; a variable so tests
+// can cut small files.
+var parallelFrom int64 = 8 << 20
+
+// parseSections parses f in up to parts sections on as many goroutines,
+// falling back to one section when a guessed boundary was wrong; ok is
+// false when the file needs the strict path.
+func parseSections(f *os.File, size int64, parts int) ([]Record, bool, error) {
+	starts := []int64{0}
+	if size >= parallelFrom {
+		starts = guessBoundaries(f, size, parts)
+	}
+	if len(starts) > 1 {
+		results := make([][]Record, len(starts))
+		oks := make([]bool, len(starts))
+		errs := make([]error, len(starts))
+		var wg sync.WaitGroup
+		for k, base := range starts {
+			sec := section{base: base, first: k == 0, last: k == len(starts)-1, spans: true}
+			if !sec.last {
+				sec.stop = starts[k+1]
+			}
+			sec.r = io.NewSectionReader(f, base, size-base)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[k], oks[k], errs[k] = parsePart(sec)
+			}()
+		}
+		wg.Wait()
+		all := true
+		n := 0
+		for k := range starts {
+			if errs[k] != nil {
+				return nil, false, errs[k]
+			}
+			all = all && oks[k]
+			n += len(results[k])
+		}
+		if all {
+			recs := make([]Record, 0, n)
+			for _, r := range results {
+				recs = append(recs, r...)
+			}
+			return recs, true, nil
+		}
+	}
+	return parsePart(section{r: io.NewSectionReader(f, 0, size), first: true, last: true, spans: true})
+}
+
+// guessBoundaries returns the first section's start (0) and, for each
+// further section, the offset of a '{' preceded by ',' and a line break
+// after an even share of the file; it returns fewer when no such byte is
+// found near a share's start.
+func guessBoundaries(f *os.File, size int64, parts int) []int64 {
+	starts := []int64{0}
+	buf := make([]byte, 1<<20)
+	for k := 1; k < parts; k++ {
+		at := size * int64(k) / int64(parts)
+		if at <= starts[len(starts)-1] {
+			continue
+		}
+		n, err := f.ReadAt(buf, at)
+		if err != nil && !errors.Is(err, io.EOF) {
+			break
+		}
+		b := buf[:n]
+		i := bytes.Index(b, []byte(",\n"))
+		for i >= 0 {
+			j := i + 2
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\r' || b[j] == '\n') {
+				j++
+			}
+			if j < len(b) && b[j] == '{' {
+				starts = append(starts, at+int64(j))
+				break
+			}
+			next := bytes.Index(b[i+1:], []byte(",\n"))
+			if next < 0 {
+				i = -1
+			} else {
+				i += 1 + next
+			}
+		}
+	}
+	return starts
+}
+
+// ReadLocation returns record i's Location text: the record's own when it
+// is in memory, else read from the file into buf (grown as needed) and
+// checked against its Span's checksum.
+func (df *File) ReadLocation(i int, buf []byte) ([]byte, error) {
+	r := &df.Records[i]
+	if r.Location != nil || df.f == nil {
+		return r.Location, nil
+	}
+	return df.ReadSpan(r.Span, buf)
+}
+
+// ReadSpan reads the text sp locates, as ReadLocation does; the error
+// names the span's offset and says the file changed when the text's
+// checksum is not the one parsed.
+func (df *File) ReadSpan(sp Span, buf []byte) ([]byte, error) {
+	if df.f == nil {
+		return nil, fmt.Errorf("dataset %s: no file to read location text at byte %d from", df.path, sp.Off)
+	}
+	if cap(buf) < int(sp.Len) {
+		buf = make([]byte, sp.Len)
+	}
+	buf = buf[:sp.Len]
+	if _, err := df.f.ReadAt(buf, sp.Off); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("dataset %s: location text at byte %d: %w (the file is shorter)", df.path, sp.Off, ErrChanged)
+		}
+		return nil, fmt.Errorf("dataset %s: read location text at byte %d: %w", df.path, sp.Off, err)
+	}
+	if Checksum(buf) != sp.Sum {
+		return nil, fmt.Errorf("dataset %s: location text at byte %d: %w (checksum mismatch); restart the server to load the new file", df.path, sp.Off, ErrChanged)
+	}
+	return buf, nil
+}
+
+// Checked reports whether the Records passed Parse's identifier rules (one
+// namespace for ids and aliases), as they do when OpenFile made them, so a
+// caller need not check them again.
+func (df *File) Checked() bool { return df.checked }
+
+// Path is the file's name as opened.
+func (df *File) Path() string { return df.path }
+
+// Close closes the file; ReadLocation fails afterwards for records whose
+// Location is in the file.
+func (df *File) Close() error {
+	if df.f == nil {
+		return nil
+	}
+	return df.f.Close()
+}

@@ -1,0 +1,852 @@
+// Package store is the store finder's data source: the only Business code
+// behind its UCP Location Search and Lookup. It implements the generated
+// location.Source over a fixed set of dataset records; the generated
+// location.NewService runs the protocol (predicates, pagination, cursors,
+// lookup bookkeeping, response shapes) on top of it.
+//
+// Its pushdown is what an in-memory Business can do cheaply: the spatial
+// index narrows a distance relation to a superset (a small circle's records
+// are listed, a large one's are tested one by one while walking in id
+// order), the amenity filter is applied exactly, and candidates come in
+// keyset order, by id (a page reads the records up to its last match, from
+// a binary-searched start) or, for a free-text query, by textrank score then
+// id: the inverted text index yields the records that score above zero,
+// best first, and the rest of the pool follows with score 0 in id order, so
+// ranking reorders but never admits or drops a record. A ranking is cached
+// for the next batches and pages.
+//
+// Memory is what bounds the dataset size, so a record keeps only what the
+// request paths read (id, geo, shared amenity keys and compiled schedule,
+// items, service area) plus its Location as the dataset's JSON text, which
+// is decoded with the generated decoder when a candidate is handed to the
+// engine: a page costs a few dozen decodes, a million records cost no
+// decoded Locations.
+//
+// Every record is validated at load with the generated Location decoder plus
+// the schedule and IANA zone rules, so a server never starts on broken data.
+// Private records (dark stores, hubs) are validated like the others but never
+// enter any index, and contribute nothing to the capabilities, so no request
+// path can return them or tell that they exist.
+package memory
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	_ "time/tzdata" // Location timezones are IANA names evaluated on any host
+
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/domain/country"
+	"github.com/ucpgen/ucpgen/runtime/domain/finder"
+	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
+	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	"github.com/ucpgen/ucpgen/runtime/opt"
+	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
+	"github.com/ucpgen/ucpgen/runtime/sources/spatial"
+	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
+)
+
+// Options configures what the source advertises; the zero value caps
+// nothing.
+type Options struct {
+	// MaxDistance caps distance.max in meters; a larger request is rejected,
+	// never clamped (0: no cap).
+	MaxDistance float64
+}
+
+// Source serves an immutable set of public records; it is safe for
+// concurrent use.
+//
+// Public records live in one slice sorted by id, so a record's position (its
+// doc number) is its place in the id keyset order, and every index below
+// refers to records by doc number: a flat layout with no per-record maps or
+// pointers for the garbage collector to walk. A record keeps its Location as
+// the dataset's JSON text and decodes it only when the engine asks for it, a
+// page or a batch at a time.
+type Source struct {
+	ents      []entry        // public records, sorted by id
+	aliases   []alias        // sorted by key
+	spatial   *spatial.Index // over the records with a geo, in doc order
+	geoDoc    []int32        // spatial point id -> doc number
+	text      *textrank.Index
+	countries []string // alpha-2 codes public records serve, sorted
+	caps      location.SourceCapabilities
+	rankings  lru[*ranking]
+	pools     lru[[]int32]
+	// file holds the Locations of entries whose raw text is nil (NewFile).
+	file *dataset.File
+	// itemCode numbers the item ids of all records, so an entry keeps its
+	// items as four bytes each.
+	itemCode map[string]int32
+	// schedules maps each distinct schedule's key (appendScheduleKey) to
+	// its compiled form, so a snapshot stores a few hundred schedules
+	// rather than a million.
+	schedules map[string]*hours.Compiled
+	// records is the number of records loaded, private ones included.
+	records int
+}
+
+// entry is one public record, as compact as the request paths allow.
+type entry struct {
+	raw       json.RawMessage    // the Location's JSON, validated at load (nil: in the file at span)
+	span      dataset.Span       // where the Location's JSON is in Source.file
+	loc       *location.Location // decoded, kept only for small datasets
+	id        string
+	geo       predicate.Geo
+	hasGeo    bool
+	amenities []string        // sorted keys, shared between equal sets
+	compiled  *hours.Compiled // shared between equal schedules
+	items     []int32         // item ids as codes of Source.itemCode, sorted
+	area      *dataset.ServiceArea
+	countries []string // service-area countries, alpha-2
+}
+
+// alias maps a secondary identifier to its record.
+type alias struct {
+	key string
+	doc int32
+}
+
+// candidate is record doc as the engine receives it, with its Location
+// decoded from the dataset text; its predicate view is written to pc.
+func (s *Source) candidate(doc int32, score float64, pc *predicate.Candidate) (location.Candidate, error) {
+	e := &s.ents[doc]
+	loc := e.loc
+	if loc == nil {
+		raw := e.raw
+		if raw == nil {
+			var err error
+			if raw, err = s.file.ReadSpan(e.span, nil); err != nil {
+				return location.Candidate{}, fmt.Errorf("location %q: %w", e.id, err)
+			}
+		}
+		var err error
+		// Validated at load: decoded strictly, without the schema check again.
+		loc = new(location.Location)
+		if err = loc.UnmarshalJSON(raw); err != nil {
+			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
+		}
+	}
+	// Value set here spares the engine a copy of the view to set it.
+	*pc = predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled, Value: loc}
+	if e.hasGeo {
+		pc.Geo = &e.geo
+	}
+	return location.Candidate{Location: loc, Score: score, Ref: e, Predicate: pc}, nil
+}
+
+// New validates every record and builds the indexes. An invalid record is a
+// *dataset.FieldError naming its index and the JSON Pointer of the value;
+// when several are invalid, the first in dataset order is reported.
+//
+// Each record is decoded once: public records in id order, so their doc
+// numbers, the text index and the spatial index are built in the same pass.
+// While it runs, New lowers the garbage collector's growth target (and
+// restores it on return): the records usually share one large dataset
+// buffer that stays live, and the default target would let the decoding
+// garbage grow to the size of that buffer again.
+func New(records []dataset.Record, opts Options) (*Source, error) {
+	return build(records, nil, opts)
+}
+
+// NewFile is New over a dataset file opened with dataset.OpenFile: each
+// Location is read from the file to be validated and indexed, and again
+// (checked against its checksum) whenever it is a candidate, so the
+// Locations' text never stays in memory. It takes over df.Records: they
+// are nil on return, their contents kept in the Source's own layout. The Source uses df until the
+// process ends; the file must not change meanwhile (a changed record is an
+// error naming it, see dataset.ErrChanged).
+func NewFile(df *dataset.File, opts Options) (*Source, error) {
+	return build(df.Records, df, opts)
+}
+
+// text returns record i's Location text, from memory or from df.
+func text(records []dataset.Record, df *dataset.File, i int, buf []byte) ([]byte, error) {
+	if records[i].Location != nil || df == nil {
+		return records[i].Location, nil
+	}
+	return df.ReadLocation(i, buf)
+}
+
+func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, error) {
+	if len(records) >= loadGCThreshold {
+		defer loadmem.Limit()()
+	}
+	ids := make([]string, len(records))
+	var public []int32
+	for i := range records {
+		ids[i] = records[i].ID
+		if ids[i] == "" {
+			ids[i] = locationID(records[i].Location)
+		}
+		if !records[i].Private {
+			public = append(public, int32(i))
+		}
+	}
+	slices.SortStableFunc(public, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
+	s := &Source{ents: make([]entry, 0, len(public)), text: textrank.NewIndex(), file: df}
+	ld := newLoader()
+	served := map[string]bool{}
+	var points []spatial.Point
+	// Records are decoded and tokenised in parallel, a chunk at a time, and
+	// numbered and indexed in id order.
+	type decoded struct {
+		e     entry
+		loc   *location.Location
+		terms textrank.Terms
+		err   error
+	}
+	// While one chunk is indexed, the next is decoded, so the in-order
+	// step does not leave the other cores idle.
+	workers := max(1, runtime.GOMAXPROCS(0))
+	var chunks [2][]decoded
+	for c := range chunks {
+		chunks[c] = make([]decoded, min(len(public), loadChunk))
+	}
+	decodeFrom := func(lo int) <-chan struct{} {
+		done := make(chan struct{})
+		part := public[lo:min(lo+loadChunk, len(public))]
+		chunk := chunks[lo/loadChunk%2]
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var buf []byte
+				for k := w; k < len(part); k += workers {
+					i := int(part[k])
+					d := &chunk[k]
+					var raw []byte
+					if raw, d.err = text(records, df, i, buf); d.err != nil {
+						continue
+					}
+					if records[i].Location == nil {
+						buf = raw
+					}
+					d.e, d.loc, d.err = ld.decode(i, records[i], raw)
+					if d.err == nil {
+						d.terms = textrank.Analyze(TextFields(d.loc))
+					}
+				}
+			}()
+		}
+		go func() { wg.Wait(); close(done) }()
+		return done
+	}
+	var next <-chan struct{}
+	if len(public) > 0 {
+		next = decodeFrom(0)
+	}
+	for lo := 0; lo < len(public); lo += loadChunk {
+		part := public[lo:min(lo+loadChunk, len(public))]
+		chunk := chunks[lo/loadChunk%2]
+		<-next
+		if lo+loadChunk < len(public) {
+			next = decodeFrom(lo + loadChunk)
+		}
+		for k, i := range part {
+			d := &chunk[k]
+			if d.err != nil {
+				return nil, firstError(records, df, ld)
+			}
+			e := d.e
+			doc := int32(len(s.ents))
+			for _, c := range e.countries {
+				served[c] = true
+			}
+			for _, a := range records[i].Aliases {
+				s.aliases = append(s.aliases, alias{key: a, doc: doc})
+			}
+			if e.hasGeo {
+				s.geoDoc = append(s.geoDoc, doc)
+				points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
+			}
+			s.text.AddTerms(d.terms)
+			if len(public) <= keepDecodedUpTo {
+				e.loc = d.loc
+			}
+			if df != nil {
+				records[i].Items = nil // coded in the entry; NewFile owns the records
+			}
+			s.ents = append(s.ents, e)
+			*d = decoded{}
+		}
+	}
+	for i := range records {
+		if records[i].Private { // validated, never indexed
+			raw, err := text(records, df, i, nil)
+			if err == nil {
+				_, _, err = ld.decode(i, records[i], raw)
+			}
+			if err != nil {
+				return nil, firstError(records, df, ld)
+			}
+		}
+	}
+	if df == nil || !df.Checked() { // else dataset.OpenFile enforced the same rule
+		if err := checkKeys(records, ids); err != nil {
+			return nil, err
+		}
+	}
+	s.itemCode = ld.itemCode
+	s.schedules = ld.schedules
+	s.records = len(records)
+	if df != nil {
+		df.Records = nil // the entries keep what requests need
+	}
+	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
+	s.text.Finish()
+	ix, err := spatial.New(points)
+	if err != nil {
+		return nil, fmt.Errorf("spatial index: %w", err)
+	}
+	s.spatial = ix
+	s.setCapabilities(served, opts)
+	return s, nil
+}
+
+// setCapabilities records the countries public records serve and what the
+// Source advertises.
+func (s *Source) setCapabilities(served map[string]bool, opts Options) {
+	for c := range served {
+		s.countries = append(s.countries, c)
+	}
+	slices.Sort(s.countries)
+	s.caps = location.SourceCapabilities{
+		Serves:      []string{"point", "address"},
+		Countries:   s.countries,
+		MaxDistance: opts.MaxDistance,
+		Ranking:     textrank.Name,
+	}
+}
+
+// loadChunk is how many records are decoded in parallel between two
+// in-order indexing steps; it bounds the decoded Locations alive at once.
+const loadChunk = 4096
+
+// keepDecodedUpTo is the largest number of public records whose decoded
+// Locations are kept (a few KB each): below it, memory is no concern and a
+// request saves decoding its candidates again.
+var keepDecodedUpTo = 20_000
+
+// A load of loadGCThreshold records or more runs under loadmem's soft
+// memory limit (see New); below it nothing changes, since the whole load is
+// small and tests build many sources concurrently.
+const loadGCThreshold = 50_000
+
+// firstError finds the error a reader going through the records in order
+// meets first: a record's own problem, else an identifier an earlier record
+// already used. It runs only when loading has already failed.
+func firstError(records []dataset.Record, df *dataset.File, ld *loader) error {
+	ids := make([]string, len(records))
+	for i, r := range records {
+		ids[i] = r.ID
+		if ids[i] == "" {
+			ids[i] = locationID(r.Location)
+		}
+	}
+	for i := range records {
+		raw, err := text(records, df, i, nil)
+		if err == nil {
+			_, _, err = ld.decode(i, records[i], raw)
+		}
+		if err != nil {
+			if kerr := checkKeys(records[:i], ids[:i]); kerr != nil {
+				return kerr
+			}
+			return err
+		}
+	}
+	return checkKeys(records, ids)
+}
+
+// checkKeys enforces one namespace for ids and aliases of all records, as
+// dataset.Parse does for files (records may also be built in code). Like a
+// reader going through the records in order (each id, then its aliases), it
+// reports the first identifier that was already used, and by which record.
+func checkKeys(records []dataset.Record, ids []string) error {
+	// A key is (record << 32 | member), member 0 the id and j+1 alias j;
+	// the numbers sort in reading order.
+	keys := make([]uint64, 0, len(records)*2)
+	for i, r := range records {
+		keys = append(keys, uint64(i)<<32)
+		for j := range r.Aliases {
+			keys = append(keys, uint64(i)<<32|uint64(j+1))
+		}
+	}
+	name := func(k uint64) string {
+		rec, mem := int(k>>32), int(k&0xffffffff)
+		if mem == 0 {
+			return ids[rec]
+		}
+		return records[rec].Aliases[mem-1]
+	}
+	slices.SortFunc(keys, func(a, b uint64) int {
+		if c := strings.Compare(name(a), name(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	bad, first := -1, -1
+	for i := 0; i < len(keys); {
+		j := i + 1 // keys[i:j] are equal names, in reading order
+		for j < len(keys) && name(keys[j]) == name(keys[i]) {
+			j++
+		}
+		if j-i > 1 && (bad < 0 || keys[i+1] < keys[bad]) {
+			bad, first = i+1, i
+		}
+		i = j
+	}
+	if bad < 0 {
+		return nil
+	}
+	ptr := "/location/id"
+	if m := int(keys[bad] & 0xffffffff); m > 0 {
+		ptr = "/aliases/" + strconv.Itoa(m-1)
+	}
+	return fieldErr(int(keys[bad]>>32), ptr, "identifier %q is already used by record %d", name(keys[bad]), int(keys[first]>>32))
+}
+
+// locationID reads the id of a Location that decode has already accepted.
+func locationID(raw json.RawMessage) string {
+	var l struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(raw, &l)
+	return l.ID
+}
+
+func fieldErr(i int, rel, format string, args ...any) *dataset.FieldError {
+	return &dataset.FieldError{Index: i, Pointer: "/" + strconv.Itoa(i) + rel, Reason: fmt.Sprintf(format, args...)}
+}
+
+// loader shares what many records have in common (compiled schedules,
+// amenity key sets, country lists), so a million stores keep a few hundred
+// distinct schedules rather than a million copies.
+type loader struct {
+	mu        sync.Mutex // decode runs on several goroutines
+	schedules map[string]*hours.Compiled
+	strs      map[string][]string
+	key       []byte
+	itemCode  map[string]int32
+	itemSets  map[string][]int32 // by the codes' bytes, so equal sets share
+	codes     []int32
+}
+
+func newLoader() *loader {
+	return &loader{schedules: map[string]*hours.Compiled{}, strs: map[string][]string{},
+		itemCode: map[string]int32{}, itemSets: map[string][]int32{}}
+}
+
+// items codes a record's item ids (numbered in first-seen order) as a
+// sorted read-only set, shared with every equal set seen before.
+func (ld *loader) items(list []string) []int32 {
+	if len(list) == 0 {
+		return nil
+	}
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	ld.codes = ld.codes[:0]
+	for _, it := range list {
+		c, ok := ld.itemCode[it]
+		if !ok {
+			c = int32(len(ld.itemCode))
+			ld.itemCode[strings.Clone(it)] = c
+		}
+		ld.codes = append(ld.codes, c)
+	}
+	slices.Sort(ld.codes)
+	ld.key = ld.key[:0]
+	for _, c := range ld.codes {
+		ld.key = binary.LittleEndian.AppendUint32(ld.key, uint32(c))
+	}
+	if got, ok := ld.itemSets[string(ld.key)]; ok {
+		return got
+	}
+	out := slices.Clone(ld.codes)
+	ld.itemSets[string(ld.key)] = out
+	return out
+}
+
+// shared returns a read-only slice equal to list, shared with every equal
+// list seen before.
+func (ld *loader) shared(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	ld.key = ld.key[:0]
+	for _, v := range list { // length-prefixed, so no two lists share a key
+		ld.key = binary.AppendUvarint(ld.key, uint64(len(v)))
+		ld.key = append(ld.key, v...)
+	}
+	if got, ok := ld.strs[string(ld.key)]; ok {
+		return got
+	}
+	out := make([]string, len(list))
+	for i, v := range list {
+		out[i] = strings.Clone(v)
+	}
+	ld.strs[string(ld.key)] = out
+	return out
+}
+
+// compile returns the compiled schedule, shared between equal schedules.
+func (ld *loader) compile(sc hours.Schedule) (*hours.Compiled, error) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	k := appendScheduleKey(ld.key[:0], sc)
+	ld.key = k
+	if c, ok := ld.schedules[string(k)]; ok {
+		return c, nil
+	}
+	c, err := sc.Compile()
+	if err != nil {
+		return nil, err
+	}
+	ld.schedules[string(k)] = c
+	return c, nil
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// decode validates one record with the generated Location decoder (schema
+// validation included) plus the rules the schema cannot state, and keeps
+// what the request paths need. A record of a dataset file that breaks a
+// rule is reported with the byte offset of its Location in the file.
+func (ld *loader) decode(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
+	e, loc, err := ld.decodeRecord(i, rec, raw)
+	var fe *dataset.FieldError
+	if err != nil && rec.Span.Len > 0 && errors.As(err, &fe) && fe.Offset == 0 {
+		fe.Offset = rec.Span.Off
+	}
+	return e, loc, err
+}
+
+func (ld *loader) decodeRecord(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
+	loc, err := location.DecodeLocation(raw)
+	if err != nil {
+		if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
+			first := ip.Violations[0]
+			return entry{}, nil, fieldErr(i, "/location"+first.Pointer, "not a valid UCP Location: %s", first.Message)
+		}
+		return entry{}, nil, fieldErr(i, "/location", "not a valid UCP Location: %v", err)
+	}
+	if loc.ID == "" {
+		return entry{}, nil, fieldErr(i, "/location/id", "must not be empty")
+	}
+	if rec.ID != "" && rec.ID != loc.ID {
+		return entry{}, nil, fieldErr(i, "/location/id", "record id %q differs from the Location id %q", rec.ID, loc.ID)
+	}
+	if loc.Name == "" {
+		return entry{}, nil, fieldErr(i, "/location/name", "must not be empty")
+	}
+	e := entry{raw: rec.Location, span: rec.Span, id: rec.ID, items: ld.items(rec.Items), area: rec.ServiceArea}
+	if e.id == "" {
+		e.id = strings.Clone(loc.ID)
+	}
+	pc := loc.PredicateCandidate()
+	if e.compiled, err = ld.compile(pc.Schedule); err != nil {
+		return entry{}, nil, fieldErr(i, "/location"+hours.Pointer(err), "unusable schedule: %v", err)
+	}
+	if pc.Geo != nil {
+		e.geo, e.hasGeo = *pc.Geo, true
+	}
+	e.amenities = ld.shared(pc.Amenities)
+	if sa := rec.ServiceArea; sa != nil {
+		if r := sa.RadiusM; r != nil {
+			if math.IsNaN(*r) || math.IsInf(*r, 0) || *r < 0 {
+				return entry{}, nil, fieldErr(i, "/service_area/radius_m", "must be a finite number of meters >= 0, got %v", *r)
+			}
+			if !e.hasGeo {
+				return entry{}, nil, fieldErr(i, "/service_area/radius_m", "needs the Location's geo to measure from")
+			}
+		}
+		var codes []string
+		for j, c := range sa.Countries {
+			code, ok := country.Normalize(c)
+			if !ok {
+				return entry{}, nil, fieldErr(i, "/service_area/countries/"+strconv.Itoa(j), "%q is not an ISO 3166-1 country", c)
+			}
+			codes = append(codes, code)
+		}
+		e.countries = ld.shared(codes)
+	}
+	return e, loc, nil
+}
+
+// TextFields is the searchable text of a Location for ranking, exported so
+// a benchmark baseline ranks with exactly the store's text.
+func TextFields(l *location.Location) textrank.Fields {
+	var f textrank.Fields
+	f.Name = l.Name
+	if a, ok := l.Address.Get(); ok {
+		for _, v := range []opt.Value[string]{a.StreetAddress, a.AddressLocality, a.AddressRegion, a.PostalCode, a.AddressCountry} {
+			if v.Set {
+				f.Address = append(f.Address, v.V)
+			}
+		}
+	}
+	if am, ok := l.Amenities.Get(); ok {
+		keys := make([]string, 0, len(am))
+		for k := range am {
+			keys = append(keys, string(k))
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			f.Amenities = append(f.Amenities, am[location.AmenityType(k)].Description)
+		}
+	}
+	return f
+}
+
+// Capabilities reports point and address targets and the countries public
+// records serve; private records never widen it.
+func (s *Source) Capabilities() location.SourceCapabilities { return s.caps }
+
+// Candidates returns the next batch in keyset order. Under id order it walks
+// the pool (every public record, or the distance circle's superset) from a
+// binary-searched start; under relevance order it serves the cached ranking
+// of the text index's hits, followed by the rest of the pool in id order.
+// The amenity filter is applied exactly; the engine re-checks everything.
+func (s *Source) Candidates(ctx context.Context, h location.Hints) ([]location.Candidate, error) {
+	if h.Limit <= 0 {
+		return nil, nil
+	}
+	p, err := s.pool(h.Distance, h.Query.Filters.Amenities)
+	if err != nil {
+		return nil, err
+	}
+	var docs []int32
+	var scores []float64
+	if h.Order == finder.ByRelevance {
+		r := s.ranking(h.Text, h.Distance, p)
+		docs, scores = r.after(s, p, h.After, h.Limit)
+	} else {
+		from := int32(0)
+		if h.After != nil {
+			from = s.docAfter(h.After.ID)
+		}
+		docs = p.collect(s, from, h.Limit, nil)
+	}
+	out := make([]location.Candidate, len(docs))
+	// The batch's predicate views in one allocation, one view each.
+	views := make([]predicate.Candidate, len(docs))
+	for i, d := range docs {
+		var sc float64
+		if scores != nil {
+			sc = scores[i]
+		}
+		if out[i], err = s.candidate(d, sc, &views[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// docAfter is the first doc number whose id sorts after id.
+func (s *Source) docAfter(id string) int32 {
+	i, found := slices.BinarySearchFunc(s.ents, id, func(e entry, id string) int { return strings.Compare(e.id, id) })
+	if found {
+		i++
+	}
+	return int32(i)
+}
+
+// pool is the set of records a search can match before the engine's exact
+// checks: inside the distance region (when there is one) and holding every
+// requested amenity key.
+type pool struct {
+	region    *spatial.Region
+	docs      []int32 // the region's records in doc order, when small enough to list
+	amenities []string
+}
+
+// listBelow is the share of all records under which a region's records are
+// listed (and sorted) rather than tested one by one in id order: walking a
+// region holding 1/16 of the records costs about 16 tests per candidate.
+const listBelow = 16
+
+func (s *Source) pool(d *predicate.Distance, amenities []string) (*pool, error) {
+	p := &pool{amenities: amenities}
+	if d == nil {
+		return p, nil
+	}
+	reg, err := s.spatial.Region(spatial.Point{Lat: d.Center.Lat, Lon: d.Center.Lon}, d.Max)
+	if err != nil {
+		return nil, fmt.Errorf("spatial candidates: %w", err)
+	}
+	p.region = &reg
+	if s.spatial.Count(reg)*listBelow < len(s.ents) {
+		// The circle as the cache's key, without fmt's boxing: the
+		// shortest form of each number, which tells every float apart.
+		var buf [80]byte
+		kb := strconv.AppendFloat(buf[:0], d.Center.Lat, 'g', -1, 64)
+		kb = strconv.AppendFloat(append(kb, ','), d.Center.Lon, 'g', -1, 64)
+		kb = strconv.AppendFloat(append(kb, ','), d.Max, 'g', -1, 64)
+		key := string(kb)
+		p.docs = s.pools.get(key, func() []int32 {
+			ids := s.spatial.Within(reg)
+			docs := make([]int32, len(ids))
+			for i, id := range ids { // ascending point ids are doc order
+				docs[i] = s.geoDoc[id]
+			}
+			return docs
+		})
+	}
+	return p, nil
+}
+
+// has reports whether doc is in the pool.
+func (p *pool) has(s *Source, doc int32) bool {
+	e := &s.ents[doc]
+	if p.region != nil {
+		if !e.hasGeo {
+			return false
+		}
+		if p.docs != nil {
+			if _, ok := slices.BinarySearch(p.docs, doc); !ok {
+				return false
+			}
+		} else if !p.region.Covers(spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon}) {
+			return false
+		}
+	}
+	return hasAll(e.amenities, p.amenities)
+}
+
+// collect returns up to limit pool records from doc number from on, in doc
+// order, leaving out those skip reports.
+func (p *pool) collect(s *Source, from int32, limit int, skip func(int32) bool) []int32 {
+	var out []int32
+	if p.docs != nil {
+		i, _ := slices.BinarySearch(p.docs, from)
+		for _, d := range p.docs[i:] {
+			if len(out) == limit {
+				break
+			}
+			if (skip == nil || !skip(d)) && hasAll(s.ents[d].amenities, p.amenities) {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	for d := from; int(d) < len(s.ents) && len(out) < limit; d++ {
+		if (skip == nil || !skip(d)) && p.has(s, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// hasAll reports whether every key is in sorted (the record's sorted
+// amenity keys).
+func hasAll(sorted, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := slices.BinarySearch(sorted, k); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Resolve maps ids and aliases of public records to their Locations.
+func (s *Source) Resolve(_ context.Context, keys []string) (map[string][]location.Candidate, error) {
+	out := make(map[string][]location.Candidate, len(keys))
+	for _, k := range keys {
+		doc := int32(-1)
+		if i, ok := slices.BinarySearchFunc(s.ents, k, func(e entry, k string) int { return strings.Compare(e.id, k) }); ok {
+			doc = int32(i)
+		} else if i, ok := slices.BinarySearchFunc(s.aliases, k, func(a alias, k string) int { return strings.Compare(a.key, k) }); ok {
+			doc = s.aliases[i].doc
+		}
+		if doc < 0 {
+			continue
+		}
+		c, err := s.candidate(doc, 0, new(predicate.Candidate))
+		if err != nil {
+			return nil, err
+		}
+		out[k] = []location.Candidate{c}
+	}
+	return out, nil
+}
+
+// Serves implements the dataset's rules: a point is served within the
+// record's radius_m by geodesic distance; an address is served when every
+// non-empty member is in the corresponding service_area list (countries as
+// alpha-2, regions case-insensitively, postal codes exactly).
+func (s *Source) Serves(_ context.Context, t location.ServesTarget, cands []location.Candidate) ([]bool, error) {
+	out := make([]bool, len(cands))
+	for i, c := range cands {
+		e, ok := c.Ref.(*entry)
+		if !ok {
+			return nil, fmt.Errorf("serves: candidate %q is not a store entry", c.Location.ID)
+		}
+		sa := e.area
+		if sa == nil {
+			continue
+		}
+		switch t.Key {
+		case "point":
+			out[i] = sa.RadiusM != nil && e.hasGeo && t.Point != nil && geodesic.Within(e.geo, *t.Point, *sa.RadiusM)
+		case "address":
+			a := t.Address
+			out[i] = a != nil &&
+				inList(e.countries, a.Country, func(x, y string) bool { return x == y }) &&
+				inList(sa.Regions, a.Region, strings.EqualFold) &&
+				inList(sa.PostalCodes, a.PostalCode, func(x, y string) bool { return x == y })
+		default:
+			return nil, fmt.Errorf("%w: serves target %q", predicate.ErrUnevaluable, t.Key)
+		}
+	}
+	return out, nil
+}
+
+// inList is true for an empty (absent) want, else when list holds it.
+func inList(list []string, want string, eq func(string, string) bool) bool {
+	if want == "" {
+		return true
+	}
+	return slices.ContainsFunc(list, func(x string) bool { return eq(x, want) })
+}
+
+// Items is true where every requested item is in the record's items.
+func (s *Source) Items(_ context.Context, items []string, cands []location.Candidate) ([]bool, error) {
+	out := make([]bool, len(cands))
+	for i, c := range cands {
+		e, ok := c.Ref.(*entry)
+		if !ok {
+			return nil, fmt.Errorf("items: candidate %q is not a store entry", c.Location.ID)
+		}
+		out[i] = true
+		for _, it := range items {
+			code, known := s.itemCode[it]
+			if _, ok := slices.BinarySearch(e.items, code); !known || !ok {
+				out[i] = false
+				break
+			}
+		}
+	}
+	return out, nil
+}
