@@ -64,6 +64,9 @@ func openSource(c config, logger *slog.Logger) (location.Source, int, error) {
 			c.data, st.Records, st.Inserted, st.Updated, st.Deleted)
 	}
 	src, err := postgis.Open(ctx, pool, postgis.Options{Timeout: c.postgresTimeout, Logger: logger, SmallSet: c.postgresSmallSet})
+	if errors.Is(err, postgis.ErrSchema) {
+		return nil, 0, fmt.Errorf("--postgres: %w; with this server, load with --postgres DSN --data FILE", err)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("--postgres: %w", err)
 	}

@@ -1,4 +1,4 @@
-// Package cursorkeys reads the store finder's cursor key file, so that every
+// Package cursorkeys reads a cursor key file, so that every
 // replica behind a load balancer signs and verifies pagination cursors with
 // the same keys, and keys can rotate without breaking cursors in flight.
 //

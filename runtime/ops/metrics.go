@@ -1,4 +1,4 @@
-// Package ops holds the store finder's operational surface: Prometheus
+// Package ops holds a Location server's operational surface: Prometheus
 // metrics (client_golang) for calls, sources, the PostgreSQL pool and
 // cursor rejections; a structured access log; and the /healthz and
 // /readyz probes. It wraps transports and sources from the outside, so

@@ -1,5 +1,12 @@
-// Package dataset holds the store-finder example's store records: their Go
-// types and the strict parser for the server's --data file format.
+// Package dataset reads, streams and validates a JSON file of stores in the
+// format both ready-made sources load (runtime/sources/memory and
+// runtime/sources/postgis): Record, the strict Parse, ParseFile and OpenFile
+// for whole files, Each for streaming one record at a time, and Store and
+// Records for stores a Business holds as Go values.
+//
+// Stability: the file format below and the exported API are stable within a
+// major version; a new optional member may be added to the format, never a
+// new required one.
 //
 // A dataset file is a JSON array of records:
 //

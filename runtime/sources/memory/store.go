@@ -1,8 +1,14 @@
-// Package store is the store finder's data source: the only Business code
-// behind its UCP Location Search and Lookup. It implements the generated
-// location.Source over a fixed set of dataset records; the generated
-// location.NewService runs the protocol (predicates, pagination, cursors,
-// lookup bookkeeping, response shapes) on top of it.
+// Package memory is a ready-made, in-memory indexed location.Source: a
+// Business hands it its stores (a dataset file, dataset records, or
+// dataset.Store values from its own code) and serves them through the
+// generated location.NewService, which runs the protocol (predicates,
+// pagination, cursors, lookup bookkeeping, response shapes) on top of it.
+//
+// Stability: New, NewFile, OpenFile, FromStores, Options, Source and its
+// methods, OpenSnapshot, WriteSnapshot, ReadSnapshotKey, the Err values and
+// TextFields are the package's API and change only compatibly within a
+// major version. The snapshot file format is not: a snapshot is bound to
+// the executable that wrote it and is rebuilt after any upgrade.
 //
 // Its pushdown is what an in-memory Business can do cheaply: the spatial
 // index narrows a distance relation to a superset (a small circle's records

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"slices"
@@ -81,6 +82,40 @@ func LoadFile(ctx context.Context, pool *pgxpool.Pool, path string) (LoadStats, 
 		return dataset.Each(f, fn)
 	}
 	return load(ctx, pool, each, func() error { return checkFile(path) })
+}
+
+// LoadRecords is Load for records a Business streams from its own data (a
+// catalogue, another database): recs yields each record, or an error that
+// stops the load, and the records are copied in batches as LoadFile copies
+// a file's, so memory grows with the identifiers kept to name a duplicate,
+// not with the records. A record is only read during its yield. An invalid
+// record is a *dataset.FieldError naming its index in the sequence; nothing
+// is written unless every record is valid.
+func LoadRecords(ctx context.Context, pool *pgxpool.Pool, recs iter.Seq2[dataset.Record, error]) (LoadStats, error) {
+	var idents []dataset.Record
+	each := func(fn func(int, dataset.Record) error) error {
+		i := 0
+		for rec, err := range recs {
+			if err != nil {
+				return fmt.Errorf("record %d: %w", i, err)
+			}
+			if err := fn(i, rec); err != nil {
+				return err
+			}
+			id := rec.ID
+			if id == "" { // valid, so its id decodes (toRow checked it)
+				var l struct {
+					ID string `json:"id"`
+				}
+				_ = json.Unmarshal(rec.Location, &l)
+				id = l.ID
+			}
+			idents = append(idents, dataset.Record{ID: strings.Clone(id), Aliases: slices.Clone(rec.Aliases)})
+			i++
+		}
+		return nil
+	}
+	return load(ctx, pool, each, func() error { return dataset.CheckIdentifiers(idents) })
 }
 
 // loadBatch is the number of records copied per COPY; a variable so tests

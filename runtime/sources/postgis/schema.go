@@ -10,8 +10,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Table names; prefixed so the store finder can share a database with other
-// applications without clashing with a generic "locations" table.
+// Table names; prefixed so the source can share a database with other
+// applications without clashing with a generic "locations" table. The
+// prefix is the one the tables had when this source was the store finder
+// example's, kept so that databases loaded then still open.
 const (
 	tableLocations  = "storefinder_locations"
 	tableAliases    = "storefinder_aliases"
@@ -197,14 +199,14 @@ func checkSchema(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("check schema: %w", err)
 	}
 	if !exists {
-		return fmt.Errorf("%w: table %s is missing; load a dataset (storefinder --postgres DSN --data FILE) or run Migrate first", ErrSchema, tableMigrations)
+		return fmt.Errorf("%w: table %s is missing; load a dataset (Load or LoadFile) or run Migrate first", ErrSchema, tableMigrations)
 	}
 	var have int
 	if err := pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM `+tableMigrations).Scan(&have); err != nil {
 		return fmt.Errorf("check schema: read version: %w", err)
 	}
 	if have < len(migrations) {
-		return fmt.Errorf("%w: database is at version %d, this program needs %d (%s); migrate it by loading a dataset (storefinder --postgres DSN --data FILE) or with Migrate against the primary",
+		return fmt.Errorf("%w: database is at version %d, this program needs %d (%s); migrate it by loading a dataset (Load or LoadFile) or with Migrate against the primary",
 			ErrSchema, have, len(migrations), strings.Join(migrationPurpose[max(have, 0):], "; "))
 	}
 	if have != len(migrations) {

@@ -1,7 +1,22 @@
-// Package postgis is the store finder's PostgreSQL 15 + PostGIS 3 data
-// source: a finder.Source over tables a loader fills from the dataset file
-// format, so a chain whose locations live in a database can answer agents
-// from any number of stateless replicas, primary or hot standby.
+// Package postgis is a ready-made PostgreSQL 15 + PostGIS 3 location.Source:
+// a finder.Source over tables a loader fills from the dataset file format
+// (runtime/sources/dataset), so a chain whose locations live in a database
+// can answer agents from any number of stateless replicas, primary or hot
+// standby.
+//
+// Use. Connect (or Config) makes the pool; Load (records in memory),
+// LoadFile (a dataset file, streamed in batches, so memory does not grow
+// with the file) or LoadRecords (records from any iterator, streamed the
+// same way) fills the tables, migrating them first; Open returns the Source
+// for the generated location.NewService. Loading needs the primary;
+// serving works on a hot standby too.
+//
+// Stability: Connect, Config, Migrate, Load, LoadFile, LoadRecords,
+// LoadStats, Open, Options, Source and its methods, UnavailableError and
+// ErrSchema are the package's API and change only compatibly within a major
+// version. The schema below is part of it: its tables and columns change
+// only through a new migration that Migrate applies, and Open refuses a
+// database at another version with ErrSchema rather than misreading it.
 //
 // Schema. storefinder_locations holds one row per record: the Location JSON
 // exactly as loaded (text), a geography(Point,4326) with a GiST index, the

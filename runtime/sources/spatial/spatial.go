@@ -1,6 +1,6 @@
 // Package spatial is an in-memory index over latitude/longitude points that
-// narrows a distance query to a candidate superset, so the store finder does
-// not compute a geodesic for every store on every request. It never decides
+// narrows a distance query to a candidate superset, so a source does not
+// compute a geodesic for every store on every request. It never decides
 // a match: the caller runs the exact geodesic comparison on each candidate.
 //
 // The index is a list of 0.5 degree latitude rows, each sorted by longitude.

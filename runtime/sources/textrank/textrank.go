@@ -1,4 +1,4 @@
-// Package textrank scores store-finder candidates against the free-text
+// Package textrank scores location candidates against the free-text
 // query of a Search request. The spec makes query a ranking hint only: it
 // never creates or relaxes a structured constraint. This package therefore
 // only computes scores; it has no way to drop or add a candidate, and Order

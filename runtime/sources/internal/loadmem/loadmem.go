@@ -1,4 +1,4 @@
-// Package loadmem bounds the store finder's memory while it loads a large
+// Package loadmem bounds a source's memory while it loads a large
 // dataset, without changing how the garbage collector behaves once the
 // server runs.
 package loadmem
