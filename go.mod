@@ -10,9 +10,9 @@ require (
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pb33f/libopenapi v0.37.2
-	github.com/prometheus/client_golang v1.24.1 // pinned: v1.25.0 declares go 1.26.0 and this module promises go 1.25.0 (ops TestDependenciesKeepGo125)
-	github.com/prometheus/client_model v0.6.2
-	github.com/prometheus/common v0.70.1 // pinned: v0.72.0 declares go 1.26.0 and this module promises go 1.25.0 (ops TestDependenciesKeepGo125)
+	github.com/prometheus/client_golang v1.24.1 // runtime/ops is the library package that needs it; pinned: v1.25.0 declares go 1.26.0 and this module promises go 1.25.0 (ops TestDependenciesKeepGo125)
+	github.com/prometheus/client_model v0.6.2 // for runtime/ops
+	github.com/prometheus/common v0.70.1 // for runtime/ops; pinned: v0.72.0 declares go 1.26.0 and this module promises go 1.25.0 (ops TestDependenciesKeepGo125)
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	golang.org/x/sync v0.22.0
