@@ -180,9 +180,9 @@ func TestPostGISHotStandby(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := pgCompare(t, pgCorpus(t, recs, pgCorpusSize), mem, []*mcp.ClientSession{sb})
-	t.Logf("hot standby: %d tool calls compared byte for byte", st.calls)
-	if st.calls < 1000 {
-		t.Fatalf("only %d calls compared", st.calls)
+	t.Logf("hot standby: %d tool calls compared byte for byte", st.Calls)
+	if st.Calls < 1000 {
+		t.Fatalf("only %d calls compared", st.Calls)
 	}
 }
 
