@@ -79,7 +79,7 @@ breaking change; 2 bad input (flags, schema tree, lint warnings under
 	root.SetVersionTemplate("ucpgen {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newGenerate(stdout, stderr, v), newDiff(stdout), newSchemas(stdout), newVersion(stdout, v))
+	root.AddCommand(newGenerate(stdout, stderr, v), newDiff(stdout), newSchemas(stdout), newConform(stdout), newVersion(stdout, v))
 	return root
 }
 
