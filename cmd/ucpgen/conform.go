@@ -23,6 +23,7 @@ func newConform(stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	var junit string
 	var timeout time.Duration
+	var at string
 	cmd := &cobra.Command{
 		Use:   "conform URL",
 		Short: "Check a UCP Business's Location capability from the outside, as a Platform",
@@ -40,6 +41,13 @@ names the rule and its LOCATION.md section); 2 conform could not do its work
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.URL = args[0]
+			if at != "" {
+				t, err := time.Parse(time.RFC3339, at)
+				if err != nil {
+					return fmt.Errorf("--at %q: want an RFC 3339 instant such as 2026-12-24T15:00:00Z", at)
+				}
+				o.At = t
+			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			r, err := conform.Run(ctx, o)
@@ -76,6 +84,7 @@ names the rule and its LOCATION.md section); 2 conform could not do its work
 	f.StringArrayVar(&o.Items, "item", nil, "a catalogue item id of the Business, for the items filter checks (repeat for more; two or more check AND)")
 	f.StringSliceVar(&o.Versions, "ucp-version", nil, "check only these protocol versions (default: every version the profile lists)")
 	f.StringSliceVar(&o.Transports, "transport", nil, "check only these transports: mcp, rest (default: both)")
+	f.StringVar(&at, "at", "", "RFC 3339 instant the hours checks start from, for a repeatable run (default: now)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.StringVar(&junit, "junit", "", "also write the report as JUnit XML to this file")
 	return cmd

@@ -113,8 +113,14 @@ func (c *client) do(ctx context.Context, url string, body []byte, header http.He
 			return a, nil
 		}
 		c.mu.Lock()
-		c.waited += wait
+		spent := c.used >= c.budget
+		if !spent {
+			c.waited += wait
+		}
 		c.mu.Unlock()
+		if spent {
+			return answer{}, errBudget // no request left to retry with
+		}
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():

@@ -70,14 +70,32 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	switch {
 	case errors.Is(err, errBudget):
 		r.Incomplete = fmt.Sprintf("%v after %d requests; raise --max-requests", err, r.Requests)
-		return r, nil
 	case ctx.Err() != nil:
 		r.Incomplete = fmt.Sprintf("the deadline passed (%v) after %d requests; raise --timeout", ctx.Err(), r.Requests)
-		return r, nil
 	case err != nil:
 		return r, err
 	}
+	if r.Incomplete != "" {
+		r.interrupted()
+	}
 	return r, nil
+}
+
+// interrupted marks as not run the passing checks of the version and
+// transport the run was cut short in, since they never saw all their
+// questions asked.
+func (r *Report) interrupted() {
+	if len(r.Checks) == 0 {
+		return
+	}
+	last := r.Checks[len(r.Checks)-1]
+	for _, c := range r.Checks {
+		inScope := c == last || (last.Transport != "" && c.Version == last.Version && c.Transport == last.Transport)
+		if inScope && (c.Status == Pass || c.Status == Skip) {
+			c.Status = NotRun
+			c.Details = append(c.Details, "the run ended before this check had asked all its questions")
+		}
+	}
 }
 
 // profileLocation returns the profile URL for a Business URL.

@@ -38,6 +38,8 @@ type mutant struct {
 	// blockREST answers every REST operation with 404 while the profile
 	// still advertises REST.
 	blockREST bool
+	// seen, when set, is told of every request the checker sends.
+	seen func(r *http.Request, body []byte)
 }
 
 // proxy serves m in front of the Business at upstream.
@@ -47,6 +49,9 @@ func (m *mutant) proxy(t *testing.T, upstream string) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		path := r.URL.Path
+		if m.seen != nil {
+			m.seen(r, body)
+		}
 		switch {
 		case strings.HasPrefix(path, "/.well-known/ucp"):
 			status, h, out := pass(r, upstream+path, body)
@@ -356,6 +361,7 @@ func TestConformFailsEachMutant(t *testing.T) {
 		t.Skip("skipping: builds and runs the storefinder (not in -short mode)")
 	}
 	upstream := startStorefinder(t, "--data", craftedData(t), "--batch-max", "10", "--supported-versions", "2026-08-21")
+	reads := &readOnly{}
 	cases := []struct {
 		name      string
 		m         *mutant
@@ -363,7 +369,7 @@ func TestConformFailsEachMutant(t *testing.T) {
 		version   string
 		want      string // the check that must fail ("" : none may)
 	}{
-		{name: "no defect", m: &mutant{}, want: ""},
+		{name: "no defect", m: &mutant{seen: reads.note}, want: ""},
 		{name: "OR instead of AND", m: &mutant{rewrite: orUnion}, transport: "mcp", want: "filters.amenities-and"},
 		{name: "OR instead of AND for items", m: &mutant{rewrite: orUnion}, transport: "rest", version: "2026-08-25", want: "filters.items-and"},
 		{name: "clamped radius", transport: "mcp", version: "2026-08-25", want: "distance.inclusive-geodesic", m: &mutant{rewrite: func(op string, req map[string]any, fwd forward) upstreamAnswer {
@@ -471,6 +477,7 @@ func TestConformFailsEachMutant(t *testing.T) {
 				}
 				// The data must exercise what the mutants break.
 				mustPass(t, r, exercised...)
+				reads.check(t, r.Requests)
 				return
 			}
 			failed := false
@@ -482,5 +489,59 @@ func TestConformFailsEachMutant(t *testing.T) {
 			}
 			t.Logf("failures:\n%s", failures(r))
 		})
+	}
+}
+
+// readOnly records what the checker sends, to hold it to reads: GETs of
+// profiles, MCP session set-up and tools/list, calls of the two Location
+// tools (and one tool name no Business has), and the two REST reads.
+type readOnly struct {
+	mu   sync.Mutex
+	n    int
+	sent []string
+}
+
+func (o *readOnly) note(r *http.Request, body []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.n++
+	what := r.Method + " " + r.URL.Path
+	if strings.HasSuffix(r.URL.Path, "/mcp") {
+		var msg struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &msg) == nil {
+			what = "mcp " + msg.Method + " " + msg.Params.Name
+		} else {
+			what = "mcp (not JSON)"
+		}
+	}
+	o.sent = append(o.sent, what)
+}
+
+func (o *readOnly) check(t *testing.T, reported int) {
+	t.Helper()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	allowed := []string{
+		"GET /.well-known/ucp", "mcp initialize ", "mcp notifications/initialized ", "mcp tools/list ",
+		"mcp tools/call search_locations", "mcp tools/call lookup_locations", "mcp tools/call ucpgen_conform_no_such_tool",
+		"mcp  ", "mcp (not JSON)", "POST /ucp/locations/search", "POST /ucp/locations/lookup",
+		"POST /ucp/2026-08-21/locations/search", "POST /ucp/2026-08-21/locations/lookup",
+	}
+	for _, s := range o.sent {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || strings.HasPrefix(s, a)
+		}
+		if !ok {
+			t.Errorf("the checker sent %q, which is not a read", s)
+		}
+	}
+	if o.n != reported {
+		t.Errorf("the proxy saw %d requests, the report says %d", o.n, reported)
 	}
 }
