@@ -1,10 +1,11 @@
 // Command ucpgen generates Go types, validators and MCP tool stubs for the
 // UCP Location capability from UCP's OpenRPC file and JSON Schemas.
 //
-// Exit codes: 0 success; 1 `generate --check` found stale output, or
-// `diff` found a change that breaks Business code; 2 ucpgen could not do
-// its work (bad flags, a missing or invalid schema tree, lint warnings
-// under --strict, an output it cannot write).
+// Exit codes: 0 success; 1 `generate --check` found stale output, `diff`
+// found a change that breaks Business code, or `conform` found a Business
+// failing a MUST; 2 ucpgen could not do its work (bad flags, a missing or
+// invalid schema tree, lint warnings under --strict, an output it cannot
+// write, a Business it cannot reach, a conform run cut short).
 package main
 
 import (
@@ -69,9 +70,10 @@ Install it as a tool of your module and generate from a Go file:
   go get -tool github.com/ucpgen/ucpgen/cmd/ucpgen
   //go:generate go tool ucpgen generate --out . --package ucploc
 
-Exit codes: 0 success; 1 generate --check found stale output, or diff a
-breaking change; 2 bad input (flags, schema tree, lint warnings under
---strict) or output not writable.`,
+Exit codes: 0 success; 1 generate --check found stale output, diff a
+breaking change, or conform a Business failing a MUST; 2 bad input (flags,
+schema tree, lint warnings under --strict), output not writable, or a
+conform run that could not reach the Business or was cut short.`,
 		Version:       v.String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
