@@ -35,54 +35,30 @@ func geodesicDistance(lat1, lon1, lat2, lon2 float64) (float64, error) {
 	sinU2, cosU2 := math.Sincos(u2)
 
 	lambda := diff
-	var sinSigma, cosSigma, sigma, cos2Alpha, cos2SigmaM float64
+	var t terms
 	converged := false
 	for range 200 {
-		sinLambda, cosLambda := math.Sincos(lambda)
-		t1 := cosU2 * sinLambda
-		t2 := cosU1*sinU2 - sinU1*cosU2*cosLambda
-		sinSigma = math.Hypot(t1, t2)
-		if sinSigma == 0 {
+		t = vincentyTerms(lambda, sinU1, cosU1, sinU2, cosU2)
+		if t.sinSigma == 0 {
 			return 0, nil // coincident points
 		}
-		cosSigma = sinU1*sinU2 + cosU1*cosU2*cosLambda
-		sigma = math.Atan2(sinSigma, cosSigma)
-		sinAlpha := cosU1 * cosU2 * sinLambda / sinSigma
-		cos2Alpha = 1 - sinAlpha*sinAlpha
-		if cos2Alpha != 0 {
-			cos2SigmaM = cosSigma - 2*sinU1*sinU2/cos2Alpha
-		} else {
-			cos2SigmaM = 0 // both points on the equator
-		}
-		c := wgs84F / 16 * cos2Alpha * (4 + wgs84F*(4-3*cos2Alpha))
-		next := diff + (1-c)*wgs84F*sinAlpha*(sigma+c*sinSigma*(cos2SigmaM+c*cosSigma*(-1+2*cos2SigmaM*cos2SigmaM)))
+		c := wgs84F / 16 * t.cos2Alpha * (4 + wgs84F*(4-3*t.cos2Alpha))
+		next := diff + (1-c)*wgs84F*t.sinAlpha*(t.sigma+c*t.sinSigma*(t.cos2SigmaM+c*t.cosSigma*(-1+2*t.cos2SigmaM*t.cos2SigmaM)))
 		if math.Abs(next) > math.Pi {
 			return 0, errNoConvergence
 		}
-		if math.Abs(next-lambda) < 1e-12 {
-			lambda = next
+		done := math.Abs(next-lambda) < 1e-12
+		lambda = next
+		if done {
 			converged = true
 			break
 		}
-		lambda = next
 	}
 	if !converged {
 		return 0, errNoConvergence
 	}
-	// Recompute the terms at the converged lambda.
-	sinLambda, cosLambda := math.Sincos(lambda)
-	t1 := cosU2 * sinLambda
-	t2 := cosU1*sinU2 - sinU1*cosU2*cosLambda
-	sinSigma = math.Hypot(t1, t2)
-	cosSigma = sinU1*sinU2 + cosU1*cosU2*cosLambda
-	sigma = math.Atan2(sinSigma, cosSigma)
-	sinAlpha := cosU1 * cosU2 * sinLambda / sinSigma
-	cos2Alpha = 1 - sinAlpha*sinAlpha
-	if cos2Alpha != 0 {
-		cos2SigmaM = cosSigma - 2*sinU1*sinU2/cos2Alpha
-	} else {
-		cos2SigmaM = 0
-	}
+	t = vincentyTerms(lambda, sinU1, cosU1, sinU2, cosU2) // at the converged lambda
+	sinSigma, cosSigma, sigma, cos2Alpha, cos2SigmaM := t.sinSigma, t.cosSigma, t.sigma, t.cos2Alpha, t.cos2SigmaM
 
 	u2sq := cos2Alpha * (wgs84A*wgs84A - wgs84B*wgs84B) / (wgs84B * wgs84B)
 	a := 1 + u2sq/16384*(4096+u2sq*(-768+u2sq*(320-175*u2sq)))
@@ -90,4 +66,28 @@ func geodesicDistance(lat1, lon1, lat2, lon2 float64) (float64, error) {
 	deltaSigma := b * sinSigma * (cos2SigmaM + b/4*(cosSigma*(-1+2*cos2SigmaM*cos2SigmaM)-
 		b/6*cos2SigmaM*(-3+4*sinSigma*sinSigma)*(-3+4*cos2SigmaM*cos2SigmaM)))
 	return wgs84B * a * (sigma - deltaSigma), nil
+}
+
+// terms are the auxiliary-sphere quantities of one Vincenty iteration.
+type terms struct {
+	sinSigma, cosSigma, sigma, sinAlpha, cos2Alpha, cos2SigmaM float64
+}
+
+// vincentyTerms evaluates the auxiliary sphere at the longitude lambda
+// for reduced latitudes given by their sines and cosines.
+func vincentyTerms(lambda, sinU1, cosU1, sinU2, cosU2 float64) terms {
+	var t terms
+	sinLambda, cosLambda := math.Sincos(lambda)
+	t.sinSigma = math.Hypot(cosU2*sinLambda, cosU1*sinU2-sinU1*cosU2*cosLambda)
+	if t.sinSigma == 0 {
+		return t
+	}
+	t.cosSigma = sinU1*sinU2 + cosU1*cosU2*cosLambda
+	t.sigma = math.Atan2(t.sinSigma, t.cosSigma)
+	t.sinAlpha = cosU1 * cosU2 * sinLambda / t.sinSigma
+	t.cos2Alpha = 1 - t.sinAlpha*t.sinAlpha
+	if t.cos2Alpha != 0 {
+		t.cos2SigmaM = t.cosSigma - 2*sinU1*sinU2/t.cos2Alpha
+	} // else both points are on the equator and cos2SigmaM stays 0
+	return t
 }

@@ -72,7 +72,7 @@ func (s *session) knownIDs() []string {
 		out = append(out, l.ID)
 		have[l.ID] = true
 	}
-	for _, id := range idSet(nil).sortedKeys(s.known) {
+	for _, id := range knownOrder(s.known) {
 		if !have[id] {
 			out = append(out, id)
 		}
@@ -186,6 +186,10 @@ func (s *session) batchLimit(ids []string, inputs *Check) error {
 		}
 		if processed == len(ids) {
 			c.failf("batch_limit_applied sent though all %d distinct ids were processed", len(ids))
+		}
+		if processed < 10 {
+			s.check("lookup.batch-at-least-10", "7", "SHOULD", "a Business accepts at least 10 distinct ids per lookup").
+				failf("the batch maximum is %d", processed)
 		}
 	}
 	return nil

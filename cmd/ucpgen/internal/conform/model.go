@@ -55,7 +55,7 @@ type loc struct {
 	Amenities map[string]bool
 	Sched     schedule
 	Country   string
-	Postal    string
+	Region    string
 	// Inputs are lookup's inputs[].id, in order.
 	Inputs []string
 	// Raw is the Location's JSON as returned, for parity.
@@ -88,7 +88,7 @@ type wireLoc struct {
 	} `json:"geo"`
 	Address *struct {
 		Country string `json:"address_country"`
-		Postal  string `json:"postal_code"`
+		Region  string `json:"address_region"`
 	} `json:"address"`
 	Amenities json.RawMessage `json:"amenities"`
 	Hours     *[]struct {
@@ -166,7 +166,7 @@ func decodeLoc(raw json.RawMessage) (loc, error) {
 		l.HasGeo, l.Lat, l.Lon = true, w.Geo.Latitude, w.Geo.Longitude
 	}
 	if w.Address != nil {
-		l.Country, l.Postal = w.Address.Country, w.Address.Postal
+		l.Country, l.Region = w.Address.Country, w.Address.Region
 	}
 	if len(w.Amenities) > 0 {
 		var asMap map[string]json.RawMessage
@@ -201,15 +201,6 @@ func decodeLoc(raw json.RawMessage) (loc, error) {
 
 // idSet is a set of Location ids.
 type idSet map[string]bool
-
-func (s idSet) sorted() []string {
-	out := make([]string, 0, len(s))
-	for id := range s {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // diff describes how got differs from want, or "" when they are equal.
 func (s idSet) diff(want idSet) string {

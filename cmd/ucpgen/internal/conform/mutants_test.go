@@ -458,6 +458,15 @@ func TestConformFailsEachMutant(t *testing.T) {
 			return http.StatusOK, []byte(`{"ucp":{"version":"` + version + `","capabilities":{"` + capOf[op] + `":[{"version":"` + version + `"}]}},"locations":[]}`)
 		}}},
 		{name: "profile advertises an unserved transport", version: "2026-08-25", want: "discovery.transport-served", m: &mutant{blockREST: true}},
+		{name: "alpha-3 country answered empty", transport: "mcp", version: "2026-08-25", want: "serves.country-forms", m: &mutant{rewrite: func(op string, req map[string]any, fwd forward) upstreamAnswer {
+			a := fwd(req)
+			serves, _ := req["serves"].(map[string]any)
+			addr, _ := serves["address"].(map[string]any)
+			if country, _ := addr["address_country"].(string); len(country) == 3 {
+				return keepLocations(a, func(map[string]any) bool { return false })
+			}
+			return a
+		}}},
 		{name: "hours evaluated in UTC", transport: "rest", version: "2026-08-25", want: "filters.hours-zone", m: &mutant{rewrite: utcHours}},
 	}
 	for _, tc := range cases {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"golang.org/x/text/language"
 )
 
 // distanceSlack is how close to max a distance may be before the checker
@@ -112,7 +114,7 @@ func (s *session) distanceWalk(label string, req obj, max float64, exhaustive bo
 	if !w.complete || !exhaustive {
 		return w, nil
 	}
-	for _, id := range idSet(nil).sortedKeys(s.known) {
+	for _, id := range knownOrder(s.known) {
 		l := s.known[id]
 		if d, ok := geoDistance(s.anchor, &l); ok && d <= max-distanceSlack && !w.ids[id] {
 			c.failf("%s: %s is %.4f m from the center, within max %.4f m, and was not returned", label, id, d, max)
@@ -121,8 +123,8 @@ func (s *session) distanceWalk(label string, req obj, max float64, exhaustive bo
 	return w, nil
 }
 
-// sortedKeys returns the keys of m in order (a method so callers read well).
-func (idSet) sortedKeys(m map[string]loc) []string {
+// knownOrder returns the ids of m in order.
+func knownOrder(m map[string]loc) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -221,6 +223,26 @@ func (s *session) expectSet(c *Check, label string, q obj, want idSet) (walked, 
 	return w, nil
 }
 
+// subsetOfNear fails c for every Location of w that the same radius
+// without w's extra members did not return: a filter or hint only narrows.
+func (s *session) subsetOfNear(c *Check, label string, w walked) {
+	for _, id := range w.ids.sortedKeys() {
+		if !s.near.ids[id] {
+			c.failf("%s: %s is returned, but not by the same radius without it", label, id)
+		}
+	}
+}
+
+// sortedKeys returns the ids in order.
+func (ids idSet) sortedKeys() []string {
+	out := make([]string, 0, len(ids))
+	for id := range ids {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // where is the part of the neighbourhood that satisfies keep.
 func (s *session) where(keep func(*loc) bool) idSet {
 	out := idSet{}
@@ -314,11 +336,7 @@ func (s *session) items() error {
 		if w.rejected != nil || !w.complete {
 			return nil
 		}
-		for id := range w.ids {
-			if !s.near.ids[id] {
-				c.failf("items [%s]: %s is outside the same radius without the filter", it, id)
-			}
-		}
+		s.subsetOfNear(c, "items ["+it+"]", w)
 		single[it] = w.ids
 	}
 	distinct := false
@@ -382,15 +400,17 @@ func (s *session) serves() error {
 		name   string
 		target obj
 	}{{"serves.point at the anchor", obj{"point": obj{"latitude": s.anchor.Lat, "longitude": s.anchor.Lon}}}}
+	var alpha3 *Check
 	if s.anchor.Country != "" {
 		addr := obj{"address_country": s.anchor.Country}
-		if s.anchor.Postal != "" {
-			addr["postal_code"] = s.anchor.Postal
+		if s.anchor.Region != "" {
+			addr["address_region"] = s.anchor.Region
 		}
 		targets = append(targets, struct {
 			name   string
 			target obj
-		}{"serves.address of the anchor", obj{"address": addr}})
+		}{addressTarget, obj{"address": addr}})
+		alpha3 = s.check("serves.country-forms", "4", "MUST", "serves.address_country as an alpha-3 code is understood (same answer as alpha-2) or refused, never answered empty")
 	}
 	for _, t := range targets {
 		w, err := s.distanceWalk(t.name, s.nearWith(obj{"serves": t.target}), s.radius, false)
@@ -404,9 +424,10 @@ func (s *session) serves() error {
 		if !w.complete {
 			continue
 		}
-		for id := range w.ids {
-			if !s.near.ids[id] {
-				c.failf("%s: %s is returned with serves but not without it", t.name, id)
+		s.subsetOfNear(c, t.name, w)
+		if alpha3 != nil && t.name == addressTarget {
+			if err := s.countryForms(alpha3, t.target, w); err != nil {
+				return err
 			}
 		}
 		if s.amenity == "" {
@@ -426,6 +447,38 @@ func (s *session) serves() error {
 	return nil
 }
 
+// addressTarget names the serves.address question.
+const addressTarget = "serves.address of the anchor"
+
+// countryForms asks target again with the country as ISO 3166-1 alpha-3:
+// the Business either understands it (the same answer) or refuses it.
+func (s *session) countryForms(c *Check, target obj, alpha2 walked) error {
+	if len(alpha2.ids) == 0 {
+		c.skipf("the alpha-2 target matched nothing near %s, so an empty alpha-3 answer would prove nothing", s.anchor.ID)
+		return nil
+	}
+	region, err := language.ParseRegion(s.anchor.Country)
+	if err != nil || region.ISO3() == "" || region.ISO3() == "ZZZ" {
+		c.skipf("the anchor's address_country %q is not an ISO 3166-1 code this checker can convert", s.anchor.Country)
+		return nil
+	}
+	addr := clone(target["address"].(obj))
+	addr["address_country"] = region.ISO3()
+	label := "serves.address with address_country " + region.ISO3()
+	w, err := s.distanceWalk(label, s.nearWith(obj{"serves": obj{"address": addr}}), s.radius, false)
+	if err != nil || w.rejected != nil {
+		return err
+	}
+	if !w.complete {
+		c.skipf("%s: the walk did not end within %d pages", label, walkPages)
+		return nil
+	}
+	if d := w.ids.diff(alpha2.ids); d != "" {
+		c.failf("%s was accepted but answered unlike %s: %s", region.ISO3(), s.anchor.Country, d)
+	}
+	return nil
+}
+
 // implicit checks that nothing the request did not send narrows it:
 // context and signals change no membership, and the filter-free
 // neighbourhood holds every Location seen within its radius.
@@ -441,7 +494,18 @@ func (s *session) implicit() error {
 	if _, err := s.expectSet(c, "the neighbourhood with context and signals", s.nearWith(hints), s.near.ids); err != nil {
 		return err
 	}
-	for _, id := range idSet(nil).sortedKeys(s.known) {
+	// Free text may rank or narrow, never widen: "near me" proves nothing.
+	label := "the neighbourhood with query text"
+	w, err := s.distanceWalk(label, s.nearWith(obj{"query": "open now near me, anywhere in the world"}), s.radius, false)
+	if err != nil {
+		return err
+	}
+	if w.rejected != nil {
+		c.failf("%s: refused: %s", label, describe(*w.rejected))
+	} else {
+		s.subsetOfNear(c, label, w)
+	}
+	for _, id := range knownOrder(s.known) {
 		l := s.known[id]
 		if d, ok := geoDistance(s.anchor, &l); ok && d <= s.radius-distanceSlack && !s.near.ids[id] {
 			c.failf("%s (seen elsewhere in this run) is %.1f m from %s, within %.0f m, and the filter-free search did not return it", id, d, s.anchor.ID, s.radius)

@@ -159,7 +159,7 @@ func craftedData(t *testing.T) string {
 			l["hours"] = hours("20:00", "02:00", 5)
 		}
 		r := rec{Location: l, Items: items}
-		if i%2 == 1 {
+		if i%4 != 3 {
 			r.ServiceArea = map[string]any{"countries": []string{"US"}, "regions": []string{"NY"}, "radius_m": 3000}
 		}
 		r.Private = i == 24
@@ -218,7 +218,7 @@ var exercised = []string{
 	"discovery.profile", "discovery.supported-versions", "discovery.transport-served",
 	"errors.invalid-params", "mcp.errors", "rest.errors", "search.browse",
 	"distance.inclusive-geodesic", "filters.amenities-and", "filters.items-and",
-	"filters.hours-zone", "serves.and", "search.no-implicit-operands",
+	"filters.hours-zone", "serves.and", "serves.country-forms", "search.no-implicit-operands",
 	"pagination.walk", "pagination.cursor-bound", "lookup.inputs", "lookup.canonical-ids",
 	"lookup.dedupe", "lookup.batch-limit", "lookup.not-found", "lookup.refinement", "parity.mcp-rest",
 }
