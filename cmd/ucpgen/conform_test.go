@@ -44,6 +44,8 @@ func TestConformExitCodes(t *testing.T) {
 		{"no URL", []string{"conform"}, exitBadInput, "", "accepts 1 arg"},
 		{"not an http URL", []string{"conform", "ftp://example.com"}, exitBadInput, "", "absolute http or https URL"},
 		{"bad --at", []string{"conform", noProfile.URL, "--at", "noon"}, exitBadInput, "", "--at \"noon\": want an RFC 3339 instant"},
+		{"bad --transport", []string{"conform", noProfile.URL, "--transport", "grpc"}, exitBadInput, "", `transport "grpc": want mcp or rest`},
+		{"a version the profile does not list", []string{"conform", tiny.URL, "--ucp-version", "2025-01-01"}, exitBadInput, "", "version 2025-01-01: the Business profile lists [2026-08-25]"},
 		{"rate 0", []string{"conform", noProfile.URL, "--rate", "0"}, exitBadInput, "", "rate 0"},
 		{"unreachable", []string{"conform", gone.URL}, exitBadInput, "", "fetch the Business profile"},
 		{"no profile", []string{"conform", noProfile.URL, "--rate", "100"}, exitNonConforming, "FAIL    §1       discovery.profile", "does not conform: 1 MUST checks failed"},

@@ -58,6 +58,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.AgentProfile == "" {
 		return nil, errors.New("agent profile: a Platform profile URI is required")
 	}
+	for _, t := range o.Transports {
+		if t != "mcp" && t != "rest" {
+			return nil, fmt.Errorf("transport %q: want mcp or rest", t)
+		}
+	}
 	hc := o.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: 30 * time.Second}
@@ -181,6 +186,15 @@ func (r *runner) all(ctx context.Context, profileURL string) error {
 				}
 			}
 			profiles = append(profiles, p)
+		}
+	}
+	for _, v := range r.o.Versions {
+		if !slices.ContainsFunc(profiles, func(p *profile) bool { return p.UCP.Version == v }) {
+			listed := make([]string, len(profiles))
+			for i, p := range profiles {
+				listed[i] = p.UCP.Version
+			}
+			return fmt.Errorf("version %s: the Business profile lists %v", v, listed)
 		}
 	}
 	for _, p := range profiles {

@@ -425,6 +425,15 @@ func TestConformFailsEachMutant(t *testing.T) {
 			return a
 		}}},
 		{name: "cursor ignores its query", transport: "mcp", version: "2026-08-25", want: "pagination.cursor-bound", m: &mutant{rewrite: (&cursorMemory{queries: map[string]map[string]any{}}).rewrite}},
+		{name: "a cursor that points at its own page", transport: "rest", version: "2026-08-21", want: "pagination.walk", m: &mutant{rewrite: func(op string, req map[string]any, fwd forward) upstreamAnswer {
+			a := fwd(req)
+			pg, _ := req["pagination"].(map[string]any)
+			sent, hadCursor := pg["cursor"].(string)
+			if p, _ := a.body["pagination"].(map[string]any); a.ok && hadCursor && p != nil && p["cursor"] != nil {
+				p["cursor"] = sent // page 2 leads to page 2 again, for ever
+			}
+			return a
+		}}},
 		{name: "broken dedupe", transport: "mcp", version: "2026-08-25", want: "lookup.dedupe", m: &mutant{rewrite: func(op string, req map[string]any, fwd forward) upstreamAnswer {
 			a := fwd(req)
 			if op != opLookup || !a.ok {
