@@ -83,16 +83,27 @@ func (s *session) errors() error {
 // hasPointer reports whether data holds, at any depth, the string want,
 // want's parent pointer, or a pointer below want (an array entry of it).
 func hasPointer(data json.RawMessage, want string) bool {
+	parent := ""
+	if i := strings.LastIndex(want, "/"); i > 0 {
+		parent = want[:i]
+	}
+	return findString(data, func(x string) bool {
+		return x == want || (parent != "" && x == parent) || strings.HasPrefix(x, want+"/")
+	})
+}
+
+// findString reports whether data holds, at any depth, a string match
+// accepts.
+func findString(data json.RawMessage, match func(string) bool) bool {
 	var v any
 	if json.Unmarshal(data, &v) != nil {
 		return false
 	}
-	parent := want[:strings.LastIndex(want, "/")]
 	var walk func(any) bool
 	walk = func(v any) bool {
 		switch x := v.(type) {
 		case string:
-			return x == want || (parent != "" && x == parent) || strings.HasPrefix(x, want+"/")
+			return match(x)
 		case []any:
 			for _, e := range x {
 				if walk(e) {
@@ -115,7 +126,7 @@ func hasPointer(data json.RawMessage, want string) bool {
 // request: a body that is not JSON, a call without meta, an unknown tool.
 func (s *session) mcpErrors() error {
 	m := s.t.(*mcpTransport)
-	c := s.check("mcp.errors", "2", "MUST", "a body that is not JSON gets -32700 with id null, a call without meta.ucp-agent gets -32602, an unknown tool gets a JSON-RPC error")
+	c := s.check("mcp.errors", "2", "MUST", "a body that is not JSON gets -32700 with id null, a call without meta.ucp-agent gets -32602, one whose profile is not a URI -32602 or -32001 invalid_profile_url, an unknown tool a JSON-RPC error")
 	a, err := m.post(s.ctx, []byte(`{"jsonrpc":"2.0","id":`), nil)
 	if err != nil {
 		return err
@@ -138,6 +149,18 @@ func (s *session) mcpErrors() error {
 		c.failf("%s without meta: %s, want -32602 (meta.ucp-agent.profile is required)", tool, describeRPC(r))
 	} else if !hasPointer(r.data, "/meta/ucp-agent") && !hasPointer(r.data, "/meta") {
 		c.failf("%s without meta: no JSON Pointer to /meta in the error: %s", tool, clip(r.data))
+	}
+	args := m.arguments(json.RawMessage(`{}`))
+	if tool == toolOf[opLookup] {
+		args = m.arguments(json.RawMessage(`{"ids":["x"]}`))
+	}
+	args["meta"] = map[string]any{"ucp-agent": map[string]any{"profile": "not a uri"}}
+	a, err = m.rpc(s.ctx, "tools/call", map[string]any{"name": tool, "arguments": args})
+	if err != nil {
+		return err
+	}
+	if r := toolReply(a); r.code != -32602 && !(r.code == -32001 && findString(r.data, func(x string) bool { return x == "invalid_profile_url" })) {
+		c.failf("%s with meta.ucp-agent.profile \"not a uri\": %s, want -32602 or -32001 invalid_profile_url", tool, describeRPC(r))
 	}
 	a, err = m.rpc(s.ctx, "tools/call", map[string]any{"name": "ucpgen_conform_no_such_tool", "arguments": m.arguments(json.RawMessage(`{}`))})
 	if err != nil {
@@ -166,25 +189,30 @@ func describeRPC(r reply) string {
 // restErrors checks REST's header and body refusals.
 func (s *session) restErrors() error {
 	t := s.t.(*restTransport)
-	c := s.check("rest.errors", "13", "MUST", "a body that is not JSON, a request without UCP-Agent and one without Request-Id each get HTTP 400")
+	c := s.check("rest.errors", "13", "MUST", "a body that is not JSON, a request without UCP-Agent, one whose profile is not a URI and one without Request-Id each get HTTP 400")
 	op := opSearch
 	body := []byte(`{}`)
 	if !s.caps[opSearch] {
 		op, body = opLookup, []byte(`{"ids":["x"]}`)
 	}
 	cases := []struct {
-		name string
-		body []byte
-		drop string
+		name  string
+		body  []byte
+		drop  string
+		agent string
 	}{
-		{"a truncated JSON body", []byte(`{"distance":`), ""},
-		{"no UCP-Agent header", body, "UCP-Agent"},
-		{"no Request-Id header", body, "Request-Id"},
+		{"a truncated JSON body", []byte(`{"distance":`), "", ""},
+		{"no UCP-Agent header", body, "UCP-Agent", ""},
+		{"a UCP-Agent profile that is not a URI", body, "", `profile="not a uri"`},
+		{"no Request-Id header", body, "Request-Id", ""},
 	}
 	for _, tc := range cases {
 		h := t.headers()
 		if tc.drop != "" {
 			h.Del(tc.drop)
+		}
+		if tc.agent != "" {
+			h.Set("UCP-Agent", tc.agent)
 		}
 		r, err := t.post(s.ctx, op, tc.body, h)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 )
@@ -218,10 +219,14 @@ func (s *session) walk(label string, req obj, limit, maxPages int) (walked, erro
 
 // describe says what a refused answer was.
 func describe(r reply) string {
-	if r.code != 0 {
-		return fmt.Sprintf("JSON-RPC %d %s", r.code, r.message)
+	hint := ""
+	if r.status == http.StatusTooManyRequests || r.status == http.StatusServiceUnavailable {
+		hint = " (the Business shed load without a Retry-After the checker could wait out; try a lower --rate)"
 	}
-	return fmt.Sprintf("HTTP %d %s", r.status, clip(r.data))
+	if r.code != 0 {
+		return fmt.Sprintf("JSON-RPC %d %s%s", r.code, r.message, hint)
+	}
+	return fmt.Sprintf("HTTP %d %s%s", r.status, clip(r.data), hint)
 }
 
 func clone(m obj) obj {

@@ -56,3 +56,27 @@ func TestMCPFramingFindsEachBreach(t *testing.T) {
 		})
 	}
 }
+
+// TestHasPointerAcceptsTheMemberItsParentOrAnEntry pins which JSON
+// Pointers in an error name the bad member: the member, its parent (for
+// an unknown or missing key) or an entry below it, at any depth of data.
+func TestHasPointerAcceptsTheMemberItsParentOrAnEntry(t *testing.T) {
+	cases := []struct {
+		data, want string
+		ok         bool
+	}{
+		{`{"violations":[{"pointer":"/location/distance/max"}]}`, "/location/distance/max", true},
+		{`{"pointer":"/location/distance"}`, "/location/distance/max", true},
+		{`{"errors":[{"at":"/filters/items/1"}]}`, "/filters/items", true},
+		{`{"pointer":"/location"}`, "/location/distance/max", false},
+		{`{"pointer":"/location/distance/maximum"}`, "/location/distance/max", false},
+		{`{"message":"distance.max must be >= 0"}`, "/location/distance/max", false},
+		{`not json`, "/ids", false},
+		{`{"code":"invalid_profile_url"}`, "invalid_profile_url", true},
+	}
+	for _, tc := range cases {
+		if got := hasPointer(json.RawMessage(tc.data), tc.want); got != tc.ok {
+			t.Errorf("hasPointer(%s, %q) = %v, want %v", tc.data, tc.want, got, tc.ok)
+		}
+	}
+}
