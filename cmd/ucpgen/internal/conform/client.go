@@ -154,3 +154,20 @@ func newUUID() string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
+
+// stops reports whether err ends the run (the budget or the deadline) rather
+// than being one request the Business did not answer.
+func stops(ctx context.Context, err error) bool {
+	return errors.Is(err, errBudget) || ctx.Err() != nil
+}
+
+// lost hands back err when it ends the run; otherwise the Business failed
+// to answer (a refused or dropped connection), which fails c, and the
+// check goes no further.
+func lost(ctx context.Context, c *Check, what string, err error) error {
+	if stops(ctx, err) {
+		return err
+	}
+	c.failf("%s: no answer: %v", what, err)
+	return nil
+}

@@ -349,7 +349,7 @@ func (r *runner) openTransport(ctx context.Context, s profileService, caps map[s
 			}
 			rep, err := t.call(ctx, op, body)
 			if err != nil {
-				return nil, err
+				return nil, lost(ctx, served, "POST "+s.Endpoint+pathOf[op], err)
 			}
 			if rep.status == http.StatusNotFound || rep.status == http.StatusMethodNotAllowed || !rep.ok {
 				served.failf("POST %s%s: HTTP %d, want 200 (the profile advertises %s over REST)", s.Endpoint, pathOf[op], rep.status, capOf[op])
@@ -363,7 +363,7 @@ func (r *runner) openTransport(ctx context.Context, s profileService, caps map[s
 	m := &mcpTransport{c: r.c, endpoint: s.Endpoint, agent: r.o.AgentProfile}
 	init, err := m.initialize(ctx)
 	if err != nil {
-		return nil, err
+		return nil, lost(ctx, served, "initialize at "+s.Endpoint, err)
 	}
 	if init.msg == nil || init.msg["result"] == nil {
 		served.failf("initialize at %s: HTTP %d, no result %v", s.Endpoint, init.status, init.framing)
@@ -371,7 +371,7 @@ func (r *runner) openTransport(ctx context.Context, s profileService, caps map[s
 	}
 	list, err := m.rpc(ctx, "tools/list", map[string]any{})
 	if err != nil {
-		return nil, err
+		return nil, lost(ctx, served, "tools/list at "+s.Endpoint, err)
 	}
 	var tools struct {
 		Tools []struct {

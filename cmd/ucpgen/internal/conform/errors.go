@@ -129,7 +129,7 @@ func (s *session) mcpErrors() error {
 	c := s.check("mcp.errors", "2", "MUST", "a body that is not JSON gets -32700 with id null, a call without meta.ucp-agent gets -32602, one whose profile is not a URI -32602 or -32001 invalid_profile_url, an unknown tool a JSON-RPC error")
 	a, err := m.post(s.ctx, []byte(`{"jsonrpc":"2.0","id":`), nil)
 	if err != nil {
-		return err
+		return lost(s.ctx, c, "a truncated JSON body", err)
 	}
 	if code := rpcCode(a); code != -32700 {
 		c.failf("a truncated JSON body: code %d, want -32700 (parse error)", code)
@@ -143,7 +143,7 @@ func (s *session) mcpErrors() error {
 	}
 	a, err = m.rpc(s.ctx, "tools/call", map[string]any{"name": tool, "arguments": map[string]any{"location": map[string]any{"ids": []string{"x"}}}})
 	if err != nil {
-		return err
+		return lost(s.ctx, c, tool+" without meta", err)
 	}
 	if r := toolReply(a); r.code != -32602 {
 		c.failf("%s without meta: %s, want -32602 (meta.ucp-agent.profile is required)", tool, describeRPC(r))
@@ -157,14 +157,14 @@ func (s *session) mcpErrors() error {
 	args["meta"] = map[string]any{"ucp-agent": map[string]any{"profile": "not a uri"}}
 	a, err = m.rpc(s.ctx, "tools/call", map[string]any{"name": tool, "arguments": args})
 	if err != nil {
-		return err
+		return lost(s.ctx, c, tool+" with a profile that is not a URI", err)
 	}
 	if r := toolReply(a); r.code != -32602 && !(r.code == -32001 && findString(r.data, func(x string) bool { return x == "invalid_profile_url" })) {
 		c.failf("%s with meta.ucp-agent.profile \"not a uri\": %s, want -32602 or -32001 invalid_profile_url", tool, describeRPC(r))
 	}
 	a, err = m.rpc(s.ctx, "tools/call", map[string]any{"name": "ucpgen_conform_no_such_tool", "arguments": m.arguments(json.RawMessage(`{}`))})
 	if err != nil {
-		return err
+		return lost(s.ctx, c, "an unknown tool", err)
 	}
 	if r := toolReply(a); r.code == 0 {
 		c.failf("an unknown tool: %s, want a JSON-RPC error", describeRPC(r))
@@ -216,7 +216,7 @@ func (s *session) restErrors() error {
 		}
 		r, err := t.post(s.ctx, op, tc.body, h)
 		if err != nil {
-			return err
+			return lost(s.ctx, c, tc.name, err)
 		}
 		if r.status != http.StatusBadRequest {
 			c.failf("%s: HTTP %d, want 400", tc.name, r.status)

@@ -38,6 +38,8 @@ type mutant struct {
 	// blockREST answers every REST operation with 404 while the profile
 	// still advertises REST.
 	blockREST bool
+	// hangUp, when it returns true, closes the connection unanswered.
+	hangUp func(r *http.Request) bool
 	// seen, when set, is told of every request the checker sends.
 	seen func(r *http.Request, body []byte)
 }
@@ -51,6 +53,12 @@ func (m *mutant) proxy(t *testing.T, upstream string) string {
 		path := r.URL.Path
 		if m.seen != nil {
 			m.seen(r, body)
+		}
+		if m.hangUp != nil && m.hangUp(r) {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+			}
+			return
 		}
 		switch {
 		case strings.HasPrefix(path, "/.well-known/ucp"):
@@ -475,6 +483,9 @@ func TestConformFailsEachMutant(t *testing.T) {
 				return keepLocations(a, func(map[string]any) bool { return false })
 			}
 			return a
+		}}},
+		{name: "a lookup that hangs up", transport: "rest", version: "2026-08-25", want: "rest.framing", m: &mutant{hangUp: func(r *http.Request) bool {
+			return strings.HasSuffix(r.URL.Path, "/locations/lookup") && r.Header.Get("Request-Id") != "" && r.ContentLength > 40
 		}}},
 		{name: "hours evaluated in UTC", transport: "rest", version: "2026-08-25", want: "filters.hours-zone", m: &mutant{rewrite: utcHours}},
 	}

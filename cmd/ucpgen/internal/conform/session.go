@@ -84,7 +84,8 @@ func (s *session) call(op string, req any, label string) (reply, *page, error) {
 	}
 	rep, err := s.t.call(s.ctx, op, body)
 	if err != nil {
-		return rep, nil, err
+		s.record(label, "no answer")
+		return reply{}, nil, lost(s.ctx, s.framing, op+" "+clip(body), err)
 	}
 	for _, f := range rep.framing {
 		s.framing.failf("%s %s: %s", op, clip(body), f)
@@ -219,6 +220,9 @@ func (s *session) walk(label string, req obj, limit, maxPages int) (walked, erro
 
 // describe says what a refused answer was.
 func describe(r reply) string {
+	if r.status == 0 {
+		return "no answer (the framing check says why)"
+	}
 	hint := ""
 	if r.status == http.StatusTooManyRequests || r.status == http.StatusServiceUnavailable {
 		hint = " (the Business shed load without a Retry-After the checker could wait out; try a lower --rate)"
