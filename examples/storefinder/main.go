@@ -29,6 +29,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path"
 	"syscall"
 	"time"
 
@@ -414,6 +415,7 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 	}})
 	opts := &mcpserver.HTTPOptions{Budget: budget, MinWriteRate: l.minWriteRate, WriteGrace: l.writeGrace, Logger: logger, DirectToolCalls: !l.viaSDK}
 	mux := http.NewServeMux()
+	var fallback http.Handler
 	if s.current != nil {
 		mux.Handle(mcpPath(location.ProtocolVersion), c.ops.wrap(mcpserver.Handler(s.current, opts), "mcp"))
 	}
@@ -423,9 +425,12 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		if err != nil {
 			return nil, fmt.Errorf("rest: %w", err)
 		}
-		// Every path below the base: the REST handler answers one it has no
-		// operation for (a capability not implemented) with its JSON 404.
-		mux.Handle(restBase+"/", c.ops.wrap(rest, "rest"))
+		// Every path no other pattern takes: the REST handler answers one it
+		// has no operation for (a capability not implemented, a case
+		// variant, a path outside /ucp) with its JSON 404, charged as its
+		// other refusals are.
+		fallback = c.ops.wrap(rest, "rest")
+		mux.Handle("/", fallback)
 	}
 	for _, o := range s.older {
 		mux.Handle(mcpPath(o.version), c.ops.wrap(mcpserver.Handler(o.server, opts), "mcp"))
@@ -435,13 +440,20 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		if err != nil {
 			return nil, fmt.Errorf("rest %s: %w", o.version, err)
 		}
-		mux.Handle(restPath(o.version)+"/", c.ops.wrap(rest, "rest"))
+		// The base itself too: ServeMux would redirect it to base/.
+		wrapped := c.ops.wrap(rest, "rest")
+		mux.Handle(restPath(o.version)+"/", wrapped)
+		mux.Handle(restPath(o.version), wrapped)
 	}
 	for path, doc := range docs {
 		mux.Handle(path, ucpcore.ProfileHandler(doc))
 	}
+	var handler http.Handler = mux
+	if fallback != nil {
+		handler = withoutRedirects(mux, fallback)
+	}
 	return &http.Server{
-		Handler:           mux,
+		Handler:           handler,
 		ReadHeaderTimeout: l.readHeaderTimeout,
 		ReadTimeout:       l.readTimeout,
 		WriteTimeout:      l.writeTimeout,
@@ -449,6 +461,21 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		MaxHeaderBytes:    l.maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}, nil
+}
+
+// withoutRedirects serves mux, but sends a path ServeMux would redirect
+// (repeated slashes, dot segments) to fallback, the REST handler, which
+// refuses it with its JSON 404: a redirect is a refusal in another shape,
+// and one no rate limit charges.
+func withoutRedirects(mux *http.ServeMux, fallback http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.EscapedPath()
+		if c := path.Clean(p); c != p && c+"/" != p {
+			fallback.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // searchesItems selects the calls --items-rate applies to: searches that

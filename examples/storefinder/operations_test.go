@@ -242,10 +242,13 @@ func checkOperations(t *testing.T, extra ...string) {
 	// The access log: one line per POST, with ids, tool, status, caller and
 	// the centre cut to 2 decimals; the precise coordinates appear nowhere.
 	logs := r.sink.b.String()
-	if n := strings.Count(logs, "msg=access"); n != len(calls) { // the gate answered the call while loading
+	// The gate answered the call while loading; the public /metrics
+	// request above is a REST 404, with a line of its own.
+	if n := strings.Count(logs, "msg=access transport=mcp"); n != len(calls) {
 		t.Errorf("%d access lines for %d requests:\n%s", n, len(calls), logs)
 	}
 	for _, want := range []string{
+		`msg=access transport=rest request_id="" rpc_id="" method="" tool="" status=404`,
 		`msg=access transport=mcp request_id="" rpc_id=10 method=tools/call tool=search_locations status=200 outcome=ok`,
 		`caller=https://p.example/a near=40.71,-74.00`,
 		`rpc_id=16 method=tools/call tool=search_locations status=429 outcome=rate_limited`,

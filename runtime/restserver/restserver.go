@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -182,12 +183,11 @@ func New(tools []ucpcore.Tool, ops []Operation, toolOpts *ucpcore.Options, opts 
 		h.mux.Handle(op.Method+" "+p, rt.serve(h))
 		allowed[p] = append(allowed[p], op.Method)
 	}
-	// Every other path below the base, such as the operation of a
-	// capability the Business does not implement, is a JSON 404 like the
-	// binding's other refusals.
-	h.mux.HandleFunc(base+"/", func(w http.ResponseWriter, r *http.Request) {
-		h.refuse(w, r, http.StatusNotFound, Refusal{Code: "not_found", Content: "no operation at " + r.URL.Path})
-	})
+	// Every other path, such as the operation of a capability the
+	// Business does not implement, a case or escape variant of a route, or
+	// a path outside the base when the handler is mounted at the root, is
+	// a JSON 404 like the binding's other refusals, charged as they are.
+	h.mux.HandleFunc("/", h.notFound)
 	for p, methods := range allowed {
 		allow := strings.Join(methods, ", ")
 		h.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
@@ -213,7 +213,32 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start), "remote", ucpcore.RemoteHost(r.RemoteAddr))
 		}
 	}()
+	if !canonical(r.URL.EscapedPath()) {
+		// ServeMux would redirect (307) a path with repeated slashes or
+		// dot segments: a refusal in another shape, charged to no bucket.
+		h.notFound(rec, r)
+		return
+	}
 	h.mux.ServeHTTP(rec, r)
+}
+
+// notFound answers a path the binding has no operation at.
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
+	h.refuse(w, r, http.StatusNotFound, Refusal{Code: "not_found", Content: "no operation at " + rpcerr.Truncate(r.URL.EscapedPath(), maxPathEcho)})
+}
+
+// maxPathEcho bounds the path a 404 repeats, so that a long request line
+// does not come back whole.
+const maxPathEcho = 200
+
+// canonical reports whether an escaped request path is one ServeMux routes
+// without redirecting: rooted, with no empty, "." or ".." segment.
+func canonical(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	return c == p || c+"/" == p
 }
 
 // serve answers one request of the route.

@@ -89,7 +89,7 @@ func newHandler(t *testing.T, run func(context.Context, map[string]any) (any, er
 }
 
 // do sends one request; header pairs override the defaults (an empty
-// value deletes the header).
+// value deletes the header, a name written "+Name" adds one more line).
 func do(t *testing.T, h http.Handler, method, path, body string, header ...string) *httptest.ResponseRecorder {
 	t.Helper()
 	r := httptest.NewRequest(method, path, strings.NewReader(body))
@@ -97,10 +97,13 @@ func do(t *testing.T, h http.Handler, method, path, body string, header ...strin
 	r.Header.Set("UCP-Agent", agent)
 	r.Header.Set("Request-Id", reqID)
 	for i := 0; i+1 < len(header); i += 2 {
-		if header[i+1] == "" {
-			r.Header.Del(header[i])
-		} else {
-			r.Header.Set(header[i], header[i+1])
+		switch name, more := strings.CutPrefix(header[i], "+"); {
+		case more:
+			r.Header.Add(name, header[i+1])
+		case header[i+1] == "":
+			r.Header.Del(name)
+		default:
+			r.Header.Set(name, header[i+1])
 		}
 	}
 	w := httptest.NewRecorder()
@@ -163,6 +166,51 @@ func TestRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUnknownPathsAreRefusals: every path without an operation, however it
+// is spelled (a trailing slash, another case, an escaped slash, repeated
+// slashes, dot segments, a path outside the base), is the binding's JSON
+// 404 and never a redirect, and each is charged like any other refusal, so
+// a flood of them meets 429.
+func TestUnknownPathsAreRefusals(t *testing.T) {
+	paths := []string{"/ucp/locations/search/", "/ucp/locations/x", "/ucp/locations%2Fsearch", "/UCP/locations/search",
+		"//ucp/locations/search", "/ucp//locations/search", "/ucp/./locations/search", "/ucp/locations/../locations/search", "/ucp", "/", "/elsewhere/" + strings.Repeat("x", 4000)}
+	refusal := func(t *testing.T, w *httptest.ResponseRecorder, status int, code string) {
+		t.Helper()
+		var ref restserver.Refusal
+		if err := json.Unmarshal(w.Body.Bytes(), &ref); err != nil || w.Header().Get("Content-Type") != "application/json" {
+			t.Fatalf("status %d %s, body %q: not a JSON refusal", w.Code, w.Header().Get("Content-Type"), w.Body)
+		}
+		if loc := w.Header().Get("Location"); loc != "" {
+			t.Errorf("redirected to %s", loc)
+		}
+		if w.Code != status || ref.Code != code {
+			t.Fatalf("status %d code %q, want %d %q: %s", w.Code, ref.Code, status, code, w.Body)
+		}
+		if len(ref.Content) > 300 {
+			t.Errorf("refusal content of %d bytes repeats the path unbounded", len(ref.Content))
+		}
+	}
+	open := newHandler(t, echo, &restserver.Options{Base: "/ucp"}, nil)
+	for _, p := range paths {
+		t.Run(p[:min(len(p), 40)], func(t *testing.T) { refusal(t, do(t, open, "POST", p, `{}`), http.StatusNotFound, "not_found") })
+	}
+	t.Run("a flood meets 429", func(t *testing.T) {
+		const burst = 20
+		budget := ucpcore.NewBudget(ucpcore.BudgetOptions{RateLimit: &ucpcore.RateLimit{OtherPerSecond: 1e-9, OtherBurst: burst}})
+		limited := newHandler(t, echo, &restserver.Options{Base: "/ucp", Budget: budget}, nil)
+		for i := range burst {
+			refusal(t, do(t, limited, "POST", paths[i%len(paths)], `{}`), http.StatusNotFound, "not_found")
+		}
+		for _, p := range paths {
+			w := do(t, limited, "POST", p, `{}`)
+			refusal(t, w, http.StatusTooManyRequests, "rate_limited")
+			if w.Header().Get("Retry-After") == "" {
+				t.Errorf("%s: 429 without Retry-After", p)
+			}
+		}
+	})
 }
 
 // TestSuccess checks a 200: the body the tool gave with ucp filled in, the
