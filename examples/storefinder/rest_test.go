@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,7 +43,8 @@ type restReply struct {
 }
 
 // restPost posts body to url with the binding's headers; header pairs
-// override them (an empty value deletes one).
+// override them (an empty value deletes one, a name written "+Name" adds
+// one more line).
 func restPost(t *testing.T, url, body string, header ...string) restReply {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
@@ -56,10 +55,13 @@ func restPost(t *testing.T, url, body string, header ...string) restReply {
 	req.Header.Set("UCP-Agent", `profile="`+restProfile+`"`)
 	req.Header.Set("Request-Id", nextRequestID())
 	for i := 0; i+1 < len(header); i += 2 {
-		if header[i+1] == "" {
-			req.Header.Del(header[i])
-		} else {
-			req.Header.Set(header[i], header[i+1])
+		switch name, more := strings.CutPrefix(header[i], "+"); {
+		case more:
+			req.Header.Add(name, header[i+1])
+		case header[i+1] == "":
+			req.Header.Del(name)
+		default:
+			req.Header.Set(name, header[i+1])
 		}
 	}
 	resp, err := http.DefaultClient.Do(req)
@@ -156,8 +158,7 @@ func restOK(t *testing.T, check releaseCheck, tool string, r restReply) []byte {
 		t.Fatalf("status %d: %s", r.status, r.body)
 	}
 	r.heldToDocument(t, true)
-	sum := sha256.Sum256(r.body)
-	if got, want := r.header.Get("Content-Digest"), "sha-256=:"+base64.StdEncoding.EncodeToString(sum[:])+":"; got != want {
+	if got, want := r.header.Get("Content-Digest"), restDigest(r.body); got != want {
 		t.Errorf("Content-Digest %q, want %q", got, want)
 	}
 	check.check(t, tool, r.body)

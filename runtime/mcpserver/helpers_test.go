@@ -139,9 +139,11 @@ func send(t *testing.T, url, body string, header []string) (*http.Response, []by
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for i := 0; i+1 < len(header); i += 2 {
-		switch {
+		switch name, more := strings.CutPrefix(header[i], "+"); {
 		case header[i] == "Host":
 			req.Host = header[i+1]
+		case more:
+			req.Header.Add(name, header[i+1])
 		case header[i+1] == "":
 			req.Header.Del(header[i])
 		default:

@@ -156,7 +156,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // buildChain composes the POST path in front of the SDK, one concern per
 // handler, outermost first: the method gate, write pacing, the body cap,
 // admission, the preparse (with the charge of requests that run no tool),
-// the budget context, the direct path, and the SDK call.
+// the budget context, the direct path, and the SDK call. The body form
+// check comes right after the method gate.
 func (h *httpHandler) buildChain() http.Handler {
 	var next http.Handler = http.HandlerFunc(h.serveSDK)
 	if h.direct {
@@ -167,6 +168,7 @@ func (h *httpHandler) buildChain() http.Handler {
 	next = h.withAdmission(next)
 	next = h.withBody(next)
 	next = h.withPacing(next)
+	next = h.withBodyForm(next)
 	return h.withMethods(next)
 }
 
@@ -203,6 +205,28 @@ func (h *httpHandler) withMethods(next http.Handler) http.Handler {
 			return
 		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// withBodyForm refuses a POST whose headers say its body is not plain
+// UTF-8 JSON (ucpcore.CheckBodyForm): the SDK would read a gzip body as
+// text and a Latin-1 one as UTF-8. The REST binding refuses the same
+// requests with the same statuses; the refusal is charged as any request
+// that runs no tool.
+func (h *httpHandler) withBodyForm(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bf := ucpcore.CheckBodyForm(r.Header)
+		if bf == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if h.refusedOther(w, r, jsonrpc.ID{}) {
+			return
+		}
+		if bf.Header == "Content-Encoding" {
+			w.Header().Set("Accept-Encoding", ucpcore.AcceptEncoding)
+		}
+		writeProtocolError(w, bf.Status, jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, bf.Error())
 	})
 }
 

@@ -65,6 +65,54 @@ func TestHTTPProtocolErrors(t *testing.T) {
 	}
 }
 
+// TestBodyFormIsRefused: a POST whose headers say the body is gzip, in
+// Latin-1, or of two media types is refused with the status the REST
+// binding gives it (415, 415 with Accept-Encoding: identity, 400) as a
+// JSON-RPC error naming the header, on the direct path and the SDK path,
+// and no tool runs; UTF-8 and the identity coding are served.
+func TestBodyFormIsRefused(t *testing.T) {
+	for _, direct := range []bool{false, true} {
+		t.Run(fmt.Sprintf("direct=%v", direct), func(t *testing.T) {
+			var calls atomic.Int64
+			s := newServer(nil, echoTool("search", func(ctx context.Context, loc map[string]any) (any, error) {
+				calls.Add(1)
+				return emptyResult(ctx, loc)
+			}))
+			url := serveHTTP(t, s, &mcpserver.HTTPOptions{DirectToolCalls: direct})
+			warmDirect(t, url, "search")
+			warm := calls.Load()
+			body := callBody(5, "search", `{"meta":`+meta+`,"location":{}}`)
+			for _, c := range []struct {
+				name   string
+				header []string
+				status int
+				names  string
+			}{
+				{"gzip", []string{"Content-Encoding", "gzip"}, 415, "Content-Encoding"},
+				{"identity, br", []string{"Content-Encoding", "identity, br"}, 415, "Content-Encoding"},
+				{"latin-1", []string{"Content-Type", "application/json; charset=iso-8859-1"}, 415, "Content-Type"},
+				{"two media types", []string{"+Content-Type", "application/x-www-form-urlencoded"}, 400, "Content-Type"},
+			} {
+				resp, r, raw := post(t, url, body, c.header...)
+				if resp.StatusCode != c.status || r.Error == nil || r.Error.Code != -32600 || !strings.HasPrefix(r.Error.Message, c.names+":") {
+					t.Errorf("%s: %d %s, want %d -32600 naming %s", c.name, resp.StatusCode, raw, c.status, c.names)
+				}
+				if c.names == "Content-Encoding" && resp.Header.Get("Accept-Encoding") != "identity" {
+					t.Errorf("%s: Accept-Encoding %q, want identity", c.name, resp.Header.Get("Accept-Encoding"))
+				}
+			}
+			if n := calls.Load() - warm; n != 0 {
+				t.Errorf("the hook ran %d times for refused requests", n)
+			}
+			for _, header := range [][]string{{"Content-Type", "application/json; charset=utf-8"}, {"Content-Encoding", "identity"}} {
+				if resp, r, raw := post(t, url, body, header...); resp.StatusCode != 200 || r.Error != nil {
+					t.Errorf("%v: %d %s, want an answer", header, resp.StatusCode, raw)
+				}
+			}
+		})
+	}
+}
+
 // TestHTTPTransportStatus checks that a hook's -32000 error sets the HTTP
 // status and Retry-After it names.
 func TestHTTPTransportStatus(t *testing.T) {

@@ -244,6 +244,17 @@ func canonical(p string) bool {
 // serve answers one request of the route.
 func (rt *route) serve(h *handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if bf := ucpcore.CheckBodyForm(r.Header); bf != nil {
+			code := "unsupported_media_type"
+			if bf.Status != http.StatusUnsupportedMediaType {
+				code = "invalid_header"
+			}
+			if bf.Header == "Content-Encoding" {
+				w.Header().Set("Accept-Encoding", ucpcore.AcceptEncoding)
+			}
+			h.refuse(w, r, bf.Status, Refusal{Code: code, Content: bf.Error(), Header: bf.Header})
+			return
+		}
 		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != rt.op.MediaType {
 			h.refuse(w, r, http.StatusUnsupportedMediaType, Refusal{Code: "unsupported_media_type", Content: "the body must be " + rt.op.MediaType, Header: "Content-Type"})
 			return
@@ -338,12 +349,17 @@ func (h *handler) call(ctx context.Context, ep *ucpcore.Endpoint, args json.RawM
 // check refuses a request whose Request-Id or Content-Digest is wrong, or
 // whose body is not JSON, before any tool sees it.
 func (rt *route) check(r *http.Request, body []byte) (Refusal, bool) {
+	ids := r.Header.Values(HeaderRequestID)
 	id := r.Header.Get(HeaderRequestID)
 	switch {
+	case len(ids) > 1:
+		return Refusal{Code: "invalid_header", Content: "Request-Id must be sent once; a request has one id", Header: HeaderRequestID}, false
 	case id == "" && rt.needID:
 		return Refusal{Code: "invalid_header", Content: "Request-Id is required", Header: HeaderRequestID}, false
 	case id != "" && rt.uuidID && !isUUID(id):
 		return Refusal{Code: "invalid_header", Content: "Request-Id must be a UUID", Header: HeaderRequestID}, false
+	case id != "" && rt.uuidID && sentinelUUID(id):
+		return Refusal{Code: "invalid_header", Content: "Request-Id must identify the request; the nil and max UUIDs (RFC 9562 sections 5.9 and 5.10) identify none", Header: HeaderRequestID}, false
 	}
 	if vals := r.Header.Values(HeaderDigest); len(vals) > 0 {
 		if ref, ok := checkDigest(vals, body); !ok {
@@ -362,6 +378,9 @@ func checkDigest(vals []string, body []byte) (Refusal, bool) {
 	d, err := httpsfv.UnmarshalDictionary(vals)
 	if err != nil {
 		return Refusal{Code: "invalid_header", Content: "Content-Digest is not an RFC 8941 dictionary: " + err.Error(), Header: HeaderDigest}, false
+	}
+	if name, ok := repeatedMember(vals); ok {
+		return Refusal{Code: "invalid_header", Content: "Content-Digest names " + name + " more than once; send each digest once", Header: HeaderDigest}, false
 	}
 	m, ok := d.Get("sha-256")
 	if !ok {
@@ -389,6 +408,10 @@ func agentProfile(h http.Header) (string, Refusal, bool) {
 	d, err := httpsfv.UnmarshalDictionary(vals)
 	if err != nil {
 		return "", Refusal{Code: "invalid_header", Content: "UCP-Agent is not an RFC 8941 dictionary: " + err.Error(), Header: HeaderAgent}, false
+	}
+	if name, ok := repeatedMember(vals); ok {
+		// MCP refuses a repeated member of meta["ucp-agent"] too.
+		return "", Refusal{Code: "invalid_header", Content: "UCP-Agent names " + name + " more than once", Header: HeaderAgent}, false
 	}
 	m, ok := d.Get("profile")
 	if !ok {
@@ -573,6 +596,66 @@ func isUUID(s string) bool {
 		}
 	}
 	return true
+}
+
+// sentinelUUID reports whether s, a UUID, is the nil UUID or the max
+// UUID, which RFC 9562 reserves as sentinels.
+func sentinelUUID(s string) bool {
+	return strings.Trim(s, "0-") == "" || strings.Trim(strings.ToLower(s), "f-") == ""
+}
+
+// repeatedMember returns the first member name that field values, already
+// parsed as an RFC 8941 dictionary, give more than once. The parser keeps
+// the last of a repeated name, as RFC 8941 says, which would let a wrong
+// first value pass unseen; the binding refuses the repeat instead.
+func repeatedMember(vals []string) (string, bool) {
+	var seen []string
+	for _, name := range memberNames(strings.Join(vals, ",")) {
+		if slices.Contains(seen, name) {
+			return name, true
+		}
+		seen = append(seen, name)
+	}
+	return "", false
+}
+
+// memberNames lists the top-level member names of a valid RFC 8941
+// dictionary in order, repeats included. Members are separated by commas
+// outside strings (inner lists separate by spaces, parameters by
+// semicolons, and no other bare item holds a comma or a quote), and each
+// begins with its key.
+func memberNames(s string) []string {
+	var names []string
+	inString, atMember := false, true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == ',':
+			atMember = true
+		case atMember && c != ' ' && c != '\t':
+			j := i
+			for j < len(s) && isKeyChar(s[j]) {
+				j++
+			}
+			if j > i {
+				names = append(names, s[i:j])
+				i = j - 1
+			}
+			atMember = false
+		}
+	}
+	return names
+}
+
+// isKeyChar reports whether c may appear in an RFC 8941 key.
+func isKeyChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.' || c == '*'
 }
 
 // recorder notes the status and size of an answer for the access log.

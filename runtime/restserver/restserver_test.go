@@ -142,6 +142,17 @@ func TestRefusals(t *testing.T) {
 		{"malformed JSON", "POST", "/ucp/locations/search", `{"query":`, nil, 400, "invalid_json", ""},
 		{"negative radius", "POST", "/ucp/locations/search", `{"distance":{"max":-1}}`, nil, 400, "invalid_params", "/distance/max"},
 		{"body not an object", "POST", "/ucp/locations/search", `[]`, nil, 400, "invalid_params", ""},
+		{"gzip coding on a plain body", "POST", "/ucp/locations/search", `{}`, []string{"Content-Encoding", "gzip"}, 415, "unsupported_media_type", "Content-Encoding"},
+		{"identity then gzip", "POST", "/ucp/locations/search", `{}`, []string{"Content-Encoding", "identity", "+Content-Encoding", "gzip"}, 415, "unsupported_media_type", "Content-Encoding"},
+		{"latin-1 charset", "POST", "/ucp/locations/search", `{}`, []string{"Content-Type", "application/json; charset=iso-8859-1"}, 415, "unsupported_media_type", "Content-Type"},
+		{"two content types", "POST", "/ucp/locations/search", `{}`, []string{"+Content-Type", "text/plain"}, 400, "invalid_header", "Content-Type"},
+		{"wrong digest then the right one", "POST", "/ucp/locations/search", `{}`, []string{"Content-Digest", digest([]byte(`{"query":"x"}`)), "+Content-Digest", digest([]byte(`{}`))}, 400, "invalid_header", "Content-Digest"},
+		{"sha-256 twice in one line", "POST", "/ucp/locations/search", `{}`, []string{"Content-Digest", digest([]byte(`{}`)) + ", " + digest([]byte(`{}`))}, 400, "invalid_header", "Content-Digest"},
+		{"profile twice", "POST", "/ucp/locations/search", `{}`, []string{"UCP-Agent", `profile="https://evil.example/p.json"`, "+UCP-Agent", agent}, 400, "invalid_header", "UCP-Agent"},
+		{"profile twice in one line", "POST", "/ucp/locations/search", `{}`, []string{"UCP-Agent", `profile="https://a.example/p, q", profile="https://b.example/p"`}, 400, "invalid_header", "UCP-Agent"},
+		{"two Request-Ids", "POST", "/ucp/locations/search", `{}`, []string{"+Request-Id", "8ef9b0c2-78d1-4e4b-91c2-000000000001"}, 400, "invalid_header", "Request-Id"},
+		{"the nil UUID as Request-Id", "POST", "/ucp/locations/search", `{}`, []string{"Request-Id", "00000000-0000-0000-0000-000000000000"}, 400, "invalid_header", "Request-Id"},
+		{"the max UUID as Request-Id", "POST", "/ucp/locations/search", `{}`, []string{"Request-Id", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"}, 400, "invalid_header", "Request-Id"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -156,6 +167,9 @@ func TestRefusals(t *testing.T) {
 			if c.status == 405 && w.Header().Get("Allow") != "POST" {
 				t.Errorf("Allow = %q", w.Header().Get("Allow"))
 			}
+			if c.at == "Content-Encoding" && w.Header().Get("Accept-Encoding") != "identity" {
+				t.Errorf("Accept-Encoding = %q, want identity (RFC 9110 section 15.5.16)", w.Header().Get("Accept-Encoding"))
+			}
 			switch {
 			case strings.HasPrefix(c.at, "/"):
 				if len(ref.Violations) != 1 || ref.Violations[0].Pointer != c.at {
@@ -163,6 +177,26 @@ func TestRefusals(t *testing.T) {
 				}
 			case c.at != "" && ref.Header != c.at:
 				t.Errorf("header %q, want %q", ref.Header, c.at)
+			}
+		})
+	}
+}
+
+// TestHeadersItCanHonourAreServed: the forms the strict header checks
+// still accept (UTF-8 named in any case, the identity coding, a digest
+// beside one of another algorithm, a quoted comma in the profile) are
+// served, so the refusals above are about the form and not the header.
+func TestHeadersItCanHonourAreServed(t *testing.T) {
+	h := newHandler(t, echo, &restserver.Options{Base: "/ucp"}, nil)
+	for name, header := range map[string][]string{
+		"charset UTF-8":      {"Content-Type", "application/json; charset=UTF-8"},
+		"identity coding":    {"Content-Encoding", "identity"},
+		"two algorithms":     {"Content-Digest", "sha-512=:AAAA:, " + digest([]byte(`{}`))},
+		"comma in a profile": {"UCP-Agent", `profile="https://platform.example/p,q.json", version="2026-08-25"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if w := do(t, h, "POST", "/ucp/locations/search", `{}`, header...); w.Code != 200 {
+				t.Fatalf("status %d: %s", w.Code, w.Body)
 			}
 		})
 	}
