@@ -151,7 +151,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.pageMax, "page-max", 0, "largest search page (0: runtime default)")
 	fs.StringVar(&c.postgres, "postgres", "", "serve from this PostgreSQL + PostGIS DSN instead of memory; with --data, first load FILE into it (the database then holds exactly FILE's records)")
 	fs.DurationVar(&c.postgresTimeout, "postgres-timeout", postgis.DefaultTimeout, "longest one PostGIS statement may take, waiting for a connection included; past it the call gets -32000 with HTTP 503 and Retry-After (the session's statement_timeout is "+postgis.StatementTimeout.String()+")")
-	fs.StringVar(&c.cursorKeys, "cursor-keys", "", "cursor key file shared by replicas: {\"current\": id, \"keys\": {id: base64}} (default: $"+cursorkeys.EnvVar+", else a per-process key)")
+	fs.StringVar(&c.cursorKeys, "cursor-keys", "", "cursor key file shared by replicas: {\"current\": id, \"keys\": {id: base64}}, readable by its owner and group only (chmod o-rw FILE) (default: $"+cursorkeys.EnvVar+", else a per-process key)")
 	fs.Var(&c.supported, "supported-versions", "comma-separated older UCP versions to serve beside "+location.ProtocolVersion+", each with its own profile (/.well-known/ucp/VERSION), MCP endpoint (/ucp/VERSION/mcp) and REST binding (/ucp/VERSION/locations/...), listed in the profile's supported_versions; off by default (known: "+knownVersions()+")")
 	fs.BoolVar(&c.negotiate, "negotiate", false, "fetch each request's Platform profile (meta.ucp-agent.profile) and negotiate capabilities; off by default, which trusts every caller with this Business's own capabilities")
 	c.ops = opsFlags(fs)

@@ -24,7 +24,11 @@ import (
 	"strings"
 
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
+	"github.com/ucpgen/ucpgen/runtime/keyfile"
 )
+
+// maxFile bounds the key file read: a few hundred keys at most.
+const maxFile = 1 << 20
 
 // EnvVar is the environment variable that may hold the key file's JSON
 // itself, for platforms that inject secrets as variables rather than files.
@@ -189,7 +193,7 @@ func str(dec *json.Decoder, what string) (string, error) {
 // variable counts as not given), which means a per-process key.
 func Load(path string) (*pagination.Signer, error) {
 	if path != "" {
-		b, err := readPrivate(path)
+		b, err := keyfile.Read(path, maxFile)
 		if err != nil {
 			return nil, fmt.Errorf("--cursor-keys: %w", err)
 		}
@@ -208,24 +212,4 @@ func Load(path string) (*pagination.Signer, error) {
 		return nil, fmt.Errorf("%s: %w", EnvVar, err)
 	}
 	return s, nil
-}
-
-// readPrivate reads the key file, refusing one that every user may write
-// (as ssh refuses such key files): whoever can write it can make the
-// replicas accept cursors they forged. The mode is read from the opened
-// file, so a rename in between cannot swap it.
-func readPrivate(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Mode().Perm()&0o002 != 0 {
-		return nil, fmt.Errorf("%s: mode %04o lets every user write it, so anyone could plant a key that forges cursors; run chmod o-w %s", path, st.Mode().Perm(), path)
-	}
-	return io.ReadAll(f)
 }

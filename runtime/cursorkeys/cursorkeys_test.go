@@ -117,24 +117,29 @@ func TestLoadNothingMeansProcessKey(t *testing.T) {
 	}
 }
 
-// TestLoadRefusesWorldWritable: a key file every user may write is refused
-// (anyone could plant a key and forge cursors), as ssh refuses such files;
-// the same file without the world-write bit loads.
-func TestLoadRefusesWorldWritable(t *testing.T) {
+// TestLoadRefusesFilesOthersMayReadOrWrite: a key file any other user may
+// read (anyone could forge cursors with its keys) or write (anyone could
+// plant one) is refused, the rule the snapshot key file is held to too;
+// the owner and the group may read it.
+func TestLoadRefusesFilesOthersMayReadOrWrite(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "keys.json")
 	if err := os.WriteFile(p, []byte(`{"current":"f","keys":{"f":"`+key(3)+`"}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(p, 0o666); err != nil {
-		t.Fatal(err)
+	for _, mode := range []os.FileMode{0o666, 0o644, 0o604, 0o602} {
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cursorkeys.Load(p); err == nil || !strings.Contains(err.Error(), "lets other users read or write it") || !strings.Contains(err.Error(), "chmod o-rw") {
+			t.Errorf("mode %04o: err = %v, want a refusal naming chmod o-rw", mode, err)
+		}
 	}
-	if _, err := cursorkeys.Load(p); err == nil || !strings.Contains(err.Error(), "lets every user write it") || !strings.Contains(err.Error(), "chmod o-w") {
-		t.Fatalf("world-writable key file: err = %v, want a refusal naming chmod o-w", err)
-	}
-	if err := os.Chmod(p, 0o640); err != nil {
-		t.Fatal(err)
-	}
-	if s, err := cursorkeys.Load(p); err != nil || s.CurrentKeyID() != "f" {
-		t.Fatalf("mode 0640: %v, %v", s, err)
+	for _, mode := range []os.FileMode{0o600, 0o640, 0o440} {
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := cursorkeys.Load(p); err != nil || s.CurrentKeyID() != "f" {
+			t.Errorf("mode %04o: %v, %v", mode, s, err)
+		}
 	}
 }

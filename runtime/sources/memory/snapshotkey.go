@@ -5,9 +5,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
+
+	"github.com/ucpgen/ucpgen/runtime/keyfile"
 )
 
 // MinSnapshotKeyLen is the fewest random bytes a snapshot key may have.
@@ -20,31 +20,13 @@ const maxKeyFile = 4 << 10
 // (padded) of at least MinSnapshotKeyLen random bytes, surrounding
 // whitespace allowed (`head -c 32 /dev/urandom | base64 > FILE; chmod 600
 // FILE`). Whoever holds the key can make the server serve any snapshot, so
-// a file other users may read or write is refused, as are short, all-zero
-// and malformed keys; the error names the file and the reason. The mode is
-// read from the opened file, so a rename in between cannot swap it.
+// a file other users may read or write is refused (keyfile.Read, the rule
+// every key file is held to), as are short, all-zero and malformed keys;
+// the error names the file and the reason.
 func ReadSnapshotKey(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	raw, err := keyfile.Read(path, maxKeyFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if perm := st.Mode().Perm(); perm&0o006 != 0 {
-		return nil, fmt.Errorf("%s: mode %04o lets other users read or write it, and whoever can could forge a snapshot the server serves; run chmod o-rw %s", path, perm, path)
-	}
-	raw, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(raw) > maxKeyFile {
-		return nil, fmt.Errorf("%s: over %d bytes; a key file holds one base64 line", path, maxKeyFile)
 	}
 	text := bytes.TrimSpace(raw)
 	if len(text) == 0 {
