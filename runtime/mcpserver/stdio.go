@@ -12,14 +12,18 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
 
 // DefaultMaxLineBytes bounds one newline-delimited message over stdio.
@@ -46,6 +50,38 @@ type StdioTransport struct {
 	// session as at end of input, once the calls already read are
 	// answered: a graceful shutdown on a signal. Nil: never.
 	Drain <-chan struct{}
+	// Budget, when set, rate-limits the session with the buckets Handler
+	// uses, before the SDK sees a message: a tools/call is charged to the
+	// agent profile its arguments name (exact member names, the first
+	// copy; a repeated one is refused by the tool's decoder anyway), or to
+	// StdioCaller, with the strict bucket when Budget.Strict selects it;
+	// every other message to StdioCaller's bucket of requests that run no
+	// tool. A refused request gets -32000 with status 429 and
+	// retry_after; a refused notification is dropped, as it has no answer.
+	Budget *ucpcore.Budget
+	// Observe, when set, is told of every message read, once it is
+	// answered (a request), refused or read (a notification), for an
+	// access log and metrics: stdio has no HTTP layer to wrap.
+	Observe func(StdioExchange)
+}
+
+// StdioCaller is the caller a stdio message is charged to when it names no
+// agent profile: the one client at the other end of the pipe.
+const StdioCaller = "stdio"
+
+// StdioExchange is one message read over stdio and what became of it.
+type StdioExchange struct {
+	// Method and ID are the message's ("" and the zero id for a line
+	// refused before it was read as a message).
+	Method string
+	ID     jsonrpc.ID
+	// Tool and Caller are a tools/call's params.name and the profile it
+	// was charged to, as sent.
+	Tool, Caller string
+	// Error is the error answered, nil for a result or a notification.
+	Error *jsonrpc.Error
+	// Duration runs from the line's arrival to its answer.
+	Duration time.Duration
 }
 
 // Connect implements mcp.Transport.
@@ -72,8 +108,10 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		incoming: make(chan lineRead),
 		closed:   make(chan struct{}),
 		answered: make(chan struct{}, 1),
-		pending:  map[jsonrpc.ID]bool{},
+		pending:  map[jsonrpc.ID]*stdioCall{},
 		drainReq: t.Drain,
+		budget:   t.Budget,
+		observe:  t.Observe,
 	}
 	go c.readLoop(bufio.NewReaderSize(in, 64<<10))
 	return c, nil
@@ -97,8 +135,17 @@ type lineConn struct {
 	writeMu sync.Mutex
 
 	mu       sync.Mutex
-	pending  map[jsonrpc.ID]bool // calls read and not yet answered
-	answered chan struct{}       // signalled whenever a call is answered
+	pending  map[jsonrpc.ID]*stdioCall // calls read and not yet answered
+	answered chan struct{}             // signalled whenever a call is answered
+
+	budget  *ucpcore.Budget
+	observe func(StdioExchange)
+}
+
+// stdioCall is a call read and not yet answered, as Observe will see it.
+type stdioCall struct {
+	exchange StdioExchange
+	start    time.Time
 }
 
 // rawLine is one line as read, before any parsing.
@@ -135,17 +182,13 @@ func (c *lineConn) readLoop(r *bufio.Reader) {
 		case <-c.closed:
 			return
 		}
+		start := time.Now()
 		if rl.tooLong {
-			c.refuse(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: message exceeds %d bytes", c.max))
+			c.refuse(start, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: message exceeds %d bytes", c.max))
 		} else if len(bytes.TrimSpace(rl.line)) > 0 {
 			if msg, perr := preparseLine(rl.line); perr != nil {
-				c.refuse(perr.Code, perr.Message)
-			} else {
-				if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-					c.mu.Lock()
-					c.pending[req.ID] = true
-					c.mu.Unlock()
-				}
+				c.refuse(start, perr.Code, perr.Message)
+			} else if c.admit(start, msg) {
 				select {
 				case c.incoming <- lineRead{msg: msg}:
 				case <-c.closed:
@@ -214,10 +257,73 @@ func (c *lineConn) drain() {
 }
 
 // refuse answers a line that never became a request (id null).
-func (c *lineConn) refuse(code int64, msg string) {
-	data, err := encodeError(jsonrpc.ID{}, &jsonrpc.Error{Code: code, Message: msg})
+func (c *lineConn) refuse(start time.Time, code int64, msg string) {
+	e := &jsonrpc.Error{Code: code, Message: msg}
+	// Told first, so that whoever reads the answer finds it recorded.
+	c.tell(StdioExchange{Error: e}, start)
+	data, err := encodeError(jsonrpc.ID{}, e)
 	if err == nil {
 		_ = c.writeLine(data)
+	}
+}
+
+// admit charges a message read to the budget and records a call as
+// pending; it reports whether the message goes on to the SDK. A refused
+// request is answered here with the budget's error.
+func (c *lineConn) admit(start time.Time, msg jsonrpc.Message) bool {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return true // a response to a request of the server's
+	}
+	ex := StdioExchange{Method: req.Method, ID: req.ID}
+	var err error
+	if req.Method == "tools/call" {
+		var p struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		ex.Tool, ex.Caller = p.Name, StdioCaller
+		if prof, ok := stringValue(ucpcore.Argument(p.Arguments, ucpcore.MetaParam, "ucp-agent", "profile")); ok && prof != "" {
+			ex.Caller = prof
+		}
+		if c.budget != nil {
+			err = c.budget.ChargeTool(ex.Caller, c.budget.Strict(p.Name, p.Arguments))
+		}
+	} else if c.budget != nil {
+		err = c.budget.ChargeOther(StdioCaller)
+	}
+	if err != nil {
+		ex.Error = RPCError(err, nil)
+		c.tell(ex, start)
+		if req.IsCall() {
+			if data, eerr := encodeError(req.ID, ex.Error); eerr == nil {
+				_ = c.writeLine(data)
+			}
+		}
+		return false
+	}
+	if !req.IsCall() {
+		c.tell(ex, start)
+		return true
+	}
+	c.mu.Lock()
+	c.pending[req.ID] = &stdioCall{exchange: ex, start: start}
+	c.mu.Unlock()
+	return true
+}
+
+// stringValue decodes a JSON string.
+func stringValue(raw json.RawMessage) (string, bool) {
+	var s string
+	return s, raw != nil && json.Unmarshal(raw, &s) == nil
+}
+
+// tell passes ex, which began at start, to Observe.
+func (c *lineConn) tell(ex StdioExchange, start time.Time) {
+	if c.observe != nil {
+		ex.Duration = time.Since(start)
+		c.observe(ex)
 	}
 }
 
@@ -238,8 +344,23 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := c.write(msg)
-	if resp, ok := msg.(*jsonrpc.Response); ok {
+	data, sent, err := c.encode(msg)
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp {
+		c.mu.Lock()
+		call := c.pending[resp.ID]
+		c.mu.Unlock()
+		if call != nil {
+			// Told before the answer is written, so that whoever reads it
+			// finds it recorded.
+			call.exchange.Error = sent
+			c.tell(call.exchange, call.start)
+		}
+	}
+	if err == nil {
+		err = c.writeLine(data)
+	}
+	if isResp {
 		c.mu.Lock()
 		delete(c.pending, resp.ID)
 		c.mu.Unlock()
@@ -251,18 +372,26 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-func (c *lineConn) write(msg jsonrpc.Message) error {
+// encode is the line msg is sent as, and the error it answers with (for a
+// response: its own, or the -32603 that replaces an answer over the bound).
+func (c *lineConn) encode(msg jsonrpc.Message) ([]byte, *jsonrpc.Error, error) {
+	var sent *jsonrpc.Error
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp && resp.Error != nil && !errors.As(resp.Error, &sent) {
+		// The SDK sends an error of another type as an internal error.
+		sent = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: resp.Error.Error()}
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
+		return nil, sent, fmt.Errorf("encode message: %w", err)
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok && int64(len(data)) > c.maxResp {
-		data, err = encodeError(resp.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("response exceeds %d bytes", c.maxResp)})
-		if err != nil {
-			return fmt.Errorf("encode message: %w", err)
+	if isResp && int64(len(data)) > c.maxResp {
+		sent = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("response exceeds %d bytes", c.maxResp)}
+		if data, err = encodeError(resp.ID, sent); err != nil {
+			return nil, sent, fmt.Errorf("encode message: %w", err)
 		}
 	}
-	return c.writeLine(data)
+	return data, sent, nil
 }
 
 // writeLine writes one encoded message and its newline.
