@@ -364,8 +364,28 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if c.ops.metricsAddr != "" {
+		stop, err := serveMetrics(c.ops, logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	logger.Info("storefinder serving MCP over stdio", "records", n)
-	return serveStdio(ctx, s.current, &mcpserver.StdioTransport{}, c.limits.shutdownGrace, logger)
+	return serveStdio(ctx, s.current, stdioTransport(c, logger), c.limits.shutdownGrace, logger)
+}
+
+// stdioTransport is the stdin/stdout transport with the limits and the
+// operations the HTTP endpoints have: the same rate buckets (the caller
+// of a call without a profile is mcpserver.StdioCaller), and each message
+// in the metrics and the access log under the transport "stdio".
+func stdioTransport(c config, logger *slog.Logger) *mcpserver.StdioTransport {
+	t := &mcpserver.StdioTransport{Budget: newBudget(c.limits)}
+	if c.ops != nil {
+		c.ops.logger = logger
+		t.Observe = c.ops.stdioObserver()
+	}
+	return t
 }
 
 // serveStdio serves t until end of input, or until ctx is done: then it
@@ -402,17 +422,9 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		return nil, err
 	}
 	l := c.limits
+	budget := newBudget(l)
 	// The store finder adds no SDK middleware, so the direct path, which
 	// writes the SDK's bytes without its per-request session, loses nothing.
-	budget := ucpcore.NewBudget(ucpcore.BudgetOptions{MaxInFlight: l.maxInFlight, MaxRequestMemory: l.maxRequestMemory, RateLimit: &ucpcore.RateLimit{
-		PerSecond:       l.rate,
-		Burst:           l.rateBurst,
-		Strict:          searchesItems,
-		StrictPerSecond: l.itemsRate,
-		StrictBurst:     l.itemsBurst,
-		OtherPerSecond:  l.otherRate,
-		OtherBurst:      l.otherBurst,
-	}})
 	opts := &mcpserver.HTTPOptions{Budget: budget, MinWriteRate: l.minWriteRate, WriteGrace: l.writeGrace, Logger: logger, DirectToolCalls: !l.viaSDK}
 	mux := http.NewServeMux()
 	var fallback http.Handler
@@ -461,6 +473,20 @@ func httpServers(c config, s servers, base string, logger *slog.Logger) (*http.S
 		MaxHeaderBytes:    l.maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}, nil
+}
+
+// newBudget is the in-flight cap, request memory and rate buckets every
+// endpoint of one process draws on, stdio included.
+func newBudget(l limits) *ucpcore.Budget {
+	return ucpcore.NewBudget(ucpcore.BudgetOptions{MaxInFlight: l.maxInFlight, MaxRequestMemory: l.maxRequestMemory, RateLimit: &ucpcore.RateLimit{
+		PerSecond:       l.rate,
+		Burst:           l.rateBurst,
+		Strict:          searchesItems,
+		StrictPerSecond: l.itemsRate,
+		StrictBurst:     l.itemsBurst,
+		OtherPerSecond:  l.otherRate,
+		OtherBurst:      l.otherBurst,
+	}})
 }
 
 // withoutRedirects serves mux, but sends a path ServeMux would redirect

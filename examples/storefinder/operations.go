@@ -41,7 +41,7 @@ func opsFlags(fs *flag.FlagSet) *opsState {
 	o := &opsState{metrics: ops.NewMetrics()}
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on /metrics at this address (say 127.0.0.1:9090), a listener of its own, never the public one (empty: not served)")
 	fs.DurationVar(&o.drainDelay, "drain-delay", 0, "on SIGTERM, how long /readyz reports draining (503) while requests are still accepted, before the server stops accepting them; give load balancers time to notice (Kubernetes: about 5s)")
-	fs.BoolVar(&o.accessLog, "access-log", true, "log one line per HTTP request (request id, JSON-RPC id, tool, status, outcome, duration, caller; coordinates cut to 2 decimals)")
+	fs.BoolVar(&o.accessLog, "access-log", true, "log one line per request, HTTP or stdio (request id, JSON-RPC id, tool, status, outcome, duration, caller; coordinates cut to 2 decimals, the ids and caller to "+fmt.Sprint(ops.MaxIDBytes)+" and "+fmt.Sprint(ops.MaxCallerBytes)+" bytes)")
 	fs.DurationVar(&o.readyWait, "ready-timeout", ops.DefaultReadyTimeout, "how long /readyz waits for the data source to answer")
 	return o
 }
@@ -78,6 +78,16 @@ func (o *opsState) wrap(h http.Handler, transport string) http.Handler {
 		mo.Logger = o.logger
 	}
 	return ops.Middleware(h, mo)
+}
+
+// stdioObserver records the messages of a stdio session as wrap records
+// HTTP requests.
+func (o *opsState) stdioObserver() func(mcpserver.StdioExchange) {
+	mo := ops.MiddlewareOptions{Tools: toolNames(), Metrics: o.metrics}
+	if o.accessLog {
+		mo.Logger = o.logger
+	}
+	return ops.StdioObserver(mo)
 }
 
 // accessLogged reports whether the middleware already logs every request,

@@ -9,7 +9,11 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
@@ -39,13 +43,32 @@ const captureLimit = 32 << 10
 // member; a JSON-RPC success shows it within its first few dozen bytes.
 const resultLook = 256
 
+// TransportREST is the transport label of the REST binding, whose answers
+// Middleware classifies with RESTOutcome; every other HTTP transport speaks
+// JSON-RPC (Outcome).
+const TransportREST = "rest"
+
+// TransportStdio is the transport label StdioObserver records under.
+const TransportStdio = "stdio"
+
+// Bounds of the access log's fields: whatever a request sends, a line
+// stays a few hundred bytes.
+const (
+	// MaxCallerBytes bounds the caller (an agent profile URL).
+	MaxCallerBytes = 200
+	// MaxIDBytes bounds the Request-Id header and a JSON-RPC string id.
+	MaxIDBytes = 64
+)
+
 // Middleware wraps a transport endpoint with metrics and the access log:
 // one line per request with the Request-Id header (REST), the JSON-RPC id,
 // method and tool, the HTTP status, the outcome, the duration, the caller
 // and what hooks noted (coordinates to 2 decimals). What it reports about
 // the call comes from mcpserver.CallNote, filled in by the endpoint itself,
-// so the log describes the call that ran.
+// so the log describes the call that ran. Every field the client chose is
+// cut to a bound (LogText).
 func Middleware(next http.Handler, o MiddlewareOptions) http.Handler {
+	rest := o.Transport == TransportREST
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ctx, note := mcpserver.WithCallNote(r.Context())
@@ -54,33 +77,70 @@ func Middleware(next http.Handler, o MiddlewareOptions) http.Handler {
 			g.Inc()
 			defer g.Dec()
 		}
-		rec := &capture{ResponseWriter: w, status: http.StatusOK}
+		rec := &capture{ResponseWriter: w, status: http.StatusOK, rest: rest}
 		next.ServeHTTP(rec, r.WithContext(ctx))
-		d := time.Since(start)
 		method, id, tool, caller, fields := note.Read()
-		outcome, cursor := Outcome(rec.status, rec.head.Bytes())
-		if !slices.Contains(knownMethods, method) {
-			if method != "" {
-				method = "other"
-			}
-		}
-		if tool != "" && !slices.Contains(o.Tools, tool) {
-			tool = "other"
-		}
-		if o.Metrics != nil {
-			o.Metrics.request(o.Transport, method, tool, outcome, d, cursor)
-		}
-		if o.Logger == nil {
-			return
+		var outcome string
+		var cursor bool
+		if rest {
+			outcome, cursor = RESTOutcome(rec.status, rec.head.Bytes())
+		} else {
+			outcome, cursor = Outcome(rec.status, rec.head.Bytes())
 		}
 		if caller == "" {
 			caller = ucpcore.RemoteHost(r.RemoteAddr)
 		}
-		attrs := []any{"transport", o.Transport, "request_id", r.Header.Get("Request-Id"), "rpc_id", idText(id.Raw()),
-			"method", method, "tool", tool, "status", rec.status, "outcome", outcome,
-			"duration_ms", float64(d.Microseconds()) / 1000, "caller", caller}
-		o.Logger.Info("access", append(attrs, fields...)...)
+		o.record(exchange{requestID: r.Header.Get("Request-Id"), rpcID: id.Raw(), method: method, tool: tool, caller: caller,
+			status: rec.status, outcome: outcome, cursor: cursor, d: time.Since(start), fields: fields})
 	})
+}
+
+// StdioObserver records each message of a stdio session
+// (mcpserver.StdioTransport.Observe) as Middleware records an HTTP request,
+// under the transport label "stdio" and with the outcomes of the same
+// vocabulary (StdioOutcome); the line's status is 0, as stdio has none.
+func StdioObserver(o MiddlewareOptions) func(mcpserver.StdioExchange) {
+	o.Transport = TransportStdio
+	return func(ex mcpserver.StdioExchange) {
+		outcome, cursor := StdioOutcome(ex.Error)
+		o.record(exchange{rpcID: ex.ID.Raw(), method: ex.Method, tool: ex.Tool, caller: ex.Caller, outcome: outcome, cursor: cursor, d: ex.Duration})
+	}
+}
+
+// exchange is one request as the metrics and the access log see it.
+type exchange struct {
+	requestID    string
+	rpcID        any
+	method, tool string
+	caller       string
+	status       int
+	outcome      string
+	cursor       bool
+	d            time.Duration
+	fields       []any
+}
+
+// record counts one exchange and writes its access line.
+func (o MiddlewareOptions) record(ex exchange) {
+	method, tool := ex.method, ex.tool
+	if !slices.Contains(knownMethods, method) {
+		if method != "" {
+			method = "other"
+		}
+	}
+	if tool != "" && !slices.Contains(o.Tools, tool) {
+		tool = "other"
+	}
+	if o.Metrics != nil {
+		o.Metrics.request(o.Transport, method, tool, ex.outcome, ex.d, ex.cursor)
+	}
+	if o.Logger == nil {
+		return
+	}
+	attrs := []any{"transport", o.Transport, "request_id", LogText(ex.requestID, MaxIDBytes), "rpc_id", LogText(idText(ex.rpcID), MaxIDBytes),
+		"method", method, "tool", tool, "status", ex.status, "outcome", ex.outcome,
+		"duration_ms", float64(ex.d.Microseconds()) / 1000, "caller", LogText(ex.caller, MaxCallerBytes)}
+	o.Logger.Info("access", append(attrs, ex.fields...)...)
 }
 
 // idText renders a JSON-RPC id for the log ("" when absent).
@@ -95,12 +155,45 @@ func idText(v any) string {
 	}
 }
 
+// LogText is s as the access log writes a field the client chose: each
+// byte that is not UTF-8 as \xNN (where the JSON decoder would have
+// written a 3-byte U+FFFD, and the log handler quoted it again), and at
+// most max bytes of s kept, followed, when anything was cut, by a marker
+// giving the length of the whole, so that no request makes a line longer
+// than a few hundred bytes and a cut value is never mistaken for a whole
+// one.
+func LogText(s string, max int) string {
+	if len(s) <= max && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	kept := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		piece := s[i : i+size]
+		if r == utf8.RuneError && size == 1 {
+			piece = fmt.Sprintf(`\x%02x`, s[i])
+		}
+		if kept+len(piece) > max {
+			fmt.Fprintf(&b, "...[cut: %d bytes]", len(s))
+			return b.String()
+		}
+		b.WriteString(piece)
+		kept += len(piece)
+		i += size
+	}
+	return b.String()
+}
+
 // capture records the status and the head of the answer.
 type capture struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
-	head   bytes.Buffer
+	// rest says the answer is the REST binding's: a 200 is a success
+	// whatever its body, so only a refusal's head is kept.
+	rest bool
+	head bytes.Buffer
 	// result is set once the head shows a result member: nothing more of
 	// the answer needs keeping.
 	result bool
@@ -115,6 +208,9 @@ func (c *capture) WriteHeader(status int) {
 
 func (c *capture) Write(p []byte) (int, error) {
 	c.wrote = true
+	if c.rest && c.status == http.StatusOK {
+		return c.ResponseWriter.Write(p)
+	}
 	if room := captureLimit - c.head.Len(); room > 0 && !c.result {
 		keep := p[:min(room, len(p))]
 		if look := resultLook - c.head.Len(); look > 0 {
@@ -139,12 +235,27 @@ func (c *capture) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // rpcError is the part of a JSON-RPC error object Outcome reads.
 type rpcError struct {
-	Code int64 `json:"code"`
-	Data struct {
-		Violations []struct {
-			Pointer string `json:"pointer"`
-		} `json:"violations"`
-	} `json:"data"`
+	Code int64     `json:"code"`
+	Data errorData `json:"data"`
+}
+
+// errorData is the part of an error's data Outcome reads: the violations
+// of a -32602 and the HTTP status a -32000 names.
+type errorData struct {
+	Violations []struct {
+		Pointer string `json:"pointer"`
+	} `json:"violations"`
+	Status int `json:"status"`
+}
+
+// namesCursor reports whether a violation is at pointer, the pagination
+// cursor's place in the request.
+func (d errorData) namesCursor(pointer string) bool {
+	return slices.ContainsFunc(d.Violations, func(v struct {
+		Pointer string `json:"pointer"`
+	}) bool {
+		return v.Pointer == pointer
+	})
 }
 
 // answerError reads the top-level members of a JSON-RPC answer until its
@@ -233,20 +344,77 @@ func Outcome(status int, body []byte) (outcome string, cursorRejected bool) {
 	case e == nil:
 		return OutcomeOK, false
 	}
+	return e.outcome()
+}
+
+// outcome classifies a JSON-RPC error by its code and, for -32000 (which
+// over HTTP the status has already classified), the status in its data.
+func (e *rpcError) outcome() (string, bool) {
 	switch e.Code {
 	case -32602:
-		for _, v := range e.Data.Violations {
-			if v.Pointer == "/location/pagination/cursor" {
-				return OutcomeInvalidParams, true
-			}
-		}
-		return OutcomeInvalidParams, false
+		return OutcomeInvalidParams, e.Data.namesCursor("/location/pagination/cursor")
 	case -32603:
 		return OutcomeInternal, false
 	case -32600, -32601, -32700:
 		return OutcomeInvalidRequest, false
+	case -32000:
+		switch s := e.Data.Status; {
+		case s == http.StatusTooManyRequests:
+			return OutcomeRateLimited, false
+		case s == http.StatusServiceUnavailable:
+			return OutcomeOverloaded, false
+		case s >= 500:
+			return OutcomeInternal, false
+		}
 	}
 	return OutcomeRefused, false
+}
+
+// StdioOutcome classifies the error a stdio message was answered with (nil:
+// a result, or a notification) in Outcome's vocabulary.
+func StdioOutcome(e *jsonrpc.Error) (outcome string, cursorRejected bool) {
+	if e == nil {
+		return OutcomeOK, false
+	}
+	re := rpcError{Code: e.Code}
+	if len(e.Data) > 0 {
+		_ = json.Unmarshal(e.Data, &re.Data)
+	}
+	return re.outcome()
+}
+
+// RESTOutcome classifies a REST binding answer, in Outcome's vocabulary,
+// by its HTTP status and the code of its refusal body ({code, content,
+// violations?}): 400 invalid_params is invalid_params (a cursor rejection
+// when a violation is at /pagination/cursor), a negotiation failure
+// (invalid_profile_url, 422, 424) and 401, 403 and 409 are refused, every
+// other 4xx (a header, the body's form, the path or method) is
+// invalid_request.
+func RESTOutcome(status int, body []byte) (outcome string, cursorRejected bool) {
+	switch {
+	case status == http.StatusOK:
+		return OutcomeOK, false
+	case status == http.StatusTooManyRequests:
+		return OutcomeRateLimited, false
+	case status == http.StatusServiceUnavailable:
+		return OutcomeOverloaded, false
+	case status >= 500:
+		return OutcomeInternal, false
+	}
+	var ref struct {
+		Code string `json:"code"`
+		errorData
+	}
+	_ = json.Unmarshal(body, &ref)
+	switch {
+	case status == http.StatusBadRequest && ref.Code == "invalid_params":
+		return OutcomeInvalidParams, ref.namesCursor("/pagination/cursor")
+	case status == http.StatusBadRequest && ref.Code == "invalid_profile_url",
+		status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusConflict,
+		status == http.StatusUnprocessableEntity, status == http.StatusFailedDependency:
+		return OutcomeRefused, false
+	}
+	return OutcomeInvalidRequest, false
 }
 
 // Truncate cuts a coordinate to 2 decimals toward zero, as LOCATION.md

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 func TestOutcome(t *testing.T) {
@@ -29,6 +32,87 @@ func TestOutcome(t *testing.T) {
 		got, cursor := Outcome(tc.status, []byte(tc.body))
 		if got != tc.want || cursor != tc.cursor {
 			t.Errorf("Outcome(%d, %s) = %s %v, want %s %v", tc.status, tc.body, got, cursor, tc.want, tc.cursor)
+		}
+	}
+}
+
+// TestRESTOutcome: a REST answer is classified by its status and refusal
+// code in the vocabulary of MCP's answers, so that a 200 is ok, a refused
+// cursor counts as one, and a header refusal is not an invalid_params.
+func TestRESTOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		want   string
+		cursor bool
+	}{
+		{200, `{"ucp":{},"locations":[]}`, OutcomeOK, false},
+		{200, ``, OutcomeOK, false},
+		{400, `{"code":"invalid_params","content":"m","violations":[{"pointer":"/distance/max"}]}`, OutcomeInvalidParams, false},
+		{400, `{"code":"invalid_params","content":"m","violations":[{"pointer":"/pagination/cursor"}]}`, OutcomeInvalidParams, true},
+		{400, `{"code":"invalid_header","content":"m","header":"Request-Id"}`, OutcomeInvalidRequest, false},
+		{400, `{"code":"invalid_json","content":"m"}`, OutcomeInvalidRequest, false},
+		{400, `{"code":"invalid_profile_url","content":"m"}`, OutcomeRefused, false},
+		{404, `{"code":"not_found","content":"m"}`, OutcomeInvalidRequest, false},
+		{405, `{"code":"method_not_allowed","content":"m"}`, OutcomeInvalidRequest, false},
+		{413, `{"code":"body_too_large","content":"m"}`, OutcomeInvalidRequest, false},
+		{415, `{"code":"unsupported_media_type","content":"m"}`, OutcomeInvalidRequest, false},
+		{401, `{"code":"unauthenticated","content":"m"}`, OutcomeRefused, false},
+		{422, `{"code":"version_unsupported","content":"m"}`, OutcomeRefused, false},
+		{424, `{"code":"profile_unreachable","content":"m"}`, OutcomeRefused, false},
+		{429, `{"code":"rate_limited","content":"m"}`, OutcomeRateLimited, false},
+		{503, `{"code":"unavailable","content":"m"}`, OutcomeOverloaded, false},
+		{500, `{"code":"internal_error","content":"internal error"}`, OutcomeInternal, false},
+	} {
+		got, cursor := RESTOutcome(tc.status, []byte(tc.body))
+		if got != tc.want || cursor != tc.cursor {
+			t.Errorf("RESTOutcome(%d, %s) = %s %v, want %s %v", tc.status, tc.body, got, cursor, tc.want, tc.cursor)
+		}
+	}
+}
+
+// TestStdioOutcome: a stdio answer, which has no HTTP status, is classified
+// by its code, and a -32000 by the status its data names.
+func TestStdioOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		err    *jsonrpc.Error
+		want   string
+		cursor bool
+	}{
+		{nil, OutcomeOK, false},
+		{&jsonrpc.Error{Code: -32602, Data: []byte(`{"violations":[{"pointer":"/location/pagination/cursor"}]}`)}, OutcomeInvalidParams, true},
+		{&jsonrpc.Error{Code: -32602, Data: []byte(`{"violations":[{"pointer":"/location/query"}]}`)}, OutcomeInvalidParams, false},
+		{&jsonrpc.Error{Code: -32000, Data: []byte(`{"status":429,"retry_after":1}`)}, OutcomeRateLimited, false},
+		{&jsonrpc.Error{Code: -32000, Data: []byte(`{"status":503}`)}, OutcomeOverloaded, false},
+		{&jsonrpc.Error{Code: -32000, Data: []byte(`{"status":401}`)}, OutcomeRefused, false},
+		{&jsonrpc.Error{Code: -32001}, OutcomeRefused, false},
+		{&jsonrpc.Error{Code: -32603}, OutcomeInternal, false},
+		{&jsonrpc.Error{Code: -32700}, OutcomeInvalidRequest, false},
+	} {
+		if got, cursor := StdioOutcome(tc.err); got != tc.want || cursor != tc.cursor {
+			t.Errorf("StdioOutcome(%+v) = %s %v, want %s %v", tc.err, got, cursor, tc.want, tc.cursor)
+		}
+	}
+}
+
+// TestLogTextIsBounded: a field the client chose is kept whole when short
+// and valid, cut with a marker naming its length when long, and its
+// invalid bytes are escaped in four bytes each, never tripled.
+func TestLogTextIsBounded(t *testing.T) {
+	long := "https://platform.example/" + strings.Repeat("a", 900_000)
+	for _, tc := range []struct{ in, want string }{
+		{"https://platform.example/p.json", "https://platform.example/p.json"},
+		{"caf\xc3\xa9", "caf\xc3\xa9"},
+		{"a\xffb", `a\xffb`},
+		{strings.Repeat("\xff", 1<<20), strings.Repeat(`\xff`, 50) + "...[cut: 1048576 bytes]"},
+		{long, long[:200] + "...[cut: 900025 bytes]"},
+	} {
+		got := LogText(tc.in, 200)
+		if got != tc.want {
+			t.Errorf("LogText(%.30q) = %.80q, want %.80q", tc.in, got, tc.want)
+		}
+		if len(got) > 200+32 {
+			t.Errorf("LogText(%.30q) is %d bytes", tc.in, len(got))
 		}
 	}
 }

@@ -209,7 +209,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if !h.opts.NoAccessLog {
-			h.opts.Logger.Info("ucp rest request", "method", r.Method, "path", r.URL.Path, "request_id", r.Header.Get(HeaderRequestID),
+			// Bounded, as a request chooses both.
+			h.opts.Logger.Info("ucp rest request", "method", r.Method, "path", rpcerr.Truncate(r.URL.EscapedPath(), maxPathEcho),
+				"request_id", rpcerr.Truncate(strings.ToValidUTF8(r.Header.Get(HeaderRequestID), "\uFFFD"), maxIDEcho),
 				"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start), "remote", ucpcore.RemoteHost(r.RemoteAddr))
 		}
 	}()
@@ -230,6 +232,9 @@ func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
 // maxPathEcho bounds the path a 404 repeats, so that a long request line
 // does not come back whole.
 const maxPathEcho = 200
+
+// maxIDEcho bounds the Request-Id the access log repeats (a UUID is 36).
+const maxIDEcho = 64
 
 // canonical reports whether an escaped request path is one ServeMux routes
 // without redirecting: rooted, with no empty, "." or ".." segment.

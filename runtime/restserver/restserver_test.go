@@ -323,6 +323,12 @@ func TestAccessLogNamesRequestID(t *testing.T) {
 	if !strings.Contains(b.String(), "request_id="+reqID) || !strings.Contains(b.String(), "status=200") {
 		t.Fatalf("log %q", b.String())
 	}
+	// What the request chose (its path, its Request-Id) is cut short.
+	b.Reset()
+	do(t, h, "POST", "/"+strings.Repeat("p", 30_000), `{}`, "Request-Id", strings.Repeat("\xff", 30_000))
+	if line := b.String(); len(line) > 1024 || !strings.Contains(line, "status=404") {
+		t.Fatalf("a log line of %d bytes: %.300q", len(line), line)
+	}
 }
 
 // TestTransportsShareOneBudget checks that a Platform that spends its
