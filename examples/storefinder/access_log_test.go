@@ -99,7 +99,7 @@ func TestRESTIsRecordedByOutcome(t *testing.T) {
 // stdioSession serves the current version over in-process pipes through
 // stdioTransport, as --stdio does with c, and returns a function sending
 // one line (and reading its reply, unless it is a notification) and the
-// process's metrics handler.
+// process's metrics handler (nil when c has no operations).
 func stdioSession(t *testing.T, c config, logger *slog.Logger) (func(line string) rpcResult, http.Handler) {
 	t.Helper()
 	server, _, err := newServer(c, logger)
@@ -141,6 +141,9 @@ func stdioSession(t *testing.T, c config, logger *slog.Logger) (func(line string
 	}
 	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if c.ops == nil {
+		return send, nil
+	}
 	return send, c.ops.metrics.Handler()
 }
 

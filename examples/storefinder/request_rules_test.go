@@ -1,23 +1,18 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/ucpgen/ucpgen/generated/location"
-	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -48,44 +43,12 @@ func startEveryVersion(t *testing.T) *everyVersion {
 // transport, as --stdio does, and returns a function making one call.
 func stdioCaller(t *testing.T) func(tool, loc string) rpcResult {
 	t.Helper()
-	server, _, err := newServer(config{}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- serveStdio(ctx, server, &mcpserver.StdioTransport{In: inR, Out: outW}, 5*time.Second, slog.New(slog.DiscardHandler))
-		outW.Close()
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		stop()
-		<-done
-	})
-	replies := bufio.NewScanner(outR)
-	replies.Buffer(nil, 8<<20)
-	fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	if !replies.Scan() {
-		t.Fatal("no initialize reply over stdio")
-	}
-	fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send, _ := stdioSession(t, config{}, slog.New(slog.DiscardHandler))
 	id := 0
 	return func(tool, loc string) rpcResult {
 		t.Helper()
 		id++
-		fmt.Fprintln(inW, toolCall(id, tool, "https://platform.example/p.json", loc))
-		if !replies.Scan() {
-			t.Fatalf("no reply over stdio to %s", loc)
-		}
-		var r rpcResult
-		if err := json.Unmarshal(replies.Bytes(), &r); err != nil {
-			t.Fatalf("stdio reply %s: %v", replies.Bytes(), err)
-		}
-		r.raw = replies.Text()
-		return r
+		return send(toolCall(id, tool, "https://platform.example/p.json", loc))
 	}
 }
 

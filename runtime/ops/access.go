@@ -329,13 +329,8 @@ func resultHead(body []byte) bool {
 // Outcome classifies an answer by its HTTP status and JSON-RPC error code,
 // and reports whether it refused the pagination cursor.
 func Outcome(status int, body []byte) (outcome string, cursorRejected bool) {
-	switch {
-	case status == http.StatusTooManyRequests:
-		return OutcomeRateLimited, false
-	case status == http.StatusServiceUnavailable:
-		return OutcomeOverloaded, false
-	case status >= 500:
-		return OutcomeInternal, false
+	if o, ok := statusOutcome(status); ok {
+		return o, false
 	}
 	e, ok := answerError(body)
 	switch {
@@ -358,16 +353,25 @@ func (e *rpcError) outcome() (string, bool) {
 	case -32600, -32601, -32700:
 		return OutcomeInvalidRequest, false
 	case -32000:
-		switch s := e.Data.Status; {
-		case s == http.StatusTooManyRequests:
-			return OutcomeRateLimited, false
-		case s == http.StatusServiceUnavailable:
-			return OutcomeOverloaded, false
-		case s >= 500:
-			return OutcomeInternal, false
+		if o, ok := statusOutcome(e.Data.Status); ok {
+			return o, false
 		}
 	}
 	return OutcomeRefused, false
+}
+
+// statusOutcome classifies the HTTP statuses whose outcome every transport
+// shares (429, 503, any other 5xx); ok is false for the rest.
+func statusOutcome(status int) (outcome string, ok bool) {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return OutcomeRateLimited, true
+	case status == http.StatusServiceUnavailable:
+		return OutcomeOverloaded, true
+	case status >= 500:
+		return OutcomeInternal, true
+	}
+	return "", false
 }
 
 // StdioOutcome classifies the error a stdio message was answered with (nil:
@@ -391,15 +395,11 @@ func StdioOutcome(e *jsonrpc.Error) (outcome string, cursorRejected bool) {
 // other 4xx (a header, the body's form, the path or method) is
 // invalid_request.
 func RESTOutcome(status int, body []byte) (outcome string, cursorRejected bool) {
-	switch {
-	case status == http.StatusOK:
+	if status == http.StatusOK {
 		return OutcomeOK, false
-	case status == http.StatusTooManyRequests:
-		return OutcomeRateLimited, false
-	case status == http.StatusServiceUnavailable:
-		return OutcomeOverloaded, false
-	case status >= 500:
-		return OutcomeInternal, false
+	}
+	if o, ok := statusOutcome(status); ok {
+		return o, false
 	}
 	var ref struct {
 		Code string `json:"code"`
