@@ -90,13 +90,13 @@ func mutate(r *rand.Rand, body string) string {
 				b = append(b[:i:i], b[j:]...)
 			}
 		case 2: // replace a value after a colon with a fragment
-			if idx := colons(b); len(idx) > 0 {
+			if idx := indexes(b, ':'); len(idx) > 0 {
 				i := idx[r.IntN(len(idx))] + 1
 				j := valueEnd(b, i)
 				b = slices.Concat(b[:i], []byte(fragments[r.IntN(len(fragments))]), b[j:])
 			}
 		case 3: // add a member at the start of an object
-			if idx := braces(b); len(idx) > 0 {
+			if idx := indexes(b, '{'); len(idx) > 0 {
 				i := idx[r.IntN(len(idx))] + 1
 				m := fmt.Sprintf(`%q:%s,`, names[r.IntN(len(names))], fragments[r.IntN(len(fragments))])
 				b = slices.Concat(b[:i], []byte(m), b[i:])
@@ -128,20 +128,11 @@ func mutate(r *rand.Rand, body string) string {
 	return string(b)
 }
 
-func colons(b []byte) []int {
+// indexes lists where c stands in b.
+func indexes(b []byte, c byte) []int {
 	var out []int
-	for i, c := range b {
-		if c == ':' {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-func braces(b []byte) []int {
-	var out []int
-	for i, c := range b {
-		if c == '{' {
+	for i, x := range b {
+		if x == c {
 			out = append(out, i)
 		}
 	}
