@@ -157,6 +157,7 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	followPlatformSection(t, goBin, root, shop, env, string(readme))
 	followPreviousSection(t, goBin, shop, env, string(readme))
 	followBumpSection(t, goBin, shop, env, string(readme))
+	followSourcesSection(t, goBin, shop, env, string(readme))
 }
 
 // followPlatformSection builds the README's Platform program in the shop

@@ -502,7 +502,7 @@ func TestAddressCountrySpellings(t *testing.T) {
 	}
 }
 
-// loadDefault parses the embedded dataset for benchmarks.
+// loadDefault parses the sample dataset (internal/sampledata) for benchmarks.
 func loadDefault() ([]dataset.Record, error) { return sampledata.Records() }
 
 // countingSource counts the calls the generated service makes.

@@ -51,7 +51,7 @@ func setBatch(t *testing.T, n int) {
 
 // TestLoadFileMatchesLoad: streaming a file in small batches gives the
 // table, value for value, that loading its parsed records in one COPY
-// gives (the loader before streaming), for the embedded dataset and a
+// gives (the loader before streaming), for the sample dataset and a
 // generated one; reloading the file changes nothing.
 func TestLoadFileMatchesLoad(t *testing.T) {
 	dsn := pgtest.DSN(t)

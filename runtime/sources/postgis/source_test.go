@@ -22,7 +22,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
 
-// fixture is the embedded dataset loaded into a fresh schema, with the
+// fixture is the sample dataset loaded into a fresh schema, with the
 // decoded records the tests compute expectations from.
 type fixture struct {
 	pool *pgxpool.Pool
