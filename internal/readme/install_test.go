@@ -11,7 +11,6 @@ import (
 	"errors"
 	"io/fs"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -223,20 +222,8 @@ func startStorefinder(t *testing.T, goBin, root, dir string) string {
 	}
 	t.Cleanup(func() { cancel(); srv.Wait() })
 	origin := "http://" + addr
-	deadline := time.Now().Add(2 * time.Minute) // only guards against a server that never starts
-	for {
-		resp, err := http.Get(origin + "/.well-known/ucp")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return origin
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the store finder did not start: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitUp(t, origin+"/.well-known/ucp")
+	return origin
 }
 
 // previousSection is the README section on serving the previous version.
