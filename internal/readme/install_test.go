@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -23,8 +24,8 @@ import (
 )
 
 // proxyVersionPrefix starts the version this checkout is published under in
-// the test's file:// module proxy; publish appends a digest of the
-// checkout's folder, and generated headers must name the whole version.
+// the test's file:// module proxy; publish appends a digest of the module's
+// files, and generated headers must name the whole version.
 const proxyVersionPrefix = "v0.0.1-proxytest."
 
 // readmeSection is the README heading whose commands the test runs, and
@@ -54,19 +55,16 @@ func TestREADMEInstallThroughModuleProxy(t *testing.T) {
 	steps, genLine := readmeSteps(t, filepath.Join(root, "README.md"))
 
 	proxy := t.TempDir()
-	proxyVersion := proxyVersionPrefix + checkoutDigest(root)
+	proxyVersion := publish(t, root, proxy)
 	realProxy := strings.TrimSpace(testshared.GoOutput(t, goBin, root, nil, "env", "GOPROXY"))
 	// The user's module cache, so the dependencies are the very directories
 	// the rest of the suite compiled and their build cache entries are
 	// reused (a private cache would recompile every dependency). The version
-	// names the checkout's folder, the same on every run, so the build cache
-	// (keyed by a package's folder and content) serves a rerun whatever did
-	// not change. What an earlier run of this checkout left in the module
-	// cache is removed first, so the module is always this run's content,
-	// and the test removes what it added.
+	// names the checkout's content, never only its folder: the go command
+	// indexes a module-cache folder once, by its path, so a version whose
+	// content changed between runs would be compiled from a stale file
+	// list. The test removes what it added.
 	modCache := strings.TrimSpace(testshared.GoOutput(t, goBin, root, nil, "env", "GOMODCACHE"))
-	forgetVersion(t, modCache, proxyVersion)
-	publish(t, root, proxy, proxyVersion)
 	proxies := "file://" + filepath.ToSlash(proxy)
 	if st, err := os.Stat(filepath.Join(modCache, "cache", "download")); err == nil && st.IsDir() {
 		proxies += ",file://" + filepath.ToSlash(filepath.Join(modCache, "cache", "download"))
@@ -490,7 +488,7 @@ func readmeSteps(t *testing.T, readme string) (steps [][]string, genLine string)
 }
 
 // checkoutDigest names the checkout's folder in 12 hex digits, so two
-// checkouts on one machine never share a module version or a folder.
+// checkouts on one machine never share a shop folder.
 func checkoutDigest(root string) string {
 	sum := sha256.Sum256([]byte(root))
 	return hex.EncodeToString(sum[:6])
@@ -510,9 +508,11 @@ func stableDir(t *testing.T, base string, elem ...string) string {
 	return filepath.Join(append([]string{dir}, elem...)...)
 }
 
-// publish writes this checkout into proxy as proxyVersion of the module,
-// in the GOPROXY protocol's layout (list, .info, .mod and .zip).
-func publish(t *testing.T, root, proxy, proxyVersion string) {
+// publish writes this checkout into proxy as a version of the module, in
+// the GOPROXY protocol's layout (list, .info, .mod and .zip), and returns
+// that version: proxyVersionPrefix and a digest of the files, so two
+// checkouts with different content never share a version.
+func publish(t *testing.T, root, proxy string) string {
 	t.Helper()
 	dir := filepath.Join(proxy, filepath.FromSlash(version.ModulePath), "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -520,6 +520,7 @@ func publish(t *testing.T, root, proxy, proxyVersion string) {
 	}
 	files := testshared.ModuleFiles(t, root)
 	contents := make(map[string][]byte, len(files))
+	digest := sha256.New()
 	for _, rel := range files {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if errors.Is(err, fs.ErrNotExist) {
@@ -529,7 +530,10 @@ func publish(t *testing.T, root, proxy, proxyVersion string) {
 			t.Fatal(err)
 		}
 		contents[rel] = data
+		fmt.Fprintf(digest, "%s\x00%d\x00", rel, len(data))
+		digest.Write(data)
 	}
+	proxyVersion := proxyVersionPrefix + hex.EncodeToString(digest.Sum(nil))[:12]
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -567,6 +571,7 @@ func publish(t *testing.T, root, proxy, proxyVersion string) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return proxyVersion
 }
 
 // forgetVersion removes from the module cache what fetching v of this module
