@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
@@ -447,5 +449,34 @@ func TestUnknownToolAndMalformedJSON(t *testing.T) {
 	}
 	if h.calls != 0 {
 		t.Fatal("hook was called")
+	}
+}
+
+// TestBusinessProfileMatchesReleaseExample renders the profile of the
+// release's own example Business (its MCP endpoint) and requires the very
+// document the release shows, spec page URLs included, so that a Platform
+// reading ours sees every member the release's example carries.
+func TestBusinessProfileMatchesReleaseExample(t *testing.T) {
+	raw, err := os.ReadFile(testshared.Path(t, "ucp-upstream", "2026-08-25", "examples", "mcp-14-profile.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex struct{ Payload json.RawMessage }
+	if err := json.Unmarshal(raw, &ex); err != nil {
+		t.Fatal(err)
+	}
+	got, err := location.BusinessProfile(&seedHooks{}, "https://business.example.com/ucp/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, have any
+	if err := json.Unmarshal(ex.Payload, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &have); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(want, have) {
+		t.Fatalf("profile differs from the release example\n got: %s\nwant: %s", got, ex.Payload)
 	}
 }

@@ -78,6 +78,7 @@ func RESTService(endpoint string) ucpcore.ProfileService {
 		Endpoint:  endpoint,
 		Name:      "dev.ucp.common",
 		Schema:    RESTSchema,
+		Spec:      "https://ucp.dev/2026-08-25/specification/overview",
 		Transport: "rest",
 		Version:   ProtocolVersion,
 	}

@@ -75,6 +75,7 @@ var capabilities = []capability.Capability[ucpcore.Tool]{{
 	Interface: reflect.TypeFor[LocationSearchHooks](),
 	Name:      "dev.ucp.common.location.search",
 	Schema:    "https://ucp.dev/2026-08-21/schemas/common/location_search.json",
+	Spec:      "https://ucp.dev/2026-08-21/specification/common/location/search",
 }, {
 	Bind: func(hooks any) ([]ucpcore.Tool, bool) {
 		h, ok := hooks.(LocationLookupHooks)
@@ -86,6 +87,7 @@ var capabilities = []capability.Capability[ucpcore.Tool]{{
 	Interface: reflect.TypeFor[LocationLookupHooks](),
 	Name:      "dev.ucp.common.location.lookup",
 	Schema:    "https://ucp.dev/2026-08-21/schemas/common/location_lookup.json",
+	Spec:      "https://ucp.dev/2026-08-21/specification/common/location/lookup",
 }}
 
 // searchLocationsTool describes the search_locations tool for the runtime, bound to hooks.
@@ -231,6 +233,7 @@ func Capabilities(hooks Hooks) ([]ucpcore.ProfileCapability, error) {
 			out = append(out, ucpcore.ProfileCapability{
 				Name:    c.Name,
 				Schema:  c.Schema,
+				Spec:    c.Spec,
 				Version: ProtocolVersion,
 			})
 		}
@@ -249,6 +252,7 @@ func BusinessProfile(hooks Hooks, endpoint string) ([]byte, error) {
 		Endpoint:  endpoint,
 		Name:      "dev.ucp.common",
 		Schema:    "https://ucp.dev/2026-08-21/services/common/mcp.openrpc.json",
+		Spec:      "https://ucp.dev/2026-08-21/specification/overview",
 		Transport: "mcp",
 		Version:   ProtocolVersion,
 	}}, caps)

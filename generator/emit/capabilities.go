@@ -140,13 +140,16 @@ func composeFuncs() jen.Code {
 func capabilityTable(m *ir.Model, groups []*capabilityGroup) (jen.Code, error) {
 	var entries []jen.Code
 	for _, g := range groups {
-		schema := ""
+		schema, spec := "", ""
 		if g.Name != "" {
 			u, err := capabilitySchemaURL(m, g.Tools[0])
 			if err != nil {
 				return nil, fmt.Errorf("capability %s: %w", g.Name, err)
 			}
 			schema = u
+			if spec, err = m.SpecURL(g.Name); err != nil {
+				return nil, fmt.Errorf("capability %s: %w", g.Name, err)
+			}
 		}
 		var tools []jen.Code
 		for _, t := range g.Tools {
@@ -155,6 +158,7 @@ func capabilityTable(m *ir.Model, groups []*capabilityGroup) (jen.Code, error) {
 		entries = append(entries, jen.Values(jen.Dict{
 			jen.Id("Name"):      jen.Lit(g.Name),
 			jen.Id("Schema"):    jen.Lit(schema),
+			jen.Id("Spec"):      jen.Lit(spec),
 			jen.Id("Interface"): jen.Qual("reflect", "TypeFor").Types(jen.Id(g.Iface)).Call(),
 			jen.Id("Bind"): jen.Func().Params(jen.Id("hooks").Any()).Params(jen.Index().Qual(ucpcorePkg, "Tool"), jen.Bool()).Block(
 				jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("hooks").Assert(jen.Id(g.Iface)),

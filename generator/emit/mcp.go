@@ -177,6 +177,10 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec, err := m.SpecURL("")
+	if err != nil {
+		return nil, err
+	}
 	code := jen.Comment("Capabilities lists the UCP capabilities hooks implement, for the Business profile").Line().
 		Comment("at /.well-known/ucp and for negotiation; each call returns a new slice.").Line().
 		Func().Id("Capabilities").Params(jen.Id("hooks").Id("Hooks")).Params(jen.Index().Qual(ucpcorePkg, "ProfileCapability"), jen.Error()).Block(
@@ -190,6 +194,7 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 					jen.Id("Name"):    jen.Id("c").Dot("Name"),
 					jen.Id("Version"): jen.Id("ProtocolVersion"),
 					jen.Id("Schema"):  jen.Id("c").Dot("Schema"),
+					jen.Id("Spec"):    jen.Id("c").Dot("Spec"),
 				})),
 			),
 		),
@@ -213,6 +218,7 @@ func capabilitiesFunc(m *ir.Model) (jen.Code, error) {
 				jen.Id("Version"):   jen.Id("ProtocolVersion"),
 				jen.Id("Transport"): jen.Lit("mcp"),
 				jen.Id("Schema"):    jen.Lit(service),
+				jen.Id("Spec"):      jen.Lit(spec),
 				jen.Id("Endpoint"):  jen.Id("endpoint"),
 			})),
 			jen.Id("caps"),

@@ -53,7 +53,11 @@ func emitREST(f *jen.File, m *ir.Model) error {
 	f.Const().Id("RESTSchema").Op("=").Lit(schema)
 	f.Add(ops)
 	f.Add(restHandlerFunc())
-	f.Add(restServiceFunc(name))
+	spec, err := m.SpecURL("")
+	if err != nil {
+		return err
+	}
+	f.Add(restServiceFunc(name, spec))
 	return nil
 }
 
@@ -129,7 +133,7 @@ func restHandlerFunc() jen.Code {
 
 // restServiceFunc emits RESTService and BusinessProfileWithREST, the
 // profile entries of a Business that serves both transports.
-func restServiceFunc(name string) jen.Code {
+func restServiceFunc(name, spec string) jen.Code {
 	return jen.Comment("RESTService is the profile entry of the REST binding whose base URL is endpoint.").Line().
 		Func().Id("RESTService").Params(jen.Id("endpoint").String()).Qual(ucpcorePkg, "ProfileService").Block(
 		jen.Return(jen.Qual(ucpcorePkg, "ProfileService").Values(jen.Dict{
@@ -137,6 +141,7 @@ func restServiceFunc(name string) jen.Code {
 			jen.Id("Version"):   jen.Id("ProtocolVersion"),
 			jen.Id("Transport"): jen.Lit("rest"),
 			jen.Id("Schema"):    jen.Id("RESTSchema"),
+			jen.Id("Spec"):      jen.Lit(spec),
 			jen.Id("Endpoint"):  jen.Id("endpoint"),
 		})),
 	).Line().Line().

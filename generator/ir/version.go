@@ -40,6 +40,26 @@ func (m *Model) PublishedURL(file string) (string, error) {
 	return u.String(), nil
 }
 
+// SpecURL is the ucp.dev page that specifies capability (for
+// dev.ucp.common.location.search, /<version>/specification/common/location/search),
+// or for an empty name the protocol overview a service entry cites: UCP's
+// binding pages write profile entries with that template. A capability
+// outside the dev.ucp namespace has no page there, so its SpecURL is empty.
+func (m *Model) SpecURL(capability string) (string, error) {
+	if err := (load.Release{Version: m.Version, From: m.Spec.Release.From}).Require(m.Spec.File); err != nil {
+		return "", fmt.Errorf("specification URLs are unknown: %w", err)
+	}
+	page := "overview"
+	if capability != "" {
+		rest, ok := strings.CutPrefix(capability, "dev.ucp.")
+		if !ok || rest == "" {
+			return "", nil
+		}
+		page = strings.ReplaceAll(rest, ".", "/")
+	}
+	return "https://ucp.dev/" + m.Version + "/specification/" + page, nil
+}
+
 // treeRoot is the URI the input tree's root stands for, taken from the
 // first loaded file whose $id ends in its own path inside the tree.
 func (m *Model) treeRoot() (string, error) {

@@ -18,8 +18,9 @@ import (
 // tool description).
 type Capability[T any] struct {
 	// Name is the UCP capability name (dev.ucp.common.location.search),
-	// and Schema the URL of its published schema, for the profile.
-	Name, Schema string
+	// Schema the URL of its published schema and Spec that of its
+	// specification page, for the profile.
+	Name, Schema, Spec string
 	// Interface is the hook interface's type (reflect.TypeFor of it),
 	// whose name and methods errors cite.
 	Interface reflect.Type
@@ -30,8 +31,8 @@ type Capability[T any] struct {
 
 // Served is a capability that a Business's hooks implement, bound to them.
 type Served[T any] struct {
-	Name, Schema string
-	Items        []T
+	Name, Schema, Spec string
+	Items              []T
 }
 
 // composite is hooks made of several values, each serving its own
@@ -109,7 +110,7 @@ func resolve[T any](hooks any, caps []Capability[T]) ([]Served[T], error) {
 		}
 		items, ok := c.Bind(hooks)
 		if ok {
-			out = append(out, Served[T]{Name: c.Name, Schema: c.Schema, Items: items})
+			out = append(out, Served[T]{Name: c.Name, Schema: c.Schema, Spec: c.Spec, Items: items})
 			continue
 		}
 		if msg := partial(hooks, c); msg != "" {
