@@ -41,8 +41,17 @@ func AddProfileService(profile []byte, s ProfileService) ([]byte, error) {
 func ProfileHandler(profile []byte) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			// A JSON body, in the shape of the REST binding's refusals, so a
+			// Platform's one error reader handles every answer of the Business.
+			body, _ := json.Marshal(map[string]string{
+				"code":    "method_not_allowed",
+				"content": "the profile is read with GET or HEAD; no other method is allowed",
+			})
 			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			w.Write(body)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
