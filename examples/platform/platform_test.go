@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/generated/location20260821"
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/ucpclient"
 	"github.com/ucpgen/ucpgen/runtime/ucpclient/discovery"
@@ -224,5 +226,115 @@ func TestReadmeShowsThisProgram(t *testing.T) {
 	want := strings.Replace(string(prog), own, users, 1)
 	if want == string(prog) || !bytes.Contains(readme, []byte("```go\n"+want+"```\n")) {
 		t.Errorf("README.md's \"Call a Business from a Platform\" program is not examples/platform/main.go with %s as its import", users)
+	}
+}
+
+// TestTypeScriptSDKSeesTheSameAnswers walks the README's search and looks
+// up what it found twice over MCP: with the generated client on the go-sdk
+// and with the official TypeScript SDK (testdata/e2e-ts/walk.mjs of the
+// store finder, where .ci/run installs it). Every page and every lookup
+// must be the same JSON from both, so what the Go client decodes and
+// validates is what an independent implementation reads off the wire.
+func TestTypeScriptSDKSeesTheSameAnswers(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		testshared.Missing(t, "node is not installed")
+	}
+	tsDir := filepath.Join("..", "storefinder", "testdata", "e2e-ts")
+	if _, err := os.Stat(filepath.Join(tsDir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		testshared.Missing(t, "TypeScript MCP SDK not installed; run `npm ci` in %s", tsDir)
+	}
+	origin, _ := storefinder(t)
+	ctx := context.Background()
+	conn, err := discovery.Discover(ctx, origin, location.ClientService(), &discovery.Options{
+		Options:   ucpclient.Options{Profile: "https://platform.example/profile.json"},
+		Transport: "mcp",
+		HTTP:      discovery.LocalDevelopment(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c, err := location.NewClient(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const request = `{"query":"electronics","distance":{"center":{"latitude":40.7128,"longitude":-74.006},"max":5000},"pagination":{"limit":2}}`
+	var req location.SearchRequest
+	if err := json.Unmarshal([]byte(request), &req); err != nil {
+		t.Fatal(err)
+	}
+	var goPages, goLookups []any
+	var ids []string
+	for page, err := range c.SearchLocationsPages(ctx, &req) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		goPages = append(goPages, asJSON(t, page))
+		for _, l := range page.Locations {
+			ids = append(ids, l.ID)
+		}
+	}
+	for batch := range slices.Chunk(ids, 10) {
+		resp, err := c.LookupLocations(ctx, &location.LookupRequest{IDs: batch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		goLookups = append(goLookups, asJSON(t, resp))
+	}
+	if len(goPages) < 2 {
+		t.Fatalf("the search has %d pages, too few to show cursors followed", len(goPages))
+	}
+
+	cmd := exec.Command(node, "walk.mjs", conn.Endpoint(), request)
+	cmd.Dir = tsDir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	done := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
+	out, err := cmd.Output()
+	done.Stop()
+	if err != nil {
+		t.Fatalf("node walk.mjs: %v\n%s", err, stderr.Bytes())
+	}
+	var ts struct {
+		Pages   []any
+		Lookups []any
+	}
+	if err := json.Unmarshal(out, &ts); err != nil {
+		t.Fatalf("walk.mjs output: %v\n%s", err, out)
+	}
+	compareAnswers(t, "search page", goPages, ts.Pages)
+	compareAnswers(t, "lookup", goLookups, ts.Lookups)
+	t.Logf("%d search pages and %d lookups (%d ids) are the same through both SDKs", len(goPages), len(goLookups), len(ids))
+}
+
+// asJSON is v encoded by its generated encoder and decoded generically,
+// the form in which two clients' answers are compared.
+func asJSON(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// compareAnswers requires the same answers, in the same order, from the
+// go-sdk client and the TypeScript SDK.
+func compareAnswers(t *testing.T, what string, goSDK, tsSDK []any) {
+	t.Helper()
+	if len(goSDK) != len(tsSDK) {
+		t.Errorf("%d %ss through the go-sdk client, %d through the TypeScript SDK", len(goSDK), what, len(tsSDK))
+	}
+	for i := range min(len(goSDK), len(tsSDK)) {
+		if !reflect.DeepEqual(goSDK[i], tsSDK[i]) {
+			g, _ := json.Marshal(goSDK[i])
+			s, _ := json.Marshal(tsSDK[i])
+			t.Errorf("%s %d differs:\ngo-sdk:     %s\nTypeScript: %s", what, i, g, s)
+		}
 	}
 }
