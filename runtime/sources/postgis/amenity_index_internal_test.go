@@ -73,7 +73,12 @@ func explained(t *testing.T, tx pgx.Tx, sql string, args []any) (int, string) {
 // TestPlansAfterALoad loads storegen's Light shape at 20,000 stores (dense
 // metros) and checks, through EXPLAIN's buffer counts (which do not depend
 // on the machine's speed), the plans the first requests after the load get.
+// It runs no goroutines of its own, so the -short race pass leaves it to the
+// plain pass.
 func TestPlansAfterALoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: plans of a 20,000-store load (not in -short mode)")
+	}
 	pool := pgtest.Pool(t, pgtest.DSN(t), pgtest.Schema(t))
 	ctx := context.Background()
 	path := lightFile(t, 20000)

@@ -69,6 +69,7 @@ func (m exactMatch) admits(f *fixture, id string) bool {
 // admitted set, posting lists), at page sizes that cut ties anywhere, and
 // requires exactly the brute-force order: textrank's score of the
 // in-memory store's text, descending, then id, then the zero-score rest.
+// In -short mode under half of the walks run, with every shape.
 func TestRankedIsTheInMemoryOrder(t *testing.T) {
 	const pages = 12
 	f := load(t)
@@ -101,6 +102,11 @@ func TestRankedIsTheInMemoryOrder(t *testing.T) {
 			for qi, text := range rankQueries {
 				if si > 0 && qi%3 != si%3 {
 					continue // every query alone, a third of them with each constraint
+				}
+				if testing.Short() && (si == 0 && qi%3 != 0 || si > 0 && (qi/3)%2 != 0) {
+					// The race pass walks under half of these, still every
+					// shape through both plans; the plain pass walks all.
+					continue
 				}
 				q := textrank.NewQuery(text)
 				type want struct {
