@@ -2,10 +2,13 @@
 // counts its answers by class: MCP over HTTP and REST at both served
 // versions, and newline-delimited lines over stdio. Any HTTP 5xx or
 // JSON-RPC -32603 is a fault the storefinder must never give; the command
-// lists each one it meets and exits 1. It is a tool, not a test: CI does
-// not run it.
+// lists each one it meets and exits 1. With -soak it instead replays valid
+// walks and mutated calls for that long and counts every answer that is not
+// the idle server's, with the process's RSS. It is a tool, not a test: CI
+// does not run it.
 //
 //	go run ./examples/storefinder/tools/mutate -http 10000 -stdio 1000
+//	go run ./examples/storefinder/tools/mutate -soak 10m -http 2000 -workers 8
 package main
 
 import (
@@ -34,8 +37,9 @@ func main() {
 	stdioN := flag.Int("stdio", 1000, "mutated stdio lines")
 	seed := flag.Uint64("seed", 1, "random seed, so a run can be repeated")
 	workers := flag.Int("workers", 2, "HTTP requests in flight")
+	soakFor := flag.Duration("soak", 0, "instead: send the valid walks and -http mutated calls again and again for this long, and count answers that differ from the idle server's")
 	flag.Parse()
-	if err := run(*httpN, *stdioN, *seed, *workers); err != nil {
+	if err := run(*httpN, *stdioN, *seed, *workers, *soakFor); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
@@ -189,7 +193,7 @@ func clip(s string) string {
 	return s
 }
 
-func run(httpN, stdioN int, seed uint64, workers int) error {
+func run(httpN, stdioN int, seed uint64, workers int, soakFor time.Duration) error {
 	dir, err := os.MkdirTemp("", "mutate")
 	if err != nil {
 		return err
@@ -198,6 +202,9 @@ func run(httpN, stdioN int, seed uint64, workers int) error {
 	bin := filepath.Join(dir, "storefinder")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ucpgen/ucpgen/examples/storefinder").CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
+	}
+	if soakFor > 0 {
+		return soak(bin, soakFor, httpN, seed, workers)
 	}
 	t := &tally{counts: map[string]int{}}
 	start := time.Now()
@@ -230,20 +237,11 @@ func run(httpN, stdioN int, seed uint64, workers int) error {
 // runHTTP starts the storefinder on a loopback port with no rate limits
 // and sends n mutated requests, half MCP and half REST, over both versions.
 func runHTTP(bin string, n int, seed uint64, workers int, t *tally) error {
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--supported-versions", "2026-08-21", "--access-log=false",
-		"--rate", "0", "--items-rate", "0", "--other-rate", "0")
-	stderr, err := cmd.StderrPipe()
+	cmd, base, err := startHTTP(bin)
 	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
 		return err
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	base, err := waitListening(stderr)
-	if err != nil {
-		return err
-	}
 	client := &http.Client{Timeout: 60 * time.Second}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -253,13 +251,7 @@ func runHTTP(bin string, n int, seed uint64, workers int, t *tally) error {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(seed, uint64(w)))
 			for i := range jobs {
-				v := versions[i%2]
-				s := seeds[r.IntN(len(seeds))]
-				if i%4 < 2 {
-					sendMCP(client, r, base+v.mcp, s.tool, s.body, "mcp "+v.version, t)
-				} else {
-					sendREST(client, r, base+v.rest, s.tool, s.body, "rest "+v.version, t)
-				}
+				mixedCall(r, base, i).send(client, t)
 			}
 		}()
 	}
@@ -299,44 +291,103 @@ func callLine(r *rand.Rand, id int, tool, body string) string {
 	return line
 }
 
-func sendMCP(client *http.Client, r *rand.Rand, url, tool, body, label string, t *tally) {
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(callLine(r, r.IntN(1000), tool, body)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	switch r.IntN(12) {
-	case 0:
-		req.Header.Set("Content-Encoding", "gzip")
-	case 1:
-		req.Header.Set("Content-Type", "application/json; charset=iso-8859-1")
-	case 2:
-		req.Header.Add("Content-Type", "text/plain")
+// httpCall is one HTTP request of a run, kept whole so that a soak can
+// send it again and expect the same answer.
+type httpCall struct {
+	label       string // transport and version, "mcp 2026-08-25"
+	rest        bool
+	method, url string
+	header      http.Header
+	body        string
+}
+
+// answer is what the storefinder sent back for an httpCall.
+type answer struct {
+	status int
+	ctype  string
+	body   []byte
+}
+
+func (c httpCall) do(client *http.Client) (answer, error) {
+	req, err := http.NewRequest(c.method, c.url, strings.NewReader(c.body))
+	if err != nil {
+		return answer{}, err
 	}
+	req.Header = c.header.Clone()
 	resp, err := client.Do(req)
 	if err != nil {
-		t.add(label+" transport error", true, err.Error())
-		return
+		return answer{}, err
 	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, resp.Header.Get("Content-Type"), raw}, err
+}
+
+// classify names the answer's class and says whether it is a fault: a 5xx,
+// a -32603, a body that is not the transport's JSON.
+func (c httpCall) classify(a answer) (string, bool) {
+	class := fmt.Sprintf("%s %d", c.label, a.status)
+	if c.rest {
+		if a.status == 200 {
+			return class, a.ctype != "application/json"
+		}
+		var ref struct {
+			Code string `json:"code"`
+		}
+		if json.Unmarshal(a.body, &ref) != nil || ref.Code == "" {
+			return class + " not a refusal", true
+		}
+		return class + " " + ref.Code, a.status >= 500 || a.ctype != "application/json"
+	}
 	var m struct {
 		Result json.RawMessage `json:"result"`
 		Error  *struct {
 			Code int64 `json:"code"`
 		} `json:"error"`
 	}
-	class := fmt.Sprintf("%s %d", label, resp.StatusCode)
 	switch {
-	case json.Unmarshal(raw, &m) != nil:
+	case json.Unmarshal(a.body, &m) != nil:
 		class += " not JSON-RPC"
 	case m.Error != nil:
 		class += fmt.Sprintf(" %d", m.Error.Code)
 	case m.Result != nil:
 		class += " result"
 	}
-	t.add(class, resp.StatusCode >= 500 || m.Error != nil && m.Error.Code == -32603 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"), string(raw))
+	return class, a.status >= 500 || m.Error != nil && m.Error.Code == -32603 || !strings.HasPrefix(a.ctype, "application/json")
 }
 
-func sendREST(client *http.Client, r *rand.Rand, base, tool, body, label string, t *tally) {
+// send makes the call and tallies its answer.
+func (c httpCall) send(client *http.Client, t *tally) {
+	a, err := c.do(client)
+	if err != nil {
+		t.add(c.label+" transport error", true, err.Error())
+		return
+	}
+	class, fault := c.classify(a)
+	t.add(class, fault, string(a.body))
+}
+
+// mcpCall is a tools/call of tool over HTTP, mutated in its line or its
+// headers.
+func mcpCall(r *rand.Rand, url, tool, body, label string) httpCall {
+	line := callLine(r, r.IntN(1000), tool, body)
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	switch r.IntN(12) {
+	case 0:
+		h.Set("Content-Encoding", "gzip")
+	case 1:
+		h.Set("Content-Type", "application/json; charset=iso-8859-1")
+	case 2:
+		h.Add("Content-Type", "text/plain")
+	}
+	return httpCall{label: label, method: http.MethodPost, url: url, header: h, body: line}
+}
+
+// restCall is a REST call of tool's operation, mutated in its body, path,
+// method or headers.
+func restCall(r *rand.Rand, base, tool, body, label string) httpCall {
 	op := "/locations/search"
 	if tool == "lookup_locations" {
 		op = "/locations/lookup"
@@ -347,53 +398,47 @@ func sendREST(client *http.Client, r *rand.Rand, base, tool, body, label string,
 	if r.IntN(4) > 0 {
 		body = mutate(r, body)
 	}
-	req, _ := http.NewRequest(http.MethodPost, base+op, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("UCP-Agent", `profile="https://platform.example/p.json"`)
-	req.Header.Set("Request-Id", fmt.Sprintf("8ef9b0c2-78d1-4e4b-91c2-%012x", r.Uint64()&0xffffffffffff))
+	c := httpCall{label: label, rest: true, method: http.MethodPost, url: base + op, header: http.Header{}, body: body}
+	h := c.header
+	h.Set("Content-Type", "application/json")
+	h.Set("UCP-Agent", `profile="https://platform.example/p.json"`)
+	h.Set("Request-Id", fmt.Sprintf("8ef9b0c2-78d1-4e4b-91c2-%012x", r.Uint64()&0xffffffffffff))
 	sum := sha256.Sum256([]byte(body))
 	digest := "sha-256=:" + base64.StdEncoding.EncodeToString(sum[:]) + ":"
 	switch r.IntN(16) {
 	case 0:
-		req.Header.Set("UCP-Agent", headerSafe(mutate(r, `profile="https://platform.example/p.json"`)))
+		h.Set("UCP-Agent", headerSafe(mutate(r, `profile="https://platform.example/p.json"`)))
 	case 1:
-		req.Header.Add("UCP-Agent", `profile="https://other.example/p.json"`)
+		h.Add("UCP-Agent", `profile="https://other.example/p.json"`)
 	case 2:
-		req.Header.Set("Request-Id", "00000000-0000-0000-0000-000000000000")
+		h.Set("Request-Id", "00000000-0000-0000-0000-000000000000")
 	case 3:
-		req.Header.Add("Request-Id", "8ef9b0c2-78d1-4e4b-91c2-000000000001")
+		h.Add("Request-Id", "8ef9b0c2-78d1-4e4b-91c2-000000000001")
 	case 4:
-		req.Header.Set("Content-Digest", digest)
+		h.Set("Content-Digest", digest)
 	case 5:
-		req.Header.Set("Content-Digest", "sha-256=:AAAA:, "+digest)
+		h.Set("Content-Digest", "sha-256=:AAAA:, "+digest)
 	case 6:
-		req.Header.Set("Content-Encoding", "gzip")
+		h.Set("Content-Encoding", "gzip")
 	case 7:
-		req.Header.Set("Content-Type", "application/json; charset=utf-16")
+		h.Set("Content-Type", "application/json; charset=utf-16")
 	case 8:
-		req.Header.Set("Idempotency-Key", headerSafe(mutate(r, "k")))
+		h.Set("Idempotency-Key", headerSafe(mutate(r, "k")))
 	case 9:
-		req.Method = []string{"GET", "PUT", "DELETE", "PATCH"}[r.IntN(4)]
+		c.method = []string{"GET", "PUT", "DELETE", "PATCH"}[r.IntN(4)]
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.add(label+" transport error", true, err.Error())
-		return
+	return c
+}
+
+// mixedCall is the i-th call of a run: MCP and REST in turn, at both
+// versions, from a random seed.
+func mixedCall(r *rand.Rand, base string, i int) httpCall {
+	v := versions[i%2]
+	s := seeds[r.IntN(len(seeds))]
+	if i%4 < 2 {
+		return mcpCall(r, base+v.mcp, s.tool, s.body, "mcp "+v.version)
 	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	var ref struct {
-		Code string `json:"code"`
-	}
-	class := fmt.Sprintf("%s %d", label, resp.StatusCode)
-	if resp.StatusCode != 200 {
-		if json.Unmarshal(raw, &ref) != nil || ref.Code == "" {
-			class += " not a refusal"
-		} else {
-			class += " " + ref.Code
-		}
-	}
-	t.add(class, resp.StatusCode >= 500 || class == label+fmt.Sprintf(" %d not a refusal", resp.StatusCode) || resp.Header.Get("Content-Type") != "application/json", string(raw))
+	return restCall(r, base+v.rest, s.tool, s.body, "rest "+v.version)
 }
 
 // headerSafe replaces the bytes Go's client refuses to send in a header

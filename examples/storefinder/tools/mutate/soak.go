@@ -1,0 +1,273 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// soakPages is how many pages of each valid search the soak corpus walks.
+const soakPages = 3
+
+// soak starts the storefinder over HTTP, records the answer to every call
+// of a corpus on the idle server (valid searches walked through their
+// pages, lookups, and n calls of the mutated mix), then sends the corpus
+// again and again from workers for d, and counts every answer that is not
+// byte for byte the recorded one, every transport error, and the
+// process's resident memory once a second.
+func soak(bin string, d time.Duration, n int, seed uint64, workers int) error {
+	cmd, base, err := startHTTP(bin)
+	if err != nil {
+		return err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
+
+	corpus, err := walkCorpus(client, base)
+	if err != nil {
+		return err
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	for i := range n {
+		corpus = append(corpus, mixedCall(r, base, i))
+	}
+	want := make([]answer, len(corpus))
+	t := &tally{counts: map[string]int{}}
+	for i, c := range corpus {
+		a, err := c.do(client)
+		if err != nil {
+			return fmt.Errorf("record %s %s: %w", c.label, c.url, err)
+		}
+		if class, fault := c.classify(a); fault {
+			t.add(class, true, string(a.body))
+		}
+		want[i] = a
+	}
+	if len(t.faults) > 0 {
+		return fmt.Errorf("the idle server already gave faults: %q", t.faults)
+	}
+
+	var calls, wrong, errs atomic.Int64
+	var mu sync.Mutex
+	var examples []string
+	rss := &rssSampler{pid: cmd.Process.Pid}
+	stopRSS := rss.every(time.Second)
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w * len(corpus) / workers; time.Now().Before(deadline); i++ {
+				k := i % len(corpus)
+				a, err := corpus[k].do(client)
+				calls.Add(1)
+				switch {
+				case err != nil:
+					errs.Add(1)
+				case a.status != want[k].status || a.ctype != want[k].ctype || !bytes.Equal(a.body, want[k].body):
+					wrong.Add(1)
+				default:
+					continue
+				}
+				mu.Lock()
+				if len(examples) < 10 {
+					examples = append(examples, fmt.Sprintf("%s %s: got %d %v %s, want %d %s", corpus[k].label, corpus[k].url, a.status, err, clip(string(a.body)), want[k].status, clip(string(want[k].body))))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	stopRSS()
+	lo, med, hi := rss.summary()
+	fmt.Printf("soak: %s, %d workers, a corpus of %d calls (MCP and REST, 2026-08-25 and 2026-08-21)\n", d, workers, len(corpus))
+	fmt.Printf("%d calls, %d wrong answers, %d transport errors; RSS min %d / median %d / max %d MiB over %d samples\n",
+		calls.Load(), wrong.Load(), errs.Load(), lo>>20, med>>20, hi>>20, len(rss.samples))
+	for _, e := range examples {
+		fmt.Println("  " + e)
+	}
+	if wrong.Load() > 0 || errs.Load() > 0 {
+		return fmt.Errorf("%d wrong answers and %d transport errors", wrong.Load(), errs.Load())
+	}
+	return nil
+}
+
+// walkCorpus is every valid seed as sent over both transports at both
+// versions, each search followed through up to soakPages pages by the
+// cursors the idle server gives.
+func walkCorpus(client *http.Client, base string) ([]httpCall, error) {
+	var out []httpCall
+	for _, v := range versions {
+		for _, s := range seeds {
+			for _, rest := range []bool{false, true} {
+				body := s.body
+				for page := 0; page < soakPages; page++ {
+					c := plainCall(base, v.version, v.mcp, v.rest, rest, s.tool, body, len(out)+1)
+					out = append(out, c)
+					a, err := c.do(client)
+					if err != nil {
+						return nil, fmt.Errorf("walk %s %s: %w", c.label, body, err)
+					}
+					next, ok := nextPage(rest, body, a.body)
+					if !ok {
+						break
+					}
+					body = next
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// plainCall is an unmutated call of tool with location body.
+func plainCall(base, version, mcpPath, restPath string, rest bool, tool, body string, id int) httpCall {
+	if !rest {
+		h := http.Header{}
+		h.Set("Content-Type", "application/json")
+		h.Set("Accept", "application/json, text/event-stream")
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/p.json"}},"location":%s}}}`, id, tool, body)
+		return httpCall{label: "mcp " + version, method: http.MethodPost, url: base + mcpPath, header: h, body: line}
+	}
+	op := "/locations/search"
+	if tool == "lookup_locations" {
+		op = "/locations/lookup"
+	}
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("UCP-Agent", `profile="https://platform.example/p.json"`)
+	h.Set("Request-Id", fmt.Sprintf("8ef9b0c2-78d1-4e4b-91c2-%012d", id))
+	return httpCall{label: "rest " + version, rest: true, method: http.MethodPost, url: base + restPath + op, header: h, body: body}
+}
+
+// nextPage is body with the cursor of the page in answer, when the answer
+// is a search page that has a next one.
+func nextPage(rest bool, body string, answer []byte) (string, bool) {
+	var page struct {
+		Pagination *struct {
+			HasNextPage bool   `json:"has_next_page"`
+			Cursor      string `json:"cursor"`
+		} `json:"pagination"`
+	}
+	if rest {
+		if json.Unmarshal(answer, &page) != nil {
+			return "", false
+		}
+	} else {
+		var m struct {
+			Result struct {
+				StructuredContent json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(answer, &m) != nil || json.Unmarshal(m.Result.StructuredContent, &page) != nil {
+			return "", false
+		}
+	}
+	if page.Pagination == nil || !page.Pagination.HasNextPage {
+		return "", false
+	}
+	var q map[string]any
+	if json.Unmarshal([]byte(body), &q) != nil {
+		return "", false
+	}
+	pg, _ := q["pagination"].(map[string]any)
+	if pg == nil {
+		pg = map[string]any{}
+	}
+	pg["cursor"] = page.Pagination.Cursor
+	q["pagination"] = pg
+	b, err := json.Marshal(q)
+	return string(b), err == nil
+}
+
+// rssSampler reads a process's resident set size from /proc.
+type rssSampler struct {
+	pid     int
+	mu      sync.Mutex
+	samples []int64
+}
+
+// every samples once per interval until the returned stop is called.
+func (s *rssSampler) every(interval time.Duration) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if v, err := readRSS(s.pid); err == nil {
+					s.mu.Lock()
+					s.samples = append(s.samples, v)
+					s.mu.Unlock()
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+func (s *rssSampler) summary() (lo, med, hi int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.samples) == 0 {
+		return 0, 0, 0
+	}
+	x := slices.Clone(s.samples)
+	slices.Sort(x)
+	return x[0], x[len(x)/2], x[len(x)-1]
+}
+
+// readRSS is VmRSS of /proc/PID/status, in bytes.
+func readRSS(pid int) (int64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+}
+
+// startHTTP starts the storefinder on a loopback port, at both versions,
+// with no rate limits and no access log, and returns it and its base URL.
+func startHTTP(bin string) (*exec.Cmd, string, error) {
+	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--supported-versions", "2026-08-21", "--access-log=false",
+		"--rate", "0", "--items-rate", "0", "--other-rate", "0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, "", err
+	}
+	base, err := waitListening(stderr)
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, "", err
+	}
+	return cmd, base, nil
+}
