@@ -1,0 +1,56 @@
+package layout
+
+import (
+	"bufio"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
+	"github.com/ucpgen/ucpgen/internal/version"
+)
+
+// libraryPatterns are the packages of the library: everything but the
+// examples.
+var libraryPatterns = []string{"./cmd/...", "./generator/...", "./generated/...", "./runtime/...", "./internal/..."}
+
+// TestLibraryImportsNothingUnderExamples lists the dependencies of every
+// library package and of its tests, and requires none of them to live
+// under examples/: the examples import the library, never the reverse.
+func TestLibraryImportsNothingUnderExamples(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		testshared.Missing(t, "the go command is not on PATH")
+	}
+	cmd := exec.Command(goBin, append([]string{"list", "-deps", "-test", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, libraryPatterns...)...)
+	cmd.Dir = testshared.RepoRoot(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	examples := version.ModulePath + "/examples/"
+	var bad []string
+	listed := 0
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		listed++
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, examples) {
+				bad = append(bad, f[0]+" imports "+imp)
+			}
+		}
+	}
+	sort.Strings(bad)
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if listed < 100 {
+		t.Fatalf("go list named %d packages; the patterns %v matched too little to prove anything", listed, libraryPatterns)
+	}
+}
