@@ -284,11 +284,16 @@ func callLine(r *rand.Rand, id int, tool, body string) string {
 	if r.IntN(4) > 0 {
 		loc = mutate(r, body)
 	}
-	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/p.json"}},"location":%s}}}`, id, tool, loc)
+	line := toolCallLine(id, tool, loc)
 	if r.IntN(5) == 0 {
 		line = mutate(r, line)
 	}
 	return line
+}
+
+// toolCallLine is the JSON-RPC tools/call of tool with location as sent.
+func toolCallLine(id int, tool, location string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/p.json"}},"location":%s}}}`, id, tool, location)
 }
 
 // httpCall is one HTTP request of a run, kept whole so that a soak can
@@ -370,10 +375,8 @@ func (c httpCall) send(client *http.Client, t *tally) {
 // mcpCall is a tools/call of tool over HTTP, mutated in its line or its
 // headers.
 func mcpCall(r *rand.Rand, url, tool, body, label string) httpCall {
-	line := callLine(r, r.IntN(1000), tool, body)
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
+	c := mcpRequest(label, url, callLine(r, r.IntN(1000), tool, body))
+	h := c.header
 	switch r.IntN(12) {
 	case 0:
 		h.Set("Content-Encoding", "gzip")
@@ -382,27 +385,29 @@ func mcpCall(r *rand.Rand, url, tool, body, label string) httpCall {
 	case 2:
 		h.Add("Content-Type", "text/plain")
 	}
+	return c
+}
+
+// mcpRequest is an MCP POST of line with the headers a client sends.
+func mcpRequest(label, url, line string) httpCall {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
 	return httpCall{label: label, method: http.MethodPost, url: url, header: h, body: line}
 }
 
 // restCall is a REST call of tool's operation, mutated in its body, path,
 // method or headers.
 func restCall(r *rand.Rand, base, tool, body, label string) httpCall {
-	op := "/locations/search"
-	if tool == "lookup_locations" {
-		op = "/locations/lookup"
-	}
+	op := restOp(tool)
 	if r.IntN(10) == 0 {
 		op = []string{"/locations/search/", "/Locations/search", "//locations/search", "/locations/./search", "/locations%2Fsearch", "/x"}[r.IntN(6)]
 	}
 	if r.IntN(4) > 0 {
 		body = mutate(r, body)
 	}
-	c := httpCall{label: label, rest: true, method: http.MethodPost, url: base + op, header: http.Header{}, body: body}
+	c := restRequest(label, base+op, body, r.Uint64()&0xffffffffffff)
 	h := c.header
-	h.Set("Content-Type", "application/json")
-	h.Set("UCP-Agent", `profile="https://platform.example/p.json"`)
-	h.Set("Request-Id", fmt.Sprintf("8ef9b0c2-78d1-4e4b-91c2-%012x", r.Uint64()&0xffffffffffff))
 	sum := sha256.Sum256([]byte(body))
 	digest := "sha-256=:" + base64.StdEncoding.EncodeToString(sum[:]) + ":"
 	switch r.IntN(16) {
@@ -428,6 +433,24 @@ func restCall(r *rand.Rand, base, tool, body, label string) httpCall {
 		c.method = []string{"GET", "PUT", "DELETE", "PATCH"}[r.IntN(4)]
 	}
 	return c
+}
+
+// restOp is the path of tool's REST operation under the endpoint.
+func restOp(tool string) string {
+	if tool == "lookup_locations" {
+		return "/locations/lookup"
+	}
+	return "/locations/search"
+}
+
+// restRequest is a REST POST of body with the headers a Platform sends,
+// its Request-Id ending in the 48 bits of id.
+func restRequest(label, url, body string, id uint64) httpCall {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("UCP-Agent", `profile="https://platform.example/p.json"`)
+	h.Set("Request-Id", fmt.Sprintf("8ef9b0c2-78d1-4e4b-91c2-%012x", id))
+	return httpCall{label: label, rest: true, method: http.MethodPost, url: url, header: h, body: body}
 }
 
 // mixedCall is the i-th call of a run: MCP and REST in turn, at both

@@ -134,22 +134,10 @@ func walkCorpus(client *http.Client, base string) ([]httpCall, error) {
 
 // plainCall is an unmutated call of tool with location body.
 func plainCall(base, version, mcpPath, restPath string, rest bool, tool, body string, id int) httpCall {
-	if !rest {
-		h := http.Header{}
-		h.Set("Content-Type", "application/json")
-		h.Set("Accept", "application/json, text/event-stream")
-		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"meta":{"ucp-agent":{"profile":"https://platform.example/p.json"}},"location":%s}}}`, id, tool, body)
-		return httpCall{label: "mcp " + version, method: http.MethodPost, url: base + mcpPath, header: h, body: line}
+	if rest {
+		return restRequest("rest "+version, base+restPath+restOp(tool), body, uint64(id))
 	}
-	op := "/locations/search"
-	if tool == "lookup_locations" {
-		op = "/locations/lookup"
-	}
-	h := http.Header{}
-	h.Set("Content-Type", "application/json")
-	h.Set("UCP-Agent", `profile="https://platform.example/p.json"`)
-	h.Set("Request-Id", fmt.Sprintf("8ef9b0c2-78d1-4e4b-91c2-%012d", id))
-	return httpCall{label: "rest " + version, rest: true, method: http.MethodPost, url: base + restPath + op, header: h, body: body}
+	return mcpRequest("mcp "+version, base+mcpPath, toolCallLine(id, tool, body))
 }
 
 // nextPage is body with the cursor of the page in answer, when the answer
