@@ -18,6 +18,7 @@ import (
 	"github.com/ucpgen/ucpgen/internal/equivcorpus"
 	"github.com/ucpgen/ucpgen/internal/storegen"
 	"github.com/ucpgen/ucpgen/internal/testshared"
+	"github.com/ucpgen/ucpgen/internal/version"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
@@ -31,6 +32,10 @@ const sourcesStores = 50_000
 // test shares the package's time with the rest of the install test.
 const sourcesCorpus = 12
 
+// sourceProgramLines is the most lines a README source program may have:
+// serving a file or a database is a short program, not a copied example.
+const sourceProgramLines = 80
+
 // sourcesMeta is the meta of every tool call the test makes.
 const sourcesMeta = `{"ucp-agent":{"profile":"https://platform.example/p.json"}}`
 
@@ -42,11 +47,18 @@ const sourcesMeta = `{"ucp-agent":{"profile":"https://platform.example/p.json"}}
 func followSourcesSection(t *testing.T, goBin, shop string, env []string, readme string) {
 	t.Helper()
 	for _, name := range []string{"jsonstores", "pgstores"} {
+		src := readmeProgram(t, readme, name)
+		if n := strings.Count(src, "\n"); n > sourceProgramLines {
+			t.Errorf("the README's %s program has %d lines, want at most %d", name, n, sourceProgramLines)
+		}
+		if strings.Contains(src, `"`+version.ModulePath+`/examples/`) {
+			t.Errorf("the README's %s program imports a package under examples/; the ready-made sources are library packages", name)
+		}
 		dir := filepath.Join(shop, "cmd", name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(readmeProgram(t, readme, name)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
