@@ -166,6 +166,7 @@ func TestPostGISHotStandby(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: runs a 1,000-call corpus against a PostGIS standby (not in -short mode)")
 	}
+	t.Parallel() // beside TestPostGISEquivalence: each is one call at a time
 	standby := pgtest.StandbyDSN(t)
 	schema := pgtest.Schema(t)
 	primary := pgtest.SchemaDSN(t, pgtest.DSN(t), schema)
