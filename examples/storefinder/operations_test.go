@@ -143,8 +143,10 @@ next:
 // It runs on the direct path and through the SDK's session
 // (--tool-calls-via-sdk), whose tool handlers see the call's note too.
 func TestMetricsHealthAndAccessLog(t *testing.T) {
-	t.Run("direct", func(t *testing.T) { checkOperations(t) })
-	t.Run("via SDK", func(t *testing.T) { checkOperations(t, "--tool-calls-via-sdk") })
+	// Each subtest has its own server, listeners and metrics registry, and
+	// most of its time is the drain delay, so the two wait side by side.
+	t.Run("direct", func(t *testing.T) { t.Parallel(); checkOperations(t) })
+	t.Run("via SDK", func(t *testing.T) { t.Parallel(); checkOperations(t, "--tool-calls-via-sdk") })
 }
 
 func checkOperations(t *testing.T, extra ...string) {
