@@ -21,9 +21,11 @@ import (
 )
 
 // Load test shape: the figures in docs/benchmarks.md come from these.
+// The race pass of .ci/run (-race -short) loads for shortLoadDuration.
 const (
-	loadClients  = 64
-	loadDuration = 20 * time.Second
+	loadClients       = 64
+	loadDuration      = 20 * time.Second
+	shortLoadDuration = 10 * time.Second
 )
 
 // loadCase is one request of the mix and the exact answer it must get.
@@ -45,17 +47,22 @@ type loadCase struct {
 // build runs even in -short mode: `go test -race -short ./...` (the race
 // pass of .ci/run) is where the load meets the detector, in the binary that
 // pass builds anyway, rather than in a second race build of the whole
-// module started from the plain pass.
+// module started from the plain pass. There it loads for 10 s: the same
+// clients, mix and checks, half the calls; without -short, 20 s.
 func TestLoad(t *testing.T) {
 	if testing.Short() && !raceEnabled {
 		t.Skip("skipping: 20 s loopback load test (not in -short mode; a -race build runs it in -short mode too)")
 	}
-	runLoad(t, !raceEnabled)
+	d := loadDuration
+	if testing.Short() {
+		d = shortLoadDuration
+	}
+	runLoad(t, !raceEnabled, d)
 }
 
-// runLoad runs the load test in this process; checkRSS adds the process
+// runLoad runs the load test in this process for d; checkRSS adds the process
 // RSS to the memory that must return to its baseline.
-func runLoad(t *testing.T, checkRSS bool) {
+func runLoad(t *testing.T, checkRSS bool, d time.Duration) {
 	l := defaultLimits(t)
 	l.rate, l.itemsRate, l.otherRate = 0, 0, 0 // the limits have their own tests; here every call must be served
 	logger := slog.New(slog.DiscardHandler)
@@ -86,7 +93,7 @@ func runLoad(t *testing.T, checkRSS bool) {
 	transport.CloseIdleConnections()
 	baseG, baseHeap, baseRSS := settle(t, -1)
 
-	res := loadRun(client, url, cases, loadDuration)
+	res := loadRun(client, url, cases, d)
 	transport.CloseIdleConnections()
 	endG, endHeap, endRSS := settle(t, baseG)
 	stop()
@@ -96,7 +103,7 @@ func runLoad(t *testing.T, checkRSS bool) {
 	calls, wrong, wrongMsg, peakRSS := res.calls, res.wrong, res.first, res.peakRSS
 
 	t.Logf("race detector: %v", raceEnabled)
-	t.Logf("load: %d clients, %s, %d calls (%.0f/s), %d wrong", loadClients, loadDuration, calls, float64(calls)/loadDuration.Seconds(), wrong)
+	t.Logf("load: %d clients, %s, %d calls (%.0f/s), %d wrong", loadClients, d, calls, float64(calls)/d.Seconds(), wrong)
 	t.Logf("goroutines: baseline %d, after %d", baseG, endG)
 	t.Logf("heap in use: baseline %.1f MiB, after %.1f MiB", mib(baseHeap), mib(endHeap))
 	t.Logf("RSS: baseline %.1f MiB, peak %.1f MiB, after %.1f MiB", mib(baseRSS), mib(uint64(peakRSS)), mib(endRSS))
