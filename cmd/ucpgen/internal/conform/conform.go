@@ -33,7 +33,9 @@ type Options struct {
 	// protocol versions and transports ("mcp", "rest").
 	Versions   []string
 	Transports []string
-	// At is the instant the hours checks start from (zero: now).
+	// At is the instant the hours checks start from. Zero means the moment
+	// Run starts, fixed for the whole run, so that every transport and
+	// version is asked about the same instants.
 	At time.Time
 	// HTTPClient sends the requests (nil: a client with a 30 s timeout).
 	HTTPClient *http.Client
@@ -45,6 +47,9 @@ type Options struct {
 // ctx's deadline returns its report with Incomplete set.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	start := time.Now()
+	if o.At.IsZero() {
+		o.At = now()
+	}
 	profileURL, err := profileLocation(o.URL)
 	if err != nil {
 		return nil, err
@@ -85,6 +90,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	return r, nil
 }
+
+// now is the clock Run reads once; tests replace it.
+var now = time.Now
 
 // interrupted marks as not run the passing checks of the version and
 // transport the run was cut short in, since they never saw all their

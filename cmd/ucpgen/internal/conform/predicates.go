@@ -372,11 +372,7 @@ func (s *session) hours() error {
 		return nil
 	}
 	c := s.check("filters.hours-zone", "6", "MUST", "hours.open_at matches iff the Location's schedule, read in its own IANA timezone, is open at that instant")
-	base := s.owner.o.At
-	if base.IsZero() {
-		base = time.Now()
-	}
-	base = base.Truncate(time.Minute)
+	base := s.owner.o.At.Truncate(time.Minute) // Run fixed it for every session
 	zones := []*time.Location{time.UTC, time.FixedZone("", 5*3600+1800), time.FixedZone("", -8*3600), time.FixedZone("", 9*3600), time.UTC}
 	for i, z := range zones {
 		at := base.Add(time.Duration(i*5) * time.Hour).In(z)

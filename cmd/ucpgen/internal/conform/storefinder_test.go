@@ -273,3 +273,30 @@ func TestConformPassesTheStorefinderOnPostGIS(t *testing.T) {
 	}
 	mustPass(t, r, exercised...)
 }
+
+// TestConformAsksEveryTransportAboutTheSameInstants runs the checker with a
+// clock that is a minute later at every reading, as a real run crosses a
+// minute now and then: the hours questions of every session still name
+// the same instants, so parity compares like with like and the real
+// storefinder passes.
+func TestConformAsksEveryTransportAboutTheSameInstants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: builds and runs the storefinder (not in -short mode)")
+	}
+	url := startStorefinder(t, "--supported-versions", "2026-08-21")
+	var mu sync.Mutex
+	reads := 0
+	saved := now
+	now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		reads++
+		return time.Date(2026, 12, 3, 11, 37, 0, 0, time.UTC).Add(time.Duration(reads) * time.Minute) // a new minute at every reading
+	}
+	t.Cleanup(func() { now = saved })
+	r := runConform(t, url, Options{Items: []string{"sku-aa-batteries-8", "sku-phone-charger-usbc", "sku-usbc-cable-1m"}})
+	if r.Failed() {
+		t.Fatalf("the storefinder failed with a clock that moves on:\n%s", failures(r))
+	}
+	mustPass(t, r, "filters.hours-zone", "parity.mcp-rest")
+}
