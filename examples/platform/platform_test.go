@@ -231,19 +231,11 @@ func TestReadmeShowsThisProgram(t *testing.T) {
 
 // TestTypeScriptSDKSeesTheSameAnswers walks the README's search and looks
 // up what it found twice over MCP: with the generated client on the go-sdk
-// and with the official TypeScript SDK (testdata/e2e-ts/walk.mjs of the
-// store finder, where .ci/run installs it). Every page and every lookup
+// and with the official TypeScript SDK (walk.mjs in
+// testshared.TypeScriptDir, where .ci/run installs it). Every page and every lookup
 // must be the same JSON from both, so what the Go client decodes and
 // validates is what an independent implementation reads off the wire.
 func TestTypeScriptSDKSeesTheSameAnswers(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		testshared.Missing(t, "node is not installed")
-	}
-	tsDir := filepath.Join("..", "storefinder", "testdata", "e2e-ts")
-	if _, err := os.Stat(filepath.Join(tsDir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		testshared.Missing(t, "TypeScript MCP SDK not installed; run `npm ci` in %s", tsDir)
-	}
 	origin, _ := storefinder(t)
 	ctx := context.Background()
 	conn, err := discovery.Discover(ctx, origin, location.ClientService(), &discovery.Options{
@@ -286,16 +278,7 @@ func TestTypeScriptSDKSeesTheSameAnswers(t *testing.T) {
 		t.Fatalf("the search has %d pages, too few to show cursors followed", len(goPages))
 	}
 
-	cmd := exec.Command(node, "walk.mjs", conn.Endpoint(), request)
-	cmd.Dir = tsDir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	done := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
-	out, err := cmd.Output()
-	done.Stop()
-	if err != nil {
-		t.Fatalf("node walk.mjs: %v\n%s", err, stderr.Bytes())
-	}
+	out := testshared.RunTypeScript(t, "walk.mjs", conn.Endpoint(), request)
 	var ts struct {
 		Pages   []any
 		Lookups []any

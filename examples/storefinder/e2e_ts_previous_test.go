@@ -2,13 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/internal/testshared"
@@ -19,30 +15,11 @@ import (
 // the 2026-08-21 endpoint from /.well-known/ucp as a Platform would, and the
 // SDK itself checks every answer against the outputSchema it listed there.
 func TestTypeScriptClientPreviousVersion(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		testshared.Missing(t, "node is not installed")
-	}
-	dir := filepath.Join("testdata", "e2e-ts")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		testshared.Missing(t, "TypeScript MCP SDK not installed; run `npm ci` in %s", dir)
-	}
 	draft := draftSchemas(t)
 	base := startVersions(t, config{supported: prevVersion})
 	item, _ := itemAndAmenity(t)
 
-	cmd := exec.Command(node, "previous.mjs", base, item)
-	cmd.Dir = dir
-	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-	out, err := cmd.Output()
-	timer.Stop()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("node client failed: %v\n%s", err, stderr)
-	}
+	out := testshared.RunTypeScript(t, "previous.mjs", base, item)
 	var got struct {
 		LeafVersion string
 		Endpoint    string

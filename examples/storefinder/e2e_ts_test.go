@@ -3,12 +3,8 @@ package main
 import (
 	"encoding/json"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/internal/testshared"
@@ -25,18 +21,6 @@ import (
 // outcome passes the SDK's validation of structuredContent against the
 // advertised outputSchema.
 func TestTypeScriptClient(t *testing.T) {
-	need := func(format string, args ...any) {
-		t.Helper()
-		testshared.Missing(t, format, args...)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		need("node is not installed")
-	}
-	dir := filepath.Join("testdata", "e2e-ts")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		need("TypeScript MCP SDK not installed; run `npm ci` in %s", dir)
-	}
 	server, _, err := newServer(config{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -52,19 +36,7 @@ func TestTypeScriptClient(t *testing.T) {
 	defer ts2.Close()
 
 	const id = "loc_a72bfe596943"
-	cmd := exec.Command(node, "client.mjs", ts.URL, id, ts2.URL)
-	cmd.Dir = dir
-	done := make(chan struct{})
-	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill(); close(done) })
-	out, err := cmd.Output()
-	timer.Stop()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("node client failed: %v\n%s", err, stderr)
-	}
+	out := testshared.RunTypeScript(t, "client.mjs", ts.URL, id, ts2.URL)
 	var got struct {
 		Tools            []string
 		InputSchemaTypes []string
@@ -157,5 +129,4 @@ func TestTypeScriptClient(t *testing.T) {
 		len(inc.Result.Messages) != 1 || inc.Result.Messages[0].Code != "capabilities_incompatible" || inc.Result.Messages[0].Content == "":
 		t.Errorf("capabilities_incompatible outcome = %+v", inc)
 	}
-	_ = done
 }

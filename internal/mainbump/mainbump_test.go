@@ -264,7 +264,7 @@ func TestMainRegenerationKeepsExamplesAndServesAskWhereImplemented(t *testing.T)
 			}
 		})
 		t.Run("the TypeScript SDK calls ask_business and search_locations", func(t *testing.T) {
-			out := runTypeScriptAsk(t, root, base+"/ucp/mcp", tsKey)
+			out := testshared.RunTypeScript(t, "ask.mjs", base+"/ucp/mcp", tsKey)
 			var got struct {
 				Tools           []string
 				HasOutputSchema []string
@@ -834,32 +834,6 @@ func openAPIErrors(errs []*valerrors.ValidationError) error {
 		msgs = append(msgs, e.Message+": "+e.Reason)
 	}
 	return errors.New(strings.Join(msgs, "; "))
-}
-
-// runTypeScriptAsk runs testdata/e2e-ts/ask.mjs of the storefinder (where
-// .ci/run installs the TypeScript MCP SDK) against endpoint and returns
-// its JSON line.
-func runTypeScriptAsk(t *testing.T, root, endpoint, key string) []byte {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		testshared.Missing(t, "node is not installed")
-	}
-	dir := filepath.Join(root, "examples", "storefinder", "testdata", "e2e-ts")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		testshared.Missing(t, "TypeScript MCP SDK not installed; run `npm ci` in %s", dir)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "ask.mjs", endpoint, key)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node ask.mjs: %v\n%s", err, stderr.String())
-	}
-	return out
 }
 
 // askBusinessSource is the test Business: NewService over three stores in
