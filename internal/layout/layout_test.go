@@ -1,7 +1,6 @@
 package layout
 
 import (
-	"bufio"
 	"os/exec"
 	"sort"
 	"strings"
@@ -23,19 +22,12 @@ func TestLibraryImportsNothingUnderExamples(t *testing.T) {
 	if err != nil {
 		testshared.Missing(t, "the go command is not on PATH")
 	}
-	cmd := exec.Command(goBin, append([]string{"list", "-deps", "-test", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, libraryPatterns...)...)
-	cmd.Dir = testshared.RepoRoot(t)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
+	out := testshared.GoOutput(t, goBin, testshared.RepoRoot(t), nil, append([]string{"list", "-deps", "-test", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, libraryPatterns...)...)
 	examples := version.ModulePath + "/examples/"
 	var bad []string
 	listed := 0
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
 		}
