@@ -9,12 +9,13 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ucpgen/ucpgen/internal/runstat"
 )
 
 // soakPages is how many pages of each valid search the soak corpus walks.
@@ -34,25 +35,24 @@ func soak(bin string, d time.Duration, n int, seed uint64, workers int) error {
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
 
-	corpus, err := walkCorpus(client, base)
+	corpus, want, err := walkCorpus(client, base)
 	if err != nil {
 		return err
 	}
 	r := rand.New(rand.NewPCG(seed, 7))
 	for i := range n {
-		corpus = append(corpus, mixedCall(r, base, i))
-	}
-	want := make([]answer, len(corpus))
-	t := &tally{counts: map[string]int{}}
-	for i, c := range corpus {
+		c := mixedCall(r, base, i)
 		a, err := c.do(client)
 		if err != nil {
 			return fmt.Errorf("record %s %s: %w", c.label, c.url, err)
 		}
-		if class, fault := c.classify(a); fault {
-			t.add(class, true, string(a.body))
+		corpus, want = append(corpus, c), append(want, a)
+	}
+	t := &tally{counts: map[string]int{}}
+	for i, c := range corpus {
+		if class, fault := c.classify(want[i]); fault {
+			t.add(class, true, string(want[i].body))
 		}
-		want[i] = a
 	}
 	if len(t.faults) > 0 {
 		return fmt.Errorf("the idle server already gave faults: %q", t.faults)
@@ -61,8 +61,11 @@ func soak(bin string, d time.Duration, n int, seed uint64, workers int) error {
 	var calls, wrong, errs atomic.Int64
 	var mu sync.Mutex
 	var examples []string
-	rss := &rssSampler{pid: cmd.Process.Pid}
-	stopRSS := rss.every(time.Second)
+	pid := cmd.Process.Pid
+	rss := runstat.SampleLoad(func() (float64, error) {
+		v, err := readRSS(pid)
+		return float64(v), err
+	}, time.Second)
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -90,11 +93,11 @@ func soak(bin string, d time.Duration, n int, seed uint64, workers int) error {
 		}()
 	}
 	wg.Wait()
-	stopRSS()
-	lo, med, hi := rss.summary()
+	samples := rss.Stop()
+	mem := runstat.Summarize(samples)
 	fmt.Printf("soak: %s, %d workers, a corpus of %d calls (MCP and REST, 2026-08-25 and 2026-08-21)\n", d, workers, len(corpus))
-	fmt.Printf("%d calls, %d wrong answers, %d transport errors; RSS min %d / median %d / max %d MiB over %d samples\n",
-		calls.Load(), wrong.Load(), errs.Load(), lo>>20, med>>20, hi>>20, len(rss.samples))
+	fmt.Printf("%d calls, %d wrong answers, %d transport errors; RSS min / median / max %s MiB over %d samples\n",
+		calls.Load(), wrong.Load(), errs.Load(), mem.Format(func(b float64) string { return fmt.Sprintf("%.0f", b/(1<<20)) }), len(samples))
 	for _, e := range examples {
 		fmt.Println("  " + e)
 	}
@@ -106,20 +109,21 @@ func soak(bin string, d time.Duration, n int, seed uint64, workers int) error {
 
 // walkCorpus is every valid seed as sent over both transports at both
 // versions, each search followed through up to soakPages pages by the
-// cursors the idle server gives.
-func walkCorpus(client *http.Client, base string) ([]httpCall, error) {
+// cursors the idle server gives, with the answers it gave.
+func walkCorpus(client *http.Client, base string) ([]httpCall, []answer, error) {
 	var out []httpCall
+	var answers []answer
 	for _, v := range versions {
 		for _, s := range seeds {
 			for _, rest := range []bool{false, true} {
 				body := s.body
 				for page := 0; page < soakPages; page++ {
 					c := plainCall(base, v.version, v.mcp, v.rest, rest, s.tool, body, len(out)+1)
-					out = append(out, c)
 					a, err := c.do(client)
 					if err != nil {
-						return nil, fmt.Errorf("walk %s %s: %w", c.label, body, err)
+						return nil, nil, fmt.Errorf("walk %s %s: %w", c.label, body, err)
 					}
+					out, answers = append(out, c), append(answers, a)
 					next, ok := nextPage(rest, body, a.body)
 					if !ok {
 						break
@@ -129,7 +133,7 @@ func walkCorpus(client *http.Client, base string) ([]httpCall, error) {
 			}
 		}
 	}
-	return out, nil
+	return out, answers, nil
 }
 
 // plainCall is an unmutated call of tool with location body.
@@ -178,48 +182,6 @@ func nextPage(rest bool, body string, answer []byte) (string, bool) {
 	q["pagination"] = pg
 	b, err := json.Marshal(q)
 	return string(b), err == nil
-}
-
-// rssSampler reads a process's resident set size from /proc.
-type rssSampler struct {
-	pid     int
-	mu      sync.Mutex
-	samples []int64
-}
-
-// every samples once per interval until the returned stop is called.
-func (s *rssSampler) every(interval time.Duration) (stop func()) {
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				if v, err := readRSS(s.pid); err == nil {
-					s.mu.Lock()
-					s.samples = append(s.samples, v)
-					s.mu.Unlock()
-				}
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
-}
-
-func (s *rssSampler) summary() (lo, med, hi int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.samples) == 0 {
-		return 0, 0, 0
-	}
-	x := slices.Clone(s.samples)
-	slices.Sort(x)
-	return x[0], x[len(x)/2], x[len(x)-1]
 }
 
 // readRSS is VmRSS of /proc/PID/status, in bytes.
