@@ -64,6 +64,10 @@ const platformProfile = "https://platform.example/profile.json"
 // that composes NewService with its own Ask hooks serves Ask beside
 // Location through the Go SDK, the TypeScript SDK and REST, held to main's
 // OpenAPI document and schemas. One copy and one build serve every subtest.
+// The copy is where ucpgen regenerates; the go commands then run in the
+// checkout with the copy's changed files laid over it (-overlay), so the
+// packages the bump did not touch are the very ones the suite compiled
+// (a build in the copy's folder would compile the whole module again).
 func TestMainRegenerationKeepsExamplesAndServesAskWhereImplemented(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the regeneration-from-main test in -short mode (it builds the examples in a copy of the module)")
@@ -80,21 +84,21 @@ func TestMainRegenerationKeepsExamplesAndServesAskWhereImplemented(t *testing.T)
 	start := time.Now()
 	copyDir := copyModule(t, root)
 	regenerateFromMain(t, goBin, root, copyDir, src)
-	env := copyEnv(t, goBin, root)
 	if err := os.MkdirAll(filepath.Join(copyDir, "internal", "askbiz"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(copyDir, "internal", "askbiz", "main.go"), []byte(askBusinessSource), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	overlay := overlayOf(t, root, copyDir)
 	t.Logf("copy and regenerate: %v", time.Since(start).Round(time.Millisecond))
 
 	step := time.Now()
-	testshared.GoOutput(t, goBin, copyDir, env, "vet", "./generated/location")
+	testshared.GoOutput(t, goBin, root, nil, "vet", "-overlay", overlay, "./generated/location")
 	t.Logf("go vet ./generated/location: %v", time.Since(step).Round(time.Millisecond))
 	bin := t.TempDir()
 	step = time.Now()
-	testshared.GoOutput(t, goBin, copyDir, env, "build", "-o", bin+string(filepath.Separator), "./examples/storefinder", "./examples/minimal", "./internal/askbiz")
+	testshared.GoOutput(t, goBin, root, nil, "build", "-overlay", overlay, "-o", bin+string(filepath.Separator), "./examples/storefinder", "./examples/minimal", "./internal/askbiz")
 	t.Logf("go build of storefinder, minimal and askbiz: %v", time.Since(step).Round(time.Millisecond))
 	exe := func(name string) string {
 		if runtime.GOOS == "windows" {
@@ -367,23 +371,52 @@ func regenerateFromMain(t *testing.T, goBin, root, copyDir, src string) {
 	}
 }
 
-// copyEnv is the environment of the go commands run in the copy: the
-// host's module and build caches and GOFLAGS, with -mod=mod, and no
-// network (every module is already in the host's module cache).
-func copyEnv(t *testing.T, goBin, root string) []string {
+// overlayOf writes a go command overlay that shows the checkout at root
+// as the copy at dir now is: every file of the copy that is new or whose
+// content differs replaces the checkout's, and every module file the copy
+// no longer has is hidden. It returns the overlay file's path.
+func overlayOf(t *testing.T, root, dir string) string {
 	t.Helper()
-	var host struct{ GOFLAGS, GOCACHE, GOMODCACHE string }
-	if err := json.Unmarshal([]byte(testshared.GoOutput(t, goBin, root, nil, "env", "-json", "GOFLAGS", "GOCACHE", "GOMODCACHE")), &host); err != nil {
+	replace := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		mine, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		theirs, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err != nil || !bytes.Equal(mine, theirs) {
+			replace[filepath.Join(root, rel)] = p
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("compare the copy with the checkout: %v", err)
+	}
+	for _, rel := range testshared.ModuleFiles(t, root) {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+			replace[filepath.Join(root, filepath.FromSlash(rel))] = ""
+		}
+	}
+	b, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return append(os.Environ(),
-		"GOFLAGS="+strings.TrimSpace(host.GOFLAGS+" -mod=mod"),
-		"GOCACHE="+host.GOCACHE,
-		"GOMODCACHE="+host.GOMODCACHE,
-		"GOPROXY=off",
-		"GOWORK=off",
-		"GOTOOLCHAIN=local",
-	)
+	out := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the bump changed %d files of the module", len(replace))
+	return out
 }
 
 // syncBuffer collects a child process's output while the test reads it.
