@@ -265,8 +265,11 @@ func checkOperations(t *testing.T, extra ...string) {
 	}
 
 	// Drain: /readyz turns 503 at once, calls are still answered during
-	// --drain-delay, and the server then stops cleanly.
+	// --drain-delay, and the server then stops cleanly. The drain starts on
+	// a goroutine of its own once the context ends (as on SIGTERM), so the
+	// test waits for its log line before asking /readyz.
 	r.stop()
+	r.waitLog(t, `msg="storefinder draining" (drain_delay=\S+)`)
 	if st, body := get(t, base+"/readyz"); st != 503 || !strings.Contains(body, `"draining"`) {
 		t.Fatalf("/readyz while draining: %d %s", st, body)
 	}
