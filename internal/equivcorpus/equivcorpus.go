@@ -279,12 +279,22 @@ type Stats struct {
 	// ranked and rankedMultiPage count the calls and multi-page walks of
 	// searches with free text.
 	Ranked, RankedMultiPage int
+	Cut                     int // walks stopped at the page cap with pages left
 }
 
 // Compare runs the corpus against want and every server of got in turn
 // (page k of a walk goes to got[k % len(got)]), requiring byte-identical
-// results, and returns what the walk exercised.
+// results, and returns what the walk exercised. Every walk goes to its
+// last page.
 func Compare(t testing.TB, corpus []Request, want Caller, got []Caller) Stats {
+	t.Helper()
+	return CompareUpTo(t, corpus, want, got, 0)
+}
+
+// CompareUpTo is Compare with each walk stopped after maxPages pages (0:
+// no cap), for a test whose budget a walk of hundreds of pages would
+// spend; the walks it cuts are counted in Stats.Cut.
+func CompareUpTo(t testing.TB, corpus []Request, want Caller, got []Caller, maxPages int) Stats {
 	t.Helper()
 	ctx := context.Background()
 	var st Stats
@@ -292,6 +302,10 @@ func Compare(t testing.TB, corpus []Request, want Caller, got []Caller) Stats {
 	for i, r := range corpus {
 		loc := r.Loc
 		for page := 0; ; page++ {
+			if maxPages > 0 && page == maxPages {
+				st.Cut++
+				break
+			}
 			body, err := json.Marshal(loc)
 			if err != nil {
 				t.Fatal(err)
