@@ -8,10 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pb33f/libopenapi"
-	"github.com/pb33f/libopenapi/datamodel"
-	"github.com/pb33f/libopenapi/datamodel/high/base"
-	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+	"github.com/ucpgen/ucpgen/generator/load/internal/openapidoc"
 )
 
 // RESTFile is the name UCP gives a service's OpenAPI binding; it sits in the
@@ -136,34 +133,29 @@ func OpenAPI(fsys fs.FS, spec *Spec) (*REST, error) {
 		return nil, err
 	}
 	// Schema $refs point outside the document; they are resolved below
-	// through the input tree, so the library is told not to follow them
-	// (following them also races inside its rolodex).
-	doc, err := libopenapi.NewDocumentWithConfiguration(data, &datamodel.DocumentConfiguration{SkipExternalRefResolution: true})
+	// through the input tree.
+	doc, err := openapidoc.Read(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	model, err := doc.BuildV3Model()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	rest := &REST{File: file, OpenAPI: v.Str, Version: model.Model.Info.Version}
-	if model.Model.Paths == nil || model.Model.Paths.PathItems == nil || model.Model.Paths.PathItems.Len() == 0 {
+	rest := &REST{File: file, OpenAPI: v.Str, Version: doc.Version}
+	if len(doc.Paths) == 0 {
 		return nil, keywordError(root.Loc.Child("paths"), "no paths: the binding must have one operation per OpenRPC method")
 	}
-	if !bindsAnyMethod(spec, model.Model.Paths) {
+	if !bindsAnyMethod(spec, doc.Paths) {
 		// The folder's binding is another OpenRPC file's (the shopping
 		// folder holds embedded.openrpc.json beside mcp.openrpc.json, and
 		// the REST document binds the latter); this service has none.
 		return nil, nil
 	}
 	byID := map[string]*Operation{}
-	for p, item := range model.Model.Paths.PathItems.FromOldest() {
-		for method, o := range item.GetOperations().FromOldest() {
-			loc := root.Loc.Child("paths").Child(p).Child(method)
-			if prev, dup := byID[o.OperationId]; dup {
-				return nil, keywordError(loc.Child("operationId"), "operationId %q is also used by %s", o.OperationId, prev.Loc)
+	for _, p := range doc.Paths {
+		for _, o := range p.Ops {
+			loc := root.Loc.Child("paths").Child(p.Path).Child(o.Method)
+			if prev, dup := byID[o.ID]; dup {
+				return nil, keywordError(loc.Child("operationId"), "operationId %q is also used by %s", o.ID, prev.Loc)
 			}
-			op, err := set.operation(spec, loc, strings.ToUpper(method), p, o)
+			op, err := set.operation(spec, loc, strings.ToUpper(o.Method), p.Path, o)
 			if err != nil {
 				return nil, err
 			}
@@ -182,10 +174,10 @@ func OpenAPI(fsys fs.FS, spec *Spec) (*REST, error) {
 
 // bindsAnyMethod reports whether some operationId of the document names a
 // method of spec.
-func bindsAnyMethod(spec *Spec, paths *v3.Paths) bool {
-	for _, item := range paths.PathItems.FromOldest() {
-		for _, o := range item.GetOperations().FromOldest() {
-			if slices.ContainsFunc(spec.Methods, func(m *Method) bool { return m.Name == o.OperationId }) {
+func bindsAnyMethod(spec *Spec, paths []openapidoc.Path) bool {
+	for _, p := range paths {
+		for _, o := range p.Ops {
+			if slices.ContainsFunc(spec.Methods, func(m *Method) bool { return m.Name == o.ID }) {
 				return true
 			}
 		}
@@ -194,8 +186,8 @@ func bindsAnyMethod(spec *Spec, paths *v3.Paths) bool {
 }
 
 // operation reads one operation and checks it against its OpenRPC method.
-func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation) (*Operation, error) {
-	op := &Operation{ID: o.OperationId, Method: method, Path: p, Loc: loc}
+func (set *Set) operation(spec *Spec, loc Loc, method, p string, o openapidoc.Op) (*Operation, error) {
+	op := &Operation{ID: o.ID, Method: method, Path: p, Loc: loc}
 	if op.ID == "" {
 		return nil, keywordError(loc.Child("operationId"), "missing operationId: it names the OpenRPC method the operation binds")
 	}
@@ -212,13 +204,13 @@ func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation
 		}
 		return nil, keywordError(loc.Child("operationId"), "operationId %q names no method of %s (methods: %s)", op.ID, spec.File, strings.Join(names, ", "))
 	}
-	for i, prm := range o.Parameters {
+	for i, prm := range o.Params {
 		ploc := loc.Child("parameters").Child(fmt.Sprint(i))
 		ref, err := set.refAt(ploc)
 		if err != nil {
 			return nil, err
 		}
-		h := header(prm.Name, prm.Required != nil && *prm.Required, prm.Schema, ref, ploc)
+		h := &Header{Name: prm.Name, Required: prm.Required, Type: prm.Type, Format: prm.Format, Ref: ref, Loc: ploc}
 		h.In = prm.In
 		switch prm.In {
 		case "header":
@@ -229,9 +221,9 @@ func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation
 			return nil, keywordError(ploc.Child("in"), "parameter %q is in %q; the binding takes header, path and query parameters", prm.Name, prm.In)
 		}
 	}
-	if rb := o.RequestBody; rb != nil {
-		op.BodyRequired = rb.Required != nil && *rb.Required
-		mt, body, err := set.content(loc.Child("requestBody"), rb.Content)
+	if rb := o.Body; rb != nil {
+		op.BodyRequired = rb.Required
+		mt, body, err := set.content(loc.Child("requestBody"), rb)
 		if err != nil {
 			return nil, err
 		}
@@ -240,14 +232,15 @@ func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation
 			return nil, err
 		}
 	}
-	if o.Responses == nil || o.Responses.Codes == nil {
+	if !o.HasResponses {
 		return nil, keywordError(loc.Child("responses"), "missing responses")
 	}
 	success := false
-	for status, r := range o.Responses.Codes.FromOldest() {
+	for _, r := range o.Responses {
+		status := r.Status
 		rloc := loc.Child("responses").Child(status)
 		resp := &Response{Status: status, Loc: rloc}
-		if r.Content != nil && r.Content.Len() > 0 {
+		if r.Content != nil {
 			mt, b, err := set.content(rloc, r.Content)
 			if err != nil {
 				return nil, err
@@ -262,15 +255,13 @@ func (set *Set) operation(spec *Spec, loc Loc, method, p string, o *v3.Operation
 			}
 			resp.MediaType, resp.Body = mt, b.schema
 		}
-		if r.Headers != nil {
-			for name, h := range r.Headers.FromOldest() {
-				hloc := rloc.Child("headers").Child(name)
-				ref, err := set.refAt(hloc)
-				if err != nil {
-					return nil, err
-				}
-				resp.Headers = append(resp.Headers, header(name, h.Required, h.Schema, ref, hloc))
+		for _, h := range r.Headers {
+			hloc := rloc.Child("headers").Child(h.Name)
+			ref, err := set.refAt(hloc)
+			if err != nil {
+				return nil, err
 			}
+			resp.Headers = append(resp.Headers, &Header{Name: h.Name, Required: h.Required, Type: h.Type, Format: h.Format, Ref: ref, Loc: hloc})
 		}
 		op.Responses = append(op.Responses, resp)
 	}
@@ -295,20 +286,6 @@ func bodyParam(body bodySchema, m *Method) (string, error) {
 		names = append(names, p.Name+" ("+w.Loc.String()+")")
 	}
 	return "", keywordError(body.loc, "resolves to %s, which is no parameter of OpenRPC method %s: %s", body.schema.Loc, m.Name, strings.Join(names, ", "))
-}
-
-// header is a header parameter or response header as the IR keeps it.
-func header(name string, required bool, sp *base.SchemaProxy, ref string, loc Loc) *Header {
-	h := &Header{Name: name, Required: required, Ref: ref, Loc: loc}
-	if sp != nil {
-		if s := sp.Schema(); s != nil {
-			if len(s.Type) > 0 {
-				h.Type = s.Type[0]
-			}
-			h.Format = s.Format
-		}
-	}
-	return h
 }
 
 // refAt is the $ref written at loc, or "" when the value is in place. The
@@ -363,17 +340,13 @@ type bodySchema struct {
 
 // content reads the single JSON media type of a body and resolves its
 // schema through the input tree.
-func (set *Set) content(loc Loc, content interface {
-	Len() int
-	GetOrZero(string) *v3.MediaType
-}) (string, bodySchema, error) {
-	const mt = "application/json"
+func (set *Set) content(loc Loc, content *openapidoc.Content) (string, bodySchema, error) {
+	const mt = openapidoc.JSON
 	cloc := loc.Child("content")
-	if content == nil || content.Len() == 0 {
+	if content == nil || len(content.MediaTypes) == 0 {
 		return "", bodySchema{}, keywordError(cloc, "missing content: the binding carries JSON bodies")
 	}
-	media := content.GetOrZero(mt)
-	if media == nil || content.Len() != 1 {
+	if !content.JSON || len(content.MediaTypes) != 1 {
 		return "", bodySchema{}, keywordError(cloc, "content must have exactly one media type, %s", mt)
 	}
 	sloc := cloc.Child(mt).Child("schema")
