@@ -1,5 +1,5 @@
-// Package layout has no code of its own: its test holds the repository to
-// the import rule that keeps the library lean, so a Business that imports
+// Package layout has no code of its own: its tests hold the repository to
+// the import rules that keep the library lean, so a Business that imports
 // the generator, the runtime or the ready-made sources never compiles an
-// example.
+// example, and a package that reads OpenAPI keeps its library to itself.
 package layout

@@ -46,3 +46,44 @@ func TestLibraryImportsNothingUnderExamples(t *testing.T) {
 		t.Fatalf("go list named %d packages; the patterns %v matched too little to prove anything", listed, libraryPatterns)
 	}
 }
+
+// openAPIReader is the one package that may import libopenapi.
+const openAPIReader = version.ModulePath + "/generator/load/internal/openapidoc"
+
+// TestOnlyTheOpenAPIReaderImportsLibOpenAPI requires every package of the
+// module but openAPIReader to leave libopenapi alone (tests may use it). Its
+// model is made of generic ordered maps: a package whose API shows them
+// makes each importer compile their methods again, which had made every
+// generator package take seconds to compile.
+func TestOnlyTheOpenAPIReaderImportsLibOpenAPI(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		testshared.Missing(t, "the go command is not on PATH")
+	}
+	out := testshared.GoOutput(t, goBin, testshared.RepoRoot(t), nil, "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
+	var bad []string
+	reader := false
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		for _, imp := range f[1:] {
+			if !strings.HasPrefix(imp, "github.com/pb33f/libopenapi") {
+				continue
+			}
+			if f[0] == openAPIReader {
+				reader = true
+			} else {
+				bad = append(bad, f[0]+" imports "+imp)
+			}
+		}
+	}
+	sort.Strings(bad)
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if !reader {
+		t.Errorf("%s does not import libopenapi: the rule guards nothing (moved?)", openAPIReader)
+	}
+}
