@@ -141,6 +141,25 @@ func TestOpenAPIMismatches(t *testing.T) {
 	}
 }
 
+// TestOpenAPIWithoutInfo loads a binding whose document has no info
+// object: its version is empty (the source layout may leave it out), and
+// the operations are read as with one.
+func TestOpenAPIWithoutInfo(t *testing.T) {
+	fsys := bundled(t, func(s string) string {
+		if !strings.Contains(s, `"info": {`) {
+			t.Fatal("the binding has no info object")
+		}
+		return strings.Replace(s, `"info": {`, `"x-info": {`, 1)
+	})
+	spec, err := load.OpenRPC(fsys, schemas.OpenRPCPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.REST == nil || spec.REST.Version != "" || len(spec.REST.Operations) != 2 {
+		t.Fatalf("REST binding = %+v", spec.REST)
+	}
+}
+
 // TestOpenAPIIsOptional checks that a service without an OpenAPI document
 // loads with no REST binding and one notice naming the file looked for,
 // which --strict does not refuse (an MCP-only Business is legitimate); an
