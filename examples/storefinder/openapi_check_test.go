@@ -1,132 +1,41 @@
 package main
 
 import (
-	"fmt"
 	"net/http"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/pb33f/libopenapi"
-	vconfig "github.com/pb33f/libopenapi-validator/config"
-	valerrors "github.com/pb33f/libopenapi-validator/errors"
-	"github.com/pb33f/libopenapi-validator/parameters"
-	"github.com/pb33f/libopenapi-validator/paths"
-	"github.com/pb33f/libopenapi/datamodel"
-	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ucpgen/ucpgen/internal/openapicheck"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
-// openAPICheck holds REST exchanges to the release's published OpenAPI
-// document with libopenapi-validator, which shares no code with ucpgen's
-// generated validators or its REST handler: the path and method, every
-// declared header parameter, the request media type and the response
-// status. Bodies are held to the release's JSON Schemas with santhosh-tekuri
-// (releaseCheck) instead: the document's body schemas are absolute $refs
-// into the release's schema tree, and once libopenapi inlines them the
-// validator's schema compiler refuses the result for duplicate $ids (for
-// example types/geo.json, used by both distance.center and serves.point).
-type openAPICheck struct {
-	model  *v3.Document
-	params parameters.ParameterValidator
-	opts   *vconfig.ValidationOptions
-}
+// The REST exchanges are held to the release's published OpenAPI document
+// by openapicheck (path, method, header parameters, media type, status),
+// and their bodies to the release's JSON Schemas with santhosh-tekuri
+// (releaseCheck): the document's body schemas are absolute $refs into the
+// release's schema tree, and once libopenapi inlines them the validator's
+// schema compiler refuses the result for duplicate $ids (for example
+// types/geo.json, used by both distance.center and serves.point).
 
 var (
-	openAPIOnce  sync.Once
-	openAPIModel openAPICheck
-	openAPIErr   error
+	openAPIOnce    sync.Once
+	openAPIChecker *openapicheck.Checker
+	openAPIErr     error
 )
 
 // publishedOpenAPI builds the checker once per test binary from the
 // published document in ../shared.
-func publishedOpenAPI(t *testing.T) openAPICheck {
+func publishedOpenAPI(t *testing.T) *openapicheck.Checker {
 	t.Helper()
 	doc := testshared.Path(t, "ucp-upstream", "2026-08-25", "published", "services", "common", "rest.openapi.json")
-	openAPIOnce.Do(func() { openAPIModel, openAPIErr = buildOpenAPI(doc) })
+	openAPIOnce.Do(func() { openAPIChecker, openAPIErr = openapicheck.Load(doc) })
 	if openAPIErr != nil {
 		t.Fatalf("OpenAPI checker from %s: %v", doc, openAPIErr)
 	}
-	return openAPIModel
-}
-
-// buildOpenAPI reads the document at path. External $refs (the body
-// schemas, which releaseCheck covers) are left unresolved.
-func buildOpenAPI(path string) (openAPICheck, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return openAPICheck{}, err
-	}
-	d, err := libopenapi.NewDocumentWithConfiguration(raw, &datamodel.DocumentConfiguration{SkipExternalRefResolution: true})
-	if err != nil {
-		return openAPICheck{}, fmt.Errorf("parse: %w", err)
-	}
-	m, err := d.BuildV3Model()
-	if err != nil {
-		return openAPICheck{}, fmt.Errorf("model: %w", err)
-	}
-	opts := vconfig.NewValidationOptions(vconfig.WithFormatAssertions())
-	return openAPICheck{model: &m.Model, params: parameters.NewParameterValidator(&m.Model, vconfig.WithFormatAssertions()), opts: opts}, nil
-}
-
-// operation finds the document's operation for req, or says why none.
-func (c openAPICheck) operation(req *http.Request) (*v3.Operation, error) {
-	item, errs, found := paths.FindPath(req, c.model, c.opts)
-	if len(errs) > 0 {
-		return nil, validationErrors(errs)
-	}
-	op := item.GetOperations().GetOrZero(strings.ToLower(req.Method))
-	if op == nil {
-		return nil, fmt.Errorf("%s %s: no such operation in the document", req.Method, found)
-	}
-	return op, nil
-}
-
-// request reports what the document refuses in a REST request as sent.
-func (c openAPICheck) request(req *http.Request) error {
-	op, err := c.operation(req)
-	if err != nil {
-		return err
-	}
-	item, _, found := paths.FindPath(req, c.model, c.opts)
-	if ok, errs := c.params.ValidateHeaderParamsWithPathItem(req, item, found); !ok {
-		return validationErrors(errs)
-	}
-	if op.RequestBody == nil || op.RequestBody.Content == nil {
-		return fmt.Errorf("%s %s declares no request body", req.Method, found)
-	}
-	mt := strings.TrimSpace(strings.Split(req.Header.Get("Content-Type"), ";")[0])
-	if _, ok := op.RequestBody.Content.Get(mt); !ok {
-		return fmt.Errorf("%s %s: Content-Type %q is not a declared request media type", req.Method, found, mt)
-	}
-	return nil
-}
-
-// response reports whether the document declares status for req's operation.
-func (c openAPICheck) response(req *http.Request, status int) error {
-	op, err := c.operation(req)
-	if err != nil {
-		return err
-	}
-	if op.Responses == nil {
-		return fmt.Errorf("%s %s declares no responses", req.Method, req.URL.Path)
-	}
-	if _, ok := op.Responses.Codes.Get(strconv.Itoa(status)); !ok && op.Responses.Default == nil {
-		return fmt.Errorf("%s %s: status %d is not a declared response", req.Method, req.URL.Path, status)
-	}
-	return nil
-}
-
-func validationErrors(errs []*valerrors.ValidationError) error {
-	var msgs []string
-	for _, e := range errs {
-		msgs = append(msgs, e.Message+": "+e.Reason)
-	}
-	return fmt.Errorf("%s", strings.Join(msgs, "; "))
+	return openAPIChecker
 }
 
 // TestRESTCheckerRefuses shows the OpenAPI checker and the release body
@@ -143,7 +52,7 @@ func TestRESTCheckerRefuses(t *testing.T) {
 		req.Header.Set("Request-Id", nextRequestID())
 		return req
 	}
-	if err := c.request(good()); err != nil {
+	if err := c.Request(good()); err != nil {
 		t.Fatalf("a good request is refused: %v", err)
 	}
 	for name, spoil := range map[string]func(*http.Request){
@@ -156,11 +65,11 @@ func TestRESTCheckerRefuses(t *testing.T) {
 	} {
 		req := good()
 		spoil(req)
-		if err := c.request(req); err == nil {
+		if err := c.Request(req); err == nil {
 			t.Errorf("%s: the checker accepts it", name)
 		}
 	}
-	if err := c.response(good(), http.StatusTeapot); err == nil {
+	if err := c.Response(good(), http.StatusTeapot); err == nil {
 		t.Error("status 418: the checker accepts it")
 	}
 	bodies := releaseSchemas(t)

@@ -79,7 +79,7 @@ func restPost(t *testing.T, url, body string, header ...string) restReply {
 		_, op, _ := strings.Cut(req.URL.Path, "/locations/")
 		r.asDocument, _ = http.NewRequest(req.Method, "https://business.example/locations/"+op, strings.NewReader(body))
 		r.asDocument.Header = req.Header.Clone()
-		r.refused = c.request(r.asDocument)
+		r.refused = c.Request(r.asDocument)
 	}
 	return r
 }
@@ -179,7 +179,7 @@ func (r restReply) heldToDocument(t *testing.T, wantValid bool) {
 	if r.refused != nil {
 		t.Errorf("the published OpenAPI document refuses a request the server accepted: %v", r.refused)
 	}
-	if err := publishedOpenAPI(t).response(r.asDocument, r.status); err != nil {
+	if err := publishedOpenAPI(t).Response(r.asDocument, r.status); err != nil {
 		t.Errorf("response against the published OpenAPI document: %v", err)
 	}
 }

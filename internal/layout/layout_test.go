@@ -2,6 +2,7 @@ package layout
 
 import (
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -47,22 +48,28 @@ func TestLibraryImportsNothingUnderExamples(t *testing.T) {
 	}
 }
 
-// openAPIReader is the one package that may import libopenapi.
-const openAPIReader = version.ModulePath + "/generator/load/internal/openapidoc"
+// openAPIReaders are the packages that may import libopenapi: the
+// generator's reader of REST bindings, and the tests' checker of REST
+// exchanges.
+var openAPIReaders = []string{
+	version.ModulePath + "/generator/load/internal/openapidoc",
+	version.ModulePath + "/internal/openapicheck",
+}
 
-// TestOnlyTheOpenAPIReaderImportsLibOpenAPI requires every package of the
-// module but openAPIReader to leave libopenapi alone (tests may use it). Its
+// TestOnlyTheOpenAPIReadersImportLibOpenAPI requires every package of the
+// module but openAPIReaders, tests included, to leave libopenapi alone. Its
 // model is made of generic ordered maps: a package whose API shows them
 // makes each importer compile their methods again, which had made every
-// generator package take seconds to compile.
-func TestOnlyTheOpenAPIReaderImportsLibOpenAPI(t *testing.T) {
+// generator package, and the biggest test packages, take seconds to
+// compile.
+func TestOnlyTheOpenAPIReadersImportLibOpenAPI(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		testshared.Missing(t, "the go command is not on PATH")
 	}
-	out := testshared.GoOutput(t, goBin, testshared.RepoRoot(t), nil, "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
+	out := testshared.GoOutput(t, goBin, testshared.RepoRoot(t), nil, "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}", "./...")
 	var bad []string
-	reader := false
+	readers := map[string]bool{}
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
@@ -72,18 +79,20 @@ func TestOnlyTheOpenAPIReaderImportsLibOpenAPI(t *testing.T) {
 			if !strings.HasPrefix(imp, "github.com/pb33f/libopenapi") {
 				continue
 			}
-			if f[0] == openAPIReader {
-				reader = true
+			if slices.Contains(openAPIReaders, f[0]) {
+				readers[f[0]] = true
 			} else {
 				bad = append(bad, f[0]+" imports "+imp)
 			}
 		}
 	}
 	sort.Strings(bad)
-	for _, b := range bad {
+	for _, b := range slices.Compact(bad) {
 		t.Error(b)
 	}
-	if !reader {
-		t.Errorf("%s does not import libopenapi: the rule guards nothing (moved?)", openAPIReader)
+	for _, r := range openAPIReaders {
+		if !readers[r] {
+			t.Errorf("%s does not import libopenapi: the rule guards nothing there (moved?)", r)
+		}
 	}
 }

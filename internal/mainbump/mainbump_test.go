@@ -27,15 +27,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/pb33f/libopenapi"
-	vconfig "github.com/pb33f/libopenapi-validator/config"
-	valerrors "github.com/pb33f/libopenapi-validator/errors"
-	"github.com/pb33f/libopenapi-validator/parameters"
-	"github.com/pb33f/libopenapi-validator/paths"
-	"github.com/pb33f/libopenapi/datamodel"
-	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/ucpgen/ucpgen/internal/openapicheck"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
@@ -736,17 +730,12 @@ func (noRemoteSchemas) Load(url string) (any, error) {
 	return nil, errors.New("not in the main tree: " + url)
 }
 
-// openAPIDoc holds REST exchanges to main's OpenAPI document with
-// libopenapi-validator: path and method, declared header parameters with
-// their formats, request media type and response status. Bodies are held
-// to the schemas by bodySchemas (the document's body schemas are $refs
-// into the tree, left unresolved here). It is nil under the race
-// detector, where libopenapi v0.37.2 races inside BuildV3Model.
-type openAPIDoc struct {
-	model  *v3.Document
-	params parameters.ParameterValidator
-	opts   *vconfig.ValidationOptions
-}
+// openAPIDoc holds REST exchanges to main's OpenAPI document (through
+// openapicheck): path and method, declared header parameters with their
+// formats, request media type and response status. Bodies are held to the
+// schemas by bodySchemas. It is nil under the race detector, where
+// libopenapi v0.37.2 races inside BuildV3Model.
+type openAPIDoc struct{ check *openapicheck.Checker }
 
 // mainOpenAPI builds the checker from services/common/rest.openapi.json of
 // a published-layout copy of the main tree.
@@ -756,24 +745,11 @@ func mainOpenAPI(t *testing.T, src string) *openAPIDoc {
 		t.Log("REST exchanges are not held to the OpenAPI document under the race detector (libopenapi races in BuildV3Model)")
 		return nil
 	}
-	file := filepath.Join(testshared.PublishedTree(t, src, mainVersion), "services", "common", "rest.openapi.json")
-	raw, err := os.ReadFile(file)
+	c, err := openapicheck.Load(filepath.Join(testshared.PublishedTree(t, src, mainVersion), "services", "common", "rest.openapi.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := libopenapi.NewDocumentWithConfiguration(raw, &datamodel.DocumentConfiguration{SkipExternalRefResolution: true})
-	if err != nil {
-		t.Fatalf("parse %s: %v", file, err)
-	}
-	m, err := d.BuildV3Model()
-	if err != nil {
-		t.Fatalf("model of %s: %v", file, err)
-	}
-	return &openAPIDoc{
-		model:  &m.Model,
-		params: parameters.NewParameterValidator(&m.Model, vconfig.WithFormatAssertions()),
-		opts:   vconfig.NewValidationOptions(vconfig.WithFormatAssertions()),
-	}
+	return &openAPIDoc{check: c}
 }
 
 // raceDetector reports whether this test binary was built with -race.
@@ -799,7 +775,7 @@ func (d *openAPIDoc) held(t *testing.T, r restReply, wantValid bool) {
 		t.Fatal(err)
 	}
 	req.Header = r.req.Header.Clone()
-	refused := d.request(req)
+	refused := d.check.Request(req)
 	switch {
 	case wantValid && refused != nil:
 		t.Errorf("main's OpenAPI document refuses a request the server accepted: %v", refused)
@@ -807,66 +783,10 @@ func (d *openAPIDoc) held(t *testing.T, r restReply, wantValid bool) {
 		t.Errorf("main's OpenAPI document accepts a request the server refused (status %d)", r.status)
 	}
 	if wantValid {
-		if err := d.response(req, r.status); err != nil {
+		if err := d.check.Response(req, r.status); err != nil {
 			t.Errorf("response against main's OpenAPI document: %v", err)
 		}
 	}
-}
-
-// operation finds the document's operation for req.
-func (d *openAPIDoc) operation(req *http.Request) (*v3.PathItem, *v3.Operation, string, error) {
-	item, errs, found := paths.FindPath(req, d.model, d.opts)
-	if len(errs) > 0 {
-		return nil, nil, "", openAPIErrors(errs)
-	}
-	op := item.GetOperations().GetOrZero(strings.ToLower(req.Method))
-	if op == nil {
-		return nil, nil, "", fmt.Errorf("%s %s: no such operation in the document", req.Method, found)
-	}
-	return item, op, found, nil
-}
-
-// request reports what the document refuses in a request as sent.
-func (d *openAPIDoc) request(req *http.Request) error {
-	item, op, found, err := d.operation(req)
-	if err != nil {
-		return err
-	}
-	if ok, errs := d.params.ValidateHeaderParamsWithPathItem(req, item, found); !ok {
-		return openAPIErrors(errs)
-	}
-	if op.RequestBody == nil || op.RequestBody.Content == nil {
-		return fmt.Errorf("%s %s declares no request body", req.Method, found)
-	}
-	mt := strings.TrimSpace(strings.Split(req.Header.Get("Content-Type"), ";")[0])
-	if _, ok := op.RequestBody.Content.Get(mt); !ok {
-		return fmt.Errorf("%s %s: Content-Type %q is not a declared request media type", req.Method, found, mt)
-	}
-	return nil
-}
-
-// response reports whether the document declares status for req's
-// operation.
-func (d *openAPIDoc) response(req *http.Request, status int) error {
-	_, op, found, err := d.operation(req)
-	if err != nil {
-		return err
-	}
-	if op.Responses == nil {
-		return fmt.Errorf("%s %s declares no responses", req.Method, found)
-	}
-	if _, ok := op.Responses.Codes.Get(strconv.Itoa(status)); !ok && op.Responses.Default == nil {
-		return fmt.Errorf("%s %s: status %d is not a declared response", req.Method, found, status)
-	}
-	return nil
-}
-
-func openAPIErrors(errs []*valerrors.ValidationError) error {
-	var msgs []string
-	for _, e := range errs {
-		msgs = append(msgs, e.Message+": "+e.Reason)
-	}
-	return errors.New(strings.Join(msgs, "; "))
 }
 
 // askBusinessSource is the test Business: NewService over three stores in
