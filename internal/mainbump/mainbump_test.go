@@ -292,10 +292,8 @@ func TestMainRegenerationKeepsExamplesAndServesAskWhereImplemented(t *testing.T)
 }
 
 // copyModule copies the module's files, as git lists them and as they are
-// in the working tree, into a folder named after the checkout, the same
-// on every run: the go command's build cache keys a package by its folder
-// and content, so a rerun recompiles only what changed since the last one.
-// The folder is removed when the test ends.
+// in the working tree, into a folder named after the checkout, which is
+// removed when the test ends; an earlier run's leftover is removed first.
 func copyModule(t *testing.T, root string) string {
 	t.Helper()
 	sum := sha256.Sum256([]byte(root))
