@@ -1,7 +1,12 @@
 package layout
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -93,6 +98,69 @@ func TestOnlyTheOpenAPIReadersImportLibOpenAPI(t *testing.T) {
 	for _, r := range openAPIReaders {
 		if !readers[r] {
 			t.Errorf("%s does not import libopenapi: the rule guards nothing there (moved?)", r)
+		}
+	}
+}
+
+// TestRaceExemptPackagesRunOnOneGoroutine holds .ci/race-exempt, the
+// packages the race pass leaves out, to the two rules that make leaving
+// them out safe: no go statement in their own (non-test) code, and no
+// package outside the list imports them, so no concurrent code runs
+// theirs.
+func TestRaceExemptPackagesRunOnOneGoroutine(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		testshared.Missing(t, "the go command is not on PATH")
+	}
+	root := testshared.RepoRoot(t)
+	raw, err := os.ReadFile(filepath.Join(root, ".ci", "race-exempt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exempt := map[string]bool{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			exempt[line] = true
+		}
+	}
+	if len(exempt) == 0 {
+		t.Fatal(".ci/race-exempt lists no package")
+	}
+	out := testshared.GoOutput(t, goBin, root, nil, "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .GoFiles \" \"}}\t{{join .Imports \" \"}}", "./...")
+	listed := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			t.Fatalf("go list line %q", line)
+		}
+		pkg, dir, files, imports := f[0], f[1], strings.Fields(f[2]), strings.Fields(f[3])
+		listed[pkg] = true
+		if !exempt[pkg] {
+			for _, imp := range imports {
+				if exempt[imp] {
+					t.Errorf("%s imports %s, which the race pass leaves out: remove it from .ci/race-exempt", pkg, imp)
+				}
+			}
+			continue
+		}
+		for _, name := range files {
+			path := filepath.Join(dir, name)
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				if g, ok := n.(*ast.GoStmt); ok {
+					t.Errorf("%s starts a goroutine (%s); the race pass leaves the package out: remove it from .ci/race-exempt", pkg, fset.Position(g.Pos()))
+				}
+				return true
+			})
+		}
+	}
+	for pkg := range exempt {
+		if !listed[pkg] {
+			t.Errorf(".ci/race-exempt names %s, which is no package of the module", pkg)
 		}
 	}
 }
