@@ -208,11 +208,7 @@ func TestSpecBumpDraftCompiles(t *testing.T) {
 			t.Errorf("draft binding.go lacks %q", want)
 		}
 	}
-	dir, err := os.MkdirTemp(".", "tmp-draft-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testshared.ScratchDir(t, "_draft")
 	if err := generator.Write(dir, files); err != nil {
 		t.Fatal(err)
 	}

@@ -24,11 +24,7 @@ import (
 // refuses.
 func TestEveryDraftServiceGenerates(t *testing.T) {
 	src := testshared.Path(t, "ucp-upstream", "draft-2026-08-21", "source")
-	scratch, err := os.MkdirTemp(".", "_draftservices-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(scratch) })
+	scratch := testshared.ScratchDir(t, "_draftservices")
 	for _, tc := range []struct {
 		openrpc, pkg string
 		files, none  []string

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/schemas"
 )
 
@@ -146,11 +147,7 @@ func TestDriftedMembersRefusedWhenServed(t *testing.T) {
 	} {
 		editFile(t, tree, e[0], "", e[1], e[2])
 	}
-	scratch, err := os.MkdirTemp(".", "_memberdrift-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(scratch) })
+	scratch := testshared.ScratchDir(t, "_memberdrift")
 	out := filepath.Join(scratch, "loc")
 	code, _, errs := ucpgen(t, "generate", "--schemas", tree, "--out", out, "--package", "loc")
 	if code != exitOK {

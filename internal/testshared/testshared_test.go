@@ -1,7 +1,9 @@
 package testshared
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -100,6 +102,29 @@ func TestMissingComponent(t *testing.T) {
 		o := runHelper(t, func(tb testing.TB) { Missing(tb, "node is not installed") })
 		if want := v != ""; o.failed != want || o.skipped == want || !strings.Contains(o.msg, "node is not installed") {
 			t.Fatalf("%s=%q: failed=%v skipped=%v %q", CIVar, v, o.failed, o.skipped, o.msg)
+		}
+	}
+}
+
+// TestScratchDirKeepsItsNameUnlessTaken: the folder has the same name in
+// every run, so the build cache can reuse what was compiled in it; a taken
+// name yields another folder rather than a shared one; both are removed.
+func TestScratchDirKeepsItsNameUnlessTaken(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var first, second string
+	t.Run("free", func(t *testing.T) {
+		first = ScratchDir(t, "_scratch")
+		t.Run("taken", func(t *testing.T) { second = ScratchDir(t, "_scratch") })
+	})
+	if first != "_scratch" {
+		t.Errorf("free name: folder %q, want _scratch", first)
+	}
+	if second == first || !strings.HasPrefix(second, "_scratch-") {
+		t.Errorf("taken name: folder %q, want a fresh _scratch-… folder", second)
+	}
+	for _, dir := range []string{first, second} {
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s left behind after its test: %v", dir, err)
 		}
 	}
 }
