@@ -134,23 +134,13 @@ func buildHarness(t *testing.T, fsys fs.FS, openrpc, pkg string, names []string)
 	if err != nil {
 		t.Fatalf("generate %s: %v", pkg, err)
 	}
-	dir, err := os.MkdirTemp(".", "_"+pkg+"diff-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := generator.Write(filepath.Join(dir, pkg), files); err != nil {
-		t.Fatal(err)
-	}
-	src, err := harnessSource(thisImportPath+"/"+filepath.Base(dir)+"/"+pkg, names)
+	_, importPath := scratchPackage(t, pkg, files)
+	src, err := harnessSource(importPath, names)
 	if err != nil {
 		t.Fatalf("format harness: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	exe := filepath.Join(t.TempDir(), pkg+"harness")
-	cmd := exec.Command("go", "build", "-o", exe, "./"+filepath.Base(dir))
+	cmd := exec.Command("go", "build", "-o", exe, scratchMain(t, pkg+"diff", src))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build %s harness: %v\n%s", pkg, err, out)
 	}

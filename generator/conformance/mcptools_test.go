@@ -89,31 +89,13 @@ func startToolHarness(t *testing.T, cfg generator.Config, bodies map[string]json
 	if _, ok := files["mcp.go"]; !ok {
 		t.Fatalf("%s: no mcp.go was generated", cfg.OpenRPC)
 	}
-	dir, err := os.MkdirTemp(".", "_"+cfg.Package+"tools-")
+	_, importPath := scratchPackage(t, cfg.Package, withStubs(t, cfg.Package, files))
+	main, err := format.Source([]byte(strings.ReplaceAll(toolHarnessMain, "PKGPATH", importPath)))
 	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	pkgDir := filepath.Join(dir, cfg.Package)
-	if err := generator.Write(pkgDir, files); err != nil {
-		t.Fatal(err)
-	}
-	stubs, err := stubSource(cfg.Package, files["mcp.go"])
-	if err != nil {
-		t.Fatalf("stubs: %v", err)
-	}
-	if err := os.WriteFile(filepath.Join(pkgDir, "stub.go"), stubs, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	main, err := format.Source([]byte(strings.ReplaceAll(toolHarnessMain, "PKGPATH", thisImportPath+"/"+filepath.Base(dir)+"/"+cfg.Package)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), main, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(t.TempDir(), cfg.Package+"tools")
-	if out, err := exec.Command("go", "build", "-o", exe, "./"+filepath.Base(dir)).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", exe, scratchMain(t, cfg.Package+"tools", main)).CombinedOutput(); err != nil {
 		t.Fatalf("build %s harness: %v\n%s", cfg.Package, err, out)
 	}
 	bodyFile := filepath.Join(t.TempDir(), "bodies.json")

@@ -87,11 +87,9 @@ func TestBenchCheckoutResponse(t *testing.T) {
 	if count == "" {
 		t.Skip("set UCPGEN_SHOP_BENCH=<runs> to run the checkout-response benchmark")
 	}
-	_, pkgDir := writeShoppingPackage(t, shoppingTree(t), "_shopbench-")
-	src := strings.Replace(shopBenchSource, "BODY", "`"+shopCheckout+"`", 1)
-	if err := os.WriteFile(filepath.Join(pkgDir, "bench_test.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	files := shoppingFiles(t, shoppingTree(t))
+	files["bench_test.go"] = []byte(strings.Replace(shopBenchSource, "BODY", "`"+shopCheckout+"`", 1))
+	pkgDir, _ := scratchPackage(t, "shopping", files)
 	out, err := exec.Command("go", "test", "-run", "^$", "-bench", "CheckoutResult", "-benchmem", "-count", count, "./"+filepath.ToSlash(pkgDir)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("benchmark: %v\n%s", err, out)

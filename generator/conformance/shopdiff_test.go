@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -213,13 +214,10 @@ func TestDifferentialShopping(t *testing.T) {
 		t.Skip("skipping: builds the generated shopping package (not in -short mode)")
 	}
 	tree := shoppingTree(t)
-	dir, _ := writeShoppingPackage(t, tree, "_shoppingdiff-")
-	src := strings.Replace(shopHarnessSource, "IMPORT", thisImportPath+"/"+filepath.Base(dir)+"/shopping", 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, importPath := scratchPackage(t, "shopping", shoppingFiles(t, tree))
+	src := strings.Replace(shopHarnessSource, "IMPORT", importPath, 1)
 	exe := filepath.Join(t.TempDir(), "shoppingharness")
-	if out, err := exec.Command("go", "build", "-o", exe, "./"+filepath.Base(dir)).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", exe, scratchMain(t, "shoppingdiff", []byte(src))).CombinedOutput(); err != nil {
 		t.Fatalf("build harness: %v\n%s", err, out)
 	}
 
@@ -324,38 +322,26 @@ func shoppingTree(t *testing.T) fstest.MapFS {
 	return tree
 }
 
-// writeShoppingPackage generates the draft shopping MCP service of tree into a
-// scratch folder named with prefix inside this package (so the harness can
-// import it from this module) and returns that folder and the package's
-// folder in it; both are removed when the test ends.
-func writeShoppingPackage(t *testing.T, tree fstest.MapFS, prefix string) (dir, pkgDir string) {
+// shoppingFiles generates the draft shopping MCP service of tree, with
+// StubHooks beside it.
+func shoppingFiles(t *testing.T, tree fstest.MapFS) map[string][]byte {
 	t.Helper()
 	files, err := generator.Generate(generator.Config{FS: tree, OpenRPC: shopOpenRPC, Package: "shopping", UCPVersion: shopVersion})
 	if err != nil {
 		t.Fatalf("generate shopping: %v", err)
 	}
-	dir, err = os.MkdirTemp(".", prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	pkgDir = filepath.Join(dir, "shopping")
-	if err := generator.Write(pkgDir, files); err != nil {
-		t.Fatal(err)
-	}
-	writeStubs(t, pkgDir, "shopping", files)
-	return dir, pkgDir
+	return withStubs(t, "shopping", files)
 }
 
-// writeStubs adds StubHooks (see stubSource) to a generated package folder,
-// so a harness gets the tools of every capability from gen.Tools.
-func writeStubs(t *testing.T, pkgDir, pkg string, files map[string][]byte) {
+// withStubs returns files and a stub.go with StubHooks (see stubSource), so
+// a harness gets the tools of every capability from gen.Tools.
+func withStubs(t *testing.T, pkg string, files map[string][]byte) map[string][]byte {
 	t.Helper()
 	stubs, err := stubSource(pkg, files["mcp.go"])
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("stubs: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(pkgDir, "stub.go"), stubs, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	out := maps.Clone(files)
+	out["stub.go"] = stubs
+	return out
 }

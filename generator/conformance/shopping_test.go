@@ -61,25 +61,14 @@ func TestShoppingServices(t *testing.T) {
 		t.Skip("skipping: builds three generated packages (not in -short mode)")
 	}
 	source := testshared.Path(t, "ucp-upstream", "draft-2026-08-21", "source")
-	dir, err := os.MkdirTemp(".", "_shopping-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	var pkgs []string
 	for pkg, openrpc := range map[string]string{"shopping": "services/shopping/mcp.openrpc.json", "embedded": "services/shopping/embedded.openrpc.json", "paymentactions": "services/payment-actions/embedded.openrpc.json"} {
 		files, err := generator.Generate(generator.Config{FS: os.DirFS(source), OpenRPC: openrpc, Package: pkg, UCPVersion: "2026-08-21"})
 		if err != nil {
 			t.Fatalf("generate %s: %v", openrpc, err)
 		}
-		out := filepath.Join(dir, pkg)
-		if err := generator.Write(out, files); err != nil {
-			t.Fatal(err)
-		}
-		test := "package " + pkg + "\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n" + shoppingChecks[pkg]
-		if err := os.WriteFile(filepath.Join(out, "draft_test.go"), []byte(test), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files["draft_test.go"] = []byte("package " + pkg + "\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n" + shoppingChecks[pkg])
+		out, _ := scratchPackage(t, pkg, files)
 		pkgs = append(pkgs, "./"+filepath.ToSlash(out))
 	}
 	for _, args := range [][]string{append([]string{"vet"}, pkgs...), append([]string{"test", "-count=1", "-v"}, pkgs...)} {

@@ -209,24 +209,13 @@ func TestShoppingInputSchemasAgreeWithValidators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp(".", "_shopschema-")
+	_, importPath := scratchPackage(t, "shopping", withStubs(t, "shopping", gen))
+	src, err := toolBindSource(importPath)
 	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := generator.Write(filepath.Join(dir, "shopping"), gen); err != nil {
-		t.Fatal(err)
-	}
-	writeStubs(t, filepath.Join(dir, "shopping"), "shopping", gen)
-	src, err := toolBindSource(thisImportPath + "/" + filepath.Base(dir) + "/shopping")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(t.TempDir(), "shopschema")
-	if out, err := exec.Command("go", "build", "-o", exe, "./"+filepath.Base(dir)).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", exe, scratchMain(t, "shopschema", src)).CombinedOutput(); err != nil {
 		t.Fatalf("build harness: %v\n%s", err, out)
 	}
 	var in bytes.Buffer

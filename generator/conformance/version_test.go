@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -163,20 +161,10 @@ func TestVersionFollowsInput(t *testing.T) {
 		}
 	}
 
-	dir, err := os.MkdirTemp(".", "_relabel-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := generator.Write(filepath.Join(dir, "relabel"), files); err != nil {
-		t.Fatal(err)
-	}
-	main := strings.Replace(relabelHarness, "IMPORT", thisImportPath+"/"+filepath.Base(dir)+"/relabel", 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(main), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, importPath := scratchPackage(t, "relabel", files)
+	main := strings.Replace(relabelHarness, "IMPORT", importPath, 1)
 	var stderr bytes.Buffer
-	cmd := exec.Command("go", "run", "./"+filepath.Base(dir))
+	cmd := exec.Command("go", "run", scratchMain(t, "relabel", []byte(main)))
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
