@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -23,14 +21,7 @@ func TestStdioEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: builds and runs the example binary (not in -short mode)")
 	}
-	bin := filepath.Join(t.TempDir(), "storefinder")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := storefinderBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.Command(bin, "--stdio")

@@ -77,6 +77,7 @@ func startLogged(t *testing.T, c config, sink *logSink) string {
 // has one line for the outage, not one per call; once the database is
 // back the next calls are served again.
 func TestDatabaseFaults(t *testing.T) {
+	t.Parallel() // its own schema; waits on the database more than on the CPU
 	if c, err := parseFlags(nil); err != nil || c.postgresTimeout != postgis.DefaultTimeout {
 		t.Fatalf("--postgres-timeout default = %v, %v; want %v", c.postgresTimeout, err, postgis.DefaultTimeout)
 	}

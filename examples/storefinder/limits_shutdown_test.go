@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -322,10 +321,7 @@ func TestStdioMalformedLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: builds and runs the example binary (not in -short mode)")
 	}
-	bin := filepath.Join(t.TempDir(), "storefinder")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := storefinderBinary(t)
 	cmd := exec.Command(bin, "--stdio")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
@@ -378,10 +374,7 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: builds and runs the example binary (not in -short mode)")
 	}
-	bin := filepath.Join(t.TempDir(), "storefinder")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := storefinderBinary(t)
 	cmd := exec.Command(bin, "--addr", "127.0.0.1:0")
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {

@@ -312,6 +312,7 @@ func rpcRaw(t *testing.T, client *http.Client, url, body string) (int, string, s
 // the database (503 "unavailable" while it is away) and the pgx pool
 // statistics are exported.
 func TestReadyzPingsPostGIS(t *testing.T) {
+	t.Parallel() // its own schema; waits on the database more than on the CPU
 	direct := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
 	proxy, dsn := pgtest.NewProxy(t, direct)
 	r := startServe(t, nil, "--postgres", dsn, "--data", pgDataFile(t), "--ready-timeout", "2s")

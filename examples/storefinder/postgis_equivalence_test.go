@@ -182,6 +182,7 @@ func TestPostGISPostgresFlagAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: runs a 1,000-call corpus against PostGIS (not in -short mode)")
 	}
+	t.Parallel() // its own schema; waits on the database more than on the CPU
 	dsn := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
 	data := pgDataFile(t)
 	keys := pgKeys(t, "k1", "k1")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,16 +15,6 @@ import (
 	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
-
-// pgBinary builds the storefinder once per test.
-func pgBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "storefinder")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // pgProcess starts a storefinder process over stdio with args and connects
 // an MCP client to it; the process ends with the test.
@@ -87,8 +76,9 @@ func TestPostGISReplicas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: builds and runs the example binary (not in -short mode)")
 	}
+	t.Parallel() // its own schema; waits on the database more than on the CPU
 	dsn := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
-	bin := pgBinary(t)
+	bin := storefinderBinary(t)
 	keys := pgKeys(t, "k1", "k1")
 	a := pgProcess(t, bin, "--postgres", dsn, "--data", pgDataFile(t), "--cursor-keys", keys)
 	b := pgProcess(t, bin, "--postgres", dsn, "--cursor-keys", keys)

@@ -504,6 +504,7 @@ func TestPreviousVersionServedFromPostGIS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping: loads the dataset into PostGIS (not in -short mode)")
 	}
+	t.Parallel() // its own schema; waits on the database more than on the CPU
 	dsn := pgtest.SchemaDSN(t, pgtest.DSN(t), pgtest.Schema(t))
 	checkPreviousVersion(t, config{supported: prevVersion, postgres: dsn, data: pgDataFile(t)})
 }

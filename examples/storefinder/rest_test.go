@@ -392,6 +392,7 @@ func TestRESTAcceptance(t *testing.T) {
 // (the race pass) each walk stops after shortWalkPages pages, so every
 // search and cursor hand-over is still compared; the plain pass walks all.
 func TestRESTMatchesMCP(t *testing.T) {
+	t.Parallel() // its own schema; waits on the database more than on the CPU
 	check := releaseSchemas(t)
 	// Whole walks are many calls from one Platform: no rate limit here.
 	l := defaultLimits(t)
