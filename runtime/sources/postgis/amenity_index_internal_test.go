@@ -76,6 +76,7 @@ func explained(t *testing.T, tx pgx.Tx, sql string, args []any) (int, string) {
 // It runs no goroutines of its own, so the -short race pass leaves it to the
 // plain pass.
 func TestPlansAfterALoad(t *testing.T) {
+	t.Parallel() // its own schema: it waits on the database beside the others
 	if testing.Short() {
 		t.Skip("skipping: plans of a 20,000-store load (not in -short mode)")
 	}

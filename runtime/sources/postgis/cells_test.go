@@ -108,6 +108,7 @@ func TestCellSQLAgreesWithGo(t *testing.T) {
 // out, or the test would prove nothing. In -short mode (the race pass; the
 // cover is single-threaded) it samples 100 circles instead of 400.
 func TestCoverCellsLeaveOutOnlyUnreachableCells(t *testing.T) {
+	t.Parallel() // no database: it computes beside the tests that wait on one
 	rng := rand.New(rand.NewPCG(9, 10))
 	pruned := 0
 	circles := 400

@@ -71,6 +71,7 @@ func (m exactMatch) admits(f *fixture, id string) bool {
 // in-memory store's text, descending, then id, then the zero-score rest.
 // In -short mode under half of the walks run, with every shape.
 func TestRankedIsTheInMemoryOrder(t *testing.T) {
+	t.Parallel() // its own schema: it waits on the database beside the others
 	const pages = 12
 	f := load(t)
 	ctx := context.Background()
@@ -249,6 +250,7 @@ func TestMigrationBackfillsPostings(t *testing.T) {
 // TestReloadKeepsPostingsExact edits, removes and hides records and
 // requires the postings a reload leaves to be those a fresh load writes.
 func TestReloadKeepsPostingsExact(t *testing.T) {
+	t.Parallel() // its own schema: it waits on the database beside the others
 	f := load(t)
 	ctx := context.Background()
 	recs := slices.Clone(f.recs[3:])

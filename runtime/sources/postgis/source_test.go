@@ -92,6 +92,7 @@ func ids(cs []finder.Candidate[location.Location]) []string {
 }
 
 func TestLoadIsIdempotentAndExact(t *testing.T) {
+	t.Parallel() // its own schema: it waits on the database beside the others
 	f := load(t)
 	ctx := context.Background()
 	st, err := postgis.Load(ctx, f.pool, f.recs)
@@ -206,6 +207,7 @@ func TestOpenNeedsTheSchema(t *testing.T) {
 }
 
 func TestCandidatesByIDWalkAndPushdown(t *testing.T) {
+	t.Parallel() // its own schema: it waits on the database beside the others
 	f := load(t)
 	// Wide circles both ways: through the spatial index (every one sparse)
 	// and in id order (every one with 50 or more Locations dense); local
@@ -300,6 +302,7 @@ func TestCandidatesPushItemsDown(t *testing.T) {
 }
 
 func TestCandidatesByRelevanceNeverDrop(t *testing.T) {
+	t.Parallel() // its own schema: it waits on the database beside the others
 	f := load(t)
 	for _, text := range []string{"electronics", "Voltbay Yonkers", `"pickup" -wifi or`, "zzzz-no-such-word", "\""} {
 		h := finder.Hints{Order: finder.ByRelevance, Text: text}
