@@ -3,14 +3,14 @@ package conformance_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
 // The harnesses of this package are built over generated packages written
@@ -21,14 +21,14 @@ import (
 // The folders stay until the test binary ends (TestMain removes them).
 var scratch struct {
 	sync.Mutex
-	dirs map[string]bool // folders this process made, by name
+	dirs map[string]string // folders this process made, by the name it wanted
 }
 
 // TestMain removes the scratch folders after the tests ran.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	scratch.Lock()
-	for dir := range scratch.dirs {
+	for _, dir := range scratch.dirs {
 		os.RemoveAll(dir)
 	}
 	scratch.Unlock()
@@ -37,9 +37,8 @@ func TestMain(m *testing.M) {
 
 // scratchFolder returns a folder of this package, named prefix and a digest
 // of files, that holds exactly files (names relative to it). A folder of
-// that name which this process did not make (another run of this package
-// in the same checkout, or one that crashed) is left alone: then files go
-// into a fresh folder of a random name, which is correct but not cached.
+// that name which this process did not make is left alone (see
+// testshared.ClaimScratchDir).
 func scratchFolder(t *testing.T, prefix string, files map[string][]byte) string {
 	t.Helper()
 	h := sha256.New()
@@ -48,23 +47,17 @@ func scratchFolder(t *testing.T, prefix string, files map[string][]byte) string 
 		h.Write(files[name])
 		h.Write([]byte{0})
 	}
-	dir := prefix + "-" + hex.EncodeToString(h.Sum(nil))[:16]
+	name := prefix + "-" + hex.EncodeToString(h.Sum(nil))[:16]
 	scratch.Lock()
 	defer scratch.Unlock()
-	if scratch.dirs[dir] {
+	if dir, ok := scratch.dirs[name]; ok {
 		return dir
 	}
-	err := os.Mkdir(dir, 0o755)
-	if errors.Is(err, fs.ErrExist) {
-		dir, err = os.MkdirTemp(".", prefix+"-")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := testshared.ClaimScratchDir(t, name)
 	if scratch.dirs == nil {
-		scratch.dirs = map[string]bool{}
+		scratch.dirs = map[string]string{}
 	}
-	scratch.dirs[dir] = true
+	scratch.dirs[name] = dir
 	for name, b := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
