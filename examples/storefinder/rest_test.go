@@ -18,6 +18,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/examples/storefinder/sample"
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/openapicheck"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
@@ -36,7 +37,7 @@ type restReply struct {
 	body   []byte
 	// asDocument is the request as the published OpenAPI document sees
 	// it (its path relative to the binding's base); nil when the checker
-	// is off (see openAPIChecked).
+	// is off (see openapicheck.Usable).
 	asDocument *http.Request
 	// refused is what the document refuses in the request.
 	refused error
@@ -74,7 +75,7 @@ func restPost(t *testing.T, url, body string, header ...string) restReply {
 		t.Fatal(err)
 	}
 	r := restReply{status: resp.StatusCode, header: resp.Header, body: raw}
-	if openAPIChecked() {
+	if openapicheck.Usable {
 		c := publishedOpenAPI(t)
 		_, op, _ := strings.Cut(req.URL.Path, "/locations/")
 		r.asDocument, _ = http.NewRequest(req.Method, "https://business.example/locations/"+op, strings.NewReader(body))

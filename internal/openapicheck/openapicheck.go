@@ -36,8 +36,7 @@ type Checker struct {
 }
 
 // Load reads the OpenAPI document at path. External $refs (the body
-// schemas) are left unresolved. libopenapi v0.37.2 races inside its model
-// builder, so a test built with -race should not call it.
+// schemas) are left unresolved. Call it only where Usable is true.
 func Load(path string) (*Checker, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
