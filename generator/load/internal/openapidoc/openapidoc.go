@@ -1,6 +1,7 @@
 // Package openapidoc reads the operations of an OpenAPI document with
-// libopenapi and hands them on as plain values. It is the only package that
-// imports libopenapi: the library's types are generic ordered maps, and a
+// libopenapi and hands them on as plain values. It is the generator's one
+// package that imports libopenapi (internal/openapicheck is the tests'; see
+// internal/layout): the library's types are generic ordered maps, and a
 // package whose API mentions them makes every importer compile their
 // methods again (about 7,500 functions, seconds per package).
 package openapidoc
