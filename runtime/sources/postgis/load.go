@@ -221,6 +221,9 @@ var stageColumns = []string{"id", "doc", "digest", "private", "lat", "lon", "ame
 type batch struct {
 	locations [][]any
 	aliases   [][]any
+	// err is the first error of the staging copies before the batch was
+	// handed out (see flusher).
+	err error
 }
 
 // add makes the rows each staging table gets from one record: the one place
@@ -238,7 +241,7 @@ func (b *batch) add(rec dataset.Record, r *row) {
 
 func (b *batch) len() int { return len(b.locations) }
 
-// flush copies the batch into the staging tables and empties it.
+// flush copies the batch into the staging tables.
 func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"storefinder_stage"}, stageColumns, pgx.CopyFromRows(b.locations)); err != nil {
 		return fmt.Errorf("copy records into staging: %w", invalidIfDuplicate(err))
@@ -248,10 +251,14 @@ func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
 			return fmt.Errorf("copy aliases into staging: %w", invalidIfDuplicate(err))
 		}
 	}
+	return nil
+}
+
+// reset empties the batch for the next records, keeping its capacity.
+func (b *batch) reset() {
 	clear(b.locations)
 	clear(b.aliases)
 	b.locations, b.aliases = b.locations[:0], b.aliases[:0]
-	return nil
 }
 
 // invalidIfDuplicate marks a unique violation in staging (an id or alias
@@ -286,30 +293,8 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 ) ON COMMIT DROP;`); err != nil {
 		return fmt.Errorf("create staging tables: %w", err)
 	}
-	b := &batch{}
-	err := each(func(i int, rec dataset.Record) error {
-		r, err := toRow(i, rec)
-		if err != nil {
-			return err
-		}
-		st.Records++
-		b.add(rec, &r)
-		if b.len() >= loadBatch {
-			return b.flush(ctx, tx)
-		}
-		return nil
-	})
-	if err != nil {
-		var fe *dataset.FieldError
-		if errors.As(err, &fe) || errors.Is(err, dataset.ErrNotStreamable) {
-			err = fmt.Errorf("%w: %w", errInvalid, err)
-		}
+	if err := stage(ctx, tx, each, st); err != nil {
 		return err
-	}
-	if b.len() > 0 {
-		if err := b.flush(ctx, tx); err != nil {
-			return err
-		}
 	}
 	// Ids and aliases share one namespace: the staging keys caught repeats
 	// within each, this catches an alias that is also an id.
