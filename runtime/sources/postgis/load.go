@@ -309,6 +309,10 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 		return fmt.Errorf("analyze staging: %w", err)
 	}
 
+	rebuild, err := deferIndexes(ctx, tx)
+	if err != nil {
+		return err
+	}
 	if err := syncPostings(ctx, tx, "storefinder_stage"); err != nil {
 		return err
 	}
@@ -354,6 +358,11 @@ SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FR
 		ON CONFLICT (alias) DO UPDATE SET location_id = EXCLUDED.location_id
 		WHERE a.location_id <> EXCLUDED.location_id`); err != nil {
 		return fmt.Errorf("upsert aliases: %w", err)
+	}
+	if rebuild != nil {
+		if err := rebuild(); err != nil {
+			return err
+		}
 	}
 	if st.Inserted+st.Updated+st.Deleted == 0 {
 		return nil
