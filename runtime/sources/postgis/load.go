@@ -52,7 +52,9 @@ type row struct {
 // one transaction inserts new records, rewrites changed ones, deletes the
 // ones recs no longer has, and reconciles aliases. Loading the same records
 // twice changes nothing the second time. Readers keep seeing the previous
-// dataset until the transaction commits. An invalid record is a
+// dataset until the transaction commits; on a first load, into empty
+// tables, they wait for the commit instead (see deferIndexes). An invalid
+// record is a
 // *dataset.FieldError naming its index and the JSON Pointer of the value.
 func Load(ctx context.Context, pool *pgxpool.Pool, recs []dataset.Record) (LoadStats, error) {
 	each := func(fn func(int, dataset.Record) error) error {
