@@ -123,6 +123,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.worstRuns, "worstcase-runs", 3, "fresh server processes per path for -worstcase")
 	addRunFlags(fs, &c.run)
 	addStartupFlags(fs)
+	addPostgresLoadFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -188,6 +189,9 @@ func run(args []string, out io.Writer) error {
 	}
 	if startupMode {
 		return runStartup(out, c, bin, dir)
+	}
+	if postgresLoadMode {
+		return runPostgresLoad(out, c, bin, dir)
 	}
 	if c.worst > 0 {
 		return runWorstCase(out, bin, c.worst, c.worstRuns, c.extra)
