@@ -212,6 +212,25 @@ func checkFile(path string) error {
 	return rowErr
 }
 
+// upserts are the ON CONFLICT clauses that make the copies from staging
+// rewrite the rows that changed; a first load, into empty tables without
+// their keys, inserts plainly.
+type upserts struct{ locations, aliases string }
+
+var rowByRow = upserts{
+	locations: `ON CONFLICT (id) DO UPDATE SET
+		doc = EXCLUDED.doc, digest = EXCLUDED.digest, private = EXCLUDED.private,
+		geog = EXCLUDED.geog, cell0 = EXCLUDED.cell0, cell1 = EXCLUDED.cell1,
+		amenities = EXCLUDED.amenities, items = EXCLUDED.items,
+		sa_present = EXCLUDED.sa_present, sa_countries = EXCLUDED.sa_countries,
+		sa_regions = EXCLUDED.sa_regions, sa_postal_codes = EXCLUDED.sa_postal_codes,
+		sa_radius_m = EXCLUDED.sa_radius_m, text_name = EXCLUDED.text_name,
+		text_address = EXCLUDED.text_address, text_amenities = EXCLUDED.text_amenities
+	WHERE l.digest <> EXCLUDED.digest`,
+	aliases: `ON CONFLICT (alias) DO UPDATE SET location_id = EXCLUDED.location_id
+		WHERE a.location_id <> EXCLUDED.location_id`,
+}
+
 // stageColumns are the staging table's columns in the order batch.add
 // produces them.
 var stageColumns = []string{"id", "doc", "digest", "private", "lat", "lon", "amenities", "items",
@@ -327,6 +346,10 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 		SELECT 1 FROM storefinder_stage_aliases s WHERE s.alias = a.alias AND s.location_id = a.location_id)`); err != nil {
 		return fmt.Errorf("delete removed aliases: %w", err)
 	}
+	onConflict := rowByRow
+	if rebuild != nil { // no keys to conflict on, and no rows to conflict with
+		onConflict = upserts{}
+	}
 	var inserted, updated int
 	err = tx.QueryRow(ctx, `
 WITH up AS (
@@ -339,15 +362,7 @@ WITH up AS (
 		amenities, items, sa_present, sa_countries, sa_regions, sa_postal_codes, sa_radius_m,
 		text_name, text_address, text_amenities
 	FROM storefinder_stage
-	ON CONFLICT (id) DO UPDATE SET
-		doc = EXCLUDED.doc, digest = EXCLUDED.digest, private = EXCLUDED.private,
-		geog = EXCLUDED.geog, cell0 = EXCLUDED.cell0, cell1 = EXCLUDED.cell1,
-		amenities = EXCLUDED.amenities, items = EXCLUDED.items,
-		sa_present = EXCLUDED.sa_present, sa_countries = EXCLUDED.sa_countries,
-		sa_regions = EXCLUDED.sa_regions, sa_postal_codes = EXCLUDED.sa_postal_codes,
-		sa_radius_m = EXCLUDED.sa_radius_m, text_name = EXCLUDED.text_name,
-		text_address = EXCLUDED.text_address, text_amenities = EXCLUDED.text_amenities
-	WHERE l.digest <> EXCLUDED.digest
+	`+onConflict.locations+`
 	RETURNING (xmax = 0) AS inserted
 )
 SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM up`).Scan(&inserted, &updated)
@@ -357,8 +372,7 @@ SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FR
 	st.Inserted, st.Updated = inserted, updated
 	if _, err := tx.Exec(ctx, `INSERT INTO `+tableAliases+` AS a (alias, location_id)
 		SELECT alias, location_id FROM storefinder_stage_aliases
-		ON CONFLICT (alias) DO UPDATE SET location_id = EXCLUDED.location_id
-		WHERE a.location_id <> EXCLUDED.location_id`); err != nil {
+		`+onConflict.aliases); err != nil {
 		return fmt.Errorf("upsert aliases: %w", err)
 	}
 	if rebuild != nil {
