@@ -30,12 +30,12 @@ type deferredIndex struct {
 }
 
 // deferIndexes drops the indexes and constraints a first load makes again
-// at the end, if the locations table is empty, and returns the function that
+// at the end, if the locations and postings tables are empty, and returns the function that
 // makes them again with their original definitions and names (nil when the
-// table holds rows).
+// table holds rows, or postings are left over from rows deleted by hand).
 func deferIndexes(ctx context.Context, tx pgx.Tx) (rebuild func() error, err error) {
 	var empty bool
-	if err := tx.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM `+tableLocations+`)`).Scan(&empty); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM `+tableLocations+`) AND NOT EXISTS (SELECT 1 FROM `+tablePostings+`)`).Scan(&empty); err != nil {
 		return nil, fmt.Errorf("check for a first load: %w", err)
 	}
 	if !empty {

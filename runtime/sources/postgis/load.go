@@ -23,6 +23,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
 )
 
 // LoadStats says what a Load changed, so an operator can see that a reload
@@ -242,8 +243,9 @@ var stageColumns = []string{"id", "doc", "digest", "private", "lat", "lon", "ame
 type batch struct {
 	locations [][]any
 	aliases   [][]any
-	// err is the first error of the staging copies before the batch was
-	// handed out (see flusher).
+	// postings are the batch's text postings, made on a first load only.
+	postings [][]any
+	// err is the first record of the chunk that is invalid (see rows).
 	err error
 }
 
@@ -260,9 +262,17 @@ func (b *batch) add(rec dataset.Record, r *row) {
 	}
 }
 
+// addPostings adds the postings of a public record's text.
+func (b *batch) addPostings(r *row) {
+	for _, p := range textrank.Postings(textFields(r.textName, r.textAddr, r.textAmenit)) {
+		b.postings = append(b.postings, []any{p.Token, int16(-p.Weight), r.id})
+	}
+}
+
 func (b *batch) len() int { return len(b.locations) }
 
-// flush copies the batch into the staging tables.
+// flush copies the batch into the staging tables, and its postings into
+// the postings table.
 func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"storefinder_stage"}, stageColumns, pgx.CopyFromRows(b.locations)); err != nil {
 		return fmt.Errorf("copy records into staging: %w", invalidIfDuplicate(err))
@@ -272,14 +282,12 @@ func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
 			return fmt.Errorf("copy aliases into staging: %w", invalidIfDuplicate(err))
 		}
 	}
+	if len(b.postings) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{tablePostings}, []string{"term", "neg_weight", "id"}, pgx.CopyFromRows(b.postings)); err != nil {
+			return fmt.Errorf("write text postings: %w", err)
+		}
+	}
 	return nil
-}
-
-// reset empties the batch for the next records, keeping its capacity.
-func (b *batch) reset() {
-	clear(b.locations)
-	clear(b.aliases)
-	b.locations, b.aliases = b.locations[:0], b.aliases[:0]
 }
 
 // invalidIfDuplicate marks a unique violation in staging (an id or alias
@@ -314,7 +322,12 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 ) ON COMMIT DROP;`); err != nil {
 		return fmt.Errorf("create staging tables: %w", err)
 	}
-	if err := stage(ctx, tx, each, st); err != nil {
+	rebuild, err := deferIndexes(ctx, tx)
+	if err != nil {
+		return err
+	}
+	first := rebuild != nil
+	if err := stage(ctx, tx, each, st, first); err != nil {
 		return err
 	}
 	// Ids and aliases share one namespace: the staging keys caught repeats
@@ -330,12 +343,10 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 		return fmt.Errorf("analyze staging: %w", err)
 	}
 
-	rebuild, err := deferIndexes(ctx, tx)
-	if err != nil {
-		return err
-	}
-	if err := syncPostings(ctx, tx, "storefinder_stage"); err != nil {
-		return err
+	if !first { // a first load copied the postings with the records
+		if err := syncPostings(ctx, tx, "storefinder_stage"); err != nil {
+			return err
+		}
 	}
 	tag, err := tx.Exec(ctx, `DELETE FROM `+tableLocations+` l WHERE NOT EXISTS (SELECT 1 FROM storefinder_stage s WHERE s.id = l.id)`)
 	if err != nil {
@@ -347,7 +358,7 @@ CREATE TEMP TABLE storefinder_stage_aliases (
 		return fmt.Errorf("delete removed aliases: %w", err)
 	}
 	onConflict := rowByRow
-	if rebuild != nil { // no keys to conflict on, and no rows to conflict with
+	if first { // no keys to conflict on, and no rows to conflict with
 		onConflict = upserts{}
 	}
 	var inserted, updated int
@@ -375,7 +386,7 @@ SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FR
 		`+onConflict.aliases); err != nil {
 		return fmt.Errorf("upsert aliases: %w", err)
 	}
-	if rebuild != nil {
+	if first {
 		if err := rebuild(); err != nil {
 			return err
 		}

@@ -4,41 +4,77 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 )
 
-// stage copies the records each yields into the staging tables. Parsing
-// and copying overlap: while one batch is on its way to PostgreSQL, the
-// next is parsed and validated, so the loader's work and the database's
-// run on two cores at once. Two batches are alive at a time, whatever the
-// dataset's size.
-func stage(ctx context.Context, tx pgx.Tx, each func(func(int, dataset.Record) error) error, st *LoadStats) error {
-	fl := startFlusher(ctx, tx)
-	b := fl.take()
+// stage copies the records each yields into the staging tables, and on a
+// first load their postings straight into the postings table (which holds
+// none yet, so nothing needs to be read back and compared). The work runs
+// as a pipeline so that the loader uses every core beside PostgreSQL:
+// records are parsed in order and cut into chunks of loadBatch, each chunk
+// is validated and turned into rows on one of GOMAXPROCS workers, and one
+// flusher copies the batches in file order. A bounded number of chunks is
+// in flight at a time, whatever the dataset's size.
+func stage(ctx context.Context, tx pgx.Tx, each func(func(int, dataset.Record) error) error, st *LoadStats, first bool) error {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	p := &pipeline{
+		jobs:  make(chan job),
+		order: make(chan chan *batch, workers+1),
+		done:  make(chan struct{}),
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range p.jobs {
+				j.out <- rows(j, first)
+			}
+		}()
+	}
+	go p.flush(ctx, tx)
+
+	var chunk []dataset.Record
+	start := 0
+	send := func() {
+		out := make(chan *batch, 1)
+		p.order <- out
+		p.jobs <- job{start: start, recs: chunk, out: out}
+		start += len(chunk)
+		chunk = nil
+	}
 	err := each(func(i int, rec dataset.Record) error {
-		r, err := toRow(i, rec)
-		if err != nil {
-			return err
-		}
-		st.Records++
-		b.add(rec, &r)
-		if b.len() >= loadBatch {
-			fl.send(b)
-			b = fl.take()
-			return b.err
+		// rec.Location is a view of the parser's buffer, valid only now.
+		rec.Location = slices.Clone(rec.Location)
+		chunk = append(chunk, rec)
+		if len(chunk) >= loadBatch {
+			send()
+			if p.failed.Load() {
+				return errStaging
+			}
 		}
 		return nil
 	})
-	if err == nil && b.len() > 0 {
-		fl.send(b)
+	if err == nil && len(chunk) > 0 {
+		send()
 	}
-	// The flusher is done with tx once wait returns, whatever happened.
-	if ferr := fl.wait(); err == nil {
-		err = ferr
+	close(p.jobs)
+	wg.Wait()
+	close(p.order)
+	<-p.done
+	// The flusher's error comes first in file order; a parse error comes
+	// after every record the flusher has seen.
+	if p.err != nil || errors.Is(err, errStaging) {
+		err = p.err
 	}
+	st.Records += p.records
 	if err != nil {
 		var fe *dataset.FieldError
 		if errors.As(err, &fe) || errors.Is(err, dataset.ErrNotStreamable) {
@@ -49,46 +85,64 @@ func stage(ctx context.Context, tx pgx.Tx, each func(func(int, dataset.Record) e
 	return nil
 }
 
-// flusher copies batches into the staging tables on a goroutine of its
-// own, which is the only user of the transaction until wait returns.
-type flusher struct {
-	todo chan *batch // batches to copy, in order
-	free chan *batch // batches copied (or skipped after an error) and emptied
-	done chan struct{}
-	err  error // the first copy's error, set before done closes
+// errStaging stops the parser once the pipeline has failed; the pipeline's
+// own error is the one reported.
+var errStaging = errors.New("staging failed")
+
+// job is a chunk of consecutive records, the first one numbered start.
+type job struct {
+	start int
+	recs  []dataset.Record
+	out   chan *batch
 }
 
-func startFlusher(ctx context.Context, tx pgx.Tx) *flusher {
-	f := &flusher{todo: make(chan *batch), free: make(chan *batch, 2), done: make(chan struct{})}
-	f.free <- &batch{}
-	f.free <- &batch{}
-	go func() {
-		var first error
-		for b := range f.todo {
-			if first == nil {
-				first = b.flush(ctx, tx)
-			}
-			b.reset()
-			b.err = first
-			f.free <- b
+// rows validates a chunk and builds its batch; the first invalid record
+// ends it, with the error in the batch.
+func rows(j job, first bool) *batch {
+	b := &batch{}
+	for k, rec := range j.recs {
+		r, err := toRow(j.start+k, rec)
+		if err != nil {
+			b.err = err
+			return b
 		}
-		f.err = first
-		close(f.done)
-	}()
-	return f
+		b.add(rec, &r)
+		if first && !rec.Private {
+			b.addPostings(&r)
+		}
+	}
+	return b
 }
 
-// take returns an empty batch, waiting while both are being copied; its err
-// is the first error of the copies finished so far.
-func (f *flusher) take() *batch { return <-f.free }
+// pipeline connects the parser, the workers and the flusher.
+type pipeline struct {
+	jobs  chan job
+	order chan chan *batch // each job's result, in file order
+	done  chan struct{}
+	// failed is set once err is: the parser then stops early.
+	failed atomic.Bool
+	// err and records are written by the flusher before done closes.
+	err     error
+	records int
+}
 
-// send queues b for copying.
-func (f *flusher) send(b *batch) { f.todo <- b }
-
-// wait stops the flusher once the batches sent are copied and returns the
-// first copy's error.
-func (f *flusher) wait() error {
-	close(f.todo)
-	<-f.done
-	return f.err
+// flush copies the batches into the database in file order, the only use
+// of the transaction while the records stream; after the first error it
+// only drains the results.
+func (p *pipeline) flush(ctx context.Context, tx pgx.Tx) {
+	defer close(p.done)
+	for out := range p.order {
+		b := <-out
+		if p.err != nil {
+			continue
+		}
+		if p.err = b.err; p.err == nil {
+			p.err = b.flush(ctx, tx)
+		}
+		if p.err != nil {
+			p.failed.Store(true)
+			continue
+		}
+		p.records += b.len()
+	}
 }
