@@ -243,8 +243,12 @@ var stageColumns = []string{"id", "doc", "digest", "private", "lat", "lon", "ame
 type batch struct {
 	locations [][]any
 	aliases   [][]any
-	// postings are the batch's text postings, made on a first load only.
-	postings [][]any
+	// postings are the batch's text postings as columns (term, neg_weight,
+	// id), made on a first load only: a posting is a few dozen bytes, where
+	// a row of three interface values would be several times that.
+	terms   []string
+	negs    []int16
+	termIDs []string
 	// err is the first record of the chunk that is invalid (see rows).
 	err error
 }
@@ -265,7 +269,9 @@ func (b *batch) add(rec dataset.Record, r *row) {
 // addPostings adds the postings of a public record's text.
 func (b *batch) addPostings(r *row) {
 	for _, p := range textrank.Postings(textFields(r.textName, r.textAddr, r.textAmenit)) {
-		b.postings = append(b.postings, []any{p.Token, int16(-p.Weight), r.id})
+		b.terms = append(b.terms, p.Token)
+		b.negs = append(b.negs, int16(-p.Weight))
+		b.termIDs = append(b.termIDs, r.id)
 	}
 }
 
@@ -282,8 +288,9 @@ func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
 			return fmt.Errorf("copy aliases into staging: %w", invalidIfDuplicate(err))
 		}
 	}
-	if len(b.postings) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{tablePostings}, []string{"term", "neg_weight", "id"}, pgx.CopyFromRows(b.postings)); err != nil {
+	if len(b.terms) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{tablePostings}, []string{"term", "neg_weight", "id"},
+			pgx.CopyFromSlice(len(b.terms), func(i int) ([]any, error) { return []any{b.terms[i], b.negs[i], b.termIDs[i]}, nil })); err != nil {
 			return fmt.Errorf("write text postings: %w", err)
 		}
 	}

@@ -26,7 +26,7 @@ func stage(ctx context.Context, tx pgx.Tx, each func(func(int, dataset.Record) e
 	workers := max(1, runtime.GOMAXPROCS(0))
 	p := &pipeline{
 		jobs:  make(chan job),
-		order: make(chan chan *batch, workers+1),
+		order: make(chan chan *batch, workers),
 		done:  make(chan struct{}),
 	}
 	var wg sync.WaitGroup
