@@ -55,8 +55,8 @@ type row struct {
 // twice changes nothing the second time. Readers keep seeing the previous
 // dataset until the transaction commits; on a first load, into empty
 // tables, they wait for the commit instead (see deferIndexes). An invalid
-// record is a
-// *dataset.FieldError naming its index and the JSON Pointer of the value.
+// record is a *dataset.FieldError naming its index and the JSON Pointer of
+// the value.
 func Load(ctx context.Context, pool *pgxpool.Pool, recs []dataset.Record) (LoadStats, error) {
 	each := func(fn func(int, dataset.Record) error) error {
 		for i, rec := range recs {
