@@ -42,6 +42,8 @@ type File struct {
 	path    string
 	f       *os.File
 	checked bool // OpenFile enforced the identifier rules on Records
+	// visitors saw Records, one per section (OpenFileWith)
+	visitors []Visitor
 }
 
 // ErrChanged is wrapped by ReadLocation's error when the file no longer
@@ -63,6 +65,28 @@ var ErrChanged = errors.New("the dataset file changed after it was loaded")
 // checked against the text's checksum, and a mismatch is an ErrChanged
 // error naming the record.
 func OpenFile(path string) (*File, error) {
+	return OpenFileWith(path, 0, nil)
+}
+
+// Visitor is shown the records of one section of a file OpenFileWith
+// parses, so a caller that must read every Location (to validate or index
+// it) does so while the text is in memory instead of reading the file
+// again.
+type Visitor interface {
+	// Visit is called for each record of the section in file order, on
+	// the section's goroutine, with its Span set and Location nil; loc is
+	// the Location's text, valid only during the call.
+	Visit(rec *Record, loc []byte)
+}
+
+// OpenFileWith is OpenFile that shows each record to the Visitor of its
+// section, made by newVisitor (nil: no visits) on the section's goroutine;
+// File.Visitors returns the ones whose sections make up Records. sections
+// is how many sections to cut the file into whatever its size (0: one per
+// core for a file of parallelFrom bytes or more, else one). Visitors of a
+// parse that is thrown away (a wrong guess, or a file the fast path
+// declines) are dropped, and no Visitor sees a strictly parsed file.
+func OpenFileWith(path string, sections int, newVisitor func() Visitor) (*File, error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
@@ -70,7 +94,14 @@ func OpenFile(path string) (*File, error) {
 	if size >= largeFile {
 		defer loadmem.Limit()()
 	}
-	recs, ok, err := parseSections(f, size, runtime.GOMAXPROCS(0))
+	parts := sections
+	if parts <= 0 {
+		parts = 1
+		if size >= parallelFrom {
+			parts = runtime.GOMAXPROCS(0)
+		}
+	}
+	recs, visitors, ok, err := visitSections(f, size, parts, newVisitor)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("read %s: %w", path, err)
@@ -91,23 +122,41 @@ func OpenFile(path string) (*File, error) {
 		f.Close()
 		return nil, err
 	}
-	return &File{Records: recs, path: path, f: f, checked: true}, nil
+	return &File{Records: recs, path: path, f: f, checked: true, visitors: visitors}, nil
 }
+
+// Visitors returns the Visitors that saw Records, one per section in file
+// order, or nil when none did.
+func (df *File) Visitors() []Visitor { return df.visitors }
 
 // parallelFrom is the smallest file cut into sections; a variable so tests
 // can cut small files.
 var parallelFrom int64 = 8 << 20
 
-// parseSections parses f in up to parts sections on as many goroutines,
-// falling back to one section when a guessed boundary was wrong; ok is
-// false when the file needs the strict path.
+// parseSections parses f in up to parts sections on as many goroutines
+// (one when f is smaller than parallelFrom), falling back to one section
+// when a guessed boundary was wrong; ok is false when the file needs the
+// strict path.
 func parseSections(f *os.File, size int64, parts int) ([]Record, bool, error) {
+	if size < parallelFrom {
+		parts = 1
+	}
+	recs, _, ok, err := visitSections(f, size, parts, nil)
+	return recs, ok, err
+}
+
+// visitSections is parseSections into exactly parts sections (fewer when
+// no boundary is found), showing each record to its section's Visitor; it
+// returns the kept sections' Visitors (when newVisitor is not nil) in file
+// order.
+func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor) ([]Record, []Visitor, bool, error) {
 	starts := []int64{0}
-	if size >= parallelFrom {
+	if parts > 1 {
 		starts = guessBoundaries(f, size, parts)
 	}
 	if len(starts) > 1 {
 		results := make([][]Record, len(starts))
+		visitors := make([]Visitor, len(starts))
 		oks := make([]bool, len(starts))
 		errs := make([]error, len(starts))
 		var wg sync.WaitGroup
@@ -120,6 +169,10 @@ func parseSections(f *os.File, size int64, parts int) ([]Record, bool, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				if newVisitor != nil {
+					sec.visit = newVisitor()
+					visitors[k] = sec.visit
+				}
 				results[k], oks[k], errs[k] = parsePart(sec)
 			}()
 		}
@@ -128,20 +181,34 @@ func parseSections(f *os.File, size int64, parts int) ([]Record, bool, error) {
 		n := 0
 		for k := range starts {
 			if errs[k] != nil {
-				return nil, false, errs[k]
+				return nil, nil, false, errs[k]
 			}
 			all = all && oks[k]
 			n += len(results[k])
 		}
 		if all {
 			recs := make([]Record, 0, n)
-			for _, r := range results {
+			for k, r := range results {
 				recs = append(recs, r...)
+				results[k] = nil
 			}
-			return recs, true, nil
+			if newVisitor == nil {
+				visitors = nil
+			}
+			return recs, visitors, true, nil
 		}
 	}
-	return parsePart(section{r: io.NewSectionReader(f, 0, size), first: true, last: true, spans: true})
+	sec := section{r: io.NewSectionReader(f, 0, size), first: true, last: true, spans: true}
+	var visitors []Visitor
+	if newVisitor != nil {
+		sec.visit = newVisitor()
+		visitors = []Visitor{sec.visit}
+	}
+	recs, ok, err := parsePart(sec)
+	if !ok || err != nil {
+		visitors = nil
+	}
+	return recs, visitors, ok, err
 }
 
 // guessBoundaries returns the first section's start (0) and, for each

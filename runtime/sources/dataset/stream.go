@@ -128,6 +128,8 @@ type section struct {
 	// spans keeps each Location as its place in the file (Record.Span)
 	// instead of copying its text.
 	spans bool
+	// visit, when not nil, is shown each record (spans only).
+	visit Visitor
 }
 
 // parsePart is parseStream over one section; ok is false when the section
@@ -186,8 +188,12 @@ func parsePart(sec section) (recs []Record, ok bool, err error) {
 			return nil, false, err
 		}
 		if sec.spans {
-			rec.Span = Span{Off: st.off + int64(in.loc), Len: int32(len(rec.Location)), Sum: Checksum(rec.Location)}
+			loc := rec.Location
+			rec.Span = Span{Off: st.off + int64(in.loc), Len: int32(len(loc)), Sum: Checksum(loc)}
 			rec.Location = nil
+			if sec.visit != nil {
+				sec.visit.Visit(&rec, loc)
+			}
 		} else {
 			rec.Location = keep(rec.Location)
 		}
