@@ -1,0 +1,105 @@
+package textrank
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// joinFields is a collection with shared and rare tokens in every field,
+// names with repeated tokens, and empty documents.
+func joinFields(n int) []Fields {
+	words := []string{"Harvest", "Market", "Lane", "Express", "Main", "Street", "北京", "Straße", "Wi-Fi", "Parking"}
+	r := rand.New(rand.NewPCG(1, 2))
+	pick := func(k int) string {
+		var b strings.Builder
+		for i := range k {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		return b.String()
+	}
+	fields := make([]Fields, n)
+	for i := range fields {
+		if i%17 == 5 {
+			continue // no text at all
+		}
+		fields[i] = Fields{Name: pick(1 + r.IntN(4)), Address: []string{pick(2), pick(1)}, Amenities: []string{pick(r.IntN(3))}}
+	}
+	return fields
+}
+
+// TestJoinEqualsOneIndex: indexing a collection in parts, in any order, and
+// joining them gives the index of adding every document in the final order
+// to one Index, array for array.
+func TestJoinEqualsOneIndex(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		docs  int
+		parts int
+	}{
+		{"empty", 0, 1},
+		{"one part", 50, 1},
+		{"two parts", 300, 2},
+		{"many parts", 1000, 13},
+		{"more parts than documents", 5, 9},
+	} {
+		fields := joinFields(tc.docs)
+		r := rand.New(rand.NewPCG(uint64(tc.docs), uint64(tc.parts)))
+		order := make([]int32, tc.docs) // read position -> final number
+		for i, d := range r.Perm(tc.docs) {
+			order[i] = int32(d)
+		}
+		want := NewIndex()
+		final := make([]Fields, tc.docs)
+		for i, d := range order {
+			final[d] = fields[i]
+		}
+		for _, f := range final {
+			want.Add(f)
+		}
+		want.Finish()
+		parts := make([]*Index, tc.parts)
+		for k := range parts {
+			parts[k] = NewIndex()
+			for _, f := range fields[tc.docs*k/tc.parts : tc.docs*(k+1)/tc.parts] {
+				parts[k].Add(f)
+			}
+		}
+		got, err := Join(parts, order)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !reflect.DeepEqual(got.Frozen(), want.Frozen()) {
+			t.Errorf("%s: joined index differs from one index", tc.name)
+		}
+	}
+}
+
+// TestJoinRejectsBadOrder: an order that is not a permutation of the
+// documents is an error saying so, never a broken index.
+func TestJoinRejectsBadOrder(t *testing.T) {
+	part := func() *Index {
+		ix := NewIndex()
+		ix.Add(Fields{Name: "a"})
+		ix.Add(Fields{Name: "b"})
+		return ix
+	}
+	for _, tc := range []struct {
+		name  string
+		order []int32
+		want  string
+	}{
+		{"short", []int32{0}, "1 positions for 2"},
+		{"repeat", []int32{1, 1}, "position 1 moves to 1"},
+		{"out of range", []int32{0, 2}, "position 1 moves to 2"},
+		{"negative", []int32{-1, 0}, "position 0 moves to -1"},
+	} {
+		if _, err := Join([]*Index{part()}, tc.order); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
