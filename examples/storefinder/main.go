@@ -45,6 +45,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/memory"
 	"github.com/ucpgen/ucpgen/runtime/sources/postgis"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
@@ -239,9 +240,10 @@ func loadRecords(path string) ([]dataset.Record, error) {
 }
 
 // openData opens a --data file for the in-memory store, with loadRecords'
-// error wording.
+// error wording; its records are validated and tokenised while it is
+// parsed, so memory.NewFile does not read every Location again.
 func openData(path string) (*dataset.File, error) {
-	df, err := dataset.OpenFile(path)
+	df, err := dataset.OpenFileWith(path, 0, memory.FileVisitors())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 			return nil, fmt.Errorf("--data: %w", err)

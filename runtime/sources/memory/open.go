@@ -7,11 +7,12 @@ import (
 )
 
 // OpenFile builds a Source over the dataset file at path with Locations left
-// in the file (dataset.OpenFile, then NewFile), the way to serve a large
-// file in little memory. The file stays open until Close and must not
-// change meanwhile.
+// in the file (dataset.OpenFileWith and FileVisitors, then NewFile), the way
+// to serve a large file in little memory: each Location is validated while
+// the file is parsed, on every core. The file stays open until Close and
+// must not change meanwhile.
 func OpenFile(path string, opts Options) (*Source, error) {
-	df, err := dataset.OpenFile(path)
+	df, err := dataset.OpenFileWith(path, 0, FileVisitors())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

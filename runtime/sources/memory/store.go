@@ -175,7 +175,14 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 // are nil on return, their contents kept in the Source's own layout. The Source uses df until the
 // process ends; the file must not change meanwhile (a changed record is an
 // error naming it, see dataset.ErrChanged).
+//
+// When df was opened with dataset.OpenFileWith and FileVisitors, its
+// records were validated and tokenised while the file was parsed, and
+// NewFile only puts them in id order and joins the indexes.
 func NewFile(df *dataset.File, opts Options) (*Source, error) {
+	if secs := visited(df); secs != nil {
+		return buildVisited(df, secs, opts)
+	}
 	return build(df.Records, df, opts)
 }
 

@@ -1,0 +1,254 @@
+package memory
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
+	"github.com/ucpgen/ucpgen/runtime/sources/spatial"
+	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
+)
+
+// FileVisitors returns the newVisitor for dataset.OpenFileWith that
+// validates and indexes each record while the file is parsed, on the
+// section's core, so NewFile over the File it returns need not read every
+// Location again; call it once per file.
+func FileVisitors() func() dataset.Visitor {
+	fl := &fileLoad{ld: newLoader()}
+	return func() dataset.Visitor { return &section{load: fl, failed: -1, text: textrank.NewIndex()} }
+}
+
+// fileLoad is what the sections of one file share.
+type fileLoad struct {
+	ld *loader
+	// kept counts the decoded Locations kept so far, so that no more than
+	// keepDecodedUpTo are held while the file is parsed.
+	kept atomic.Int64
+	used sync.Once // a load is built into one Source only
+}
+
+// sectionBlock is how many entries a section holds per block, so a large
+// section grows without copying.
+const sectionBlock = 4096
+
+// section is the dataset.Visitor of one section of the file: it validates
+// its records in file order and keeps its public ones' entries and text
+// index, numbered in the order it saw them.
+type section struct {
+	load   *fileLoad
+	n      int       // records seen
+	public []int32   // section numbers of the public records
+	ents   [][]entry // public records' entries, in blocks
+	text   *textrank.Index
+	// failed is the section number of the first invalid record (-1: none);
+	// the records after it are only counted.
+	failed  int
+	dropped bool // the kept Locations were dropped: too many records
+}
+
+// Visit validates one record and, when it is public, keeps its entry and
+// indexes its text.
+func (s *section) Visit(rec *dataset.Record, loc []byte) {
+	i := s.n
+	s.n++
+	if s.failed >= 0 {
+		return
+	}
+	e, decoded, err := s.load.ld.decodeRecord(i, *rec, loc)
+	if err != nil {
+		s.failed = i
+		return
+	}
+	if rec.Private {
+		return
+	}
+	s.text.AddTerms(textrank.Analyze(TextFields(decoded)))
+	if s.load.kept.Add(1) <= int64(keepDecodedUpTo) {
+		e.loc = decoded
+	} else if !s.dropped {
+		s.dropLocations()
+	}
+	s.public = append(s.public, int32(i))
+	if len(s.ents) == 0 || len(s.ents[len(s.ents)-1]) == sectionBlock {
+		s.ents = append(s.ents, make([]entry, 0, sectionBlock))
+	}
+	last := &s.ents[len(s.ents)-1]
+	*last = append(*last, e)
+}
+
+// dropLocations forgets the decoded Locations kept so far, once the file
+// holds more public records than keepDecodedUpTo.
+func (s *section) dropLocations() {
+	for _, b := range s.ents {
+		for k := range b {
+			b[k].loc = nil
+		}
+	}
+	s.dropped = true
+}
+
+// visited returns df's sections when they were made by one FileVisitors
+// call, saw every record, and were not built before; else NewFile reads
+// the Locations from the file.
+func visited(df *dataset.File) []*section {
+	vs := df.Visitors()
+	if len(vs) == 0 {
+		return nil
+	}
+	secs := make([]*section, len(vs))
+	n := 0
+	for k, v := range vs {
+		s, ok := v.(*section)
+		if !ok || k > 0 && s.load != secs[0].load {
+			return nil
+		}
+		secs[k] = s
+		n += s.n
+	}
+	if n != len(df.Records) {
+		return nil
+	}
+	first := false
+	secs[0].load.used.Do(func() { first = true })
+	if !first {
+		return nil
+	}
+	return secs
+}
+
+// buildVisited is build over sections that have validated and indexed the
+// records of df while dataset.OpenFileWith parsed it: the public records
+// are put in id order, and the sections' text indexes joined in it.
+func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, error) {
+	records := df.Records
+	if len(records) >= loadGCThreshold {
+		defer loadmem.Limit()()
+	}
+	if err := firstVisitError(df, secs); err != nil {
+		return nil, err
+	}
+	ld := secs[0].load.ld
+	ents, public := gather(secs)
+	if len(ents) > keepDecodedUpTo {
+		for k := range ents {
+			ents[k].loc = nil
+		}
+	}
+	order := idOrder(ents)
+	texts := make([]*textrank.Index, len(secs))
+	for k, sec := range secs {
+		texts[k] = sec.text
+		sec.text = nil
+	}
+	text, err := textrank.Join(texts, order)
+	if err != nil {
+		return nil, fmt.Errorf("text index: %w", err)
+	}
+	s := &Source{text: text, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: len(records)}
+	for p, doc := range order {
+		for _, a := range records[public[p]].Aliases {
+			s.aliases = append(s.aliases, alias{key: a, doc: doc})
+		}
+	}
+	permute(ents, slices.Clone(order))
+	s.ents = ents
+	df.Records = nil // the entries keep what requests need
+	served := map[string]bool{}
+	var points []spatial.Point
+	for doc := range s.ents {
+		e := &s.ents[doc]
+		for _, c := range e.countries {
+			served[c] = true
+		}
+		if e.hasGeo {
+			s.geoDoc = append(s.geoDoc, int32(doc))
+			points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
+		}
+	}
+	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
+	ix, err := spatial.New(points)
+	if err != nil {
+		return nil, fmt.Errorf("spatial index: %w", err)
+	}
+	s.spatial = ix
+	s.setCapabilities(served, opts)
+	return s, nil
+}
+
+// firstVisitError returns the error of the first invalid record in file
+// order, decoded again from the file to be reported exactly as build
+// reports it.
+func firstVisitError(df *dataset.File, secs []*section) error {
+	base := 0
+	for _, sec := range secs {
+		if sec.failed >= 0 {
+			i := base + sec.failed
+			raw, err := df.ReadLocation(i, nil)
+			if err != nil {
+				return err
+			}
+			if _, _, err := sec.load.ld.decode(i, df.Records[i], raw); err != nil {
+				return err
+			}
+			return fmt.Errorf("dataset record %d: invalid while loading, valid when read again", i)
+		}
+		base += sec.n
+	}
+	return nil
+}
+
+// gather returns the sections' public entries in file order, one section
+// after the other, with each one's record index, releasing each block
+// once it is copied.
+func gather(secs []*section) ([]entry, []int32) {
+	n := 0
+	for _, sec := range secs {
+		n += len(sec.public)
+	}
+	ents := make([]entry, 0, n)
+	public := make([]int32, 0, n)
+	base := 0
+	for _, sec := range secs {
+		for k, b := range sec.ents {
+			ents = append(ents, b...)
+			sec.ents[k] = nil
+		}
+		for _, i := range sec.public {
+			public = append(public, int32(base)+i)
+		}
+		sec.ents, sec.public = nil, nil
+		base += sec.n
+	}
+	return ents, public
+}
+
+// idOrder returns each entry's doc number: its place in id order, ties
+// (which the identifier rules exclude) in file order.
+func idOrder(ents []entry) []int32 {
+	byID := make([]int32, len(ents))
+	for i := range byID {
+		byID[i] = int32(i)
+	}
+	slices.SortStableFunc(byID, func(a, b int32) int { return strings.Compare(ents[a].id, ents[b].id) })
+	order := make([]int32, len(ents))
+	for doc, p := range byID {
+		order[p] = int32(doc)
+	}
+	return order
+}
+
+// permute moves each entry p to place to[p] in place, following the
+// permutation's cycles; to is consumed.
+func permute(ents []entry, to []int32) {
+	for p := range ents {
+		for int(to[p]) != p {
+			q := to[p]
+			ents[p], ents[q] = ents[q], ents[p]
+			to[p], to[q] = to[q], to[p]
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package memory
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/sampledata"
+	"github.com/ucpgen/ucpgen/internal/storegen"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+)
+
+// openBoth builds a Source over the file at path twice: reading every
+// Location again after dataset.OpenFile, and from FileVisitors during
+// dataset.OpenFileWith in the given number of sections; the second also
+// returns how many sections saw the records.
+func openBoth(t *testing.T, path string, parts int) (read, visitedSrc *Source, sections int, readErr, visitErr error) {
+	t.Helper()
+	df, err := dataset.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { df.Close() })
+	read, readErr = NewFile(df, Options{MaxDistance: 500_000})
+	dv, err := dataset.OpenFileWith(path, parts, FileVisitors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dv.Close() })
+	sections = len(dv.Visitors())
+	visitedSrc, visitErr = NewFile(dv, Options{MaxDistance: 500_000})
+	return read, visitedSrc, sections, readErr, visitErr
+}
+
+// canonicalItems renumbers s's item codes in item id order, since codes
+// are numbered in the order concurrent decoders first meet an item.
+func canonicalItems(s *Source) {
+	names := make([]string, 0, len(s.itemCode))
+	for it := range s.itemCode {
+		names = append(names, it)
+	}
+	slices.Sort(names)
+	renumber := make(map[int32]int32, len(names))
+	for c, it := range names {
+		renumber[s.itemCode[it]] = int32(c)
+		s.itemCode[it] = int32(c)
+	}
+	for i := range s.ents {
+		items := make([]int32, len(s.ents[i].items))
+		for k, c := range s.ents[i].items {
+			items[k] = renumber[c]
+		}
+		slices.Sort(items)
+		s.ents[i].items = items
+	}
+}
+
+// TestFileVisitorsBuildTheSameSource: a Source built from the sections'
+// visits, whatever their number, holds exactly what the build that reads
+// every Location again holds, and answers every request with the same
+// bytes; it keeps the decoded Locations exactly when that build does.
+func TestFileVisitorsBuildTheSameSource(t *testing.T) {
+	saved := keepDecodedUpTo
+	defer func() { keepDecodedUpTo = saved }()
+	for _, tc := range []struct {
+		name string
+		data []byte
+		keep int
+	}{
+		{"default dataset", sampledata.JSON(t), saved},
+		{"storegen light 3000", generated(t, 3000, storegen.Light), saved},
+		{"storegen full 2000", generated(t, 2000, storegen.Full), saved},
+		{"storegen full 2000, few kept", generated(t, 2000, storegen.Full), 700},
+	} {
+		keepDecodedUpTo = tc.keep
+		path := filepath.Join(t.TempDir(), "stores.json")
+		if err := os.WriteFile(path, tc.data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, parts := range []int{1, 2, 3, 7, 64} {
+			read, vis, sections, errR, errV := openBoth(t, path, parts)
+			if errR != nil || errV != nil {
+				t.Fatalf("%s, %d sections: %v / %v", tc.name, parts, errR, errV)
+			}
+			if parts > 1 && len(tc.data) > 1<<20 && sections < 2 {
+				t.Fatalf("%s: %d sections asked, %d made; the test cuts nothing", tc.name, parts, sections)
+			}
+			keptR, keptV := read.ents[0].loc != nil, vis.ents[len(vis.ents)-1].loc != nil
+			if keptR != keptV || slices.ContainsFunc(vis.ents, func(e entry) bool { return (e.loc != nil) != keptR }) {
+				t.Errorf("%s, %d sections: decoded Locations kept %v, want %v for all", tc.name, parts, keptV, keptR)
+			}
+			canonicalItems(read)
+			canonicalItems(vis)
+			sameSource(t, read, vis)
+			sameAnswers(t, read, vis)
+		}
+	}
+}
+
+// spoil makes record k (one per line, after the '[' line) of a storegen
+// file break a rule: an unknown time zone, or a latitude out of range.
+func spoil(t *testing.T, data []byte, k int, how string) []byte {
+	t.Helper()
+	lines := strings.Split(string(data), "\n")
+	line := lines[k+1]
+	var re *regexp.Regexp
+	var with string
+	switch how {
+	case "zone":
+		re, with = regexp.MustCompile(`"timezone":"[^"]*"`), `"timezone":"Mars/Olympus_Mons"`
+	case "latitude":
+		re, with = regexp.MustCompile(`"latitude":[-0-9.]+`), `"latitude":99`
+	}
+	spoiled := re.ReplaceAllString(line, with)
+	if spoiled == line {
+		t.Fatalf("record %d has nothing to spoil by %s: %.200s", k, how, line)
+	}
+	lines[k+1] = spoiled
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// TestFileVisitorsReportTheFirstError: when records of several sections
+// are invalid, the error is the one of the first in file order, exactly
+// as the build that reads every Location again reports it.
+func TestFileVisitorsReportTheFirstError(t *testing.T) {
+	good := generated(t, 3000, storegen.Light)
+	for _, tc := range []struct {
+		name  string
+		spoil func([]byte) []byte
+		index int
+	}{
+		{"early and late", func(d []byte) []byte { return spoil(t, spoil(t, d, 2900, "zone"), 40, "latitude") }, 40},
+		{"late only", func(d []byte) []byte { return spoil(t, d, 2999, "zone") }, 2999},
+		{"middle then end", func(d []byte) []byte { return spoil(t, spoil(t, d, 1500, "zone"), 2999, "latitude") }, 1500},
+		{"first", func(d []byte) []byte { return spoil(t, spoil(t, d, 0, "latitude"), 1, "zone") }, 0},
+	} {
+		path := filepath.Join(t.TempDir(), "stores.json")
+		if err := os.WriteFile(path, tc.spoil(good), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, parts := range []int{1, 2, 3, 7, 64} {
+			_, _, _, want, got := openBoth(t, path, parts)
+			var fe *dataset.FieldError
+			if got == nil || want == nil || got.Error() != want.Error() || !errors.As(got, &fe) {
+				t.Fatalf("%s, %d sections: error %v, want %v", tc.name, parts, got, want)
+			}
+			if fe.Index != tc.index || fe.Offset == 0 {
+				t.Errorf("%s, %d sections: record %d at byte %d, want record %d with its offset", tc.name, parts, fe.Index, fe.Offset, tc.index)
+			}
+		}
+	}
+}
