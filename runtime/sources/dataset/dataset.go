@@ -409,28 +409,35 @@ func (d recordDecoder) radius(rel string, raw json.RawMessage) (*float64, error)
 // dataset, so a Lookup id never resolves ambiguously by accident.
 func checkIdentifiers(recs []Record) error {
 	idAt := make(map[string]int, len(recs))
+	aliases := 0
 	for i, r := range recs {
 		if j, dup := idAt[r.ID]; dup {
 			return &FieldError{Index: i, Pointer: fmt.Sprintf("/%d/location/id", i),
 				Reason: fmt.Sprintf("location id %q is already used by record %d", r.ID, j)}
 		}
 		idAt[r.ID] = i
+		aliases += len(r.Aliases)
 	}
-	aliasAt := map[string]int{}
+	aliasAt := make(map[string]int, aliases)
 	for i, r := range recs {
 		for j, a := range r.Aliases {
-			p := fmt.Sprintf("/%d/aliases/%d", i, j)
 			if k, clash := idAt[a]; clash {
 				if k == i {
-					return &FieldError{Index: i, Pointer: p, Reason: fmt.Sprintf("alias %q repeats the store's own location id", a)}
+					return aliasError(i, j, "alias %q repeats the store's own location id", a)
 				}
-				return &FieldError{Index: i, Pointer: p, Reason: fmt.Sprintf("alias %q equals the location id of record %d", a, k)}
+				return aliasError(i, j, "alias %q equals the location id of record %d", a, k)
 			}
 			if k, clash := aliasAt[a]; clash && k != i {
-				return &FieldError{Index: i, Pointer: p, Reason: fmt.Sprintf("alias %q is also an alias of record %d", a, k)}
+				return aliasError(i, j, "alias %q is also an alias of record %d", a, k)
 			}
 			aliasAt[a] = i
 		}
 	}
 	return nil
+}
+
+// aliasError is the FieldError of record i's alias j, its pointer made
+// only when there is an error to report.
+func aliasError(i, j int, format string, args ...any) *FieldError {
+	return &FieldError{Index: i, Pointer: fmt.Sprintf("/%d/aliases/%d", i, j), Reason: fmt.Sprintf(format, args...)}
 }
