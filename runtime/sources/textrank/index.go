@@ -30,6 +30,7 @@ type Index struct {
 	ids   map[string]uint32
 	lists [][3][]int32
 	seqs  []uint32 // provisional ids until Finish
+	tz    tokenizer
 
 	scratch sync.Pool // *accumulator
 }
@@ -50,8 +51,55 @@ func NewIndex() *Index {
 	return &Index{ids: map[string]uint32{}, nameOff: []uint32{0}}
 }
 
-// Add indexes the next document (number Len() before the call).
-func (ix *Index) Add(f Fields) { ix.AddTerms(Analyze(f)) }
+// Add indexes the next document (number Len() before the call), as
+// AddTerms(Analyze(f)) does, but tokenises into scratch buffers the index
+// keeps, so a document allocates little more than its new tokens.
+func (ix *Index) Add(f Fields) {
+	doc := int32(ix.n)
+	ix.n++
+	z := &ix.tz
+	z.all = z.all[:0]
+	z.seq = append(z.seq[:0], z.add(f.Name)...)
+	ix.addField(fieldName, doc, z.all)
+	ix.addValues(fieldAddress, doc, f.Address)
+	ix.addValues(fieldAmenity, doc, f.Amenities)
+	for _, tok := range z.seq {
+		ix.seqs = append(ix.seqs, ix.id(tok))
+	}
+	ix.nameOff = append(ix.nameOff, uint32(len(ix.seqs)))
+}
+
+// addValues indexes the tokens and compounds of a many-valued field.
+func (ix *Index) addValues(f int, doc int32, values []string) {
+	z := &ix.tz
+	z.all = z.all[:0]
+	for _, v := range values {
+		z.add(v)
+	}
+	ix.addField(f, doc, z.all)
+}
+
+// tokenizer holds Add's scratch slices.
+type tokenizer struct {
+	toks   []string
+	joined []bool
+	all    []string // the current field's tokens and compounds
+	seq    []string // the name's tokens in order
+}
+
+// add appends text's tokens and compounds (withCompounds' all) to z.all
+// and returns its tokens in order, valid until the next call.
+func (z *tokenizer) add(text string) []string {
+	s := normalize(text)
+	if ascii(s) {
+		z.toks, z.joined = appendTokensASCII(s, z.toks[:0], z.joined[:0])
+	} else {
+		z.toks, z.joined = tokensRunes(s)
+	}
+	z.all = append(z.all, z.toks...)
+	z.all = appendCompounds(z.all, z.toks, z.joined)
+	return z.toks
+}
 
 // Terms is a document tokenised for the index. Analyze may run on many
 // documents concurrently; only AddTerms must be called in document order.
@@ -138,6 +186,7 @@ func (ix *Index) Finish() {
 		ix.nameSeq[i] = rename[old]
 	}
 	ix.vocab, ix.ids, ix.lists, ix.seqs = vocab, nil, nil, nil
+	ix.tz = tokenizer{}
 }
 
 func (ix *Index) postings(tok, f int) []int32 {

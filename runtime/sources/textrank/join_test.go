@@ -103,3 +103,34 @@ func TestJoinRejectsBadOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAddIsAddTermsOfAnalyze: Add's scratch tokenising indexes exactly
+// what AddTerms(Analyze(f)) does, for ASCII and other scripts, compounds,
+// repeated tokens and empty fields.
+func TestAddIsAddTermsOfAnalyze(t *testing.T) {
+	fields := append(joinFields(400),
+		Fields{Name: "Wi-Fi Café O'Neil's", Address: []string{"Straße 5", "New Year's-Eve Rd"}, Amenities: []string{"無料駐車場", "Ｗｉ－Ｆｉ"}},
+		Fields{Name: "Market Market market", Address: []string{"", "market"}, Amenities: nil},
+		Fields{Name: "", Address: []string{"a-b-c d'e"}, Amenities: []string{"-'-", "x-"}},
+		Fields{Name: "ー北京-Lane", Address: []string{"Ελληνικά-Λέξη"}, Amenities: []string{"Пример's"}},
+	)
+	for _, tc := range []struct {
+		name   string
+		fields []Fields
+	}{
+		{"generated", fields[:400]},
+		{"scripts and compounds", fields[400:]},
+		{"all", fields},
+	} {
+		viaAdd, viaTerms := NewIndex(), NewIndex()
+		for _, f := range tc.fields {
+			viaAdd.Add(f)
+			viaTerms.AddTerms(Analyze(f))
+		}
+		viaAdd.Finish()
+		viaTerms.Finish()
+		if !reflect.DeepEqual(viaAdd.Frozen(), viaTerms.Frozen()) {
+			t.Errorf("%s: Add and AddTerms(Analyze) index differently:\n%v\n%v", tc.name, viaAdd.Frozen(), viaTerms.Frozen())
+		}
+	}
+}

@@ -240,8 +240,12 @@ func tokens(text string) ([]string, []bool) {
 // tokensASCII is tokensRunes for ASCII text, a byte at a time: there a
 // word rune is a letter or digit and no script is unspaced.
 func tokensASCII(s string) ([]string, []bool) {
-	toks := make([]string, 0, 8)
-	joined := make([]bool, 0, 8)
+	return appendTokensASCII(s, make([]string, 0, 8), make([]bool, 0, 8))
+}
+
+// appendTokensASCII is tokensASCII appending to toks and joined, which may
+// be scratch slices reused from text to text.
+func appendTokensASCII(s string, toks []string, joined []bool) ([]string, []bool) {
 	start := -1
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -324,7 +328,11 @@ func fieldTerms(values []string) []string {
 // ("wi-fi" adds "wifi"), so either spelling in a query finds it.
 func withCompounds(text string) (seq, all []string) {
 	toks, joined := tokens(text)
-	out := slices.Clone(toks)
+	return toks, appendCompounds(slices.Clone(toks), toks, joined)
+}
+
+// appendCompounds appends to out each run of joined tokens written solid.
+func appendCompounds(out, toks []string, joined []bool) []string {
 	for i := 0; i < len(toks); i++ {
 		if !joined[i] {
 			continue
@@ -340,7 +348,7 @@ func withCompounds(text string) (seq, all []string) {
 		out = append(out, b.String())
 		i = j
 	}
-	return toks, out
+	return out
 }
 
 func ascii(s string) bool {
