@@ -614,7 +614,9 @@ func TextFields(l *location.Location) textrank.Fields {
 	var f textrank.Fields
 	f.Name = l.Name
 	if a, ok := l.Address.Get(); ok {
-		for _, v := range []opt.Value[string]{a.StreetAddress, a.AddressLocality, a.AddressRegion, a.PostalCode, a.AddressCountry} {
+		lines := [...]opt.Value[string]{a.StreetAddress, a.AddressLocality, a.AddressRegion, a.PostalCode, a.AddressCountry}
+		f.Address = make([]string, 0, len(lines))
+		for _, v := range lines {
 			if v.Set {
 				f.Address = append(f.Address, v.V)
 			}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -66,7 +67,7 @@ func (s *section) Visit(rec *dataset.Record, loc []byte) {
 	if rec.Private {
 		return
 	}
-	s.text.AddTerms(textrank.Analyze(TextFields(decoded)))
+	s.text.Add(TextFields(decoded))
 	if s.load.kept.Add(1) <= int64(keepDecodedUpTo) {
 		e.loc = decoded
 	} else if !s.dropped {
@@ -138,26 +139,40 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 			ents[k].loc = nil
 		}
 	}
-	order := idOrder(ents)
+	// Independent steps run side by side: the id order with the aliases'
+	// order, then the text index with the entries' move to doc order.
+	var order []int32
+	var aliases []alias
+	together(func() { order = idOrder(ents) }, func() { aliases = aliasesByKey(records, public) })
+	for k := range aliases {
+		aliases[k].doc = order[aliases[k].doc]
+	}
 	texts := make([]*textrank.Index, len(secs))
 	for k, sec := range secs {
 		texts[k] = sec.text
 		sec.text = nil
 	}
-	text, err := textrank.Join(texts, order)
-	if err != nil {
-		return nil, fmt.Errorf("text index: %w", err)
-	}
-	s := &Source{text: text, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: len(records)}
-	for p, doc := range order {
-		for _, a := range records[public[p]].Aliases {
-			s.aliases = append(s.aliases, alias{key: a, doc: doc})
-		}
-	}
-	permute(ents, slices.Clone(order))
-	s.ents = ents
+	s := &Source{ents: ents, aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: len(records)}
 	df.Records = nil // the entries keep what requests need
+	var textErr, spatialErr error
 	served := map[string]bool{}
+	together(func() { s.text, textErr = textrank.Join(texts, order) }, func() {
+		permute(s.ents, order)
+		spatialErr = s.indexPlaces(served)
+	})
+	if textErr != nil {
+		return nil, fmt.Errorf("text index: %w", textErr)
+	}
+	if spatialErr != nil {
+		return nil, spatialErr
+	}
+	s.setCapabilities(served, opts)
+	return s, nil
+}
+
+// indexPlaces builds the spatial index over the entries with a geo, in doc
+// order, and notes the countries they serve.
+func (s *Source) indexPlaces(served map[string]bool) error {
 	var points []spatial.Point
 	for doc := range s.ents {
 		e := &s.ents[doc]
@@ -169,14 +184,38 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 			points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
 		}
 	}
-	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
 	ix, err := spatial.New(points)
 	if err != nil {
-		return nil, fmt.Errorf("spatial index: %w", err)
+		return fmt.Errorf("spatial index: %w", err)
 	}
 	s.spatial = ix
-	s.setCapabilities(served, opts)
-	return s, nil
+	return nil
+}
+
+// together runs fns on goroutines of their own and waits for them all.
+func together(fns ...func()) {
+	var wg sync.WaitGroup
+	for _, f := range fns {
+		wg.Go(f)
+	}
+	wg.Wait()
+}
+
+// aliasesByKey returns the public records' aliases sorted by key, each
+// with the record's place among the public records (not yet its doc).
+func aliasesByKey(records []dataset.Record, public []int32) []alias {
+	n := 0
+	for _, i := range public {
+		n += len(records[i].Aliases)
+	}
+	out := make([]alias, 0, n)
+	for p, i := range public {
+		for _, a := range records[i].Aliases {
+			out = append(out, alias{key: a, doc: int32(p)})
+		}
+	}
+	slices.SortFunc(out, func(a, b alias) int { return strings.Compare(a.key, b.key) })
+	return out
 }
 
 // firstVisitError returns the error of the first invalid record in file
@@ -226,29 +265,70 @@ func gather(secs []*section) ([]entry, []int32) {
 	return ents, public
 }
 
-// idOrder returns each entry's doc number: its place in id order, ties
-// (which the identifier rules exclude) in file order.
+// idOrder returns each entry's doc number, its place in id order (the
+// identifier rules make ids distinct); parts of the entries are sorted on
+// every core and then merged.
 func idOrder(ents []entry) []int32 {
 	byID := make([]int32, len(ents))
 	for i := range byID {
 		byID[i] = int32(i)
 	}
-	slices.SortStableFunc(byID, func(a, b int32) int { return strings.Compare(ents[a].id, ents[b].id) })
+	cmpID := func(a, b int32) int { return strings.Compare(ents[a].id, ents[b].id) }
+	parts := max(1, min(runtime.GOMAXPROCS(0), len(ents)/sortPartFrom))
+	runs := make([][]int32, parts)
+	fns := make([]func(), parts)
+	for k := range parts {
+		runs[k] = byID[len(byID)*k/parts : len(byID)*(k+1)/parts]
+		fns[k] = func() { slices.SortFunc(runs[k], cmpID) }
+	}
+	together(fns...)
+	for len(runs) > 1 {
+		runs = append(runs[2:], mergeRuns(runs[0], runs[1], cmpID))
+	}
 	order := make([]int32, len(ents))
-	for doc, p := range byID {
+	for doc, p := range runs[0] {
 		order[p] = int32(doc)
 	}
 	return order
 }
 
+// sortPartFrom is the fewest entries per part worth a goroutine of its
+// own when sorting.
+const sortPartFrom = 1 << 14
+
+// mergeRuns merges two sorted runs into a new one.
+func mergeRuns(a, b []int32, cmp func(a, b int32) int) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if cmp(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
 // permute moves each entry p to place to[p] in place, following the
-// permutation's cycles; to is consumed.
+// permutation's cycles; to is left as it was.
 func permute(ents []entry, to []int32) {
-	for p := range ents {
-		for int(to[p]) != p {
-			q := to[p]
-			ents[p], ents[q] = ents[q], ents[p]
-			to[p], to[q] = to[q], to[p]
+	done := make([]bool, len(ents))
+	for start := range ents {
+		if done[start] {
+			continue
+		}
+		// Carry the entry at start along its cycle: the one at to[p] is
+		// displaced by the one arriving from p.
+		carried := ents[start]
+		p := start
+		for {
+			q := int(to[p])
+			done[q] = true
+			carried, ents[q] = ents[q], carried
+			if q == start {
+				break
+			}
+			p = q
 		}
 	}
 }
