@@ -75,7 +75,8 @@ func OpenFile(path string) (*File, error) {
 type Visitor interface {
 	// Visit is called for each record of the section in file order, on
 	// the section's goroutine, with its Span set and Location nil; loc is
-	// the Location's text, valid only during the call.
+	// the Location's text, valid only during the call. Records holds rec
+	// as Visit leaves it, so a Visitor may drop what it has taken over.
 	Visit(rec *Record, loc []byte)
 }
 

@@ -17,7 +17,8 @@ import (
 // FileVisitors returns the newVisitor for dataset.OpenFileWith that
 // validates and indexes each record while the file is parsed, on the
 // section's core, so NewFile over the File it returns need not read every
-// Location again; call it once per file.
+// Location again; call it once per file. The File's Records are then
+// NewFile's to take over: their Items are already coded, and nil.
 func FileVisitors() func() dataset.Visitor {
 	fl := &fileLoad{ld: newLoader()}
 	return func() dataset.Visitor { return &section{load: fl, failed: -1, text: textrank.NewIndex()} }
@@ -60,6 +61,7 @@ func (s *section) Visit(rec *dataset.Record, loc []byte) {
 		return
 	}
 	e, decoded, err := s.load.ld.decodeRecord(i, *rec, loc)
+	rec.Items = nil // coded in the entry; the load owns the records
 	if err != nil {
 		s.failed = i
 		return
