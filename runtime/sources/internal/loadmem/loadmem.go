@@ -3,7 +3,12 @@
 // server runs.
 package loadmem
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+	"time"
+)
 
 // Loading is the soft memory limit while a large dataset loads. Under it
 // the collector may let the heap grow by GCPercent between collections
@@ -12,19 +17,33 @@ import "runtime/debug"
 // heap double past the records it builds.
 const Loading = 1 << 30
 
+// Largest is as high as the loading limit rises when the records built so
+// far (the live heap) near Loading: a limit the live heap fills leaves the
+// collector running back to back, most of the load's CPU, for a few
+// hundred megabytes saved.
+const Largest = 5 << 28
+
 // GCPercent is the collector's growth target while a large dataset loads:
 // decoding a record leaves mostly garbage, and with the default target a
 // load collects (and marks every record built so far) several times more
 // often than the soft limit requires, while Loading still bounds the heap.
 const GCPercent = 400
 
+// followEvery is how often the limit is compared with the live heap.
+const followEvery = 20 * time.Millisecond
+
+// active is set while a Limit is in force; a Limit called meanwhile (a
+// nested or concurrent load) leaves it alone.
+var active atomic.Bool
+
 // Limit lowers the soft memory limit to Loading (never raising a lower one,
-// such as GOMEMLIMIT) and raises the growth target to GCPercent (never
-// lowering a higher one, or turning a disabled collector on), and returns
-// the function that restores both; call it when the load is done.
+// such as GOMEMLIMIT), raising it towards Largest to stay a third above
+// the live heap, and raises the growth target to GCPercent (never lowering
+// a higher one, or turning a disabled collector on); it returns the
+// function that restores both: call it when the load is done.
 func Limit() (restore func()) {
 	prev := debug.SetMemoryLimit(-1)
-	if prev <= Loading {
+	if prev <= Loading || !active.CompareAndSwap(false, true) {
 		return func() {}
 	}
 	debug.SetMemoryLimit(Loading)
@@ -32,8 +51,40 @@ func Limit() (restore func()) {
 	if pct < 0 || pct > GCPercent {
 		debug.SetGCPercent(pct) // off, or already a larger target
 	}
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go follow(min(prev, Largest), stop, stopped)
 	return func() {
+		close(stop)
+		<-stopped
 		debug.SetGCPercent(pct)
 		debug.SetMemoryLimit(prev)
+		active.Store(false)
+	}
+}
+
+// follow raises the soft limit, up to most, to a third above the live
+// heap each time the live heap grows past three quarters of it, until
+// stop is closed.
+func follow(most int64, stop <-chan struct{}, stopped chan<- struct{}) {
+	defer close(stopped)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	tick := time.NewTicker(followEvery)
+	defer tick.Stop()
+	limit := int64(Loading)
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		live := int64(sample[0].Value.Uint64())
+		if want := min(most, live+live/3); want > limit {
+			limit = want
+			debug.SetMemoryLimit(limit)
+		}
 	}
 }
