@@ -42,6 +42,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"runtime"
 	"slices"
@@ -456,13 +457,18 @@ type loader struct {
 	strs      map[string][]string
 	key       []byte
 	itemCode  map[string]int32
-	itemSets  map[string][]int32 // by the codes' bytes, so equal sets share
-	codes     []int32
+	// itemSets holds a set of codes by the hash of its codes' bytes, so
+	// equal sets share without a key per set: most full-shape stores
+	// hold sets of their own. Of two sets whose hashes collide, the later
+	// is simply not shared.
+	itemSets map[uint64][]int32
+	itemSeed maphash.Seed
+	codes    []int32
 }
 
 func newLoader() *loader {
 	return &loader{schedules: map[string]*hours.Compiled{}, strs: map[string][]string{},
-		itemCode: map[string]int32{}, itemSets: map[string][]int32{}}
+		itemCode: map[string]int32{}, itemSets: map[uint64][]int32{}, itemSeed: maphash.MakeSeed()}
 }
 
 // items codes a record's item ids (numbered in first-seen order) as a
@@ -487,11 +493,15 @@ func (ld *loader) items(list []string) []int32 {
 	for _, c := range ld.codes {
 		ld.key = binary.LittleEndian.AppendUint32(ld.key, uint32(c))
 	}
-	if got, ok := ld.itemSets[string(ld.key)]; ok {
+	h := maphash.Bytes(ld.itemSeed, ld.key)
+	got, ok := ld.itemSets[h]
+	if ok && slices.Equal(got, ld.codes) {
 		return got
 	}
 	out := slices.Clone(ld.codes)
-	ld.itemSets[string(ld.key)] = out
+	if !ok {
+		ld.itemSets[h] = out
+	}
 	return out
 }
 
