@@ -21,7 +21,7 @@ import (
 // NewFile's to take over: their Items are already coded, and nil.
 func FileVisitors() func() dataset.Visitor {
 	fl := &fileLoad{ld: newLoader()}
-	return func() dataset.Visitor { return &section{load: fl, failed: -1, text: textrank.NewIndex()} }
+	return func() dataset.Visitor { return &section{load: fl, failed: -1, text: textrank.NewPart()} }
 }
 
 // fileLoad is what the sections of one file share.
@@ -45,7 +45,7 @@ type section struct {
 	n      int       // records seen
 	public []int32   // section numbers of the public records
 	ents   [][]entry // public records' entries, in blocks
-	text   *textrank.Index
+	text   *textrank.Part
 	// failed is the section number of the first invalid record (-1: none);
 	// the records after it are only counted.
 	failed  int
@@ -149,7 +149,7 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 	for k := range aliases {
 		aliases[k].doc = order[aliases[k].doc]
 	}
-	texts := make([]*textrank.Index, len(secs))
+	texts := make([]*textrank.Part, len(secs))
 	for k, sec := range secs {
 		texts[k] = sec.text
 		sec.text = nil

@@ -2,22 +2,120 @@ package textrank
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
+	"strings"
 )
 
-// Join returns the finished index of the documents of parts, unfinished
-// indexes built concurrently (each as after its last Add), renumbered by
-// order: the document number d of part p becomes number order[b+d], b being
-// the number of documents in the parts before p. It equals the index that
+// Part indexes a share of a collection's documents on one goroutine, for
+// Join: it keeps each document's terms as token and field numbers in flat
+// blocks, four bytes a term, rather than a growing posting list per token,
+// so a large load holds less and Join writes every list already in order.
+type Part struct {
+	ids    map[string]uint32 // token -> provisional id
+	tokens []string          // provisional id -> token
+	// blocks hold the terms (id<<2 | field) of each document in one run,
+	// docs[d] saying where.
+	blocks  [][]uint32
+	docs    []termRun
+	seqs    []uint32 // name tokens in order, as provisional ids
+	nameOff []uint32 // document d's are seqs[nameOff[d]:nameOff[d+1]]
+	tz      tokenizer
+}
+
+// termRun is where a document's terms are: blocks[block][lo:hi].
+type termRun struct{ block, lo, hi uint32 }
+
+// partBlock is how many terms a Part's block holds (more only for a
+// document with more terms); a variable so tests can cross blocks.
+var partBlock = 1 << 18
+
+// NewPart returns an empty part ready for Add.
+func NewPart() *Part {
+	return &Part{ids: map[string]uint32{}, nameOff: []uint32{0}, blocks: [][]uint32{make([]uint32, 0, partBlock)}}
+}
+
+// Len is the number of documents added.
+func (p *Part) Len() int { return len(p.docs) }
+
+// Add indexes the part's next document (number Len() before the call)
+// exactly as Index.Add does.
+func (p *Part) Add(f Fields) {
+	z := &p.tz
+	last := len(p.blocks) - 1
+	p.docs = append(p.docs, termRun{block: uint32(last), lo: uint32(len(p.blocks[last]))})
+	z.all = z.all[:0]
+	z.seq = append(z.seq[:0], z.add(f.Name)...)
+	p.addField(fieldName, z.all)
+	p.addValues(fieldAddress, f.Address)
+	p.addValues(fieldAmenity, f.Amenities)
+	run := &p.docs[len(p.docs)-1]
+	run.hi = uint32(len(p.blocks[run.block]))
+	for _, tok := range z.seq {
+		p.seqs = append(p.seqs, p.id(tok))
+	}
+	p.nameOff = append(p.nameOff, uint32(len(p.seqs)))
+}
+
+// addValues indexes the tokens and compounds of a many-valued field.
+func (p *Part) addValues(f int, values []string) {
+	z := &p.tz
+	z.all = z.all[:0]
+	for _, v := range values {
+		z.add(v)
+	}
+	p.addField(f, z.all)
+}
+
+func (p *Part) addField(f int, toks []string) {
+	for _, t := range sortedSet(toks) {
+		p.push(p.id(t)<<2 | uint32(f))
+	}
+}
+
+// push appends a term to the current document's run, moving the run to a
+// new block when the last one is full.
+func (p *Part) push(term uint32) {
+	run := &p.docs[len(p.docs)-1]
+	b := p.blocks[run.block]
+	if len(b) == cap(b) {
+		moved := b[run.lo:]
+		nb := make([]uint32, 0, max(partBlock, 2*len(moved)))
+		p.blocks[run.block] = b[:run.lo]
+		p.blocks = append(p.blocks, append(nb, moved...))
+		run.block, run.lo = uint32(len(p.blocks)-1), 0
+		b = p.blocks[run.block]
+	}
+	p.blocks[run.block] = append(b, term)
+}
+
+// terms is document d's run of terms.
+func (p *Part) terms(d int) []uint32 {
+	r := p.docs[d]
+	return p.blocks[r.block][r.lo:r.hi]
+}
+
+func (p *Part) id(t string) uint32 {
+	if id, ok := p.ids[t]; ok {
+		return id
+	}
+	id := uint32(len(p.tokens))
+	t = strings.Clone(t)
+	p.ids[t] = id
+	p.tokens = append(p.tokens, t)
+	return id
+}
+
+// Join returns the finished index of the documents of parts, renumbered by
+// order: the document number d of part k becomes number order[b+d], b being
+// the number of documents in the parts before k. It equals the index that
 // adding every document in the new order to one Index would build, so a
-// loader can tokenise and index parts of a collection on several cores, in
-// the order it reads them. order must be a permutation of the documents.
-func Join(parts []*Index, order []int32) (*Index, error) {
+// loader can tokenise parts of a collection on several cores, in the order
+// it reads them. order must be a permutation of the documents; the parts
+// are emptied.
+func Join(parts []*Part, order []int32) (*Index, error) {
 	n := 0
 	for _, p := range parts {
-		n += p.n
+		n += p.Len()
 	}
 	if len(order) != n {
 		return nil, fmt.Errorf("text index join: %d positions for %d documents", len(order), n)
@@ -27,8 +125,12 @@ func Join(parts []*Index, order []int32) (*Index, error) {
 	}
 	vocab, rename := joinVocab(parts)
 	ix := &Index{n: n, vocab: vocab}
-	ix.joinPostings(parts, rename, order)
-	ix.joinNames(parts, rename, order)
+	from := origins(parts, order)
+	ix.joinPostings(parts, rename, from)
+	ix.joinNames(parts, rename, from)
+	for _, p := range parts {
+		*p = Part{}
+	}
 	return ix, nil
 }
 
@@ -47,10 +149,10 @@ func checkPermutation(order []int32) error {
 
 // joinVocab returns the sorted distinct tokens of parts and, for each part,
 // the new id of each of its provisional ids.
-func joinVocab(parts []*Index) ([]string, [][]uint32) {
+func joinVocab(parts []*Part) ([]string, [][]uint32) {
 	seen := map[string]struct{}{}
 	for _, p := range parts {
-		for t := range p.ids {
+		for _, t := range p.tokens {
 			seen[t] = struct{}{}
 		}
 	}
@@ -61,8 +163,8 @@ func joinVocab(parts []*Index) ([]string, [][]uint32) {
 	slices.Sort(vocab)
 	rename := make([][]uint32, len(parts))
 	for k, p := range parts {
-		rename[k] = make([]uint32, len(p.lists))
-		for t, old := range p.ids {
+		rename[k] = make([]uint32, len(p.tokens))
+		for old, t := range p.tokens {
 			id, _ := slices.BinarySearch(vocab, t)
 			rename[k][old] = uint32(id)
 		}
@@ -70,15 +172,32 @@ func joinVocab(parts []*Index) ([]string, [][]uint32) {
 	return vocab, rename
 }
 
-// joinPostings lays out every posting list of parts in its place and
-// renumbers and sorts each one, the lists spread over the cores.
-func (ix *Index) joinPostings(parts []*Index, rename [][]uint32, order []int32) {
+// origin is where a document of the joined index comes from.
+type origin struct{ part, doc int32 }
+
+// origins returns, for each new document number, its part and number
+// there.
+func origins(parts []*Part, order []int32) []origin {
+	from := make([]origin, len(order))
+	base := 0
+	for k, p := range parts {
+		for d := range p.Len() {
+			from[order[base+d]] = origin{int32(k), int32(d)}
+		}
+		base += p.Len()
+	}
+	return from
+}
+
+// joinPostings lays out every posting list, writing the documents in their
+// new order so that each list comes out ascending.
+func (ix *Index) joinPostings(parts []*Part, rename [][]uint32, from []origin) {
 	lists := numFields * len(ix.vocab)
 	ix.off = make([]uint32, lists+1)
 	for k, p := range parts {
-		for old, l := range p.lists {
-			for f := range numFields {
-				ix.off[numFields*int(rename[k][old])+f+1] += uint32(len(l[f]))
+		for _, b := range p.blocks {
+			for _, t := range b {
+				ix.off[numFields*int(rename[k][t>>2])+int(t&3)+1]++
 			}
 		}
 	}
@@ -87,59 +206,20 @@ func (ix *Index) joinPostings(parts []*Index, rename [][]uint32, order []int32) 
 	}
 	ix.post = make([]int32, ix.off[lists])
 	fill := slices.Clone(ix.off[:lists])
-	base := 0
-	for k, p := range parts {
-		for old, l := range p.lists {
-			for f := range numFields {
-				at := numFields*int(rename[k][old]) + f
-				for _, d := range l[f] {
-					ix.post[fill[at]] = order[base+int(d)]
-					fill[at]++
-				}
-			}
-			p.lists[old] = [numFields][]int32{}
+	for doc, o := range from {
+		p, re := parts[o.part], rename[o.part]
+		for _, t := range p.terms(int(o.doc)) {
+			l := numFields*int(re[t>>2]) + int(t&3)
+			ix.post[fill[l]] = int32(doc)
+			fill[l]++
 		}
-		base += p.n
 	}
-	ix.sortLists()
 }
 
-// sortLists sorts each posting list, the lists shared out between the
-// cores in contiguous ranges of about equal postings.
-func (ix *Index) sortLists() {
-	lists := len(ix.off) - 1
-	workers := max(1, runtime.GOMAXPROCS(0))
-	share := uint32(len(ix.post)/workers + 1)
-	var wg sync.WaitGroup
-	for lo := 0; lo < lists; {
-		hi := lo + 1
-		for hi < lists && ix.off[hi]-ix.off[lo] < share {
-			hi++
-		}
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			for l := lo; l < hi; l++ {
-				slices.Sort(ix.post[ix.off[l]:ix.off[l+1]])
-			}
-		}(lo, hi)
-		lo = hi
-	}
-	wg.Wait()
-}
-
-// joinNames lays out each document's name tokens in the new document order.
-func (ix *Index) joinNames(parts []*Index, rename [][]uint32, order []int32) {
-	// from[doc] is the part and provisional number of the new doc.
-	type origin struct{ part, doc int32 }
-	from := make([]origin, ix.n)
-	base := 0
+// joinNames lays out each document's name tokens in the new order.
+func (ix *Index) joinNames(parts []*Part, rename [][]uint32, from []origin) {
 	total := 0
-	for k, p := range parts {
-		for d := range p.n {
-			from[order[base+d]] = origin{int32(k), int32(d)}
-		}
-		base += p.n
+	for _, p := range parts {
 		total += len(p.seqs)
 	}
 	ix.nameOff = make([]uint32, 1, ix.n+1)

@@ -34,19 +34,26 @@ func joinFields(n int) []Fields {
 
 // TestJoinEqualsOneIndex: indexing a collection in parts, in any order, and
 // joining them gives the index of adding every document in the final order
-// to one Index, array for array.
+// to one Index, array for array, whether or not documents' terms cross the
+// parts' blocks.
 func TestJoinEqualsOneIndex(t *testing.T) {
+	saved := partBlock
+	defer func() { partBlock = saved }()
 	for _, tc := range []struct {
 		name  string
 		docs  int
 		parts int
+		block int
 	}{
-		{"empty", 0, 1},
-		{"one part", 50, 1},
-		{"two parts", 300, 2},
-		{"many parts", 1000, 13},
-		{"more parts than documents", 5, 9},
+		{"empty", 0, 1, saved},
+		{"one part", 50, 1, saved},
+		{"two parts", 300, 2, saved},
+		{"many parts", 1000, 13, saved},
+		{"more parts than documents", 5, 9, saved},
+		{"small blocks", 600, 3, 16},
+		{"blocks smaller than a document", 200, 2, 3},
 	} {
+		partBlock = tc.block
 		fields := joinFields(tc.docs)
 		r := rand.New(rand.NewPCG(uint64(tc.docs), uint64(tc.parts)))
 		order := make([]int32, tc.docs) // read position -> final number
@@ -62,9 +69,9 @@ func TestJoinEqualsOneIndex(t *testing.T) {
 			want.Add(f)
 		}
 		want.Finish()
-		parts := make([]*Index, tc.parts)
+		parts := make([]*Part, tc.parts)
 		for k := range parts {
-			parts[k] = NewIndex()
+			parts[k] = NewPart()
 			for _, f := range fields[tc.docs*k/tc.parts : tc.docs*(k+1)/tc.parts] {
 				parts[k].Add(f)
 			}
@@ -82,11 +89,11 @@ func TestJoinEqualsOneIndex(t *testing.T) {
 // TestJoinRejectsBadOrder: an order that is not a permutation of the
 // documents is an error saying so, never a broken index.
 func TestJoinRejectsBadOrder(t *testing.T) {
-	part := func() *Index {
-		ix := NewIndex()
-		ix.Add(Fields{Name: "a"})
-		ix.Add(Fields{Name: "b"})
-		return ix
+	part := func() *Part {
+		p := NewPart()
+		p.Add(Fields{Name: "a"})
+		p.Add(Fields{Name: "b"})
+		return p
 	}
 	for _, tc := range []struct {
 		name  string
@@ -98,7 +105,7 @@ func TestJoinRejectsBadOrder(t *testing.T) {
 		{"out of range", []int32{0, 2}, "position 1 moves to 2"},
 		{"negative", []int32{-1, 0}, "position 0 moves to -1"},
 	} {
-		if _, err := Join([]*Index{part()}, tc.order); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Join([]*Part{part()}, tc.order); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
 		}
 	}
