@@ -2,9 +2,6 @@ package memory
 
 import (
 	"fmt"
-	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -210,13 +207,16 @@ func aliasesByKey(records []dataset.Record, public []int32) []alias {
 	for _, i := range public {
 		n += len(records[i].Aliases)
 	}
-	out := make([]alias, 0, n)
+	all := make([]alias, 0, n)
 	for p, i := range public {
 		for _, a := range records[i].Aliases {
-			out = append(out, alias{key: a, doc: int32(p)})
+			all = append(all, alias{key: a, doc: int32(p)})
 		}
 	}
-	slices.SortFunc(out, func(a, b alias) int { return strings.Compare(a.key, b.key) })
+	out := make([]alias, len(all))
+	for k, at := range keyOrder(len(all), func(i int) string { return all[i].key }) {
+		out[k] = all[at]
+	}
 	return out
 }
 
@@ -268,47 +268,14 @@ func gather(secs []*section) ([]entry, []int32) {
 }
 
 // idOrder returns each entry's doc number, its place in id order (the
-// identifier rules make ids distinct); parts of the entries are sorted on
-// every core and then merged.
+// identifier rules make ids distinct).
 func idOrder(ents []entry) []int32 {
-	byID := make([]int32, len(ents))
-	for i := range byID {
-		byID[i] = int32(i)
-	}
-	cmpID := func(a, b int32) int { return strings.Compare(ents[a].id, ents[b].id) }
-	parts := max(1, min(runtime.GOMAXPROCS(0), len(ents)/sortPartFrom))
-	runs := make([][]int32, parts)
-	fns := make([]func(), parts)
-	for k := range parts {
-		runs[k] = byID[len(byID)*k/parts : len(byID)*(k+1)/parts]
-		fns[k] = func() { slices.SortFunc(runs[k], cmpID) }
-	}
-	together(fns...)
-	for len(runs) > 1 {
-		runs = append(runs[2:], mergeRuns(runs[0], runs[1], cmpID))
-	}
+	byID := keyOrder(len(ents), func(i int) string { return ents[i].id })
 	order := make([]int32, len(ents))
-	for doc, p := range runs[0] {
+	for doc, p := range byID {
 		order[p] = int32(doc)
 	}
 	return order
-}
-
-// sortPartFrom is the fewest entries per part worth a goroutine of its
-// own when sorting.
-const sortPartFrom = 1 << 14
-
-// mergeRuns merges two sorted runs into a new one.
-func mergeRuns(a, b []int32, cmp func(a, b int32) int) []int32 {
-	out := make([]int32, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if cmp(b[0], a[0]) < 0 {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
-		}
-	}
-	return append(append(out, a...), b...)
 }
 
 // permute moves each entry p to place to[p] in place, following the
