@@ -21,7 +21,7 @@ const Loading = 1 << 30
 // far (the live heap) near Loading: a limit the live heap fills leaves the
 // collector running back to back, most of the load's CPU, for a few
 // hundred megabytes saved.
-const Largest = 5 << 28
+const Largest = 11 << 27 // 1.375 GiB
 
 // GCPercent is the collector's growth target while a large dataset loads:
 // decoding a record leaves mostly garbage, and with the default target a
@@ -37,7 +37,7 @@ const followEvery = 20 * time.Millisecond
 var active atomic.Bool
 
 // Limit lowers the soft memory limit to Loading (never raising a lower one,
-// such as GOMEMLIMIT), raising it towards Largest to stay a third above
+// such as GOMEMLIMIT), raising it towards Largest to stay half above
 // the live heap, and raises the growth target to GCPercent (never lowering
 // a higher one, or turning a disabled collector on); it returns the
 // function that restores both: call it when the load is done.
@@ -62,8 +62,8 @@ func Limit() (restore func()) {
 	}
 }
 
-// follow raises the soft limit, up to most, to a third above the live
-// heap each time the live heap grows past three quarters of it, until
+// follow raises the soft limit, up to most, to half above the live
+// heap each time the live heap grows past two thirds of it, until
 // stop is closed.
 func follow(most int64, stop <-chan struct{}, stopped chan<- struct{}) {
 	defer close(stopped)
@@ -82,7 +82,7 @@ func follow(most int64, stop <-chan struct{}, stopped chan<- struct{}) {
 			return
 		}
 		live := int64(sample[0].Value.Uint64())
-		if want := min(most, live+live/3); want > limit {
+		if want := min(most, live+live/2); want > limit {
 			limit = want
 			debug.SetMemoryLimit(limit)
 		}
