@@ -181,7 +181,11 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 // records were validated and tokenised while the file was parsed, and
 // NewFile only puts them in id order and joins the indexes.
 func NewFile(df *dataset.File, opts Options) (*Source, error) {
-	if secs := visited(df); secs != nil {
+	secs, err := visited(df)
+	if err != nil {
+		return nil, err
+	}
+	if secs != nil {
 		return buildVisited(df, secs, opts)
 	}
 	return build(df.Records, df, opts)

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -15,7 +16,7 @@ import (
 // validates and indexes each record while the file is parsed, on the
 // section's core, so NewFile over the File it returns need not read every
 // Location again; call it once per file. The File's Records are then
-// NewFile's to take over: their Items are already coded, and nil.
+// NewFile's to take over, once: their Items are already coded, and nil.
 func FileVisitors() func() dataset.Visitor {
 	fl := &fileLoad{ld: newLoader()}
 	return func() dataset.Visitor { return &section{load: fl, failed: -1, text: textrank.NewPart()} }
@@ -91,33 +92,39 @@ func (s *section) dropLocations() {
 	s.dropped = true
 }
 
-// visited returns df's sections when they were made by one FileVisitors
-// call, saw every record, and were not built before; else NewFile reads
-// the Locations from the file.
-func visited(df *dataset.File) []*section {
+// errNotVisited is the error of NewFile over a File whose FileVisitors
+// did not see its present Records (they were changed, or already built):
+// their Items are gone, so reading the Locations again would lose them.
+var errNotVisited = errors.New("the dataset's records are not the ones its FileVisitors saw, or were built before")
+
+// visited returns df's sections when FileVisitors made them (nil when
+// not: NewFile then reads the Locations from the file), or errNotVisited
+// when they cannot be built: not all of one load, not all the records, or
+// built before.
+func visited(df *dataset.File) ([]*section, error) {
 	vs := df.Visitors()
-	if len(vs) == 0 {
-		return nil
-	}
-	secs := make([]*section, len(vs))
+	secs := make([]*section, 0, len(vs))
 	n := 0
-	for k, v := range vs {
-		s, ok := v.(*section)
-		if !ok || k > 0 && s.load != secs[0].load {
-			return nil
+	for _, v := range vs {
+		if s, ok := v.(*section); ok {
+			secs = append(secs, s)
+			n += s.n
 		}
-		secs[k] = s
-		n += s.n
 	}
-	if n != len(df.Records) {
-		return nil
+	if len(secs) == 0 {
+		return nil, nil
+	}
+	for _, s := range secs {
+		if s.load != secs[0].load {
+			return nil, errNotVisited
+		}
 	}
 	first := false
 	secs[0].load.used.Do(func() { first = true })
-	if !first {
-		return nil
+	if len(secs) != len(vs) || n != len(df.Records) || !first {
+		return nil, errNotVisited
 	}
-	return secs
+	return secs, nil
 }
 
 // buildVisited is build over sections that have validated and indexed the

@@ -154,3 +154,34 @@ func TestFileVisitorsReportTheFirstError(t *testing.T) {
 		}
 	}
 }
+
+// TestFileVisitorsBuildOnce: a File whose FileVisitors saw its records
+// builds one Source; building it again, or after its records changed, is
+// an error rather than a Source without the items the visits took over.
+func TestFileVisitorsBuildOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stores.json")
+	if err := os.WriteFile(path, sampledata.JSON(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(df *dataset.File)
+	}{
+		{"built twice", func(df *dataset.File) {
+			if _, err := NewFile(df, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"records cut", func(df *dataset.File) { df.Records = df.Records[:len(df.Records)-1] }},
+	} {
+		df, err := dataset.OpenFileWith(path, 2, FileVisitors())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.change(df)
+		if _, err := NewFile(df, Options{}); !errors.Is(err, errNotVisited) {
+			t.Errorf("%s: err = %v, want errNotVisited", tc.name, err)
+		}
+		df.Close()
+	}
+}
