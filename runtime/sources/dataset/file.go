@@ -81,8 +81,8 @@ type Visitor interface {
 }
 
 // OpenFileWith is OpenFile that shows each record to the Visitor of its
-// section, made by newVisitor (nil: no visits) on the section's goroutine;
-// File.Visitors returns the ones whose sections make up Records. sections
+// section, made by newVisitor (nil: no visits), which is called one section
+// at a time, before the sections are parsed; File.Visitors returns the ones whose sections make up Records. sections
 // is how many sections to cut the file into whatever its size (0: one per
 // core for a file of parallelFrom bytes or more, else one). Visitors of a
 // parse that is thrown away (a wrong guess, or a file the fast path
@@ -167,13 +167,13 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 				sec.stop = starts[k+1]
 			}
 			sec.r = io.NewSectionReader(f, base, size-base)
+			if newVisitor != nil {
+				sec.visit = newVisitor()
+				visitors[k] = sec.visit
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if newVisitor != nil {
-					sec.visit = newVisitor()
-					visitors[k] = sec.visit
-				}
 				results[k], oks[k], errs[k] = parsePart(sec)
 			}()
 		}
