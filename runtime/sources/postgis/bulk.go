@@ -30,9 +30,10 @@ type deferredIndex struct {
 }
 
 // deferIndexes drops the indexes and constraints a first load makes again
-// at the end, if the locations and postings tables are empty, and returns the function that
-// makes them again with their original definitions and names (nil when the
-// table holds rows, or postings are left over from rows deleted by hand).
+// at the end, if the locations and postings tables are empty, and returns
+// the function that makes them again with their original definitions and
+// names (nil when the table holds rows, or postings are left over from rows
+// deleted by hand).
 func deferIndexes(ctx context.Context, tx pgx.Tx) (rebuild func() error, err error) {
 	var empty bool
 	if err := tx.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM `+tableLocations+`) AND NOT EXISTS (SELECT 1 FROM `+tablePostings+`)`).Scan(&empty); err != nil {
@@ -93,10 +94,7 @@ ORDER BY 1`, loadedTables)
 			out = append(out, deferredIndex{name: "index " + name, drop: `DROP INDEX ` + name, create: def})
 			continue
 		}
-		c := pgx.Identifier{*con}.Sanitize()
-		out = append(out, deferredIndex{name: "constraint " + *con,
-			drop:   `ALTER TABLE ` + table + ` DROP CONSTRAINT ` + c,
-			create: `ALTER TABLE ` + table + ` ADD CONSTRAINT ` + c + ` ` + *conDef})
+		out = append(out, constraint("constraint", table, *con, *conDef))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list indexes: %w", err)
@@ -123,13 +121,19 @@ ORDER BY 1, 2`, loadedTables)
 		if err := rows.Scan(&table, &name, &def); err != nil {
 			return nil, fmt.Errorf("list foreign keys: %w", err)
 		}
-		c := pgx.Identifier{name}.Sanitize()
-		out = append(out, deferredIndex{name: "foreign key " + name,
-			drop:   `ALTER TABLE ` + table + ` DROP CONSTRAINT ` + c,
-			create: `ALTER TABLE ` + table + ` ADD CONSTRAINT ` + c + ` ` + def})
+		out = append(out, constraint("foreign key", table, name, def))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list foreign keys: %w", err)
 	}
 	return out, nil
+}
+
+// constraint is the deferredIndex of table's constraint name, made again
+// from its definition def (pg_get_constraintdef); kind names it in errors.
+func constraint(kind, table, name, def string) deferredIndex {
+	c := pgx.Identifier{name}.Sanitize()
+	return deferredIndex{name: kind + " " + name,
+		drop:   `ALTER TABLE ` + table + ` DROP CONSTRAINT ` + c,
+		create: `ALTER TABLE ` + table + ` ADD CONSTRAINT ` + c + ` ` + def}
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
-	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
 )
 
 // LoadStats says what a Load changed, so an operator can see that a reload
@@ -243,12 +242,8 @@ var stageColumns = []string{"id", "doc", "digest", "private", "lat", "lon", "ame
 type batch struct {
 	locations [][]any
 	aliases   [][]any
-	// postings are the batch's text postings as columns (term, neg_weight,
-	// id), made on a first load only: a posting is a few dozen bytes, where
-	// a row of three interface values would be several times that.
-	terms   []string
-	negs    []int16
-	termIDs []string
+	// postings are the batch's text postings, made on a first load only.
+	postings postingRows
 	// err is the first record of the chunk that is invalid (see rows).
 	err error
 }
@@ -266,15 +261,6 @@ func (b *batch) add(rec dataset.Record, r *row) {
 	}
 }
 
-// addPostings adds the postings of a public record's text.
-func (b *batch) addPostings(r *row) {
-	for _, p := range textrank.Postings(textFields(r.textName, r.textAddr, r.textAmenit)) {
-		b.terms = append(b.terms, p.Token)
-		b.negs = append(b.negs, int16(-p.Weight))
-		b.termIDs = append(b.termIDs, r.id)
-	}
-}
-
 func (b *batch) len() int { return len(b.locations) }
 
 // flush copies the batch into the staging tables, and its postings into
@@ -288,9 +274,8 @@ func (b *batch) flush(ctx context.Context, tx pgx.Tx) error {
 			return fmt.Errorf("copy aliases into staging: %w", invalidIfDuplicate(err))
 		}
 	}
-	if len(b.terms) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{tablePostings}, []string{"term", "neg_weight", "id"},
-			pgx.CopyFromSlice(len(b.terms), func(i int) ([]any, error) { return []any{b.terms[i], b.negs[i], b.termIDs[i]}, nil })); err != nil {
+	if len(b.postings.terms) > 0 {
+		if _, err := b.postings.copyTo(ctx, tx); err != nil {
 			return fmt.Errorf("write text postings: %w", err)
 		}
 	}

@@ -75,17 +75,38 @@ func eachTextBatch(ctx context.Context, tx pgx.Tx, sql string, fn func([]textRow
 	}
 }
 
-// postingColumns computes the posting rows of a batch as three parallel
-// columns (term, neg_weight, id).
-func postingColumns(batch []textRow) (terms []string, negWeights []int16, ids []string) {
-	for _, r := range batch {
-		for _, p := range textrank.Postings(textFields(r.name, r.address, r.amenities)) {
-			terms = append(terms, p.Token)
-			negWeights = append(negWeights, int16(-p.Weight))
-			ids = append(ids, r.id)
-		}
+// postingRows are posting rows as three parallel columns (term,
+// neg_weight, id): a posting costs a few dozen bytes, where a row of three
+// interface values would cost several times that.
+type postingRows struct {
+	terms []string
+	negs  []int16
+	ids   []string
+}
+
+// add appends the postings of one public Location's text.
+func (p *postingRows) add(id, name, address, amenities string) {
+	for _, t := range textrank.Postings(textFields(name, address, amenities)) {
+		p.terms = append(p.terms, t.Token)
+		p.negs = append(p.negs, int16(-t.Weight))
+		p.ids = append(p.ids, id)
 	}
-	return terms, negWeights, ids
+}
+
+// copyTo copies the rows into the postings table and returns how many it
+// wrote.
+func (p *postingRows) copyTo(ctx context.Context, tx pgx.Tx) (int64, error) {
+	return tx.CopyFrom(ctx, pgx.Identifier{tablePostings}, []string{"term", "neg_weight", "id"},
+		pgx.CopyFromSlice(len(p.terms), func(i int) ([]any, error) { return []any{p.terms[i], p.negs[i], p.ids[i]}, nil }))
+}
+
+// postingColumns computes the posting rows of a batch.
+func postingColumns(batch []textRow) postingRows {
+	var p postingRows
+	for _, r := range batch {
+		p.add(r.id, r.name, r.address, r.amenities)
+	}
+	return p
 }
 
 // addPostings writes the postings of the rows sql selects (see
@@ -93,9 +114,8 @@ func postingColumns(batch []textRow) (terms []string, negWeights []int16, ids []
 func addPostings(ctx context.Context, tx pgx.Tx, sql string) (int64, error) {
 	var n int64
 	err := eachTextBatch(ctx, tx, sql, func(batch []textRow) error {
-		terms, negs, ids := postingColumns(batch)
-		c, err := tx.CopyFrom(ctx, pgx.Identifier{tablePostings}, []string{"term", "neg_weight", "id"},
-			pgx.CopyFromSlice(len(terms), func(i int) ([]any, error) { return []any{terms[i], negs[i], ids[i]}, nil }))
+		rows := postingColumns(batch)
+		c, err := rows.copyTo(ctx, tx)
 		n += c
 		return err
 	})
@@ -109,10 +129,10 @@ func addPostings(ctx context.Context, tx pgx.Tx, sql string) (int64, error) {
 // from the text they were written from, each by its primary key.
 func dropPostings(ctx context.Context, tx pgx.Tx, sql string) error {
 	err := eachTextBatch(ctx, tx, sql, func(batch []textRow) error {
-		terms, negs, ids := postingColumns(batch)
+		rows := postingColumns(batch)
 		_, err := tx.Exec(ctx, `DELETE FROM `+tablePostings+` p
 			USING unnest($1::text[], $2::smallint[], $3::text[]) AS d(term, neg_weight, id)
-			WHERE p.term = d.term AND p.neg_weight = d.neg_weight AND p.id = d.id`, terms, negs, ids)
+			WHERE p.term = d.term AND p.neg_weight = d.neg_weight AND p.id = d.id`, rows.terms, rows.negs, rows.ids)
 		return err
 	})
 	if err != nil {

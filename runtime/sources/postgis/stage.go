@@ -108,7 +108,7 @@ func rows(j job, first bool) *batch {
 		}
 		b.add(rec, &r)
 		if first && !rec.Private {
-			b.addPostings(&r)
+			b.postings.add(r.id, r.textName, r.textAddr, r.textAmenit)
 		}
 	}
 	return b
