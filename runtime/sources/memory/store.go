@@ -217,8 +217,6 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 	slices.SortStableFunc(public, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
 	s := &Source{ents: make([]entry, 0, len(public)), text: textrank.NewIndex(), file: df}
 	ld := newLoader()
-	served := map[string]bool{}
-	var points []spatial.Point
 	// Records are decoded and tokenised in parallel, a chunk at a time, and
 	// numbered and indexed in id order.
 	type decoded struct {
@@ -282,15 +280,8 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 			}
 			e := d.e
 			doc := int32(len(s.ents))
-			for _, c := range e.countries {
-				served[c] = true
-			}
 			for _, a := range records[i].Aliases {
 				s.aliases = append(s.aliases, alias{key: a, doc: doc})
-			}
-			if e.hasGeo {
-				s.geoDoc = append(s.geoDoc, doc)
-				points = append(points, spatial.Point{Lat: e.geo.Lat, Lon: e.geo.Lon})
 			}
 			s.text.AddTerms(d.terms)
 			if len(public) <= keepDecodedUpTo {
@@ -327,11 +318,10 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 	}
 	slices.SortFunc(s.aliases, func(a, b alias) int { return strings.Compare(a.key, b.key) })
 	s.text.Finish()
-	ix, err := spatial.New(points)
-	if err != nil {
-		return nil, fmt.Errorf("spatial index: %w", err)
+	served := map[string]bool{}
+	if err := s.indexPlaces(served); err != nil {
+		return nil, err
 	}
-	s.spatial = ix
 	s.setCapabilities(served, opts)
 	return s, nil
 }
