@@ -63,10 +63,7 @@ func (ix *Index) Add(f Fields) {
 	ix.addField(fieldName, doc, z.all)
 	ix.addValues(fieldAddress, doc, f.Address)
 	ix.addValues(fieldAmenity, doc, f.Amenities)
-	for _, tok := range z.seq {
-		ix.seqs = append(ix.seqs, ix.id(tok))
-	}
-	ix.nameOff = append(ix.nameOff, uint32(len(ix.seqs)))
+	ix.addNameSeq(z.seq)
 }
 
 // addValues indexes the tokens and compounds of a many-valued field.
@@ -90,12 +87,7 @@ type tokenizer struct {
 // add appends text's tokens and compounds (withCompounds' all) to z.all
 // and returns its tokens in order, valid until the next call.
 func (z *tokenizer) add(text string) []string {
-	s := normalize(text)
-	if ascii(s) {
-		z.toks, z.joined = appendTokensASCII(s, z.toks[:0], z.joined[:0])
-	} else {
-		z.toks, z.joined = tokensRunes(s)
-	}
+	z.toks, z.joined = appendTokens(text, z.toks[:0], z.joined[:0])
 	z.all = append(z.all, z.toks...)
 	z.all = appendCompounds(z.all, z.toks, z.joined)
 	return z.toks
@@ -123,7 +115,13 @@ func (ix *Index) AddTerms(t Terms) {
 	ix.addField(fieldName, doc, t.name)
 	ix.addField(fieldAddress, doc, t.address)
 	ix.addField(fieldAmenity, doc, t.amenities)
-	for _, tok := range t.seq {
+	ix.addNameSeq(t.seq)
+}
+
+// addNameSeq records the document's name tokens in order, for the phrase
+// bonus, and closes the document.
+func (ix *Index) addNameSeq(seq []string) {
+	for _, tok := range seq {
 		ix.seqs = append(ix.seqs, ix.id(tok))
 	}
 	ix.nameOff = append(ix.nameOff, uint32(len(ix.seqs)))

@@ -230,9 +230,15 @@ func Tokenize(text string) []string {
 // tokens also reports, for each token, whether it was joined to the next
 // one by a single hyphen or apostrophe (as in "Wi-Fi" or "Year's").
 func tokens(text string) ([]string, []bool) {
+	return appendTokens(text, make([]string, 0, 8), make([]bool, 0, 8))
+}
+
+// appendTokens is tokens appending to toks and joined, which may be scratch
+// slices reused from text to text (the rune path makes its own).
+func appendTokens(text string, toks []string, joined []bool) ([]string, []bool) {
 	s := normalize(text)
 	if ascii(s) {
-		return tokensASCII(s)
+		return appendTokensASCII(s, toks, joined)
 	}
 	return tokensRunes(s)
 }
