@@ -32,6 +32,14 @@ var safe = func() (t [utf8.RuneSelf]bool) {
 // control characters, '<', '>', '&', U+2028 and U+2029 are escaped.
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendStringText(b, s)
+	return append(b, '"')
+}
+
+// appendStringText is AppendString without the quotes. Each rune is written
+// on its own, so the text of a concatenation is the concatenation of the
+// texts of its parts, when they are cut between runes.
+func appendStringText(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		// Runs of safe ASCII, most of most strings, are skipped a word at
@@ -78,8 +86,7 @@ func AppendString(b []byte, s string) []byte {
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // AppendFloat appends f in encoding/json's format: the shortest

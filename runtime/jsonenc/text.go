@@ -13,16 +13,22 @@ import (
 // any other input goes through AppendString, so the result is right for
 // every input.
 func AppendJSONAsString(b []byte, canonical []byte) []byte {
+	b = append(b, '"')
+	b = appendText(b, canonical)
+	return append(b, '"')
+}
+
+// appendText is AppendJSONAsString without the quotes.
+func appendText(b []byte, canonical []byte) []byte {
 	if !utf8.Valid(canonical) {
-		return AppendString(b, string(canonical))
+		return appendStringText(b, string(canonical))
 	}
 	// Room for the worst case (every byte escaped to two), so the loop
 	// stores by index instead of appending byte by byte.
 	start := len(b)
-	b = slices.Grow(b, 2*len(canonical)+2)
-	out := b[start : start+2*len(canonical)+2]
-	out[0] = '"'
-	j := 1
+	b = slices.Grow(b, 2*len(canonical))
+	out := b[start : start+2*len(canonical)]
+	j := 0
 	for i := 0; i < len(canonical); i++ {
 		c := canonical[i]
 		switch verbatim[c] {
@@ -40,12 +46,11 @@ func AppendJSONAsString(b []byte, canonical []byte) []byte {
 				continue
 			}
 			// A control character, '<', '>', '&', U+2028 or U+2029: not
-			// canonical; let AppendString escape it.
-			return AppendString(b[:start], string(canonical))
+			// canonical; let appendStringText escape it.
+			return appendStringText(b[:start], string(canonical))
 		}
 	}
-	out[j] = '"'
-	return b[:start+j+1]
+	return b[:start+j]
 }
 
 // How AppendJSONAsString treats each byte of valid UTF-8.
