@@ -13,6 +13,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -267,7 +268,10 @@ type SearchRequest struct {
 
 // Page is one answered search page.
 type Page[L any] struct {
-	Locations   []*L
+	Locations []*L
+	// Encoded holds, for each of Locations, the encoding its source made
+	// (Candidate.Encoded), or nil.
+	Encoded     []*jsonenc.Encoded
 	HasNextPage bool
 	// Cursor resumes after the last Location; set exactly when HasNextPage.
 	Cursor string
@@ -360,8 +364,10 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 	page := Page[L]{Limit: limit}
 	n := min(len(matched), limit)
 	page.Locations = make([]*L, n)
+	page.Encoded = make([]*jsonenc.Encoded, n)
 	for i := range n {
 		page.Locations[i] = matched[i].Location
+		page.Encoded[i] = matched[i].Encoded
 	}
 	if len(matched) > limit {
 		page.HasNextPage = true

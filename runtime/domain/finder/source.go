@@ -17,6 +17,7 @@ import (
 	"context"
 
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
 
 // Order is the stable order in which a source returns search candidates, so
@@ -83,6 +84,11 @@ type Candidate[L any] struct {
 	// A view whose Value is already Location is used as it is; any other
 	// is copied so that its Value can be set.
 	Predicate *predicate.Candidate
+	// Encoded, when non-nil, is Location's JSON as its generated AppendJSON
+	// writes it, made once by the source (at load, say); the generated
+	// service copies it into responses instead of encoding Location again.
+	// It must be Location's encoding, and stay so: Location is read-only.
+	Encoded *jsonenc.Encoded
 }
 
 // Source is what a Business implements. Every method may be called

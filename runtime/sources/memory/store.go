@@ -49,6 +49,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	_ "time/tzdata" // Location timezones are IANA names evaluated on any host
 
@@ -58,6 +59,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
@@ -104,6 +106,10 @@ type Source struct {
 	schedules map[string]*hours.Compiled
 	// records is the number of records loaded, private ones included.
 	records int
+	// encoded holds, by doc number, the encodings of kept Locations, each
+	// made the first time its Location is served (see encoding).
+	encodedOnce sync.Once
+	encoded     []atomic.Pointer[jsonenc.Encoded]
 }
 
 // entry is one public record, as compact as the request paths allow.
@@ -152,7 +158,33 @@ func (s *Source) candidate(doc int32, score float64, pc *predicate.Candidate) (l
 	if e.hasGeo {
 		pc.Geo = &e.geo
 	}
-	return location.Candidate{Location: loc, Score: score, Ref: e, Predicate: pc}, nil
+	c := location.Candidate{Location: loc, Score: score, Ref: e, Predicate: pc}
+	if loc == e.loc {
+		c.Encoded = s.encoding(doc, loc)
+	}
+	return c, nil
+}
+
+// encoding is the encoding of doc's kept Location loc, made on its first
+// use and then shared by every response that holds it: a kept Location is
+// one of at most keepDecodedUpTo, so the encodings stay as bounded as the
+// Locations, and only the served ones cost memory. A Location that fails to
+// encode has none, and the generated encoder reports its error.
+func (s *Source) encoding(doc int32, loc *location.Location) *jsonenc.Encoded {
+	s.encodedOnce.Do(func() { s.encoded = make([]atomic.Pointer[jsonenc.Encoded], len(s.ents)) })
+	slot := &s.encoded[doc]
+	if enc := slot.Load(); enc != nil {
+		return enc
+	}
+	b, err := loc.AppendJSON(nil)
+	if err != nil {
+		return nil
+	}
+	enc := jsonenc.NewEncoded(b)
+	if !slot.CompareAndSwap(nil, enc) {
+		return slot.Load()
+	}
+	return enc
 }
 
 // New validates every record and builds the indexes. An invalid record is a
