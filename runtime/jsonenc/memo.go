@@ -111,6 +111,10 @@ func (m *Memo[T]) Append(b []byte, i int, v *T, spans *[]Span) (_ []byte, ok boo
 		return b, false
 	}
 	if spans != nil {
+		if len(*spans) == cap(*spans) {
+			// Room for the elements after this one too: one allocation.
+			*spans = slices.Grow(*spans, len(m.enc)-i)
+		}
 		*spans = append(*spans, Span{Start: len(b), Encoded: m.enc[i]})
 	}
 	return append(b, m.enc[i].json...), true
