@@ -54,7 +54,7 @@ const benchMeta = `"meta":{"ucp-agent":{"profile":"https://platform.example/prof
 // benchHandler builds the store finder's HTTP handler from its flags as main
 // does (per-caller rate limit and access log off, then args), for
 // benchmarks that time whole calls without a network or load clients.
-func benchHandler(b *testing.B, args ...string) http.Handler {
+func benchHandler(b testing.TB, args ...string) http.Handler {
 	b.Helper()
 	c, err := parseFlags(append([]string{"--rate", "0", "--access-log=false"}, args...))
 	if err != nil {

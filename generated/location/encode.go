@@ -1237,12 +1237,18 @@ func (x *SearchRequest) AppendJSON(b []byte) ([]byte, error) {
 // AppendJSON appends the JSON of SearchResponse to b, byte for byte what json.Marshal writes, in
 // one pass.
 func (x *SearchResponse) AppendJSON(b []byte) ([]byte, error) {
-	return x.AppendJSONWithUCP(b, nil)
+	return x.AppendJSONSpans(b, nil, nil)
 }
 
 // AppendJSONWithUCP is AppendJSON with ucp, already encoded, written as the ucp member in place of
 // x.UCP (nil keeps x.UCP).
 func (x *SearchResponse) AppendJSONWithUCP(b, ucp []byte) ([]byte, error) {
+	return x.AppendJSONSpans(b, ucp, nil)
+}
+
+// AppendJSONSpans is AppendJSONWithUCP that also appends to spans (when not nil) where it copied a
+// Source's encoding, so a transport can copy the escaped text it keeps too.
+func (x *SearchResponse) AppendJSONSpans(b, ucp []byte, spans *[]jsonenc.Span) ([]byte, error) {
 	var err error
 	b, obj := jsonenc.Open(b)
 	b = jsonenc.Key(b, `"ucp"`)
@@ -1262,6 +1268,10 @@ func (x *SearchResponse) AppendJSONWithUCP(b, ucp []byte) ([]byte, error) {
 		for i0 := range x.Locations {
 			if i0 > 0 {
 				b = append(b, ',')
+			}
+			if m, ok := x.memoLocations.Append(b, i0, &x.Locations[i0], spans); ok {
+				b = m
+				continue
 			}
 			b, err = x.Locations[i0].AppendJSON(b)
 			if err != nil {

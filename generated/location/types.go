@@ -15,6 +15,7 @@ package location
 import (
 	"encoding/json"
 
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
@@ -1702,6 +1703,11 @@ type SearchResponse struct {
 	// Unknown holds members the schema does not list; they are kept on decode and written back on
 	// encode.
 	Unknown map[string]json.RawMessage `json:"-"`
+
+	// memoLocations holds the Source's encodings of the elements of Locations the service copied,
+	// which AppendJSON copies for those still unchanged. It makes a service's response differ from
+	// a decoded one under reflect.DeepEqual: compare responses by their JSON.
+	memoLocations jsonenc.Memo[Location]
 }
 
 func isSearchResponseMember(name string) bool {

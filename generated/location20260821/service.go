@@ -108,6 +108,7 @@ func (s *Service) SearchLocations(ctx context.Context, _ *Meta, req *SearchReque
 	for i, l := range page.Locations {
 		resp.Locations[i] = *l
 	}
+	resp.memoLocations.Set(page.Locations, page.Encoded)
 	pr := PaginationResponse{HasNextPage: page.HasNextPage}
 	if page.Cursor != "" {
 		pr.Cursor = opt.Some(page.Cursor)

@@ -53,7 +53,7 @@ var outputs = []output{
 // emitTypes writes every named type with its JSON methods.
 func emitTypes(f *jen.File, m *ir.Model) error {
 	for _, t := range sortedTypes(m) {
-		f.Add(typeDecl(t))
+		f.Add(typeDecl(t, memoOf(m, t)))
 		if c := codecMethods(t); c != nil {
 			f.Add(c)
 		}

@@ -29,7 +29,7 @@ func emitEncoders(f *jen.File, m *ir.Model) error {
 		var err error
 		switch t.Kind {
 		case ir.Struct:
-			code, err = structEncoder(t, envelopes[t])
+			code, err = structEncoder(t, envelopes[t], memoOf(m, t))
 		case ir.Union:
 			code, err = unionEncoder(t)
 		default:
@@ -72,8 +72,12 @@ func ucpField(t *ir.Type) *ir.Field {
 
 // structEncoder writes AppendJSON; for a tool result (envelope) it also
 // writes AppendJSONWithUCP, so the runtime can put the negotiated ucp member
-// in while encoding instead of re-parsing the encoded response.
-func structEncoder(t *ir.Type, envelope bool) (jen.Code, error) {
+// in while encoding instead of re-parsing the encoded response, and for an
+// envelope with a memo (memo.go), AppendJSONSpans.
+func structEncoder(t *ir.Type, envelope bool, memo *ir.Field) (jen.Code, error) {
+	if !envelope {
+		memo = nil
+	}
 	fails := t.KeepUnknown || t.Extra != nil && mayFail(t.Extra)
 	for _, f := range t.Fields {
 		fails = fails || mayFail(f.Type)
@@ -87,6 +91,9 @@ func structEncoder(t *ir.Type, envelope bool) (jen.Code, error) {
 		key := jen.Id("b").Op("=").Qual(jsonencPkg, "Key").Call(jen.Id("b"), quotedName(f.JSONName))
 		if f.Required {
 			v, err := appendValue(f.Type, jen.Id("x").Dot(f.GoName), true, f.JSONName, true, 0)
+			if f == memo {
+				v, err = memoArray(f)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -131,6 +138,9 @@ func structEncoder(t *ir.Type, envelope bool) (jen.Code, error) {
 	doc := fmt.Sprintf("AppendJSON appends the JSON of %s to b, byte for byte what json.Marshal writes, in one pass.", t.Name)
 	if !envelope {
 		return encoderFunc(t.Name, doc, body), nil
+	}
+	if memo != nil {
+		return memoEncoders(t, doc, body), nil
 	}
 	plain := encoderFunc(t.Name, doc, []jen.Code{jen.Return(jen.Id("x").Dot("AppendJSONWithUCP").Call(jen.Id("b"), jen.Nil()))})
 	with := jen.Commentf("AppendJSONWithUCP is AppendJSON with ucp, already encoded, written as the ucp member in place of x.UCP (nil keeps x.UCP).").Line().

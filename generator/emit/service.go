@@ -244,6 +244,11 @@ func searchMethod(s serviceModel) (jen.Code, error) {
 		jen.For(jen.List(jen.Id("i"), jen.Id("l")).Op(":=").Range().Id("page").Dot("Locations")).Block(
 			jen.Id("resp").Dot(locs.GoName).Index(jen.Id("i")).Op("=").Op("*").Id("l"),
 		),
+	)
+	if site, ok := serviceMemo(s); ok {
+		body = append(body, memoSet(site.field))
+	}
+	body = append(body,
 		jen.Id("pr").Op(":=").Id(pag.Type.Name).Values(pr),
 		jen.If(jen.Id("page").Dot("Cursor").Op("!=").Lit("")).Block(
 			jen.Id("pr").Dot(cursor.GoName).Op("=").Qual(optPkg, "Some").Call(jen.Id("page").Dot("Cursor")),

@@ -62,12 +62,17 @@ func fieldTag(f *ir.Field) map[string]string {
 }
 
 // typeDecl declares one named type with its doc comment and, for enums,
-// its constants.
-func typeDecl(t *ir.Type) jen.Code {
+// its constants; memo, when not nil, is the member whose elements carry a
+// memo (see memo.go).
+func typeDecl(t *ir.Type, memo *ir.Field) jen.Code {
 	g := jen.Add(docComment(t.Name, t.Doc, t.Loc.String())).Line()
 	switch t.Kind {
 	case ir.Struct:
-		g.Type().Id(t.Name).Struct(structFields(t)...)
+		fields := structFields(t)
+		if memo != nil {
+			fields = append(fields, memoField(memo)...)
+		}
+		g.Type().Id(t.Name).Struct(fields...)
 	case ir.Union:
 		g.Type().Id(t.Name).Struct(unionFields(t)...)
 	case ir.String:

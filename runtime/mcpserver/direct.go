@@ -163,7 +163,7 @@ func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byt
 		// result(body): one text block and the structured content, both
 		// the canonical body.
 		b = append(b, `"content":[{"type":"text","text":`...)
-		b = jsonenc.AppendJSONAsString(b, rep.body)
+		b = jsonenc.AppendJSONAsStringSpans(b, rep.body, rep.spans)
 		b = append(b, `}],"structuredContent":`...)
 		b = append(b, rep.body...)
 	} else {

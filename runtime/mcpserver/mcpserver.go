@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
@@ -123,7 +124,10 @@ type reply struct {
 	// HTML-escaped), so the direct path can write it without scanning it
 	// again.
 	body []byte
-	res  *mcp.CallToolResult
+	// spans are where body copies encodings its Source keeps, whose
+	// escaped text the direct path copies into the text block.
+	spans []jsonenc.Span
+	res   *mcp.CallToolResult
 }
 
 // toolResult is the reply as the SDK sends it. The success result is built
@@ -141,12 +145,12 @@ func (r reply) toolResult() *mcp.CallToolResult {
 // invoke runs one call through the core and returns its result or the
 // JSON-RPC error the binding prescribes.
 func invoke(ctx context.Context, ep *ucpcore.Endpoint, args json.RawMessage) (reply, *jsonrpc.Error) {
-	body, err := ep.Call(ctx, args)
+	body, spans, err := ep.CallSpans(ctx, args)
 	if err != nil {
 		res, rpcErr := toolError(err, ep.Options())
 		return reply{res: res}, rpcErr
 	}
-	return reply{body: body}, nil
+	return reply{body: body, spans: spans}, nil
 }
 
 // toolError turns a typed error into the JSON-RPC error (or isError result)

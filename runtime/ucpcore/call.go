@@ -9,16 +9,18 @@ import (
 	"strings"
 
 	"github.com/ucpgen/ucpgen/runtime/envelope"
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
-// serve runs one call and returns the canonical body or an error.
-func serve(ctx context.Context, e *Endpoint, raw json.RawMessage) ([]byte, error) {
+// serve runs one call and returns the canonical body, with the spans of it
+// that copy a Source's encodings (see jsonenc.Span), or an error.
+func serve(ctx context.Context, e *Endpoint, raw json.RawMessage) (_ []byte, spans []jsonenc.Span, _ error) {
 	t, opts := e.tool, e.opts
 	args, err := splitArguments(t.Params, raw)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var profile string
 	if i := paramIndex(t.Params, MetaParam); i >= 0 {
@@ -36,10 +38,10 @@ func serve(ctx context.Context, e *Endpoint, raw json.RawMessage) ([]byte, error
 	// bucket differently from the call that runs. Invalid calls are
 	// charged too, to the general bucket only.
 	if cerr := charge(ctx, t.Name, profile, raw, err == nil); cerr != nil {
-		return nil, cerr
+		return nil, nil, cerr
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	neg := opts.Negotiator
 	if neg == nil {
@@ -47,27 +49,28 @@ func serve(ctx context.Context, e *Endpoint, raw json.RawMessage) ([]byte, error
 	}
 	outcome, err := neg.Negotiate(ctx, profile, t.Capability)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !outcome.Compatible {
-		return incompatible(e, outcome)
+		body, err := incompatible(e, outcome)
+		return body, nil, err
 	}
 	resp, err := run(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	body, err := encodeResponse(Buffer(), resp, outcome)
+	body, err := encodeResponse(Buffer(), resp, outcome, &spans)
 	if err != nil {
-		return nil, fmt.Errorf("encode %s response: %w", t.Name, err)
+		return nil, nil, fmt.Errorf("encode %s response: %w", t.Name, err)
 	}
 	if opts.ValidateOutput && t.CheckOutput != nil {
 		if err := t.CheckOutput(body); err != nil {
 			// %v, not %w: the violations are the Business's, not the
 			// caller's, so they must not reach the client as -32602.
-			return nil, fmt.Errorf("%s response fails its schema: %v", t.Name, err)
+			return nil, nil, fmt.Errorf("%s response fails its schema: %v", t.Name, err)
 		}
 	}
-	return body, nil
+	return body, spans, nil
 }
 
 // version is the release a tool answers at without a Negotiator. The runtime
@@ -362,6 +365,12 @@ type envelopeAppender interface {
 	AppendJSONWithUCP(b, ucp []byte) ([]byte, error)
 }
 
+// spanAppender is implemented by generated tool results with a memo: they
+// also report where they copied a Source's encodings.
+type spanAppender interface {
+	AppendJSONSpans(b, ucp []byte, spans *[]jsonenc.Span) ([]byte, error)
+}
+
 // ucpOwner is implemented by generated tool results that carry a ucp
 // member: it is the ucp the hook set, which the negotiated one is merged
 // into (see mergeObjects).
@@ -372,8 +381,9 @@ type ucpOwner interface {
 // encodeResponse writes a hook's response with the outcome's ucp member
 // merged into the hook's own: in one pass for generated results (appended
 // to buf) and through SetMember otherwise (unions such as a
-// checkout-or-error result).
-func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, error) {
+// checkout-or-error result). A result with a memo appends to spans where it
+// copied a Source's encodings.
+func encodeResponse(buf []byte, resp any, outcome envelope.Outcome, spans *[]jsonenc.Span) ([]byte, error) {
 	var err error
 	// The bytes json.Marshal writes for outcome.UCP(), without reflection.
 	ucp := outcome.AppendUCP(make([]byte, 0, 128))
@@ -386,6 +396,9 @@ func encodeResponse(buf []byte, resp any, outcome envelope.Outcome) ([]byte, err
 			if ucp, err = mergeObjects(ucp, own); err != nil {
 				return nil, fmt.Errorf("the hook's ucp member: %w", err)
 			}
+		}
+		if sa, ok := resp.(spanAppender); ok {
+			return sa.AppendJSONSpans(buf[:0], ucp, spans)
 		}
 		return a.AppendJSONWithUCP(buf[:0], ucp)
 	}

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
 
 // ErrInternal stands for a fault that is not the caller's (a hook error, a
@@ -54,13 +56,21 @@ func (e *Endpoint) Options() *Options { return e.opts }
 // charged there. The body is the caller's; once written it may be given
 // back with RecycleBody.
 func (e *Endpoint) Call(ctx context.Context, arguments json.RawMessage) (body []byte, err error) {
+	body, _, err = e.CallSpans(ctx, arguments)
+	return body, err
+}
+
+// CallSpans is Call that also returns where the body copies encodings its
+// Source keeps (see jsonenc.Span), for a transport that repeats the body
+// as a JSON string: it copies their escaped text instead of escaping them.
+func (e *Endpoint) CallSpans(ctx context.Context, arguments json.RawMessage) (body []byte, spans []jsonenc.Span, err error) {
 	defer func() {
 		// A panic in a hook must not end the process and every call in it
 		// (the MCP SDK runs each request in its own goroutine without a
 		// recover).
 		if p := recover(); p != nil {
 			LoggerOf(e.opts).Error("ucp tool panicked", "tool", e.tool.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			body, err = nil, ErrInternal
+			body, spans, err = nil, nil, ErrInternal
 		}
 	}()
 	return serve(ctx, e, arguments)
