@@ -106,10 +106,17 @@ type Source struct {
 	schedules map[string]*hours.Compiled
 	// records is the number of records loaded, private ones included.
 	records int
-	// encoded holds, by doc number, the encodings of kept Locations, each
-	// made the first time its Location is served (see encoding).
-	encodedOnce sync.Once
-	encoded     []atomic.Pointer[jsonenc.Encoded]
+	// kept holds, by doc number, what requests share for kept Locations:
+	// predicate views, and encodings made the first time each Location is
+	// served (see keptDocs).
+	keptOnce sync.Once
+	kept     []keptDoc
+}
+
+// keptDoc is what every request shares for one kept Location.
+type keptDoc struct {
+	view    predicate.Candidate
+	encoded atomic.Pointer[jsonenc.Encoded]
 }
 
 // entry is one public record, as compact as the request paths allow.
@@ -134,46 +141,61 @@ type alias struct {
 }
 
 // candidate is record doc as the engine receives it, with its Location
-// decoded from the dataset text; its predicate view is written to pc.
+// decoded from the dataset text and its predicate view written to pc; a
+// kept Location comes with the view and encoding every request shares, and
+// pc is left alone.
 func (s *Source) candidate(doc int32, score float64, pc *predicate.Candidate) (location.Candidate, error) {
 	e := &s.ents[doc]
-	loc := e.loc
-	if loc == nil {
-		raw := e.raw
-		if raw == nil {
-			var err error
-			if raw, err = s.file.ReadSpan(e.span, nil); err != nil {
-				return location.Candidate{}, fmt.Errorf("location %q: %w", e.id, err)
-			}
-		}
+	if e.loc != nil {
+		k := &s.keptDocs()[doc]
+		return location.Candidate{Location: e.loc, Score: score, Ref: e, Predicate: &k.view, Encoded: k.encoding(e.loc)}, nil
+	}
+	raw := e.raw
+	if raw == nil {
 		var err error
-		// Validated at load: decoded strictly, without the schema check again.
-		loc = new(location.Location)
-		if err = loc.UnmarshalJSON(raw); err != nil {
-			return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
+		if raw, err = s.file.ReadSpan(e.span, nil); err != nil {
+			return location.Candidate{}, fmt.Errorf("location %q: %w", e.id, err)
 		}
 	}
-	// Value set here spares the engine a copy of the view to set it.
+	// Validated at load: decoded strictly, without the schema check again.
+	loc := new(location.Location)
+	if err := loc.UnmarshalJSON(raw); err != nil {
+		return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
+	}
+	e.view(pc, loc)
+	return location.Candidate{Location: loc, Score: score, Ref: e, Predicate: pc}, nil
+}
+
+// view writes e's predicate view of loc to pc. Value set here spares the
+// engine a copy of the view to set it.
+func (e *entry) view(pc *predicate.Candidate, loc *location.Location) {
 	*pc = predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled, Value: loc}
 	if e.hasGeo {
 		pc.Geo = &e.geo
 	}
-	c := location.Candidate{Location: loc, Score: score, Ref: e, Predicate: pc}
-	if loc == e.loc {
-		c.Encoded = s.encoding(doc, loc)
-	}
-	return c, nil
 }
 
-// encoding is the encoding of doc's kept Location loc, made on its first
-// use and then shared by every response that holds it: a kept Location is
-// one of at most keepDecodedUpTo, so the encodings stay as bounded as the
+// keptDocs is s.kept, made on the first request: the views of the kept
+// Locations (at most keepDecodedUpTo), so requests allocate none for them.
+func (s *Source) keptDocs() []keptDoc {
+	s.keptOnce.Do(func() {
+		s.kept = make([]keptDoc, len(s.ents))
+		for i := range s.ents {
+			if e := &s.ents[i]; e.loc != nil {
+				e.view(&s.kept[i].view, e.loc)
+			}
+		}
+	})
+	return s.kept
+}
+
+// encoding is the encoding of kept Location loc, made on its first use and
+// then shared by every response that holds it: a kept Location is one of
+// at most keepDecodedUpTo, so the encodings stay as bounded as the
 // Locations, and only the served ones cost memory. A Location that fails to
 // encode has none, and the generated encoder reports its error.
-func (s *Source) encoding(doc int32, loc *location.Location) *jsonenc.Encoded {
-	s.encodedOnce.Do(func() { s.encoded = make([]atomic.Pointer[jsonenc.Encoded], len(s.ents)) })
-	slot := &s.encoded[doc]
-	if enc := slot.Load(); enc != nil {
+func (k *keptDoc) encoding(loc *location.Location) *jsonenc.Encoded {
+	if enc := k.encoded.Load(); enc != nil {
 		return enc
 	}
 	b, err := loc.AppendJSON(nil)
@@ -181,8 +203,8 @@ func (s *Source) encoding(doc int32, loc *location.Location) *jsonenc.Encoded {
 		return nil
 	}
 	enc := jsonenc.NewEncoded(b)
-	if !slot.CompareAndSwap(nil, enc) {
-		return slot.Load()
+	if !k.encoded.CompareAndSwap(nil, enc) {
+		return k.encoded.Load()
 	}
 	return enc
 }
@@ -701,14 +723,22 @@ func (s *Source) Candidates(ctx context.Context, h location.Hints) ([]location.C
 		docs = p.collect(s, from, h.Limit, nil)
 	}
 	out := make([]location.Candidate, len(docs))
-	// The batch's predicate views in one allocation, one view each.
-	views := make([]predicate.Candidate, len(docs))
+	// The views of Locations decoded for this batch, in one allocation made
+	// at the first of them; kept Locations come with theirs.
+	var views []predicate.Candidate
 	for i, d := range docs {
 		var sc float64
 		if scores != nil {
 			sc = scores[i]
 		}
-		if out[i], err = s.candidate(d, sc, &views[i]); err != nil {
+		if views == nil && s.ents[d].loc == nil {
+			views = make([]predicate.Candidate, len(docs))
+		}
+		var pc *predicate.Candidate
+		if views != nil {
+			pc = &views[i]
+		}
+		if out[i], err = s.candidate(d, sc, pc); err != nil {
 			return nil, err
 		}
 	}
