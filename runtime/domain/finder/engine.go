@@ -326,7 +326,7 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 	batch := first
 
 	need := limit + 1
-	var matched []Candidate[L]
+	matched := make([]Candidate[L], 0, need)
 	exhausted := false
 	for len(matched) < need {
 		if err := ctx.Err(); err != nil {
