@@ -36,34 +36,111 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 // maxScanDepth) goes to encoding/json's decoder, which then reports the
 // members before the fault and the fault itself exactly as before.
 func Each(obj []byte, f func(key string, value json.RawMessage) error) error {
-	if end := scanValue(obj, skipSpace(obj, 0), 0); end < 0 || len(obj) == 0 || obj[skipSpace(obj, 0)] != '{' {
+	var room [16]member
+	ms, ok := scanMembers(obj, room[:0])
+	if !ok {
 		return eachMemberDecoder(obj, f)
 	}
-	i := skipSpace(obj, 0) + 1
-	for {
-		i = skipSpace(obj, i)
-		if obj[i] == '}' {
-			return nil
-		}
-		if obj[i] == ',' {
-			i = skipSpace(obj, i+1)
-		}
-		kEnd := scanString(obj, i)
-		key, ok := PlainString(obj[i:kEnd])
-		if !ok {
-			var k string
-			if err := json.Unmarshal(obj[i:kEnd], &k); err != nil {
-				return eachMemberDecoder(obj, f)
-			}
-			key = k
-		}
-		i = skipSpace(obj, skipSpace(obj, kEnd)+1) // past ':'
-		vEnd := scanValue(obj, i, 1)
+	for _, m := range ms {
 		// Capped, so that a caller appending to a value cannot write into obj.
-		if err := f(key, json.RawMessage(obj[i:vEnd:vEnd])); err != nil {
+		if err := f(m.key, json.RawMessage(obj[m.start:m.end:m.end])); err != nil {
 			return err
 		}
-		i = vEnd
+	}
+	return nil
+}
+
+// First is the value of obj's first member named name, read no further
+// than that member; ok is false when obj is not an object or has no such
+// member before its end, a syntax error or nesting beyond maxScanDepth.
+// It is for objects already validated, where reading the rest would only
+// repeat that work.
+func First(obj []byte, name string) (_ json.RawMessage, ok bool) {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(obj, i+1)
+	for i < len(obj) && obj[i] == '"' {
+		kEnd := scanString(obj, i)
+		if kEnd < 0 {
+			return nil, false
+		}
+		key, plain := PlainString(obj[i:kEnd])
+		if !plain && json.Unmarshal(obj[i:kEnd], &key) != nil {
+			return nil, false
+		}
+		if i = skipSpace(obj, kEnd); i >= len(obj) || obj[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(obj, i+1)
+		vEnd := scanValue(obj, i, 1)
+		if vEnd < 0 {
+			return nil, false
+		}
+		if key == name {
+			return json.RawMessage(obj[i:vEnd:vEnd]), true
+		}
+		if i = skipSpace(obj, vEnd); i >= len(obj) || obj[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(obj, i+1)
+	}
+	return nil, false
+}
+
+// member is one member Each found: its name and where its value lies.
+type member struct {
+	key        string
+	start, end int
+}
+
+// scanMembers appends to ms the members of obj, when obj begins with one
+// object the scanner accepts whole (as Each did before it, the bytes after
+// that object are not looked at); ok is false otherwise. The object is read
+// once: each value is scanned where it lies and not again.
+func scanMembers(obj []byte, ms []member) (_ []member, ok bool) {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, false
+	}
+	if i = skipSpace(obj, i+1); i < len(obj) && obj[i] == '}' {
+		return ms, true
+	}
+	for {
+		if i >= len(obj) || obj[i] != '"' {
+			return nil, false
+		}
+		kEnd := scanString(obj, i)
+		if kEnd < 0 {
+			return nil, false
+		}
+		key, plain := PlainString(obj[i:kEnd])
+		if !plain {
+			if json.Unmarshal(obj[i:kEnd], &key) != nil {
+				return nil, false
+			}
+		}
+		if i = skipSpace(obj, kEnd); i >= len(obj) || obj[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(obj, i+1)
+		vEnd := scanValue(obj, i, 1)
+		if vEnd < 0 {
+			return nil, false
+		}
+		ms = append(ms, member{key: key, start: i, end: vEnd})
+		if i = skipSpace(obj, vEnd); i >= len(obj) {
+			return nil, false
+		}
+		switch obj[i] {
+		case ',':
+			i = skipSpace(obj, i+1)
+		case '}':
+			return ms, true
+		default:
+			return nil, false
+		}
 	}
 }
 

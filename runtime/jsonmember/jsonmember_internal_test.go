@@ -1,6 +1,7 @@
 package jsonmember
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -131,4 +132,62 @@ func TestInternKey(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _, _ = PlainString(raw) }); n != 0 {
 		t.Errorf("plainKey of an envelope name allocates %v times", n)
 	}
+}
+
+// firstByEach is First as Each sees the object: the first member of the
+// name, for an object Each walks without error.
+func firstByEach(obj []byte, name string) (json.RawMessage, bool) {
+	var found json.RawMessage
+	if Each(obj, func(k string, v json.RawMessage) error {
+		if k == name && found == nil {
+			found = v
+		}
+		return nil
+	}) != nil {
+		return nil, false
+	}
+	return found, found != nil
+}
+
+func TestFirst(t *testing.T) {
+	cases := []struct {
+		obj, name, want string
+		ok              bool
+	}{
+		{`{"a":1,"b":{"c":[2]},"a":"x"}`, "a", `1`, true},
+		{`{"a":1,"b":{"c":[2]},"a":"x"}`, "b", `{"c":[2]}`, true},
+		{` { "x" : [ 1 , {} ] , "items" : null } `, "items", `null`, true},
+		{`{"it\u0065ms":["i"]}`, "items", `["i"]`, true},
+		{`{"a":1}`, "c", ``, false},
+		{`{}`, "a", ``, false},
+		{`[{"a":1}]`, "a", ``, false},
+		{`{"a":tru,"b":1}`, "b", ``, false},
+		{`{"a" 1}`, "a", ``, false},
+		{`{"a":1 "b":2}`, "b", ``, false},
+		// Read no further than the member: what follows is not checked.
+		{`{"a":1,"b":`, "a", `1`, true},
+		{``, "a", ``, false},
+	}
+	for _, c := range cases {
+		got, ok := First([]byte(c.obj), c.name)
+		if ok != c.ok || string(got) != c.want {
+			t.Errorf("First(%s, %q) = %s, %v; want %s, %v", c.obj, c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// FuzzFirst holds First to Each on every object Each accepts.
+func FuzzFirst(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":[2]},"a":"x"}`), "a")
+	f.Add([]byte(`{"\u0061":[],"b":"\\"}`), "b")
+	f.Fuzz(func(t *testing.T, obj []byte, name string) {
+		want, wantOK := firstByEach(obj, name)
+		if !wantOK {
+			return
+		}
+		got, ok := First(obj, name)
+		if !ok || !bytes.Equal(got, want) {
+			t.Fatalf("First(%q, %q) = %q, %v; Each finds %q", obj, name, got, ok, want)
+		}
+	})
 }
