@@ -345,13 +345,8 @@ func uniqueMember(obj json.RawMessage, name, at string) (json.RawMessage, error)
 func Argument(arguments json.RawMessage, path ...string) json.RawMessage {
 	v := arguments
 	for _, name := range path {
-		var next json.RawMessage
-		if jsonmember.Each(v, func(key string, value json.RawMessage) error {
-			if key == name && next == nil {
-				next = value
-			}
-			return nil
-		}) != nil || next == nil {
+		next, ok := jsonmember.First(v, name)
+		if !ok {
 			return nil
 		}
 		v = next
