@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 )
 
 // ErrNotObject is Each's answer for JSON that is not an object, so a caller
@@ -66,8 +67,8 @@ func First(obj []byte, name string) (_ json.RawMessage, ok bool) {
 		if kEnd < 0 {
 			return nil, false
 		}
-		key, plain := PlainString(obj[i:kEnd])
-		if !plain && json.Unmarshal(obj[i:kEnd], &key) != nil {
+		is, ok := nameIs(obj[i:kEnd], name)
+		if !ok {
 			return nil, false
 		}
 		if i = skipSpace(obj, kEnd); i >= len(obj) || obj[i] != ':' {
@@ -78,7 +79,7 @@ func First(obj []byte, name string) (_ json.RawMessage, ok bool) {
 		if vEnd < 0 {
 			return nil, false
 		}
-		if key == name {
+		if is {
 			return json.RawMessage(obj[i:vEnd:vEnd]), true
 		}
 		if i = skipSpace(obj, vEnd); i >= len(obj) || obj[i] != ',' {
@@ -87,6 +88,17 @@ func First(obj []byte, name string) (_ json.RawMessage, ok bool) {
 		i = skipSpace(obj, i+1)
 	}
 	return nil, false
+}
+
+// nameIs reports whether the member name raw (a JSON string the scanner
+// accepted) decodes to name, without allocating for a plain one.
+func nameIs(raw []byte, name string) (is, ok bool) {
+	plain := raw[1 : len(raw)-1]
+	if !slices.ContainsFunc(plain, func(c byte) bool { return c == '\\' || c >= 0x80 }) {
+		return string(plain) == name, true
+	}
+	key, ok := memberName(raw)
+	return key == name, ok
 }
 
 // member is one member Each found: its name and where its value lies.
@@ -115,11 +127,9 @@ func scanMembers(obj []byte, ms []member) (_ []member, ok bool) {
 		if kEnd < 0 {
 			return nil, false
 		}
-		key, plain := PlainString(obj[i:kEnd])
-		if !plain {
-			if json.Unmarshal(obj[i:kEnd], &key) != nil {
-				return nil, false
-			}
+		key, ok := memberName(obj[i:kEnd])
+		if !ok {
+			return nil, false
 		}
 		if i = skipSpace(obj, kEnd); i >= len(obj) || obj[i] != ':' {
 			return nil, false
@@ -142,6 +152,19 @@ func scanMembers(obj []byte, ms []member) (_ []member, ok bool) {
 			return nil, false
 		}
 	}
+}
+
+// memberName decodes a member's name, a JSON string the scanner accepted;
+// names with escapes or non-ASCII bytes go through encoding/json.
+func memberName(raw []byte) (string, bool) {
+	if key, ok := PlainString(raw); ok {
+		return key, true
+	}
+	var key string
+	if json.Unmarshal(raw, &key) != nil {
+		return "", false
+	}
+	return key, true
 }
 
 // PlainString is the text of a JSON string without escapes or non-ASCII

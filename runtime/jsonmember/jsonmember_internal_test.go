@@ -191,3 +191,15 @@ func FuzzFirst(f *testing.F) {
 		}
 	})
 }
+
+// TestEachAndFirstAllocations: walking a tool's arguments allocates only
+// the names internKey does not know (here "location"), and First nothing.
+func TestEachAndFirstAllocations(t *testing.T) {
+	obj := []byte(`{"meta":{"ucp-agent":{"profile":"https://p.example/x.json"}},"location":{"distance":{"center":{"latitude":40.78,"longitude":-73.97},"max":5000},"filters":{"amenities":["a"]}}}`)
+	if n := testing.AllocsPerRun(100, func() { _ = Each(obj, func(string, json.RawMessage) error { return nil }) }); n != 1 {
+		t.Errorf("Each allocates %v times, want 1", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = First(obj, "location") }); n != 0 {
+		t.Errorf("First allocates %v times, want 0", n)
+	}
+}
