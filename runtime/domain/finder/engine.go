@@ -347,8 +347,10 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 		if err != nil {
 			return zero, err
 		}
+		// Matches past need decide nothing (need already tells whether a
+		// next page exists), so they are not kept.
 		for i, c := range cands {
-			if ok[i] {
+			if ok[i] && len(matched) < need {
 				matched = append(matched, c)
 			}
 		}
