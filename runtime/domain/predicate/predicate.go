@@ -25,7 +25,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -182,9 +181,54 @@ const (
 	ptrItems     = "/filters/items"
 )
 
-// reverseDomain is the reverse_domain_name.json pattern that amenity
-// identifiers follow.
-var reverseDomain = regexp.MustCompile(`^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$`)
+// reverseDomainPattern is the reverse_domain_name.json pattern that amenity
+// identifiers follow; isReverseDomain matches it without a regexp, since
+// every request with amenities checks each of them.
+const reverseDomainPattern = `^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$`
+
+// isReverseDomain reports whether id matches reverseDomainPattern: two or
+// more labels joined by '.', the first of [a-z0-9-] beginning with [a-z]
+// and ending with [a-z0-9], each other of [a-z0-9_-] beginning with
+// [a-z0-9] and ending with [a-z0-9_].
+func isReverseDomain(id string) bool {
+	first, rest, ok := strings.Cut(id, ".")
+	if !ok || !label(first, false) {
+		return false
+	}
+	for {
+		l, more, ok := strings.Cut(rest, ".")
+		if !label(l, true) {
+			return false
+		}
+		if !ok {
+			return true
+		}
+		rest = more
+	}
+}
+
+// label reports whether l is one label of reverseDomainPattern: the first
+// (under) or a later one.
+func label(l string, later bool) bool {
+	if l == "" {
+		return false
+	}
+	lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	if c := l[0]; !lower(c) && !(later && digit(c)) {
+		return false
+	}
+	for i := 1; i < len(l); i++ {
+		c := l[i]
+		if lower(c) || digit(c) || (later && c == '_') {
+			continue
+		}
+		if c != '-' || i == len(l)-1 {
+			return false
+		}
+	}
+	return true
+}
 
 // ParseOpenAt reads filters.hours.open_at and reports a bad value as
 // *rpcerr.InvalidParams at its pointer, so converters need not build the
@@ -376,7 +420,7 @@ func (p *Prepared) checkFilters(handlers map[string]ExtensionFilter) error {
 	f := p.q.Filters
 	seen := make(map[string]bool, len(f.Amenities))
 	for i, id := range f.Amenities {
-		if !reverseDomain.MatchString(id) {
+		if !isReverseDomain(id) {
 			return rpcerr.Invalid(fmt.Sprintf("%s/%d", ptrAmenities, i), "pattern", "amenity %q is not a reverse-domain identifier", id)
 		}
 		if !seen[id] {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -753,4 +754,31 @@ func TestUnevaluableReason(t *testing.T) {
 	if msg := ip.Violations[0].Message; msg != "this Business cannot evaluate the serves target: regions are not modelled" {
 		t.Errorf("message %q", msg)
 	}
+}
+
+// TestIsReverseDomainMatchesThePattern holds the hand-written matcher to
+// the schema's pattern, compiled by regexp, on the edges of every rule.
+func TestIsReverseDomainMatchesThePattern(t *testing.T) {
+	for _, id := range []string{
+		"dev.ucp.amenity.parking", "dev.ucp.amenity.wi_fi", "a.b", "a.0", "a1-b.c_d-e_", "a.b.c.d.e",
+		"", "a", "a.", ".a", "a..b", "A.b", "a.B", "1a.b", "-a.b", "a-.b", "a.-b", "a.b-", "a._b", "a_.b",
+		"a.b_", "a.b_-c", "dev.ucp.amenity.parking ", "dev.ucp.amenity.caf\u00e9", "a.b\n",
+	} {
+		if got, want := isReverseDomain(id), reverseDomainRegexp.MatchString(id); got != want {
+			t.Errorf("isReverseDomain(%q) = %v, the pattern says %v", id, got, want)
+		}
+	}
+}
+
+var reverseDomainRegexp = regexp.MustCompile(reverseDomainPattern)
+
+func FuzzIsReverseDomain(f *testing.F) {
+	for _, s := range []string{"dev.ucp.amenity.parking", "a.b_", "a-.b", "x.y.z-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		if got, want := isReverseDomain(id), reverseDomainRegexp.MatchString(id); got != want {
+			t.Fatalf("isReverseDomain(%q) = %v, the pattern says %v", id, got, want)
+		}
+	})
 }
