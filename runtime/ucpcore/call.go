@@ -43,11 +43,7 @@ func serve(ctx context.Context, e *Endpoint, raw json.RawMessage) (_ []byte, spa
 	if err != nil {
 		return nil, nil, err
 	}
-	neg := opts.Negotiator
-	if neg == nil {
-		neg = envelope.Fixed(opts.version(), map[string]string{t.Capability: opts.version()})
-	}
-	outcome, err := neg.Negotiate(ctx, profile, t.Capability)
+	outcome, err := e.negotiator().Negotiate(ctx, profile, t.Capability)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
+	"github.com/ucpgen/ucpgen/runtime/envelope"
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
 
@@ -27,6 +29,30 @@ type Endpoint struct {
 	// empty and emptyErr are requiredEmpty(tool.OutputSchema).
 	empty    []emptyMember
 	emptyErr error
+	// fixed is the negotiator of calls without opts.Negotiator, made once
+	// per release rather than once per call (see negotiator).
+	fixed atomic.Pointer[fixedNegotiator]
+}
+
+// fixedNegotiator is envelope.Fixed at version for the endpoint's tool.
+type fixedNegotiator struct {
+	version string
+	neg     envelope.Negotiator
+}
+
+// negotiator is opts.Negotiator, or the fixed one that answers at
+// opts.Version, made again only if Version has changed since.
+func (e *Endpoint) negotiator() envelope.Negotiator {
+	if n := e.opts.Negotiator; n != nil {
+		return n
+	}
+	v := e.opts.version()
+	if f := e.fixed.Load(); f != nil && f.version == v {
+		return f.neg
+	}
+	f := &fixedNegotiator{version: v, neg: envelope.Fixed(v, map[string]string{e.tool.Capability: v})}
+	e.fixed.Store(f)
+	return f.neg
 }
 
 // NewEndpoint prepares t for calls with opts (nil: the zero Options).
