@@ -114,3 +114,32 @@ func TestSearchWithoutKeptLocationsEncodes(t *testing.T) {
 		t.Fatalf("%d spans without kept Locations; body equal: %v", len(spans), bytes.Equal(body, want))
 	}
 }
+
+// TestConcurrentSearchesShareEncodings runs the first searches of a Source
+// side by side (under -race in CI): they make the views and encodings
+// together, and every page encodes to the same bytes.
+func TestConcurrentSearchesShareEncodings(t *testing.T) {
+	s := newStore(t, testOptions{})
+	req := searchReq(t, `{"pagination":{"limit":40}}`)
+	bodies := make([][]byte, 8)
+	errs := make(chan error, len(bodies))
+	for i := range bodies {
+		go func() {
+			resp, err := s.Search(context.Background(), nil, req)
+			if err == nil {
+				bodies[i], err = resp.AppendJSON(nil)
+			}
+			errs <- err
+		}()
+	}
+	for range bodies {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range bodies {
+		if !bytes.Equal(bodies[i], bodies[0]) {
+			t.Fatalf("search %d encoded differently from search 0", i)
+		}
+	}
+}
