@@ -111,6 +111,9 @@ type Source struct {
 	// served (see keptDocs).
 	keptOnce sync.Once
 	kept     []keptDoc
+	// masks are the records' amenity keys as bits (see amenityMasks).
+	masksOnce sync.Once
+	masks     *amenityMasks
 }
 
 // keptDoc is what every request shares for one kept Location.
@@ -761,6 +764,19 @@ type pool struct {
 	region    *spatial.Region
 	docs      []int32 // the region's records in doc order, when small enough to list
 	amenities []string
+	// masks and want, when masks is not nil, test amenities by bits:
+	// none is true when a requested key is in no record.
+	masks *amenityMasks
+	want  uint64
+	none  bool
+}
+
+// hasAmenities reports whether doc holds every requested amenity key.
+func (p *pool) hasAmenities(s *Source, doc int32) bool {
+	if p.masks != nil {
+		return !p.none && p.masks.masks[doc]&p.want == p.want
+	}
+	return hasAll(s.ents[doc].amenities, p.amenities)
 }
 
 // listBelow is the share of all records under which a region's records are
@@ -770,6 +786,14 @@ const listBelow = 16
 
 func (s *Source) pool(d *predicate.Distance, amenities []string) (*pool, error) {
 	p := &pool{amenities: amenities}
+	if len(amenities) > 0 {
+		if m := s.amenityMasks(); m != nil {
+			var ok bool
+			p.masks = m
+			p.want, ok = m.want(amenities)
+			p.none = !ok
+		}
+	}
 	if d == nil {
 		return p, nil
 	}
@@ -813,7 +837,7 @@ func (p *pool) has(s *Source, doc int32) bool {
 			return false
 		}
 	}
-	return hasAll(e.amenities, p.amenities)
+	return p.hasAmenities(s, doc)
 }
 
 // collect returns up to limit pool records from doc number from on, in doc
@@ -826,7 +850,7 @@ func (p *pool) collect(s *Source, from int32, limit int, skip func(int32) bool) 
 			if len(out) == limit {
 				break
 			}
-			if (skip == nil || !skip(d)) && hasAll(s.ents[d].amenities, p.amenities) {
+			if (skip == nil || !skip(d)) && p.hasAmenities(s, d) {
 				out = append(out, d)
 			}
 		}
