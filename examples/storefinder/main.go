@@ -516,7 +516,8 @@ func searchesItems(tool string, args json.RawMessage) bool {
 	// Read exactly as the validated call: mcpserver calls this only once
 	// the arguments passed validation, and Argument matches names exactly.
 	present := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
-	return present(ucpcore.Argument(args, "location", "filters", "items")) || present(ucpcore.Argument(args, "location", "filters", "inventory"))
+	filters := ucpcore.Argument(args, "location", "filters")
+	return present(ucpcore.Argument(filters, "items")) || present(ucpcore.Argument(filters, "inventory"))
 }
 
 // serveUntil serves on ln until ctx is done, then stops accepting
