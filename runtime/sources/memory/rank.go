@@ -78,7 +78,9 @@ func (c *lru[V]) get(key string, build func() V) V {
 	c.mu.Lock()
 	for i, e := range c.recent {
 		if e.key == key {
-			c.recent = append(append(c.recent[:i:i], c.recent[i+1:]...), e)
+			// Moved to the end in place: a hit allocates nothing.
+			copy(c.recent[i:], c.recent[i+1:])
+			c.recent[len(c.recent)-1] = e
 			c.mu.Unlock()
 			return e.v
 		}
