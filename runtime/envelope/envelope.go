@@ -42,21 +42,29 @@ type Outcome struct {
 }
 
 // Fixed reports the same outcome for every request, so trusted deployments
-// and tests can run without discovery.
+// and tests can run without discovery. The outcomes share their maps, made
+// once here: they are read-only, as every Outcome is.
 func Fixed(version string, capabilities map[string]string) Negotiator {
-	return fixed{version: version, caps: maps.Clone(capabilities)}
+	f := fixed{version: version, caps: maps.Clone(capabilities), own: make(map[string]map[string]string, len(capabilities))}
+	for c, v := range f.caps {
+		f.own[c] = map[string]string{c: v}
+	}
+	return f
 }
 
 type fixed struct {
 	version string
 	caps    map[string]string
+	// own maps each capability to the Capabilities of its tools' outcome.
+	own map[string]map[string]string
 }
 
 func (f fixed) Negotiate(_ context.Context, _ string, tool string) (Outcome, error) {
-	out := Outcome{Version: f.version, Active: f.caps, ToolCapability: tool, Capabilities: map[string]string{}}
-	if v, ok := f.caps[tool]; ok {
+	out := Outcome{Version: f.version, Active: f.caps, ToolCapability: tool, Capabilities: f.own[tool]}
+	if out.Capabilities != nil {
 		out.Compatible = true
-		out.Capabilities[tool] = v
+	} else {
+		out.Capabilities = map[string]string{}
 	}
 	return out, nil
 }

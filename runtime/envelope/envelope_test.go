@@ -2,7 +2,9 @@ package envelope
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"maps"
 	"testing"
 )
 
@@ -28,6 +30,31 @@ func TestAppendUCPMatchesMarshal(t *testing.T) {
 		}
 		if got := o.AppendUCP([]byte("x")); !bytes.Equal(got[1:], want) || got[0] != 'x' {
 			t.Errorf("%+v: AppendUCP = %s, want x%s", o, got, want)
+		}
+	}
+}
+
+// TestFixedOutcomes: a tool whose capability Fixed lists is compatible and
+// advertises that capability alone; any other tool is not, and advertises
+// none; the caller's map is copied, not kept.
+func TestFixedOutcomes(t *testing.T) {
+	caps := map[string]string{"dev.ucp.common.location.search": "2026-08-25", "dev.ucp.common.location.lookup": "2026-08-25"}
+	n := Fixed("2026-08-25", caps)
+	caps["dev.ucp.common.location.search"] = "changed"
+	for _, c := range []struct {
+		tool string
+		ok   bool
+		want map[string]string
+	}{
+		{"dev.ucp.common.location.search", true, map[string]string{"dev.ucp.common.location.search": "2026-08-25"}},
+		{"dev.ucp.common.location.lookup", true, map[string]string{"dev.ucp.common.location.lookup": "2026-08-25"}},
+		{"dev.ucp.shopping.checkout", false, map[string]string{}},
+	} {
+		for range 2 { // the second outcome is the first's again
+			out, err := n.Negotiate(context.Background(), "", c.tool)
+			if err != nil || out.Compatible != c.ok || out.Version != "2026-08-25" || out.ToolCapability != c.tool || !maps.Equal(out.Capabilities, c.want) || len(out.Active) != 2 {
+				t.Fatalf("%s: %+v, %v", c.tool, out, err)
+			}
 		}
 	}
 }
