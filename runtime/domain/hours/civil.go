@@ -43,3 +43,19 @@ func daysSinceEpoch(y int, m time.Month, d int) int64 {
 func formatDate(day int64) string {
 	return time.Unix(day*86400, 0).UTC().Format(time.DateOnly)
 }
+
+// localDay is t's civil date in loc as daysSinceEpoch numbers it, the wall
+// clock time of day in nanoseconds, and the weekday: the same as reading
+// t.In(loc)'s Date, Clock and Weekday, with one zone lookup instead of one
+// for each, since every candidate of a request with open_at needs them.
+func localDay(t time.Time, loc *time.Location) (day, wall int64, weekday time.Weekday) {
+	_, offset := t.In(loc).Zone()
+	sec := t.Unix() + int64(offset)
+	day, rem := sec/86400, sec%86400
+	if rem < 0 {
+		day, rem = day-1, rem+86400
+	}
+	// 1970-01-01, day 0, was a Thursday.
+	weekday = time.Weekday((day%7 + 11) % 7)
+	return day, rem*int64(time.Second) + int64(t.Nanosecond()), weekday
+}

@@ -352,12 +352,7 @@ func (c *Compiled) StatusAt(t time.Time) Status {
 		// A valid schedule without a zone holds no lists: nothing is known.
 		return Unknown
 	}
-	local := t.In(c.loc)
-	y, m, d := local.Date()
-	day := daysSinceEpoch(y, m, d)
-	hh, mm, ss := local.Clock()
-	wall := int64(hh)*int64(time.Hour) + int64(mm)*minuteNanos + int64(ss)*int64(time.Second) + int64(local.Nanosecond())
-	weekday := local.Weekday()
+	day, wall, weekday := localDay(t, c.loc)
 
 	today := c.exceptionOn(day)
 	yesterday := c.exceptionOn(day - 1)
@@ -396,15 +391,20 @@ func (c *Compiled) StatusAt(t time.Time) Status {
 
 // exceptionOn returns the exception group covering the given day, or nil.
 func (c *Compiled) exceptionOn(day int64) *exceptionSpan {
-	i, found := slices.BinarySearchFunc(c.exception, day, func(g exceptionSpan, d int64) int {
-		return compareInt64(g.from, d)
-	})
-	if found {
-		return &c.exception[i]
+	// lo ends as the first group starting after day, so lo-1 is the last
+	// starting on or before it: the only one that can cover day, since
+	// groups do not overlap.
+	lo, hi := 0, len(c.exception)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if c.exception[h].from <= day {
+			lo = h + 1
+		} else {
+			hi = h
+		}
 	}
-	// groups[i-1] is the last group starting before day.
-	if i > 0 && c.exception[i-1].through >= day {
-		return &c.exception[i-1]
+	if lo > 0 && c.exception[lo-1].through >= day {
+		return &c.exception[lo-1]
 	}
 	return nil
 }
