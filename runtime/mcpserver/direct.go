@@ -295,8 +295,11 @@ func strictDecode(raw json.RawMessage, v any) bool {
 func directHeaders(r *http.Request) bool {
 	// The SDK parses the media type (a parameter that does not parse is
 	// 415) and refuses Last-Event-ID on a POST (400): leave both to it.
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return false
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		// Parsed only when it is not the plain type every client sends.
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return false
+		}
 	}
 	if len(r.Header.Values("Last-Event-ID")) > 0 {
 		return false
@@ -317,11 +320,20 @@ func directHeaders(r *http.Request) bool {
 		return false
 	}
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && local != nil {
-		if loopback(local.String()) && !loopback(r.Host) {
+		if localLoopback(local) && !loopback(r.Host) {
 			return false
 		}
 	}
 	return true
+}
+
+// localLoopback is loopback(local.String()), without making the string
+// for the TCP address every request has.
+func localLoopback(local net.Addr) bool {
+	if ta, ok := local.(*net.TCPAddr); ok {
+		return ta.IP.IsLoopback()
+	}
+	return loopback(local.String())
 }
 
 // loopback reports whether a host or host:port names the loopback
