@@ -141,18 +141,11 @@ func writeDirectError(w http.ResponseWriter, id jsonrpc.ID, err *jsonrpc.Error, 
 // it. resultMeta is the result _meta of the per-request protocol (the
 // server's identity), nil before 2026-07-28; with it comes resultType.
 func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byte, error) {
-	// The envelope around a stand-in result, cut before it, so that the id
-	// is written exactly as the SDK writes it.
-	frame, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: json.RawMessage("0")})
+	b := slices.Grow(ucpcore.Buffer(), len(resultMeta)+2*len(rep.body)+len(rep.body)/8+192)
+	b, err := appendResponseHead(b, id)
 	if err != nil {
 		return nil, err
 	}
-	head, ok := bytes.CutSuffix(frame, []byte(`"result":0}`))
-	if !ok {
-		return nil, fmt.Errorf("unexpected JSON-RPC framing %.80q", frame)
-	}
-	b := slices.Grow(ucpcore.Buffer(), len(head)+len(resultMeta)+2*len(rep.body)+len(rep.body)/8+128)
-	b = append(b, head...)
 	b = append(b, `"result":{`...)
 	if resultMeta != nil {
 		b = append(b, `"_meta":`...)
@@ -180,6 +173,30 @@ func directResponse(id jsonrpc.ID, rep reply, resultMeta json.RawMessage) ([]byt
 		b = append(b, `,"resultType":"complete"`...)
 	}
 	return append(b, "}}"...), nil
+}
+
+// responseHead is how the SDK begins a response to an integer id (the
+// form nearly every client sends), before its "result" member.
+const responseHead = `{"jsonrpc":"2.0","id":`
+
+// appendResponseHead appends the JSON-RPC response envelope up to its
+// "result" member, the id written exactly as the SDK writes it: an integer
+// id directly, any other through the SDK's encoder around a stand-in
+// result, cut before it.
+func appendResponseHead(b []byte, id jsonrpc.ID) ([]byte, error) {
+	if n, ok := id.Raw().(int64); ok {
+		b = strconv.AppendInt(append(b, responseHead...), n, 10)
+		return append(b, ','), nil
+	}
+	frame, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: json.RawMessage("0")})
+	if err != nil {
+		return b, err
+	}
+	head, ok := bytes.CutSuffix(frame, []byte(`"result":0}`))
+	if !ok {
+		return b, fmt.Errorf("unexpected JSON-RPC framing %.80q", frame)
+	}
+	return append(b, head...), nil
 }
 
 // directParams reads tools/call params of the plain form: an object with
