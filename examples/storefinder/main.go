@@ -97,6 +97,10 @@ type config struct {
 	// wrap, when set, wraps the store's hooks; tests use it to hold or
 	// fail a call.
 	wrap hooksWrapper
+	// holdWrite, when set, holds a snapshot write before it begins: the
+	// write sends on it, then waits to receive. Tests use it to keep the
+	// write running while the server serves and stops.
+	holdWrite chan struct{}
 	// supported are the older UCP versions served beside the current one
 	// (--supported-versions), each at its own endpoints.
 	supported versionList
@@ -362,6 +366,7 @@ func run(args []string) error {
 		return serveHTTP(ctx, c, logger)
 	}
 	logLoading(logger, c)
+	defer c.ops.waitWrites(logger)
 	s, n, err := newServers(c, logger)
 	if err != nil {
 		return err

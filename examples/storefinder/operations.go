@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,6 +35,25 @@ type opsState struct {
 	ping atomic.Pointer[func(context.Context) error]
 	// logger receives access lines when accessLog is set.
 	logger *slog.Logger
+	// writes are the snapshot writes begun once the stores were built;
+	// the process waits for them before it exits (see snapshotSource).
+	writes sync.WaitGroup
+}
+
+// waitWrites waits for the snapshot writes still running, so the next
+// start finds the snapshot this one began.
+func (o *opsState) waitWrites(logger *slog.Logger) {
+	if o == nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() { o.writes.Wait(); close(done) }()
+	select {
+	case <-done:
+	default:
+		logger.Info("storefinder waiting for the snapshot write before it exits")
+		<-done
+	}
 }
 
 // opsFlags registers the operations flags on fs.
@@ -106,6 +126,8 @@ func toolNames() []string { return []string{"search_locations", "lookup_location
 func serveHTTP(ctx context.Context, c config, logger *slog.Logger) error {
 	o := c.ops
 	o.logger = logger
+	// Whichever way serving ends, a snapshot write begun goes on to the end.
+	defer o.waitWrites(logger)
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", c.addr, err)

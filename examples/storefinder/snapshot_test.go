@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -119,4 +121,49 @@ func TestSnapshotFlagNeedsInMemoryData(t *testing.T) {
 			t.Errorf("%v: err = %v, want %q", tc.args, err, tc.want)
 		}
 	}
+}
+
+// TestSnapshotWrittenWhileServing holds the snapshot write of a first
+// start: the server answers searches meanwhile, and once told to stop it
+// waits for the write, so the next start opens the snapshot.
+func TestSnapshotWrittenWhileServing(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "stores.json")
+	snap := filepath.Join(dir, "stores.snapshot")
+	key := snapshotKeyFile(t, dir)
+	var b bytes.Buffer
+	if err := storegen.GenerateShapeTo(&b, storegen.DefaultSeed, 500, storegen.Light); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(data, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := parseFlags([]string{"--addr", "127.0.0.1:0", "--data", data, "--snapshot", snap, "--snapshot-key", key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.holdWrite = make(chan struct{})
+	r := &running{sink: &logSink{}, done: make(chan error, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { r.done <- serveHTTP(ctx, c, slog.New(slog.NewTextHandler(r.sink, nil))) }()
+	endpoint := r.waitLog(t, `msg="storefinder serving MCP" endpoint=(\S+)`)
+	<-c.holdWrite // the write has begun, and waits
+	client := &http.Client{Timeout: 30 * time.Second}
+	if st, _, body := rpcRaw(t, client, endpoint, toolCall(1, "search_locations", "https://p.example/a", `{"pagination":{"limit":5}}`)); st != 200 || !strings.Contains(body, `"locations":[{`) {
+		t.Fatalf("search while the snapshot is written: %d %.300s", st, body)
+	}
+	cancel()
+	r.waitLog(t, `msg="(storefinder waiting for the snapshot write before it exits)"`)
+	select {
+	case err := <-r.done:
+		t.Fatalf("the server exited during the snapshot write: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	c.holdWrite <- struct{}{}
+	if err := <-r.done; err != nil {
+		t.Fatal(err)
+	}
+	r.waitLog(t, `msg="(wrote the snapshot)"`)
+	next := startServe(t, nil, "--data", data, "--snapshot", snap, "--snapshot-key", key)
+	next.waitLog(t, `msg="(opened the stores from the snapshot)"`)
 }

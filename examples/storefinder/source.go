@@ -103,11 +103,14 @@ func logLoading(logger *slog.Logger, c config, extra ...any) {
 // snapshotSource opens --data through the --snapshot file when that
 // snapshot is this build's, of these contents, authenticated by the
 // --snapshot-key; otherwise it builds the store from --data as without
-// --snapshot and then writes the snapshot for the next start. A snapshot
-// that cannot be used or written is logged with its reason (at WARN when
-// it was damaged, foreign or altered rather than absent or stale) and
-// never stops the server: it serves the same stores either way. A key file
-// that cannot be read or is unfit does stop it: that is a setup mistake.
+// --snapshot and then writes the snapshot for the next start, while it
+// already serves: the snapshot is for the next start, which this one need
+// not wait for; the process waits for the write before it exits. A
+// snapshot that cannot be used or written is logged with its reason (at
+// WARN when it was damaged, foreign or altered rather than absent or
+// stale) and never stops the server: it serves the same stores either
+// way. A key file that cannot be read or is unfit does stop it: that is a
+// setup mistake.
 func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error) {
 	key, err := memory.ReadSnapshotKey(c.snapshotKey)
 	if err != nil {
@@ -136,14 +139,28 @@ func snapshotSource(c config, logger *slog.Logger) (location.Source, int, error)
 	if buildErr != nil {
 		return nil, 0, buildErr
 	}
-	wrote := time.Now()
-	if err == nil {
-		err = built.WriteSnapshot(c.snapshot, before, key)
+	write := func() {
+		if c.holdWrite != nil {
+			c.holdWrite <- struct{}{}
+			<-c.holdWrite
+		}
+		wrote := time.Now()
+		err := err
+		if err == nil {
+			err = built.WriteSnapshot(c.snapshot, before, key)
+		}
+		if err != nil {
+			logger.Warn("snapshot not written; the next start builds from --data again", "error", err)
+		} else {
+			logger.Info("wrote the snapshot", "snapshot", c.snapshot, "took", time.Since(wrote).Round(time.Millisecond))
+		}
 	}
-	if err != nil {
-		logger.Warn("snapshot not written; the next start builds from --data again", "error", err)
+	if c.ops == nil {
+		// No process around the source to wait for a write (a test's
+		// config): written before it is returned.
+		write()
 	} else {
-		logger.Info("wrote the snapshot", "snapshot", c.snapshot, "took", time.Since(wrote).Round(time.Millisecond))
+		c.ops.writes.Go(write)
 	}
 	return built, built.Records(), nil
 }
