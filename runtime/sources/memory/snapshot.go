@@ -156,7 +156,7 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint, key []by
 		return fmt.Errorf("snapshot %s: dataset %s: %w while it loaded; not saving its indexes", path, s.file.Path(), dataset.ErrChanged)
 	}
 	var head enc
-	head.b = append(head.b, snapshotMagic...)
+	head.str(snapshotMagic)
 	head.uv(snapshotVersion)
 	head.uv(prog.size)
 	head.u32(prog.sum)
@@ -182,20 +182,20 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint, key []by
 		mac.Write(b)
 		bw.Write(b)
 	}
-	put(head.b)
+	head.each(put)
 	// Each section goes to the file as soon as it is encoded, so writing a
 	// million stores holds one section at a time; the strings come last.
 	w := newSnapshotWriter()
-	if err := w.source(s, func(sec *enc) {
-		put(binary.AppendUvarint(nil, uint64(len(sec.b))))
-		put(sec.b)
-		sec.b = nil
-	}); err != nil {
+	emit := func(sec *enc) {
+		put(binary.AppendUvarint(nil, uint64(sec.len())))
+		sec.each(put)
+		sec.release()
+	}
+	if err := w.source(s, emit); err != nil {
 		tmp.Close()
 		return fmt.Errorf("snapshot %s: %w", path, err)
 	}
-	put(binary.AppendUvarint(nil, uint64(len(w.arena))))
-	put(w.arena)
+	emit(&w.arena)
 	// The MAC goes into the checksum; nothing goes into the MAC after it.
 	tag := mac.Sum(nil)
 	sum.Write(tag)
@@ -309,7 +309,10 @@ func OpenSnapshot(snapPath, dataPath string, key []byte, opts Options) (*Source,
 // snapshotWriter numbers the shared parts of a Source (schedules, string
 // and item sets, service areas) as it writes them, so each is stored once.
 type snapshotWriter struct {
-	arena      []byte
+	arena enc
+	// spare holds the pieces of the sections already written, for the
+	// next ones (see enc).
+	spare      [][]byte
 	sets       map[*string]uint64 // by the set's first element; 1-based
 	setList    [][]string
 	itemSets   map[*int32]uint64
@@ -321,15 +324,21 @@ type snapshotWriter struct {
 }
 
 func newSnapshotWriter() *snapshotWriter {
-	return &snapshotWriter{sets: map[*string]uint64{}, itemSets: map[*int32]uint64{},
+	w := &snapshotWriter{sets: map[*string]uint64{}, itemSets: map[*int32]uint64{},
 		areas: map[string]uint64{}, schedIndex: map[*hours.Compiled]uint64{}}
+	w.arena = w.enc()
+	return w
 }
+
+// enc returns an empty section encoder whose pieces come from, and go
+// back to, w's spare ones.
+func (w *snapshotWriter) enc() enc { return enc{spare: &w.spare} }
 
 // str appends a reference to v, stored in the arena.
 func (w *snapshotWriter) str(e *enc, v string) {
-	e.uv(uint64(len(w.arena)))
+	e.uv(uint64(w.arena.len()))
 	e.uv(uint64(len(v)))
-	w.arena = append(w.arena, v...)
+	w.arena.str(v)
 }
 
 func (w *snapshotWriter) strs(e *enc, list []string) {
@@ -390,26 +399,26 @@ func (w *snapshotWriter) area(sa *dataset.ServiceArea) uint64 {
 	w.strs(&e, sa.Regions)
 	w.strs(&e, sa.PostalCodes)
 	if sa.RadiusM != nil {
-		e.b = append(e.b, 1)
+		e.byte1(1)
 		e.f64(*sa.RadiusM)
 	} else {
-		e.b = append(e.b, 0)
+		e.byte1(0)
 	}
-	w.areaList = append(w.areaList, e.b)
+	w.areaList = append(w.areaList, e.flat())
 	n := uint64(len(w.areaList))
 	w.areas[string(k)] = n
 	return n
 }
 
 // source encodes every section of s, handing each to emit in the order
-// decodeSource reads them.
+// decodeSource reads them, as soon as it is encoded (emit may release it).
 func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 	keys := make([]string, 0, len(s.schedules))
 	for k := range s.schedules {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var sched enc
+	sched := w.enc()
 	sched.uv(uint64(len(keys)))
 	for i, k := range keys {
 		w.schedIndex[s.schedules[k]] = uint64(i + 1)
@@ -417,7 +426,7 @@ func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 	}
 
 	emit(&sched)
-	var ents, areas enc
+	ents := w.enc()
 	ents.uv(uint64(len(s.ents)))
 	for i := range s.ents {
 		e := &s.ents[i]
@@ -429,11 +438,11 @@ func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 		ents.uv(uint64(e.span.Len))
 		ents.u32(e.span.Sum)
 		if e.hasGeo {
-			ents.b = append(ents.b, 1)
+			ents.byte1(1)
 			ents.f64(e.geo.Lat)
 			ents.f64(e.geo.Lon)
 		} else {
-			ents.b = append(ents.b, 0)
+			ents.byte1(0)
 		}
 		ents.uv(w.set(e.amenities))
 		si, ok := w.schedIndex[e.compiled]
@@ -446,16 +455,15 @@ func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 		ents.uv(w.area(e.area))
 	}
 	emit(&ents)
-	areas.uv(uint64(len(w.areaList)))
-	for _, a := range w.areaList {
-		areas.b = append(areas.b, a...)
-	}
-
-	var sets, items enc
+	// The shared tables are complete now; each section goes out as soon
+	// as it is encoded, so the next one reuses its pieces.
+	sets := w.enc()
 	sets.uv(uint64(len(w.setList)))
 	for _, l := range w.setList {
 		w.strs(&sets, l)
 	}
+	emit(&sets)
+	items := w.enc()
 	items.uv(uint64(len(w.itemList)))
 	for _, l := range w.itemList {
 		items.uv(uint64(len(l)))
@@ -463,22 +471,31 @@ func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 			items.uv(uint64(c))
 		}
 	}
+	emit(&items)
+	areas := w.enc()
+	areas.uv(uint64(len(w.areaList)))
+	for _, a := range w.areaList {
+		areas.bytes(a)
+	}
+	emit(&areas)
 
 	codes := make([]string, len(s.itemCode))
 	for it, c := range s.itemCode {
 		codes[c] = it
 	}
-	var itemCodes enc
+	itemCodes := w.enc()
 	w.strs(&itemCodes, codes)
+	emit(&itemCodes)
 
-	var aliases enc
+	aliases := w.enc()
 	aliases.uv(uint64(len(s.aliases)))
 	for _, a := range s.aliases {
 		w.str(&aliases, a.key)
 		aliases.uv(uint64(a.doc))
 	}
+	emit(&aliases)
 
-	var text enc
+	text := w.enc()
 	f := s.text.Frozen()
 	text.uv(uint64(f.Docs))
 	w.strs(&text, f.Vocab)
@@ -500,17 +517,15 @@ func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 			text.uv(uint64(id))
 		}
 	}
+	emit(&text)
 
-	var order enc
+	order := w.enc()
 	ids := s.spatial.Order()
 	order.uv(uint64(len(ids)))
 	for _, id := range ids {
 		order.uv(uint64(id))
 	}
-
-	for _, sec := range []*enc{&sets, &items, &areas, &itemCodes, &aliases, &text, &order} {
-		emit(sec)
-	}
+	emit(&order)
 	return nil
 }
 
@@ -775,12 +790,122 @@ func decodeText(d *dec) (*textrank.Index, error) {
 	return textrank.FromFrozen(f)
 }
 
-// enc appends a snapshot's integers.
-type enc struct{ b []byte }
+// enc appends a snapshot's integers and bytes. A small enc grows as a
+// slice does; past encPiece bytes it goes on in pieces of encPiece, kept
+// in order, so a section of a hundred megabytes is allocated once instead
+// of about twice over (the doubling copies), which for a million stores
+// was most of what a snapshot's write spent, in the collector.
+type enc struct {
+	b    []byte   // the piece being appended to
+	full [][]byte // the pieces before b, in order
+	n    int      // bytes in full
+	// spare, when set, holds released pieces to take before allocating.
+	spare *[][]byte
+}
 
-func (e *enc) uv(v uint64)   { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) u32(v uint32)  { e.b = binary.LittleEndian.AppendUint32(e.b, v) }
-func (e *enc) f64(v float64) { e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v)) }
+// encPiece is the length of an enc's pieces once it has outgrown one.
+const encPiece = 1 << 20
+
+// room makes b able to take n (at most encPiece) more bytes without
+// growing: no piece holds more than encPiece.
+func (e *enc) room(n int) {
+	if cap(e.b)-len(e.b) >= n {
+		return
+	}
+	if len(e.b)+n <= encPiece {
+		// Still the first piece: grow it as append would, up to encPiece.
+		b := make([]byte, len(e.b), min(max(2*cap(e.b), len(e.b)+n, 64), encPiece))
+		copy(b, e.b)
+		e.b = b
+		return
+	}
+	e.full = append(e.full, e.b)
+	e.n += len(e.b)
+	if sp := e.spare; sp != nil && len(*sp) > 0 {
+		e.b = (*sp)[len(*sp)-1][:0]
+		*sp = (*sp)[:len(*sp)-1]
+		return
+	}
+	e.b = make([]byte, 0, encPiece)
+}
+
+// release empties e, handing its full-sized pieces to its spare ones.
+func (e *enc) release() {
+	if sp := e.spare; sp != nil {
+		for _, p := range append(e.full, e.b) {
+			if cap(p) == encPiece {
+				*sp = append(*sp, p)
+			}
+		}
+	}
+	*e = enc{spare: e.spare}
+}
+
+func (e *enc) uv(v uint64) {
+	e.room(binary.MaxVarintLen64)
+	e.b = binary.AppendUvarint(e.b, v)
+}
+
+func (e *enc) u32(v uint32) {
+	e.room(4)
+	e.b = binary.LittleEndian.AppendUint32(e.b, v)
+}
+
+func (e *enc) f64(v float64) {
+	e.room(8)
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+}
+
+func (e *enc) byte1(v byte) {
+	e.room(1)
+	e.b = append(e.b, v)
+}
+
+// bytes appends p, filling the current piece before starting the next.
+func (e *enc) bytes(p []byte) {
+	for len(p) > 0 {
+		if cap(e.b) == len(e.b) {
+			e.room(min(len(p), encPiece))
+		}
+		k := copy(e.b[len(e.b):cap(e.b)], p)
+		e.b, p = e.b[:len(e.b)+k], p[k:]
+	}
+}
+
+// str appends the bytes of v.
+func (e *enc) str(v string) {
+	for len(v) > 0 {
+		if cap(e.b) == len(e.b) {
+			e.room(min(len(v), encPiece))
+		}
+		k := copy(e.b[len(e.b):cap(e.b)], v)
+		e.b, v = e.b[:len(e.b)+k], v[k:]
+	}
+}
+
+// flat returns the bytes appended in one slice: the only piece of a small
+// enc, else a copy.
+func (e *enc) flat() []byte {
+	if len(e.full) == 0 {
+		return e.b
+	}
+	out := make([]byte, 0, e.len())
+	e.each(func(p []byte) { out = append(out, p...) })
+	return out
+}
+
+// len is the number of bytes appended.
+func (e *enc) len() int { return e.n + len(e.b) }
+
+// each hands the bytes appended to fn, in order, a piece at a time.
+func (e *enc) each(fn func([]byte)) {
+	for _, p := range e.full {
+		fn(p)
+	}
+	if len(e.b) > 0 {
+		fn(e.b)
+	}
+}
 
 // dec reads what enc wrote; its first error sticks, and every later read
 // returns a zero value, so a decoder checks once per section.
