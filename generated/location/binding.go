@@ -229,6 +229,9 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 		c.Geo = &g
 	}
 	if v, ok := l.Amenities.Get(); ok {
+		if len(v) > 0 {
+			c.Amenities = make([]string, 0, len(v))
+		}
 		for k := range v {
 			c.Amenities = append(c.Amenities, string(k))
 		}
@@ -237,6 +240,9 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 	c.Schedule.Timezone = l.Timezone.V
 	if v, ok := l.Hours.Get(); ok {
 		c.Schedule.HasHours = true
+		if len(v) > 0 {
+			c.Schedule.Hours = make([]hours.Interval, 0, len(v))
+		}
 		for _, h := range v {
 			c.Schedule.Hours = append(c.Schedule.Hours, hours.Interval{
 				Closes: h.Closes,
@@ -247,6 +253,9 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 	}
 	if v, ok := l.ExceptionHours.Get(); ok {
 		c.Schedule.HasExceptions = true
+		if len(v) > 0 {
+			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
+		}
 		for _, x := range v {
 			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
 				Closes:       x.Closes.Ptr(),
@@ -272,6 +281,9 @@ func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
 		c.Geo = &g
 	}
 	if v, ok := l.Amenities.Get(); ok {
+		if len(v) > 0 {
+			c.Amenities = make([]string, 0, len(v))
+		}
 		for k := range v {
 			c.Amenities = append(c.Amenities, string(k))
 		}
@@ -280,6 +292,9 @@ func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
 	c.Schedule.Timezone = l.Timezone.V
 	if v, ok := l.Hours.Get(); ok {
 		c.Schedule.HasHours = true
+		if len(v) > 0 {
+			c.Schedule.Hours = make([]hours.Interval, 0, len(v))
+		}
 		for _, h := range v {
 			c.Schedule.Hours = append(c.Schedule.Hours, hours.Interval{
 				Closes: h.Closes,
@@ -290,6 +305,9 @@ func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
 	}
 	if v, ok := l.ExceptionHours.Get(); ok {
 		c.Schedule.HasExceptions = true
+		if len(v) > 0 {
+			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
+		}
 		for _, x := range v {
 			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
 				Closes:       x.Closes.Ptr(),

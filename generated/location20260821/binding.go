@@ -232,6 +232,9 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 		c.Geo = &g
 	}
 	if v, ok := l.Amenities.Get(); ok {
+		if len(v) > 0 {
+			c.Amenities = make([]string, 0, len(v))
+		}
 		for _, e := range v {
 			c.Amenities = append(c.Amenities, string(e))
 		}
@@ -239,6 +242,9 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 	c.Schedule.Timezone = l.Timezone.V
 	if v, ok := l.Hours.Get(); ok {
 		c.Schedule.HasHours = true
+		if len(v) > 0 {
+			c.Schedule.Hours = make([]hours.Interval, 0, len(v))
+		}
 		for _, h := range v {
 			c.Schedule.Hours = append(c.Schedule.Hours, hours.Interval{
 				Closes: h.Closes,
@@ -249,6 +255,9 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 	}
 	if v, ok := l.ExceptionHours.Get(); ok {
 		c.Schedule.HasExceptions = true
+		if len(v) > 0 {
+			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
+		}
 		for _, x := range v {
 			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
 				Closes:       x.Closes.Ptr(),
@@ -274,6 +283,9 @@ func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
 		c.Geo = &g
 	}
 	if v, ok := l.Amenities.Get(); ok {
+		if len(v) > 0 {
+			c.Amenities = make([]string, 0, len(v))
+		}
 		for _, e := range v {
 			c.Amenities = append(c.Amenities, string(e))
 		}
@@ -281,6 +293,9 @@ func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
 	c.Schedule.Timezone = l.Timezone.V
 	if v, ok := l.Hours.Get(); ok {
 		c.Schedule.HasHours = true
+		if len(v) > 0 {
+			c.Schedule.Hours = make([]hours.Interval, 0, len(v))
+		}
 		for _, h := range v {
 			c.Schedule.Hours = append(c.Schedule.Hours, hours.Interval{
 				Closes: h.Closes,
@@ -291,6 +306,9 @@ func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
 	}
 	if v, ok := l.ExceptionHours.Get(); ok {
 		c.Schedule.HasExceptions = true
+		if len(v) > 0 {
+			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
+		}
 		for _, x := range v {
 			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
 				Closes:       x.Closes.Ptr(),

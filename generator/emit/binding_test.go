@@ -190,6 +190,61 @@ func TestPredicateCandidate(t *testing.T) {
 	}
 }
 
+// TestPredicateCandidatePresized: each list of the candidate is allocated
+// at its final length once (no spare capacity left by doubling), and a
+// list that is absent or empty in the Location stays nil.
+func TestPredicateCandidatePresized(t *testing.T) {
+	three := `"amenities":{"a.x":{"description":"X"},"a.y":{"description":"Y"},"a.z":{"description":"Z"}},
+		"hours":[{"day":"monday","opens":"09:00","closes":"17:00"},{"day":"tuesday","opens":"09:00","closes":"17:00"},
+		         {"day":"friday","opens":"10:00","closes":"12:00"}],
+		"exception_hours":[{"valid_from":"2026-12-25","valid_through":"2026-12-25"},
+		                   {"valid_from":"2026-12-24","valid_through":"2026-12-24","opens":"09:00","closes":"12:00"},
+		                   {"valid_from":"2026-12-31","valid_through":"2026-12-31"}]`
+	cases := []struct {
+		name string
+		loc  string
+		n    int // length of every list; 0: each must be nil
+	}{
+		{"absent", `{"id":"a","name":"A"}`, 0},
+		{"empty", `{"id":"a","name":"A","amenities":{},"hours":[],"exception_hours":[]}`, 0},
+		{"one each", `{"id":"a","name":"A","amenities":{"a.x":{"description":"X"}},
+			"hours":[{"day":"monday","opens":"09:00","closes":"17:00"}],
+			"exception_hours":[{"valid_from":"2026-12-25","valid_through":"2026-12-25"}]}`, 1},
+		{"three each", `{"id":"a","name":"A",` + three + `}`, 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var l location.Location
+			if err := json.Unmarshal([]byte(tc.loc), &l); err != nil {
+				t.Fatal(err)
+			}
+			var ll location.LookupLocation
+			if err := json.Unmarshal([]byte(tc.loc), &ll); err != nil {
+				t.Fatal(err)
+			}
+			for who, c := range map[string]predicate.Candidate{"Location": l.PredicateCandidate(), "LookupLocation": ll.PredicateCandidate()} {
+				lists := []struct {
+					name     string
+					nil      bool
+					len, cap int
+				}{
+					{"amenities", c.Amenities == nil, len(c.Amenities), cap(c.Amenities)},
+					{"hours", c.Schedule.Hours == nil, len(c.Schedule.Hours), cap(c.Schedule.Hours)},
+					{"exceptions", c.Schedule.Exceptions == nil, len(c.Schedule.Exceptions), cap(c.Schedule.Exceptions)},
+				}
+				for _, li := range lists {
+					if tc.n == 0 && !li.nil {
+						t.Errorf("%s %s: not nil (len %d, cap %d)", who, li.name, li.len, li.cap)
+					}
+					if li.len != tc.n || li.cap != tc.n {
+						t.Errorf("%s %s: len %d, cap %d, want both %d", who, li.name, li.len, li.cap, tc.n)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestCandidateMatchesThroughEngine checks that the converted schedule and
 // amenities drive a real match: open Monday 10:00 New York with Wi-Fi.
 func TestCandidateMatchesThroughEngine(t *testing.T) {
