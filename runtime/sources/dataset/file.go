@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
 )
@@ -99,7 +100,7 @@ func OpenFileWith(path string, sections int, newVisitor func() Visitor) (*File, 
 	if parts <= 0 {
 		parts = 1
 		if size >= parallelFrom {
-			parts = runtime.GOMAXPROCS(0)
+			parts = runtime.GOMAXPROCS(0) * sectionsPerCore
 		}
 	}
 	recs, visitors, ok, err := visitSections(f, size, parts, newVisitor)
@@ -134,6 +135,14 @@ func (df *File) Visitors() []Visitor { return df.visitors }
 // can cut small files.
 var parallelFrom int64 = 8 << 20
 
+// sectionsPerCore is how many sections OpenFileWith cuts a large file into
+// per core by default. The sections are parsed at most one per core at a
+// time, in file order, so a core that finishes its section early takes the
+// next one: with one section per core, a core slowed down (by the
+// collector, or by another process) left the other idle for seconds at
+// the end of a million-store load.
+const sectionsPerCore = 4
+
 // parseSections parses f in up to parts sections on as many goroutines
 // (one when f is smaller than parallelFrom), falling back to one section
 // when a guessed boundary was wrong; ok is false when the file needs the
@@ -147,9 +156,10 @@ func parseSections(f *os.File, size int64, parts int) ([]Record, bool, error) {
 }
 
 // visitSections is parseSections into exactly parts sections (fewer when
-// no boundary is found), showing each record to its section's Visitor; it
-// returns the kept sections' Visitors (when newVisitor is not nil) in file
-// order.
+// no boundary is found), parsed by at most GOMAXPROCS goroutines at a
+// time, taking the sections in file order; it shows each record to its
+// section's Visitor and returns the kept sections' Visitors (when
+// newVisitor is not nil) in file order.
 func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor) ([]Record, []Visitor, bool, error) {
 	starts := []int64{0}
 	if parts > 1 {
@@ -160,7 +170,7 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		visitors := make([]Visitor, len(starts))
 		oks := make([]bool, len(starts))
 		errs := make([]error, len(starts))
-		var wg sync.WaitGroup
+		secs := make([]section, len(starts))
 		for k, base := range starts {
 			sec := section{base: base, first: k == 0, last: k == len(starts)-1, spans: true}
 			if !sec.last {
@@ -171,11 +181,20 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 				sec.visit = newVisitor()
 				visitors[k] = sec.visit
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[k], oks[k], errs[k] = parsePart(sec)
-			}()
+			secs[k] = sec
+		}
+		var next atomic.Int64 // the next section to parse
+		var wg sync.WaitGroup
+		for range min(len(secs), max(1, runtime.GOMAXPROCS(0))) {
+			wg.Go(func() {
+				for {
+					k := int(next.Add(1) - 1)
+					if k >= len(secs) {
+						return
+					}
+					results[k], oks[k], errs[k] = parsePart(secs[k])
+				}
+			})
 		}
 		wg.Wait()
 		all := true
