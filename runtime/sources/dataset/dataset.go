@@ -408,29 +408,48 @@ func (d recordDecoder) radius(rel string, raw json.RawMessage) (*float64, error)
 // checkIdentifiers enforces one namespace for ids and aliases across the
 // dataset, so a Lookup id never resolves ambiguously by accident.
 func checkIdentifiers(recs []Record) error {
-	idAt := make(map[string]int, len(recs))
+	return checkSectionIdentifiers([][]Record{recs})
+}
+
+// checkSectionIdentifiers is checkIdentifiers over the records of secs one
+// after the other (record numbers count across them), so sections parsed
+// apart are checked while they are put together.
+func checkSectionIdentifiers(secs [][]Record) error {
+	n := 0
+	for _, recs := range secs {
+		n += len(recs)
+	}
+	idAt := make(map[string]int, n)
 	aliases := 0
-	for i, r := range recs {
-		if j, dup := idAt[r.ID]; dup {
-			return &FieldError{Index: i, Pointer: fmt.Sprintf("/%d/location/id", i),
-				Reason: fmt.Sprintf("location id %q is already used by record %d", r.ID, j)}
+	i := 0
+	for _, recs := range secs {
+		for _, r := range recs {
+			if j, dup := idAt[r.ID]; dup {
+				return &FieldError{Index: i, Pointer: fmt.Sprintf("/%d/location/id", i),
+					Reason: fmt.Sprintf("location id %q is already used by record %d", r.ID, j)}
+			}
+			idAt[r.ID] = i
+			aliases += len(r.Aliases)
+			i++
 		}
-		idAt[r.ID] = i
-		aliases += len(r.Aliases)
 	}
 	aliasAt := make(map[string]int, aliases)
-	for i, r := range recs {
-		for j, a := range r.Aliases {
-			if k, clash := idAt[a]; clash {
-				if k == i {
-					return aliasError(i, j, "alias %q repeats the store's own location id", a)
+	i = 0
+	for _, recs := range secs {
+		for _, r := range recs {
+			for j, a := range r.Aliases {
+				if k, clash := idAt[a]; clash {
+					if k == i {
+						return aliasError(i, j, "alias %q repeats the store's own location id", a)
+					}
+					return aliasError(i, j, "alias %q equals the location id of record %d", a, k)
 				}
-				return aliasError(i, j, "alias %q equals the location id of record %d", a, k)
+				if k, clash := aliasAt[a]; clash && k != i {
+					return aliasError(i, j, "alias %q is also an alias of record %d", a, k)
+				}
+				aliasAt[a] = i
 			}
-			if k, clash := aliasAt[a]; clash && k != i {
-				return aliasError(i, j, "alias %q is also an alias of record %d", a, k)
-			}
-			aliasAt[a] = i
+			i++
 		}
 	}
 	return nil

@@ -103,7 +103,8 @@ func OpenFileWith(path string, sections int, newVisitor func() Visitor) (*File, 
 			parts = runtime.GOMAXPROCS(0) * sectionsPerCore
 		}
 	}
-	recs, visitors, ok, err := visitSections(f, size, parts, newVisitor)
+	parsed, err := visitSections(f, size, parts, newVisitor)
+	recs, visitors, ok := parsed.recs, parsed.visitors, parsed.ok
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("read %s: %w", path, err)
@@ -120,9 +121,9 @@ func OpenFileWith(path string, sections int, newVisitor func() Visitor) (*File, 
 		}
 		return &File{Records: recs, path: path, checked: true}, nil
 	}
-	if err := checkIdentifiers(recs); err != nil {
+	if parsed.idErr != nil {
 		f.Close()
-		return nil, err
+		return nil, parsed.idErr
 	}
 	return &File{Records: recs, path: path, f: f, checked: true, visitors: visitors}, nil
 }
@@ -151,16 +152,17 @@ func parseSections(f *os.File, size int64, parts int) ([]Record, bool, error) {
 	if size < parallelFrom {
 		parts = 1
 	}
-	recs, _, ok, err := visitSections(f, size, parts, nil)
-	return recs, ok, err
+	parsed, err := visitSections(f, size, parts, nil)
+	return parsed.recs, parsed.ok, err
 }
 
 // visitSections is parseSections into exactly parts sections (fewer when
 // no boundary is found), parsed by at most GOMAXPROCS goroutines at a
 // time, taking the sections in file order; it shows each record to its
 // section's Visitor and returns the kept sections' Visitors (when
-// newVisitor is not nil) in file order.
-func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor) ([]Record, []Visitor, bool, error) {
+// newVisitor is not nil) in file order, with the identifier rules' error
+// (checkIdentifiers), checked while the sections are put together.
+func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor) (sectioned, error) {
 	starts := []int64{0}
 	if parts > 1 {
 		starts = guessBoundaries(f, size, parts)
@@ -201,21 +203,27 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		n := 0
 		for k := range starts {
 			if errs[k] != nil {
-				return nil, nil, false, errs[k]
+				return sectioned{}, errs[k]
 			}
 			all = all && oks[k]
 			n += len(results[k])
 		}
 		if all {
+			var idErr error
+			checked := make(chan struct{})
+			go func() {
+				defer close(checked)
+				idErr = checkSectionIdentifiers(results)
+			}()
 			recs := make([]Record, 0, n)
-			for k, r := range results {
+			for _, r := range results {
 				recs = append(recs, r...)
-				results[k] = nil
 			}
+			<-checked
 			if newVisitor == nil {
 				visitors = nil
 			}
-			return recs, visitors, true, nil
+			return sectioned{recs: recs, visitors: visitors, idErr: idErr, ok: true}, nil
 		}
 	}
 	sec := section{r: io.NewSectionReader(f, 0, size), first: true, last: true, spans: true}
@@ -226,9 +234,19 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 	}
 	recs, ok, err := parsePart(sec)
 	if !ok || err != nil {
-		visitors = nil
+		return sectioned{recs: recs, ok: ok}, err
 	}
-	return recs, visitors, ok, err
+	return sectioned{recs: recs, visitors: visitors, idErr: checkIdentifiers(recs), ok: true}, nil
+}
+
+// sectioned is what visitSections parsed: the records, the Visitors that
+// saw them, the identifier rules' error, and whether the fast path took
+// the file (ok).
+type sectioned struct {
+	recs     []Record
+	visitors []Visitor
+	idErr    error
+	ok       bool
 }
 
 // guessBoundaries returns the first section's start (0) and, for each

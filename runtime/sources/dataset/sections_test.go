@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,45 @@ func TestSectionsPerCore(t *testing.T) {
 			t.Errorf("GOMAXPROCS %d, %d sections: records differ from one section's", tc.procs, tc.sections)
 		}
 		df.Close()
+	}
+}
+
+// TestCheckSectionIdentifiers: however the records are cut into sections,
+// the identifier rules give the error (record numbers included) they give
+// over the records in one piece, or none.
+func TestCheckSectionIdentifiers(t *testing.T) {
+	rec := func(id string, aliases ...string) Record { return Record{ID: id, Aliases: aliases} }
+	cases := []struct {
+		name string
+		recs []Record
+		want string // "" for none
+	}{
+		{"distinct", []Record{rec("a", "x"), rec("b"), rec("c", "y", "z")}, ""},
+		{"id twice", []Record{rec("a"), rec("b"), rec("a")}, `/2/location/id: location id "a" is already used by record 0`},
+		{"alias of another id", []Record{rec("a"), rec("b", "q", "a")}, `/1/aliases/1: alias "a" equals the location id of record 0`},
+		{"alias is own id", []Record{rec("a"), rec("b", "b")}, `/1/aliases/0: alias "b" repeats the store's own location id`},
+		{"alias twice", []Record{rec("a", "x"), rec("b"), rec("c", "x")}, `/2/aliases/0: alias "x" is also an alias of record 0`},
+		{"alias repeated in one record", []Record{rec("a", "x", "x")}, ""},
+		{"id beats a later alias", []Record{rec("a", "x"), rec("x"), rec("a")}, `/2/location/id: location id "a" is already used by record 0`},
+	}
+	for _, tc := range cases {
+		whole := checkIdentifiers(tc.recs)
+		got := ""
+		if whole != nil {
+			got = whole.Error()
+		}
+		if !strings.Contains(got, tc.want) || (tc.want == "") != (whole == nil) {
+			t.Fatalf("%s: whole: %v, want %q", tc.name, whole, tc.want)
+		}
+		// Every way of cutting the records into two or three sections.
+		n := len(tc.recs)
+		for i := 0; i <= n; i++ {
+			for j := i; j <= n; j++ {
+				err := checkSectionIdentifiers([][]Record{tc.recs[:i], tc.recs[i:j], tc.recs[j:]})
+				if !reflect.DeepEqual(err, whole) {
+					t.Errorf("%s, cut at %d and %d: %v, want %v", tc.name, i, j, err, whole)
+				}
+			}
+		}
 	}
 }
