@@ -696,6 +696,42 @@ func TextFields(l *location.Location) textrank.Fields {
 	return f
 }
 
+// textScratch holds the lists of the Fields it makes, so a load that
+// indexes a million Locations one after the other allocates them once.
+type textScratch struct {
+	address, amenities, keys []string
+}
+
+// fields returns TextFields(l) (the same text, though an empty list may be
+// nil), its lists t's own until the next call: textrank.Part.Add keeps
+// none of them.
+func (t *textScratch) fields(l *location.Location) textrank.Fields {
+	f := textrank.Fields{Name: l.Name}
+	if a, ok := l.Address.Get(); ok {
+		lines := [...]opt.Value[string]{a.StreetAddress, a.AddressLocality, a.AddressRegion, a.PostalCode, a.AddressCountry}
+		t.address = t.address[:0]
+		for _, v := range lines {
+			if v.Set {
+				t.address = append(t.address, v.V)
+			}
+		}
+		f.Address = t.address
+	}
+	if am, ok := l.Amenities.Get(); ok {
+		t.keys = t.keys[:0]
+		for k := range am {
+			t.keys = append(t.keys, string(k))
+		}
+		slices.Sort(t.keys)
+		t.amenities = t.amenities[:0]
+		for _, k := range t.keys {
+			t.amenities = append(t.amenities, am[location.AmenityType(k)].Description)
+		}
+		f.Amenities = t.amenities
+	}
+	return f
+}
+
 // Capabilities reports point and address targets and the countries public
 // records serve; private records never widen it.
 func (s *Source) Capabilities() location.SourceCapabilities { return s.caps }

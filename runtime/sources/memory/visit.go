@@ -44,6 +44,8 @@ type section struct {
 	public []int32   // section numbers of the public records
 	ents   [][]entry // public records' entries, in blocks
 	text   *textrank.Part
+	// scratch holds the lists of the text being indexed.
+	scratch textScratch
 	// failed is the section number of the first invalid record (-1: none);
 	// the records after it are only counted.
 	failed  int
@@ -67,7 +69,7 @@ func (s *section) Visit(rec *dataset.Record, loc []byte) {
 	if rec.Private {
 		return
 	}
-	s.text.Add(TextFields(decoded))
+	s.text.Add(s.scratch.fields(decoded))
 	if s.load.kept.Add(1) <= int64(keepDecodedUpTo) {
 		e.loc = decoded
 	} else if !s.dropped {
