@@ -168,7 +168,7 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		starts = guessBoundaries(f, size, parts)
 	}
 	if len(starts) > 1 {
-		results := make([][]Record, len(starts))
+		results := make([][][]Record, len(starts)) // each section's blocks
 		visitors := make([]Visitor, len(starts))
 		oks := make([]bool, len(starts))
 		errs := make([]error, len(starts))
@@ -194,31 +194,28 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 					if k >= len(secs) {
 						return
 					}
-					results[k], oks[k], errs[k] = parsePart(secs[k])
+					results[k], oks[k], errs[k] = parseBlocks(secs[k])
 				}
 			})
 		}
 		wg.Wait()
 		all := true
-		n := 0
+		var blocks [][]Record
 		for k := range starts {
 			if errs[k] != nil {
 				return sectioned{}, errs[k]
 			}
 			all = all && oks[k]
-			n += len(results[k])
+			blocks = append(blocks, results[k]...)
 		}
 		if all {
 			var idErr error
 			checked := make(chan struct{})
 			go func() {
 				defer close(checked)
-				idErr = checkSectionIdentifiers(results)
+				idErr = checkSectionIdentifiers(blocks)
 			}()
-			recs := make([]Record, 0, n)
-			for _, r := range results {
-				recs = append(recs, r...)
-			}
+			recs := concatBlocks(blocks)
 			<-checked
 			if newVisitor == nil {
 				visitors = nil

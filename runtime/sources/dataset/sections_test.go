@@ -11,11 +11,12 @@ import (
 
 // TestSectionsPerCore: a large file is cut into sectionsPerCore sections
 // per core by default, however many cores there are, and the sections'
-// Visitors still see every record once, in file order.
+// Visitors still see every record once, in file order, and Records are
+// the records in order however many blocks each section parsed them into.
 func TestSectionsPerCore(t *testing.T) {
-	saved := parallelFrom
+	saved, savedBlock := parallelFrom, recsBlock
 	parallelFrom = 0
-	defer func() { parallelFrom = saved }()
+	defer func() { parallelFrom, recsBlock = saved, savedBlock }()
 	path := filepath.Join(t.TempDir(), "stores.json")
 	if err := os.WriteFile(path, sampleJSON(t), 0o600); err != nil {
 		t.Fatal(err)
@@ -27,14 +28,18 @@ func TestSectionsPerCore(t *testing.T) {
 	defer plain.Close()
 	cases := []struct {
 		procs, sections, want int // want: sections made
+		block                 int // records per block
 	}{
-		{1, 0, sectionsPerCore},
-		{2, 0, 2 * sectionsPerCore},
-		{3, 0, 3 * sectionsPerCore},
-		{2, 5, 5},
-		{1, 9, 9},
+		{1, 0, sectionsPerCore, savedBlock},
+		{2, 0, 2 * sectionsPerCore, savedBlock},
+		{3, 0, 3 * sectionsPerCore, savedBlock},
+		{2, 5, 5, savedBlock},
+		{1, 9, 9, savedBlock},
+		{2, 0, 2 * sectionsPerCore, 1},
+		{2, 3, 3, 7},
 	}
 	for _, tc := range cases {
+		recsBlock = tc.block
 		prev := runtime.GOMAXPROCS(tc.procs)
 		made := 0
 		df, err := OpenFileWith(path, tc.sections, func() Visitor {

@@ -136,10 +136,33 @@ type section struct {
 // needs the strict path, or when it does not end exactly at stop (the
 // guessed boundary was not a record's start).
 func parsePart(sec section) (recs []Record, ok bool, err error) {
+	blocks, ok, err := parseBlocks(sec)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	return concatBlocks(blocks), true, nil
+}
+
+// concatBlocks returns the records of blocks one after the other.
+func concatBlocks(blocks [][]Record) []Record {
+	n := 0
+	for _, b := range blocks {
+		n += len(b)
+	}
+	recs := make([]Record, 0, n)
+	for _, b := range blocks {
+		recs = append(recs, b...)
+	}
+	return recs
+}
+
+// parseBlocks is parsePart leaving the records in the blocks they were
+// parsed into, in order, so the records of many sections are copied into
+// one slice once.
+func parseBlocks(sec section) (blocks [][]Record, ok bool, err error) {
 	st := &stream{r: sec.r, b: make([]byte, 0, streamBlock), off: sec.base}
 	in := &interner{strs: map[string]string{}, areas: map[string]*ServiceArea{}}
 	var arena []byte
-	var blocks [][]Record
 	cur := make([]Record, 0, recsBlock)
 	keep := func(loc []byte) []byte {
 		if len(arena)+len(loc) > cap(arena) {
@@ -240,15 +263,7 @@ func parsePart(sec section) (recs []Record, ok bool, err error) {
 			break
 		}
 	}
-	n := len(cur)
-	for _, b := range blocks {
-		n += len(b)
-	}
-	recs = make([]Record, 0, n)
-	for _, b := range blocks {
-		recs = append(recs, b...)
-	}
-	return append(recs, cur...), true, nil
+	return append(blocks, cur), true, nil
 }
 
 // peekPos is the position of the next non-space byte.
