@@ -141,8 +141,9 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint, key []by
 	}
 	if len(s.ents) >= loadGCThreshold {
 		// The encoding garbage would otherwise let the heap grow to twice
-		// the Source's size on top of it.
-		defer loadmem.Limit()()
+		// the Source's size on top of it; the memory the build held is
+		// enough for it.
+		defer loadmem.LimitHeld()()
 	}
 	prog, err := program()
 	if err != nil {

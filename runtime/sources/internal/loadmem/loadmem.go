@@ -41,18 +41,48 @@ var active atomic.Bool
 // the live heap, and raises the growth target to GCPercent (never lowering
 // a higher one, or turning a disabled collector on); it returns the
 // function that restores both: call it when the load is done.
-func Limit() (restore func()) {
+func Limit() (restore func()) { return limitFrom(0) }
+
+// LimitHeld is Limit for work done right after a load, such as writing
+// what it built: the soft limit starts at the memory the process holds
+// now (the runtime's, less what it has returned to the system), within
+// Loading and Largest, instead of at Loading. The work then reuses the
+// memory the load's garbage left free, without a collection for every
+// few hundred megabytes (each marking everything the load built), and
+// grows the process no further than the load did, as far as Largest.
+func LimitHeld() (restore func()) { return limitFrom(held()) }
+
+// held is the memory the runtime holds: what the soft limit counts.
+func held() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+}
+
+// startLimit is the soft limit a load starts under: at least Loading, at
+// most Largest and the limit already set (prev), and from there as high
+// as want.
+func startLimit(want, prev int64) int64 {
+	return min(max(want, Loading), Largest, prev)
+}
+
+// limitFrom is Limit starting at startLimit(want, the limit set).
+func limitFrom(want int64) (restore func()) {
 	prev := debug.SetMemoryLimit(-1)
 	if prev <= Loading || !active.CompareAndSwap(false, true) {
 		return func() {}
 	}
-	debug.SetMemoryLimit(Loading)
+	start := startLimit(want, prev)
+	debug.SetMemoryLimit(start)
 	pct := debug.SetGCPercent(GCPercent)
 	if pct < 0 || pct > GCPercent {
 		debug.SetGCPercent(pct) // off, or already a larger target
 	}
 	stop, stopped := make(chan struct{}), make(chan struct{})
-	go follow(min(prev, Largest), stop, stopped)
+	go follow(start, min(prev, Largest), stop, stopped)
 	return func() {
 		close(stop)
 		<-stopped
@@ -62,15 +92,14 @@ func Limit() (restore func()) {
 	}
 }
 
-// follow raises the soft limit, up to most, to half above the live
-// heap each time the live heap grows past two thirds of it, until
+// follow raises the soft limit from limit, up to most, to half above the
+// live heap each time the live heap grows past two thirds of it, until
 // stop is closed.
-func follow(most int64, stop <-chan struct{}, stopped chan<- struct{}) {
+func follow(limit, most int64, stop <-chan struct{}, stopped chan<- struct{}) {
 	defer close(stopped)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	tick := time.NewTicker(followEvery)
 	defer tick.Stop()
-	limit := int64(Loading)
 	for {
 		select {
 		case <-stop:
