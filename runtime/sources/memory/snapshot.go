@@ -149,13 +149,29 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint, key []by
 	if err != nil {
 		return fmt.Errorf("snapshot %s: %w", path, err)
 	}
-	fp, err := dataset.FileFingerprint(s.file.Path())
-	if err != nil {
-		return fmt.Errorf("snapshot %s: fingerprint the dataset: %w", path, err)
+	// The dataset is fingerprinted again while the snapshot is encoded,
+	// and the snapshot is put in place only when nothing changed; the
+	// header therefore binds the fingerprint taken before the load.
+	type fingerprinted struct {
+		fp  dataset.Fingerprint
+		err error
 	}
-	if !fp.Equal(before) {
-		return fmt.Errorf("snapshot %s: dataset %s: %w while it loaded; not saving its indexes", path, s.file.Path(), dataset.ErrChanged)
+	again := make(chan fingerprinted, 1)
+	go func() {
+		fp, err := dataset.FileFingerprint(s.file.Path())
+		again <- fingerprinted{fp, err}
+	}()
+	unchanged := func() error {
+		got := <-again
+		if got.err != nil {
+			return fmt.Errorf("snapshot %s: fingerprint the dataset: %w", path, got.err)
+		}
+		if !got.fp.Equal(before) {
+			return fmt.Errorf("snapshot %s: dataset %s: %w while it loaded; not saving its indexes", path, s.file.Path(), dataset.ErrChanged)
+		}
+		return nil
 	}
+	fp := before
 	var head enc
 	head.str(snapshotMagic)
 	head.uv(snapshotVersion)
@@ -187,10 +203,18 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint, key []by
 	// Each section goes to the file as soon as it is encoded, so writing a
 	// million stores holds one section at a time; the strings come last.
 	w := newSnapshotWriter()
-	emit := func(sec *enc) {
-		put(binary.AppendUvarint(nil, uint64(sec.len())))
-		sec.each(put)
-		sec.release()
+	// emit writes one section made of the bytes of parts, one after the
+	// other, and releases them.
+	emit := func(parts ...*enc) {
+		n := 0
+		for _, p := range parts {
+			n += p.len()
+		}
+		put(binary.AppendUvarint(nil, uint64(n)))
+		for _, p := range parts {
+			p.each(put)
+			p.release()
+		}
 	}
 	if err := w.source(s, emit); err != nil {
 		tmp.Close()
@@ -212,6 +236,9 @@ func (s *Source) WriteSnapshot(path string, before dataset.Fingerprint, key []by
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	if err := unchanged(); err != nil {
+		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("snapshot %s: %w", path, err)
@@ -411,9 +438,44 @@ func (w *snapshotWriter) area(sa *dataset.ServiceArea) uint64 {
 	return n
 }
 
-// source encodes every section of s, handing each to emit in the order
-// decodeSource reads them, as soon as it is encoded (emit may release it).
-func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
+// source encodes every section of s, handing each to emit (in one or more
+// parts, to be written one after the other) in the order decodeSource
+// reads them, as soon as it is encoded; emit may release the parts.
+func (w *snapshotWriter) source(s *Source, emit func(...*enc)) error {
+	// The text index's postings and names and the spatial order hold no
+	// strings, so nothing they encode depends on the arena: they are
+	// encoded on another core while the entries are.
+	type stringless struct{ post, order enc }
+	later := make(chan *stringless, 1)
+	go func() {
+		var t stringless
+		f := s.text.Frozen()
+		t.post.uv(uint64(len(f.Post)))
+		t.post.uv(uint64(len(f.NameSeq)))
+		for l := 0; l+1 < len(f.Off); l++ {
+			list := f.Post[f.Off[l]:f.Off[l+1]]
+			t.post.uv(uint64(len(list)))
+			prev := int32(-1)
+			for _, d := range list {
+				t.post.uv(uint64(d - prev))
+				prev = d
+			}
+		}
+		for d := 0; d < f.Docs; d++ {
+			seq := f.NameSeq[f.NameOff[d]:f.NameOff[d+1]]
+			t.post.uv(uint64(len(seq)))
+			for _, id := range seq {
+				t.post.uv(uint64(id))
+			}
+		}
+		ids := s.spatial.Order()
+		t.order.uv(uint64(len(ids)))
+		for _, id := range ids {
+			t.order.uv(uint64(id))
+		}
+		later <- &t
+	}()
+
 	keys := make([]string, 0, len(s.schedules))
 	for k := range s.schedules {
 		keys = append(keys, k)
@@ -500,33 +562,9 @@ func (w *snapshotWriter) source(s *Source, emit func(*enc)) error {
 	f := s.text.Frozen()
 	text.uv(uint64(f.Docs))
 	w.strs(&text, f.Vocab)
-	text.uv(uint64(len(f.Post)))
-	text.uv(uint64(len(f.NameSeq)))
-	for l := 0; l+1 < len(f.Off); l++ {
-		list := f.Post[f.Off[l]:f.Off[l+1]]
-		text.uv(uint64(len(list)))
-		prev := int32(-1)
-		for _, d := range list {
-			text.uv(uint64(d - prev))
-			prev = d
-		}
-	}
-	for d := 0; d < f.Docs; d++ {
-		seq := f.NameSeq[f.NameOff[d]:f.NameOff[d+1]]
-		text.uv(uint64(len(seq)))
-		for _, id := range seq {
-			text.uv(uint64(id))
-		}
-	}
-	emit(&text)
-
-	order := w.enc()
-	ids := s.spatial.Order()
-	order.uv(uint64(len(ids)))
-	for _, id := range ids {
-		order.uv(uint64(id))
-	}
-	emit(&order)
+	t := <-later
+	emit(&text, &t.post)
+	emit(&t.order)
 	return nil
 }
 
