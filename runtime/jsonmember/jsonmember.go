@@ -63,24 +63,16 @@ func First(obj []byte, name string) (_ json.RawMessage, ok bool) {
 	}
 	i = skipSpace(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
-		kEnd := scanString(obj, i)
-		if kEnd < 0 {
+		kEnd, vStart, vEnd, ok := scanMember(obj, i)
+		if !ok {
 			return nil, false
 		}
 		is, ok := nameIs(obj[i:kEnd], name)
 		if !ok {
 			return nil, false
 		}
-		if i = skipSpace(obj, kEnd); i >= len(obj) || obj[i] != ':' {
-			return nil, false
-		}
-		i = skipSpace(obj, i+1)
-		vEnd := scanValue(obj, i, 1)
-		if vEnd < 0 {
-			return nil, false
-		}
 		if is {
-			return json.RawMessage(obj[i:vEnd:vEnd]), true
+			return json.RawMessage(obj[vStart:vEnd:vEnd]), true
 		}
 		if i = skipSpace(obj, vEnd); i >= len(obj) || obj[i] != ',' {
 			return nil, false
@@ -99,6 +91,23 @@ func nameIs(raw []byte, name string) (is, ok bool) {
 	}
 	key, ok := memberName(raw)
 	return key == name, ok
+}
+
+// scanMember reads the member whose name begins at obj[i] (a '"'): the
+// name ends at kEnd, the value lies at obj[vStart:vEnd] (one level inside
+// the object); ok is false when either does not scan or the ':' is missing.
+func scanMember(obj []byte, i int) (kEnd, vStart, vEnd int, ok bool) {
+	if kEnd = scanString(obj, i); kEnd < 0 {
+		return 0, 0, 0, false
+	}
+	if vStart = skipSpace(obj, kEnd); vStart >= len(obj) || obj[vStart] != ':' {
+		return 0, 0, 0, false
+	}
+	vStart = skipSpace(obj, vStart+1)
+	if vEnd = scanValue(obj, vStart, 1); vEnd < 0 {
+		return 0, 0, 0, false
+	}
+	return kEnd, vStart, vEnd, true
 }
 
 // member is one member Each found: its name and where its value lies.
@@ -123,23 +132,15 @@ func scanMembers(obj []byte, ms []member) (_ []member, ok bool) {
 		if i >= len(obj) || obj[i] != '"' {
 			return nil, false
 		}
-		kEnd := scanString(obj, i)
-		if kEnd < 0 {
+		kEnd, vStart, vEnd, ok := scanMember(obj, i)
+		if !ok {
 			return nil, false
 		}
 		key, ok := memberName(obj[i:kEnd])
 		if !ok {
 			return nil, false
 		}
-		if i = skipSpace(obj, kEnd); i >= len(obj) || obj[i] != ':' {
-			return nil, false
-		}
-		i = skipSpace(obj, i+1)
-		vEnd := scanValue(obj, i, 1)
-		if vEnd < 0 {
-			return nil, false
-		}
-		ms = append(ms, member{key: key, start: i, end: vEnd})
+		ms = append(ms, member{key: key, start: vStart, end: vEnd})
 		if i = skipSpace(obj, vEnd); i >= len(obj) {
 			return nil, false
 		}
