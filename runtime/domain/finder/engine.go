@@ -343,12 +343,13 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 		if err := e.checkOrder(order, after, cands); err != nil {
 			return zero, err
 		}
-		ok, err := e.match(ctx, p, cands)
+		ok, err := e.match(ctx, p, cands, need-len(matched))
 		if err != nil {
 			return zero, err
 		}
 		// Matches past need decide nothing (need already tells whether a
-		// next page exists), so they are not kept.
+		// next page exists), so they are neither kept nor, where no
+		// batch-wide predicate follows, looked for.
 		for i, c := range cands {
 			if ok[i] && len(matched) < need {
 				matched = append(matched, c)
@@ -398,14 +399,21 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 }
 
 // match evaluates one batch: local predicates per candidate, then serves and
-// items in one source call each for the survivors.
-func (e *Engine[L]) match(ctx context.Context, p *predicate.Prepared, cands []Candidate[L]) ([]bool, error) {
+// items in one source call each for the survivors. When neither follows,
+// candidates after the want-th match are left unevaluated (reported as no
+// match): a search needs only its first want, and the unevaluated ones are
+// where the next page's cursor starts anyway.
+func (e *Engine[L]) match(ctx context.Context, p *predicate.Prepared, cands []Candidate[L], want int) ([]bool, error) {
 	ok := make([]bool, len(cands))
 	var idx []int
+	localOnly := p.Serves() == nil && !p.HasItems()
 	// The views the engine makes, one allocation for the batch; each
 	// candidate still has a view of its own.
 	var views []predicate.Candidate
 	for i, c := range cands {
+		if localOnly && len(idx) >= want {
+			break
+		}
 		var pc *predicate.Candidate
 		if c.Predicate != nil && c.Predicate.Value == any(c.Location) {
 			// The source's view already carries the Location: used as it
@@ -591,7 +599,7 @@ func (e *Engine[L]) Lookup(ctx context.Context, req LookupRequest) (lookup.Resul
 		return e.bind.ID(c.Location)
 	}
 	refine := func(ctx context.Context, cands []Candidate[L]) ([]bool, error) {
-		return e.match(ctx, p, cands)
+		return e.match(ctx, p, cands, len(cands))
 	}
 	res, err := lookup.ResolveAll(ctx, req.IDs, e.opts.Lookup, resolve, key, refine)
 	if err != nil {

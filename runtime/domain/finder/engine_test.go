@@ -2,6 +2,7 @@ package finder
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -601,5 +602,60 @@ func TestPredicateViewsFromTheSource(t *testing.T) {
 		if _, err := e.Search(context.Background(), SearchRequest{Limit: &four}); err == nil || !strings.Contains(err.Error(), "predicate view of") {
 			t.Errorf("withValue %v, view of another id: error %v", withValue, err)
 		}
+	}
+}
+
+// TestSearchEvaluatesNoCandidatePastThePage holds the engine to evaluating
+// local predicates only up to the page's last needed match when no
+// batch-wide predicate (serves, items) follows, and to every candidate of
+// the batch when one does, with the same pages either way.
+func TestSearchEvaluatesNoCandidatePastThePage(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		serves    bool
+		wantEvals int
+	}{
+		// limit 3 needs 4 matches: loc_000, 002, 004 and 006, the 7th
+		// candidate of the batch.
+		{"local predicates only", false, 7},
+		// Serves is asked once for the batch's survivors, so the whole
+		// first batch (DefaultMinBatch) is evaluated.
+		{"serves follows", true, DefaultMinBatch},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSource(40)
+			var evaluated []string
+			s.caps.Filters = map[string]predicate.ExtensionFilter{
+				"com.example.even": func(_ context.Context, c *predicate.Candidate, _ json.RawMessage) (bool, error) {
+					evaluated = append(evaluated, c.ID)
+					var n int
+					_, err := fmt.Sscanf(c.ID, "loc_%d", &n)
+					return err == nil && n%2 == 0, err
+				},
+			}
+			q := predicate.Query{Filters: predicate.Filters{Extensions: []predicate.Extension{{Key: "com.example.even", Raw: json.RawMessage("true")}}}}
+			if tc.serves {
+				q.Serves = &predicate.Target{Key: "point", Point: &predicate.Geo{Lat: 1, Lon: 2}}
+			}
+			e := newEngine(t, s, Options{})
+			three := 3
+			page, err := e.Search(context.Background(), SearchRequest{Query: q, Limit: &three})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(page.Locations); !slices.Equal(got, []string{"loc_000", "loc_002", "loc_004"}) || !page.HasNextPage {
+				t.Fatalf("first page %v (next page %v)", got, page.HasNextPage)
+			}
+			if len(evaluated) != tc.wantEvals {
+				t.Errorf("evaluated %d candidates (%v), want %d", len(evaluated), evaluated, tc.wantEvals)
+			}
+			var want []string
+			for i := 0; i < 40; i += 2 {
+				want = append(want, fmt.Sprintf("loc_%03d", i))
+			}
+			if got := walk(t, e, SearchRequest{Query: q, Limit: &three}); !slices.Equal(got, want) {
+				t.Errorf("walked %v\nwant   %v", got, want)
+			}
+		})
 	}
 }
