@@ -24,9 +24,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -413,46 +416,160 @@ func checkIdentifiers(recs []Record) error {
 
 // checkSectionIdentifiers is checkIdentifiers over the records of secs one
 // after the other (record numbers count across them), so sections parsed
-// apart are checked while they are put together.
+// apart are checked while they are put together. A large dataset is checked
+// on every core: each goroutine takes the identifiers of one hash shard
+// (an identifier and every copy of it fall in the same one) and finds its
+// shard's first conflict, and the first of those in reading order is the
+// error a single pass would meet first.
 func checkSectionIdentifiers(secs [][]Record) error {
 	n := 0
 	for _, recs := range secs {
 		n += len(recs)
 	}
-	idAt := make(map[string]int, n)
+	shards := 1
+	if n >= shardIdentifiersFrom {
+		shards = min(runtime.GOMAXPROCS(0), maxIdentifierShards)
+	}
+	return checkShards(secs, n, shards)
+}
+
+// checkShards is checkSectionIdentifiers over n records on shards
+// goroutines.
+func checkShards(secs [][]Record, n, shards int) error {
+	if shards <= 1 {
+		return identifierShard{}.check(secs, n).err()
+	}
+	seed := maphash.MakeSeed()
+	found := make([]identifierConflict, shards)
+	var wg sync.WaitGroup
+	for w := range shards {
+		wg.Go(func() {
+			found[w] = identifierShard{seed: seed, of: uint64(shards), is: uint64(w)}.check(secs, n/shards)
+		})
+	}
+	wg.Wait()
+	first := found[0]
+	for _, c := range found[1:] {
+		if c.before(first) {
+			first = c
+		}
+	}
+	return first.err()
+}
+
+// shardIdentifiersFrom is the fewest records whose identifiers are checked
+// on more than one core.
+const shardIdentifiersFrom = 1 << 16
+
+// maxIdentifierShards bounds the goroutines of one check: each reads every
+// record, so more shards than this would mostly repeat that reading.
+const maxIdentifierShards = 8
+
+// identifierShard is the share of the identifiers one goroutine checks:
+// those whose hash is is modulo of (all of them when of is 0).
+type identifierShard struct {
+	seed   maphash.Seed
+	of, is uint64
+}
+
+func (sh identifierShard) owns(id string) bool {
+	return sh.of == 0 || maphash.String(sh.seed, id)%sh.of == sh.is
+}
+
+// identifierConflict is the first identifier rule a shard's records break,
+// in reading order: every id before any alias, then by record and alias
+// number. The zero value is no conflict.
+type identifierConflict struct {
+	kind     conflictKind
+	rec, pos int    // record number, and alias number for an alias
+	value    string // the identifier
+	other    int    // the record that has it already
+}
+
+type conflictKind int
+
+const (
+	noConflict conflictKind = iota
+	idTwice
+	aliasIsOwnID
+	aliasIsID
+	aliasTwice
+)
+
+// before reports whether c is met before d by a single pass over all the
+// records: the ids are all read before the first alias.
+func (c identifierConflict) before(d identifierConflict) bool {
+	if c.kind == noConflict || d.kind == noConflict {
+		return d.kind == noConflict && c.kind != noConflict
+	}
+	if ci, di := c.kind == idTwice, d.kind == idTwice; ci != di {
+		return ci
+	}
+	if c.rec != d.rec {
+		return c.rec < d.rec
+	}
+	return c.pos < d.pos
+}
+
+func (c identifierConflict) err() error {
+	switch c.kind {
+	case idTwice:
+		return &FieldError{Index: c.rec, Pointer: fmt.Sprintf("/%d/location/id", c.rec),
+			Reason: fmt.Sprintf("location id %q is already used by record %d", c.value, c.other)}
+	case aliasIsOwnID:
+		return aliasError(c.rec, c.pos, "alias %q repeats the store's own location id", c.value)
+	case aliasIsID:
+		return aliasError(c.rec, c.pos, "alias %q equals the location id of record %d", c.value, c.other)
+	case aliasTwice:
+		return aliasError(c.rec, c.pos, "alias %q is also an alias of record %d", c.value, c.other)
+	}
+	return nil
+}
+
+// check reads the shard's ids, then its aliases, in record order and
+// returns the first conflict; size is how many ids the shard expects.
+func (sh identifierShard) check(secs [][]Record, size int) identifierConflict {
+	idAt := make(map[string]int, size)
 	aliases := 0
 	i := 0
 	for _, recs := range secs {
 		for _, r := range recs {
-			if j, dup := idAt[r.ID]; dup {
-				return &FieldError{Index: i, Pointer: fmt.Sprintf("/%d/location/id", i),
-					Reason: fmt.Sprintf("location id %q is already used by record %d", r.ID, j)}
-			}
-			idAt[r.ID] = i
 			aliases += len(r.Aliases)
+			if sh.owns(r.ID) {
+				if j, dup := idAt[r.ID]; dup {
+					return identifierConflict{kind: idTwice, rec: i, value: r.ID, other: j}
+				}
+				idAt[r.ID] = i
+			}
 			i++
 		}
 	}
-	aliasAt := make(map[string]int, aliases)
+	if aliases == 0 {
+		return identifierConflict{}
+	}
+	aliasAt := make(map[string]int, aliases/max(1, int(sh.of)))
 	i = 0
 	for _, recs := range secs {
 		for _, r := range recs {
 			for j, a := range r.Aliases {
+				if !sh.owns(a) {
+					continue
+				}
 				if k, clash := idAt[a]; clash {
 					if k == i {
-						return aliasError(i, j, "alias %q repeats the store's own location id", a)
+						return identifierConflict{kind: aliasIsOwnID, rec: i, pos: j, value: a}
 					}
-					return aliasError(i, j, "alias %q equals the location id of record %d", a, k)
+					return identifierConflict{kind: aliasIsID, rec: i, pos: j, value: a, other: k}
 				}
 				if k, clash := aliasAt[a]; clash && k != i {
-					return aliasError(i, j, "alias %q is also an alias of record %d", a, k)
+					return identifierConflict{kind: aliasTwice, rec: i, pos: j, value: a, other: k}
 				}
 				aliasAt[a] = i
 			}
 			i++
 		}
 	}
-	return nil
+	return identifierConflict{}
 }
 
 // aliasError is the FieldError of record i's alias j, its pointer made

@@ -1,10 +1,13 @@
 package dataset
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -105,5 +108,79 @@ func TestCheckSectionIdentifiers(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCheckShardsMatchOnePass: on datasets with identifiers drawn from a
+// small pool (so ids repeat, aliases hit ids, their own record's id and
+// other aliases), checking on 2 to 5 shards gives exactly the error of one
+// pass, or none when it finds none.
+func TestCheckShardsMatchOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	kinds := map[string]int{}
+	for trial := range 3000 {
+		n := 1 + rng.IntN(40)
+		pool := n + rng.IntN(4*n) // smaller pools conflict more often
+		recs := make([]Record, n)
+		for i := range recs {
+			recs[i].ID = "s" + strconv.Itoa(rng.IntN(pool))
+			for range rng.IntN(3) {
+				recs[i].Aliases = append(recs[i].Aliases, "s"+strconv.Itoa(rng.IntN(pool)))
+			}
+		}
+		cut := rng.IntN(n + 1)
+		secs := [][]Record{recs[:cut], recs[cut:]}
+		want := checkShards(secs, n, 1)
+		kinds[conflictOf(want)]++
+		for shards := 2; shards <= 5; shards++ {
+			if got := checkShards(secs, n, shards); !reflect.DeepEqual(got, want) {
+				t.Fatalf("trial %d, %d shards: %v, one pass: %v", trial, shards, got, want)
+			}
+		}
+	}
+	// The pools must have produced every outcome, or the comparison proved
+	// little.
+	for _, k := range []string{"none", "already used", "repeats the store", "equals the location id", "also an alias"} {
+		if kinds[k] == 0 {
+			t.Errorf("no trial gave %q: %v", k, kinds)
+		}
+	}
+}
+
+// conflictOf names the rule err reports ("none" for nil).
+func conflictOf(err error) string {
+	if err == nil {
+		return "none"
+	}
+	for _, k := range []string{"already used", "repeats the store", "equals the location id", "also an alias"} {
+		if strings.Contains(err.Error(), k) {
+			return k
+		}
+	}
+	return err.Error()
+}
+
+// TestCheckSectionIdentifiersShardsLargeDatasets: a dataset large enough
+// to be checked on several cores reports the conflict one pass meets first
+// (here an alias clash near the end, then also an id clash after it, which
+// comes first since every id is read before any alias).
+func TestCheckSectionIdentifiersShardsLargeDatasets(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	n := shardIdentifiersFrom + 10
+	recs := make([]Record, n)
+	for i := range recs {
+		recs[i].ID = "store-" + strconv.Itoa(i)
+		recs[i].Aliases = []string{"alias-" + strconv.Itoa(i)}
+	}
+	recs[n-3].Aliases = append(recs[n-3].Aliases, "alias-17")
+	secs := [][]Record{recs[:n/3], recs[n/3:]}
+	want := fmt.Sprintf(`/%d/aliases/1: alias "alias-17" is also an alias of record 17`, n-3)
+	if err := checkSectionIdentifiers(secs); err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("alias clash: %v, want %s", err, want)
+	}
+	recs[n-1].ID = "store-5"
+	want = fmt.Sprintf(`/%d/location/id: location id "store-5" is already used by record 5`, n-1)
+	if err := checkSectionIdentifiers(secs); err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("id clash: %v, want %s", err, want)
 	}
 }
