@@ -184,3 +184,32 @@ func TestCheckSectionIdentifiersShardsLargeDatasets(t *testing.T) {
 		t.Fatalf("id clash: %v, want %s", err, want)
 	}
 }
+
+// BenchmarkCheckIdentifiers times the identifier rules over a million
+// records of the light shape's identifiers (an id and one or two aliases
+// each) in two sections, in one pass (the baseline) and sharded on every
+// core as OpenFile checks a dataset that large.
+func BenchmarkCheckIdentifiers(b *testing.B) {
+	const n = 1_000_000
+	recs := make([]Record, n)
+	for i := range recs {
+		recs[i].ID = fmt.Sprintf("loc_%012x", uint64(i)*0x9e3779b97f4a7c15>>16)
+		recs[i].Aliases = []string{fmt.Sprintf("store-%07d", i)}
+		if i%2 == 0 {
+			recs[i].Aliases = append(recs[i].Aliases, fmt.Sprintf("VBE-%07d", i))
+		}
+	}
+	secs := [][]Record{recs[:n/2], recs[n/2:]}
+	for _, bc := range []struct {
+		name   string
+		shards int
+	}{{"baseline=one_pass", 1}, {"sharded", min(runtime.GOMAXPROCS(0), maxIdentifierShards)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := checkShards(secs, n, bc.shards); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
