@@ -52,6 +52,25 @@ func e2eClient(t *testing.T, c config) *mcp.ClientSession {
 	return cs
 }
 
+// e2eContext is the hang guard of a whole end-to-end test: it ends a little
+// before the test binary's -timeout would stop it, so a slow machine (the
+// race detector on two busy cores) fails nothing that a hang would not,
+// while a hung call still fails with its own error first.
+func e2eContext(t *testing.T) context.Context {
+	t.Helper()
+	d, ok := t.Deadline()
+	if !ok {
+		return t.Context()
+	}
+	ctx, cancel := context.WithDeadline(t.Context(), d.Add(-e2eGrace))
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// e2eGrace is how long before the binary's deadline e2eContext ends, time
+// for the failing test to report and clean up.
+const e2eGrace = 20 * time.Second
+
 type e2eMessage struct {
 	Type     string `json:"type"`
 	Code     string `json:"code"`
@@ -247,8 +266,7 @@ func TestEndToEndOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := e2eContext(t)
 	cs := e2eClient(t, config{})
 
 	t.Run("search vs brute force", func(t *testing.T) {

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,8 +20,7 @@ func TestStdioEndToEnd(t *testing.T) {
 		t.Skip("skipping: builds and runs the example binary (not in -short mode)")
 	}
 	bin := storefinderBinary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := e2eContext(t)
 	cmd := exec.Command(bin, "--stdio")
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e-stdio", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
