@@ -140,19 +140,22 @@ func TestCheckShardsMatchOnePass(t *testing.T) {
 	}
 	// The pools must have produced every outcome, or the comparison proved
 	// little.
-	for _, k := range []string{"none", "already used", "repeats the store", "equals the location id", "also an alias"} {
+	for _, k := range append([]string{"none"}, conflictRules...) {
 		if kinds[k] == 0 {
 			t.Errorf("no trial gave %q: %v", k, kinds)
 		}
 	}
 }
 
+// conflictRules are words of each identifier rule's error, one per rule.
+var conflictRules = []string{"already used", "repeats the store", "equals the location id", "also an alias"}
+
 // conflictOf names the rule err reports ("none" for nil).
 func conflictOf(err error) string {
 	if err == nil {
 		return "none"
 	}
-	for _, k := range []string{"already used", "repeats the store", "equals the location id", "also an alias"} {
+	for _, k := range conflictRules {
 		if strings.Contains(err.Error(), k) {
 			return k
 		}
