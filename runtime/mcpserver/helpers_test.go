@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -197,3 +198,20 @@ func newPost(t *testing.T, ctx context.Context, url, body string) *http.Request 
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	return req
 }
+
+// hangDeadline is when a test that waits for the server to do something
+// gives up: a little before the test binary's -timeout would stop it, so
+// a slow machine (the race detector on two busy cores) fails nothing a
+// hang would not, and the test still reports what it waited for. Without
+// a -timeout it is five minutes away.
+func hangDeadline(t *testing.T) time.Time {
+	t.Helper()
+	if d, ok := t.Deadline(); ok {
+		return d.Add(-hangGrace)
+	}
+	return time.Now().Add(5 * time.Minute)
+}
+
+// hangGrace is how long before the binary's deadline hangDeadline falls,
+// time for the failing test to report and clean up.
+const hangGrace = 20 * time.Second

@@ -1,6 +1,0 @@
-//go:build !race
-
-package main
-
-// raceEnabled reports whether this test binary has the race detector.
-const raceEnabled = false
