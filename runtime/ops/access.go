@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
@@ -69,13 +70,16 @@ const (
 // cut to a bound (LogText).
 func Middleware(next http.Handler, o MiddlewareOptions) http.Handler {
 	rest := o.Transport == TransportREST
+	var inFlight prometheus.Gauge
+	if o.Metrics != nil {
+		inFlight = o.Metrics.inFlight.WithLabelValues(o.Transport)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ctx, note := mcpserver.WithCallNote(r.Context())
-		if o.Metrics != nil {
-			g := o.Metrics.inFlight.WithLabelValues(o.Transport)
-			g.Inc()
-			defer g.Dec()
+		if inFlight != nil {
+			inFlight.Inc()
+			defer inFlight.Dec()
 		}
 		rec := &capture{ResponseWriter: w, status: http.StatusOK, rest: rest}
 		next.ServeHTTP(rec, r.WithContext(ctx))

@@ -7,7 +7,10 @@
 package ops
 
 import (
+	"maps"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -38,6 +41,26 @@ type Metrics struct {
 	cursors   *prometheus.CounterVec
 	srcCalls  *prometheus.CounterVec
 	srcLatent *prometheus.HistogramVec
+
+	// handles keeps the counter and histogram of each label combination
+	// seen: a vector's lookup hashes every label value and takes a lock
+	// shared by all cores, on every request and every source call. The
+	// combinations are bounded by the label normalisation of record and
+	// done (known methods, tools and outcomes only).
+	// It is copied on write (few writes, one per combination), so a read
+	// takes no lock.
+	handles atomic.Pointer[map[handleKey]handle]
+	addMu   sync.Mutex
+}
+
+// handleKey is one label combination of a request or a source call
+// (transport empty for a source call).
+type handleKey struct{ transport, method, tool, outcome string }
+
+// handle is the counter and histogram of one handleKey.
+type handle struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // NewMetrics registers every metric, with the Go runtime and process
@@ -83,8 +106,13 @@ func (m *Metrics) Handler() http.Handler {
 
 // request records one answered request.
 func (m *Metrics) request(transport, method, tool, outcome string, d time.Duration, cursorRejected bool) {
-	m.requests.WithLabelValues(transport, method, tool, outcome).Inc()
-	m.latency.WithLabelValues(transport, method, tool).Observe(d.Seconds())
+	k := handleKey{transport, method, tool, outcome}
+	h, ok := m.handle(k)
+	if !ok {
+		h = m.keep(k, handle{m.requests.WithLabelValues(transport, method, tool, outcome), m.latency.WithLabelValues(transport, method, tool)})
+	}
+	h.count.Inc()
+	h.latency.Observe(d.Seconds())
 	if cursorRejected {
 		m.cursors.WithLabelValues(transport).Inc()
 	}
@@ -92,8 +120,35 @@ func (m *Metrics) request(transport, method, tool, outcome string, d time.Durati
 
 // source records one data source call.
 func (m *Metrics) source(method, outcome string, d time.Duration) {
-	m.srcCalls.WithLabelValues(method, outcome).Inc()
-	m.srcLatent.WithLabelValues(method).Observe(d.Seconds())
+	k := handleKey{method: method, outcome: outcome}
+	h, ok := m.handle(k)
+	if !ok {
+		h = m.keep(k, handle{m.srcCalls.WithLabelValues(method, outcome), m.srcLatent.WithLabelValues(method)})
+	}
+	h.count.Inc()
+	h.latency.Observe(d.Seconds())
+}
+
+// handle is the handle kept for k, if any.
+func (m *Metrics) handle(k handleKey) (handle, bool) {
+	if hs := m.handles.Load(); hs != nil {
+		h, ok := (*hs)[k]
+		return h, ok
+	}
+	return handle{}, false
+}
+
+// keep adds h as k's handle (a copy of the map with it) and returns it.
+func (m *Metrics) keep(k handleKey, h handle) handle {
+	m.addMu.Lock()
+	defer m.addMu.Unlock()
+	next := map[handleKey]handle{}
+	if hs := m.handles.Load(); hs != nil {
+		maps.Copy(next, *hs)
+	}
+	next[k] = h
+	m.handles.Store(&next)
+	return h
 }
 
 // WatchPool exports the statistics of a pgx pool (connections acquired,
