@@ -203,21 +203,31 @@ func appendResponseHead(b []byte, id jsonrpc.ID) ([]byte, error) {
 // name (a string), arguments (an object) and optionally _meta (an object),
 // each once. Any other shape is left to the SDK.
 func directParams(params json.RawMessage) (name string, args, meta json.RawMessage, ok bool) {
-	seen := map[string]bool{}
+	var seenName, seenArgs, seenMeta bool
+	// once marks a member seen, and reports whether it was already.
+	once := func(seen *bool) bool {
+		again := *seen
+		*seen = true
+		return again
+	}
 	err := jsonmember.Each(params, func(key string, raw json.RawMessage) error {
-		if seen[key] {
-			return errNotDirect
-		}
-		seen[key] = true
 		switch key {
 		case "name":
-			if json.Unmarshal(raw, &name) != nil {
+			if once(&seenName) {
+				return errNotDirect
+			}
+			if plain, ok := plainString(raw); ok {
+				name = plain
+			} else if json.Unmarshal(raw, &name) != nil {
 				return errNotDirect
 			}
 		case "arguments":
+			if once(&seenArgs) {
+				return errNotDirect
+			}
 			args = raw
 		case "_meta":
-			if raw[0] != '{' {
+			if once(&seenMeta) || raw[0] != '{' {
 				return errNotDirect
 			}
 			meta = raw
@@ -226,10 +236,19 @@ func directParams(params json.RawMessage) (name string, args, meta json.RawMessa
 		}
 		return nil
 	})
-	if err != nil || len(args) == 0 || args[0] != '{' || !seen["name"] {
+	if err != nil || len(args) == 0 || args[0] != '{' || !seenName {
 		return "", nil, nil, false
 	}
 	return name, args, meta, true
+}
+
+// plainString is raw's text when raw is a JSON string that decodes to
+// itself (see jsonmember.PlainString); ok is false for any other value.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	return jsonmember.PlainString(raw)
 }
 
 // errNotDirect stops directParams at the first sign of a shape it leaves to

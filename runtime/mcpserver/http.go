@@ -163,7 +163,6 @@ func (h *httpHandler) buildChain() http.Handler {
 	if h.direct {
 		next = h.withDirect(next)
 	}
-	next = h.withBudget(next)
 	next = h.withPreparse(next)
 	next = h.withAdmission(next)
 	next = h.withBody(next)
@@ -231,7 +230,8 @@ func (h *httpHandler) withBodyForm(next http.Handler) http.Handler {
 }
 
 // withBody reads the body, at most MaxBodyBytes, before anything else
-// looks at the request.
+// looks at the request, and puts the budget and the caller's address in
+// the context, so the tool the request runs is charged there.
 func (h *httpHandler) withBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := readBody(w, r, h.opts.MaxBodyBytes)
@@ -244,7 +244,10 @@ func (h *httpHandler) withBody(next http.Handler) http.Handler {
 			writeProtocolError(w, http.StatusBadRequest, jsonrpc.ID{}, jsonrpc.CodeParseError, "could not read the request body")
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), postKey{}, &post{body: body})))
+		// One request copy carries both.
+		ctx := context.WithValue(r.Context(), postKey{}, &post{body: body})
+		ctx = ucpcore.WithBudget(ctx, h.budget, ucpcore.RemoteHost(r.RemoteAddr))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -290,14 +293,6 @@ func (h *httpHandler) withPreparse(next http.Handler) http.Handler {
 			return
 		}
 		next.ServeHTTP(w, r)
-	})
-}
-
-// withBudget puts the budget and the caller's address in the context, so
-// the tool the request runs is charged there.
-func (h *httpHandler) withBudget(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(ucpcore.WithBudget(r.Context(), h.budget, ucpcore.RemoteHost(r.RemoteAddr))))
 	})
 }
 

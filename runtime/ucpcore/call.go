@@ -299,6 +299,11 @@ func profileURL(meta json.RawMessage) (string, error) {
 	if profile == nil {
 		return "", rpcerr.Invalid(at+"/"+agentMember+"/profile", "required", "is required (a URI of the Platform's UCP profile)")
 	}
+	if profile[0] == '"' {
+		if url, ok := jsonmember.PlainString(profile); ok {
+			return url, nil
+		}
+	}
 	var url string
 	if json.Unmarshal(profile, &url) != nil {
 		return "", rpcerr.Invalid(at+"/"+agentMember+"/profile", "type", "must be a string (a URI of the Platform's UCP profile)")
