@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
 // Load test shape: the figures in docs/benchmarks.md come from these.
@@ -50,14 +52,14 @@ type loadCase struct {
 // module started from the plain pass. There it loads for 10 s: the same
 // clients, mix and checks, half the calls; without -short, 20 s.
 func TestLoad(t *testing.T) {
-	if testing.Short() && !raceEnabled {
+	if testing.Short() && !testshared.Race {
 		t.Skip("skipping: 20 s loopback load test (not in -short mode; a -race build runs it in -short mode too)")
 	}
 	d := loadDuration
 	if testing.Short() {
 		d = shortLoadDuration
 	}
-	runLoad(t, !raceEnabled, d)
+	runLoad(t, !testshared.Race, d)
 }
 
 // runLoad runs the load test in this process for d; checkRSS adds the process
@@ -102,7 +104,7 @@ func runLoad(t *testing.T, checkRSS bool, d time.Duration) {
 	}
 	calls, wrong, wrongMsg, peakRSS := res.calls, res.wrong, res.first, res.peakRSS
 
-	t.Logf("race detector: %v", raceEnabled)
+	t.Logf("race detector: %v", testshared.Race)
 	t.Logf("load: %d clients, %s, %d calls (%.0f/s), %d wrong", loadClients, d, calls, float64(calls)/d.Seconds(), wrong)
 	t.Logf("goroutines: baseline %d, after %d", baseG, endG)
 	t.Logf("heap in use: baseline %.1f MiB, after %.1f MiB", mib(baseHeap), mib(endHeap))

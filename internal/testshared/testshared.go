@@ -150,3 +150,14 @@ func Optional(t testing.TB, elem ...string) (string, bool) {
 	}
 	return "", false
 }
+
+// RaceCases is all in a plain test binary and few under the race
+// detector: a heavy table-driven test names, beside its whole matrix, the
+// few cases that run its concurrent path, which is all a race needs; the
+// plain pass still runs the whole matrix.
+func RaceCases[T any](all, few []T) []T {
+	if Race {
+		return few
+	}
+	return all
+}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
 // TestEachAgreesWithParse: Each hands over exactly Parse's records, in
@@ -29,7 +31,7 @@ func TestEachAgreesWithParse(t *testing.T) {
 		{"trailing data", `[] x`, true},
 		{"not an array", `{"location":{}}`, true},
 	}
-	for _, sizes := range [][2]int{saved, {7, 3}, {1, 1}} {
+	for _, sizes := range testshared.RaceCases([][2]int{saved, {7, 3}, {1, 1}}, [][2]int{{7, 3}}) {
 		streamBlock, recsBlock = sizes[0], sizes[1]
 		for _, tc := range cases {
 			want, wantErr := Parse([]byte(tc.data))

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
 // openAll parses path with OpenFile in the given number of sections and
@@ -69,7 +71,7 @@ func TestOpenFileAgreesWithParse(t *testing.T) {
 		{"one record", `[{"location":{"id":"a"}}]`},
 		{"empty", "[\n]\n"},
 	}
-	for _, block := range []int{saved, 5} {
+	for _, block := range testshared.RaceCases([]int{saved, 5}, []int{5}) {
 		streamBlock = block
 		for _, tc := range cases {
 			path := filepath.Join(t.TempDir(), "stores.json")
@@ -80,7 +82,7 @@ func TestOpenFileAgreesWithParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, parts := range []int{1, 2, 3, 7, 64} {
+			for _, parts := range testshared.RaceCases([]int{1, 2, 3, 7, 64}, []int{3}) {
 				got, err := openAll(t, path, parts)
 				if err != nil {
 					t.Fatalf("%s, %d sections, block %d: %v", tc.name, parts, block, err)

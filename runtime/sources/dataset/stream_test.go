@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
 // TestParseFileAgreesWithParse proves the streaming reader returns exactly
@@ -26,7 +28,7 @@ func TestParseFileAgreesWithParse(t *testing.T) {
 		{"duplicate id", `[{"location":{"id":"a"}},{"location":{"id":"a"}}]`},
 		{"not an array", `{"location":{}}`},
 	}
-	for _, sizes := range [][3]int{saved, {7, 64, 3}, {1, 1, 1}} {
+	for _, sizes := range testshared.RaceCases([][3]int{saved, {7, 64, 3}, {1, 1, 1}}, [][3]int{{7, 64, 3}}) {
 		streamBlock, arenaBlock, recsBlock = sizes[0], sizes[1], sizes[2]
 		for _, tc := range cases {
 			path := filepath.Join(t.TempDir(), "stores.json")

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/ucpgen/ucpgen/internal/testshared"
 )
 
 // recorder keeps what a Visitor is shown.
@@ -41,7 +43,7 @@ func TestOpenFileWithVisitsEveryRecordOnce(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.data), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, parts := range []int{0, 1, 2, 3, 7, 64} {
+		for _, parts := range testshared.RaceCases([]int{0, 1, 2, 3, 7, 64}, []int{0, 3}) {
 			made := 0
 			df, err := OpenFileWith(path, parts, func() Visitor { made++; return &recorder{} })
 			if err != nil {

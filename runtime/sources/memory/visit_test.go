@@ -11,6 +11,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/internal/storegen"
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 )
 
@@ -66,22 +67,30 @@ func canonicalItems(s *Source) {
 func TestFileVisitorsBuildTheSameSource(t *testing.T) {
 	saved := keepDecodedUpTo
 	defer func() { keepDecodedUpTo = saved }()
-	for _, tc := range []struct {
+	type datasetCase struct {
 		name string
 		data []byte
 		keep int
-	}{
+	}
+	cases := []datasetCase{
 		{"default dataset", sampledata.JSON(t), saved},
 		{"storegen light 3000", generated(t, 3000, storegen.Light), saved},
 		{"storegen full 2000", generated(t, 2000, storegen.Full), saved},
 		{"storegen full 2000, few kept", generated(t, 2000, storegen.Full), 700},
-	} {
+	}
+	sectionCounts := []int{1, 2, 3, 7, 64}
+	if testshared.Race {
+		// One dataset cut in several sections runs the concurrent visits;
+		// the plain pass compares every case.
+		cases, sectionCounts = cases[3:], []int{3}
+	}
+	for _, tc := range cases {
 		keepDecodedUpTo = tc.keep
 		path := filepath.Join(t.TempDir(), "stores.json")
 		if err := os.WriteFile(path, tc.data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, parts := range []int{1, 2, 3, 7, 64} {
+		for _, parts := range sectionCounts {
 			read, vis, sections, errR, errV := openBoth(t, path, parts)
 			if errR != nil || errV != nil {
 				t.Fatalf("%s, %d sections: %v / %v", tc.name, parts, errR, errV)
@@ -128,21 +137,29 @@ func spoil(t *testing.T, data []byte, k int, how string) []byte {
 // as the build that reads every Location again reports it.
 func TestFileVisitorsReportTheFirstError(t *testing.T) {
 	good := generated(t, 3000, storegen.Light)
-	for _, tc := range []struct {
+	type spoilCase struct {
 		name  string
 		spoil func([]byte) []byte
 		index int
-	}{
+	}
+	cases := []spoilCase{
 		{"early and late", func(d []byte) []byte { return spoil(t, spoil(t, d, 2900, "zone"), 40, "latitude") }, 40},
 		{"late only", func(d []byte) []byte { return spoil(t, d, 2999, "zone") }, 2999},
 		{"middle then end", func(d []byte) []byte { return spoil(t, spoil(t, d, 1500, "zone"), 2999, "latitude") }, 1500},
 		{"first", func(d []byte) []byte { return spoil(t, spoil(t, d, 0, "latitude"), 1, "zone") }, 0},
-	} {
+	}
+	sectionCounts := []int{1, 2, 3, 7, 64}
+	if testshared.Race {
+		// Sections failing at once run the concurrent path; the plain
+		// pass checks every placement.
+		cases, sectionCounts = cases[:1], []int{3}
+	}
+	for _, tc := range cases {
 		path := filepath.Join(t.TempDir(), "stores.json")
 		if err := os.WriteFile(path, tc.spoil(good), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, parts := range []int{1, 2, 3, 7, 64} {
+		for _, parts := range sectionCounts {
 			_, _, _, want, got := openBoth(t, path, parts)
 			var fe *dataset.FieldError
 			if got == nil || want == nil || got.Error() != want.Error() || !errors.As(got, &fe) {

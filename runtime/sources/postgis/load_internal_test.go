@@ -14,6 +14,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/internal/sampledata"
 	"github.com/ucpgen/ucpgen/internal/storegen"
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
@@ -66,10 +67,13 @@ func TestLoadFileMatchesLoad(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ name, path string }{
+	type fileCase struct{ name, path string }
+	// The race pass streams one file through the same batches; the plain
+	// pass also streams the larger generated one.
+	for _, tc := range testshared.RaceCases([]fileCase{
 		{"default", writeFile(t, sampledata.JSON(t))},
 		{"generated", gen},
-	} {
+	}, []fileCase{{"default", writeFile(t, sampledata.JSON(t))}}) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			recs, err := dataset.ParseFile(tc.path)
