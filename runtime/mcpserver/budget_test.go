@@ -115,6 +115,9 @@ func TestSlowReaderReleasesItsSlot(t *testing.T) {
 	for _, direct := range []bool{true, false} {
 		for _, minRate := range []int64{-1, 1 << 20} {
 			t.Run(fmt.Sprintf("direct=%v/minWriteRate=%d", direct, minRate), func(t *testing.T) {
+				// Each case has a server of its own and spends most of
+				// its time waiting on a stalled reader or the pacing.
+				t.Parallel()
 				slowReaders(t, direct, minRate)
 			})
 		}
