@@ -2,10 +2,14 @@ package mcpserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 )
 
 // TestPlainRequestMatchesSDK holds preparse's own request decoder to the
@@ -53,4 +57,70 @@ func TestPlainRequestMatchesSDK(t *testing.T) {
 			t.Errorf("%s: got %q %#v %s, the SDK %q %#v %s", c.in, got.Method, got.ID.Raw(), got.Params, want.Method, want.ID.Raw(), want.Params)
 		}
 	}
+}
+
+// FuzzPreparseMatchesSDK holds preparse to the SDK on any body: a request
+// it hands on, by its own decoder or the SDK's, is the request the SDK's
+// DecodeMessage reads from the same bytes (method, id and params).
+func FuzzPreparseMatchesSDK(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}`))
+	f.Add([]byte(` { "method" : "tools/list" , "jsonrpc" : "2.0" , "id" : "abc" } `))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":-9007199254740992,"method":"m"}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":"a\"b","method":"m\u0041","params":{"a":[1,{"b":"\u00e9"}]}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1e3,"method":"m"}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","id":2}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, perr := preparse(body)
+		if perr != nil || req == nil {
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage(bytes.TrimLeft(body, " \t\r\n"))
+		if err != nil {
+			t.Fatalf("%q: preparse took a request the SDK refuses: %v", body, err)
+		}
+		want, ok := msg.(*jsonrpc.Request)
+		if !ok {
+			t.Fatalf("%q: preparse took a request the SDK reads as %T", body, msg)
+		}
+		if req.Method != want.Method || !reflect.DeepEqual(req.ID.Raw(), want.ID.Raw()) || !bytes.Equal(req.Params, want.Params) {
+			t.Fatalf("%q: preparse reads %q %#v %s, the SDK %q %#v %s", body, req.Method, req.ID.Raw(), req.Params, want.Method, want.ID.Raw(), want.Params)
+		}
+	})
+}
+
+// FuzzDirectParamsMatchSDK holds directParams to the SDK's reading of
+// tools/call params: whatever it takes (params objects a request's
+// decoders passed on) names the tool, arguments and _meta the SDK's
+// CallToolParamsRaw decodes from the same bytes.
+func FuzzDirectParamsMatchSDK(f *testing.F) {
+	f.Add([]byte(`{"name":"search_locations","arguments":{"location":{}}}`))
+	f.Add([]byte(`{"_meta":{"progressToken":1},"arguments":{},"name":"x\u00e9"}`))
+	f.Add([]byte(`{"name":"a","name":"b","arguments":{}}`))
+	f.Add([]byte(`{"Name":"a","arguments":{}}`))
+	f.Add([]byte(`{"name":"caf\u00e9","arguments":{"a":"\ud800"}}`))
+	f.Fuzz(func(t *testing.T, params []byte) {
+		if !jsonmember.Scans(params) || len(params) == 0 || params[0] != '{' {
+			return // plainRequest passes on params objects the scanner read
+		}
+		name, args, meta, ok := directParams(params)
+		if !ok {
+			return
+		}
+		var want mcp.CallToolParamsRaw
+		if err := json.Unmarshal(params, &want); err != nil {
+			t.Fatalf("%s: directParams took params the SDK refuses: %v", params, err)
+		}
+		if name != want.Name || !bytes.Equal(args, want.Arguments) {
+			t.Fatalf("%s: directParams reads %q %s, the SDK %q %s", params, name, args, want.Name, want.Arguments)
+		}
+		var gotMeta mcp.Meta
+		if meta != nil {
+			if err := json.Unmarshal(meta, &gotMeta); err != nil {
+				t.Fatalf("%s: _meta %s does not decode: %v", params, meta, err)
+			}
+		}
+		if !reflect.DeepEqual(gotMeta, want.Meta) {
+			t.Fatalf("%s: directParams reads _meta %#v, the SDK %#v", params, gotMeta, want.Meta)
+		}
+	})
 }
