@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -12,30 +13,51 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 )
 
+// plainRequestCases are bodies plainRequest takes (take) or leaves to the
+// SDK; FuzzPreparseMatchesSDK starts from them too.
+var plainRequestCases = []struct {
+	in   string
+	take bool
+}{
+	{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}`, true},
+	{` { "method" : "tools/list" , "jsonrpc" : "2.0" , "id" : "abc" } `, true},
+	{`{"jsonrpc":"2.0","id":-9007199254740992,"method":"m"}`, true},
+	{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, true},
+	{`{"jsonrpc":"2.0","id":7,"method":"m","params":{"a":[1,{"b":"\u00e9"}]}}`, true},
+	{`{"jsonrpc":"2.0","id":"a\"b","method":"m"}`, false},
+	{`{"jsonrpc":"2.0","id":1,"method":"m\u0041"}`, false},
+	{`{"jsonrpc":"2.0","id":null,"method":"m"}`, false},
+	{`{"jsonrpc":"2.0","id":1,"method":"m","params":null}`, false},
+	{`{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}`, false},
+	{`{"jsonrpc":"1.0","id":1,"method":"m"}`, false},
+	{`{"jsonrpc":"2.0","id":1,"result":{}}`, false},
+	{`{"jsonrpc":"2.0","id":1,"method":"m","extra":1}`, false},
+	{`{"jsonrpc":"2.0","id":1,"method":7}`, false},
+}
+
+// differsFromSDK reports how got, a request read from body without the
+// SDK, differs from what the SDK's DecodeMessage reads from the same bytes
+// (method, id and params), or nil when it does not.
+func differsFromSDK(body []byte, got *jsonrpc.Request) error {
+	msg, err := jsonrpc.DecodeMessage(bytes.TrimLeft(body, " \t\r\n"))
+	if err != nil {
+		return fmt.Errorf("the SDK refuses what was taken: %v", err)
+	}
+	want, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return fmt.Errorf("the SDK reads %T", msg)
+	}
+	if got.Method != want.Method || !reflect.DeepEqual(got.ID.Raw(), want.ID.Raw()) || !bytes.Equal(got.Params, want.Params) {
+		return fmt.Errorf("got %q %#v %s, the SDK %q %#v %s", got.Method, got.ID.Raw(), got.Params, want.Method, want.ID.Raw(), want.Params)
+	}
+	return nil
+}
+
 // TestPlainRequestMatchesSDK holds preparse's own request decoder to the
 // SDK's DecodeMessage: every request it takes decodes to the same method,
 // id and params, and the shapes it leaves alone still reach the SDK.
 func TestPlainRequestMatchesSDK(t *testing.T) {
-	cases := []struct {
-		in   string
-		take bool
-	}{
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}`, true},
-		{` { "method" : "tools/list" , "jsonrpc" : "2.0" , "id" : "abc" } `, true},
-		{`{"jsonrpc":"2.0","id":-9007199254740992,"method":"m"}`, true},
-		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, true},
-		{`{"jsonrpc":"2.0","id":7,"method":"m","params":{"a":[1,{"b":"\u00e9"}]}}`, true},
-		{`{"jsonrpc":"2.0","id":"a\"b","method":"m"}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"m\u0041"}`, false},
-		{`{"jsonrpc":"2.0","id":null,"method":"m"}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"m","params":null}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}`, false},
-		{`{"jsonrpc":"1.0","id":1,"method":"m"}`, false},
-		{`{"jsonrpc":"2.0","id":1,"result":{}}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":"m","extra":1}`, false},
-		{`{"jsonrpc":"2.0","id":1,"method":7}`, false},
-	}
-	for _, c := range cases {
+	for _, c := range plainRequestCases {
 		got, ok := plainRequest([]byte(c.in))
 		if ok != c.take {
 			t.Errorf("%s: taken %v, want %v", c.in, ok, c.take)
@@ -43,18 +65,8 @@ func TestPlainRequestMatchesSDK(t *testing.T) {
 		if !ok {
 			continue
 		}
-		msg, err := jsonrpc.DecodeMessage([]byte(c.in))
-		if err != nil {
-			t.Errorf("%s: the SDK refuses what plainRequest took: %v", c.in, err)
-			continue
-		}
-		want, isReq := msg.(*jsonrpc.Request)
-		if !isReq {
-			t.Errorf("%s: the SDK reads %T", c.in, msg)
-			continue
-		}
-		if got.Method != want.Method || !reflect.DeepEqual(got.ID.Raw(), want.ID.Raw()) || !bytes.Equal(got.Params, want.Params) {
-			t.Errorf("%s: got %q %#v %s, the SDK %q %#v %s", c.in, got.Method, got.ID.Raw(), got.Params, want.Method, want.ID.Raw(), want.Params)
+		if err := differsFromSDK([]byte(c.in), got); err != nil {
+			t.Errorf("%s: %v", c.in, err)
 		}
 	}
 }
@@ -63,9 +75,9 @@ func TestPlainRequestMatchesSDK(t *testing.T) {
 // it hands on, by its own decoder or the SDK's, is the request the SDK's
 // DecodeMessage reads from the same bytes (method, id and params).
 func FuzzPreparseMatchesSDK(f *testing.F) {
-	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}`))
-	f.Add([]byte(` { "method" : "tools/list" , "jsonrpc" : "2.0" , "id" : "abc" } `))
-	f.Add([]byte(`{"jsonrpc":"2.0","id":-9007199254740992,"method":"m"}`))
+	for _, c := range plainRequestCases {
+		f.Add([]byte(c.in))
+	}
 	f.Add([]byte(`{"jsonrpc":"2.0","id":"a\"b","method":"m\u0041","params":{"a":[1,{"b":"\u00e9"}]}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1e3,"method":"m"}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","id":2}`))
@@ -74,16 +86,8 @@ func FuzzPreparseMatchesSDK(f *testing.F) {
 		if perr != nil || req == nil {
 			return
 		}
-		msg, err := jsonrpc.DecodeMessage(bytes.TrimLeft(body, " \t\r\n"))
-		if err != nil {
-			t.Fatalf("%q: preparse took a request the SDK refuses: %v", body, err)
-		}
-		want, ok := msg.(*jsonrpc.Request)
-		if !ok {
-			t.Fatalf("%q: preparse took a request the SDK reads as %T", body, msg)
-		}
-		if req.Method != want.Method || !reflect.DeepEqual(req.ID.Raw(), want.ID.Raw()) || !bytes.Equal(req.Params, want.Params) {
-			t.Fatalf("%q: preparse reads %q %#v %s, the SDK %q %#v %s", body, req.Method, req.ID.Raw(), req.Params, want.Method, want.ID.Raw(), want.Params)
+		if err := differsFromSDK(body, req); err != nil {
+			t.Fatalf("%q: preparse: %v", body, err)
 		}
 	})
 }
