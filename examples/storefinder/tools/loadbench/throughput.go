@@ -199,35 +199,32 @@ func throughput(kind, endpoint string, clients int, d time.Duration) (float64, e
 // throughputSDK uses go-sdk client sessions: every answer is decoded into
 // a CallToolResult, structured content included, as an agent's client does.
 func throughputSDK(endpoint string, clients int, d time.Duration) (float64, error) {
-	ctx := context.Background()
-	sessions := make([]*mcp.ClientSession, clients)
-	for i := range sessions {
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "loadbench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
-		if err != nil {
-			return 0, fmt.Errorf("connect: %w", err)
-		}
-		defer cs.Close()
-		sessions[i] = cs
+	call, done, err := caller("sdk", endpoint, clients)
+	if err != nil {
+		return 0, err
 	}
-	return callLoop(clients, d, func(i, n int) error {
-		res, err := sessions[i].CallTool(ctx, &mcp.CallToolParams{Name: "search_locations", Arguments: json.RawMessage(realistic(n))})
-		if err == nil && res.IsError {
-			err = fmt.Errorf("tool error: %v", res.Content)
-		}
-		return err
-	})
+	defer done()
+	return callLoop(clients, d, call)
 }
 
 // throughputHTTP is a plain load generator, as wrk or hey would be, so
 // that the clients' own decoding does not take the CPU the servers are
-// measured on: each client posts tools/call over keep-alive connections
-// (stateless, MCP 2025-11-25) and reads every answer whole. Every answer's
-// status and JSON-RPC frame are checked; one in 64 (and each client's
-// first) is decoded and must carry locations in its structured content.
+// measured on (httpCaller).
 func throughputHTTP(endpoint string, clients int, d time.Duration) (float64, error) {
+	call, done := httpCaller(endpoint, clients)
+	defer done()
+	return callLoop(clients, d, call)
+}
+
+// httpCaller returns the call of a plain HTTP load client and the function
+// that closes its connections: each client posts tools/call over keep-alive
+// connections (stateless, MCP 2025-11-25) and reads every answer whole.
+// Every answer's status and JSON-RPC frame are checked; one in 64 (and each
+// client's first) is decoded and must carry locations in its structured
+// content.
+func httpCaller(endpoint string, clients int) (call func(i, n int) error, done func()) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
-	defer client.CloseIdleConnections()
-	return callLoop(clients, d, func(i, n int) error {
+	return func(i, n int) error {
 		id := strconv.Itoa(n)
 		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"search_locations","arguments":` + realistic(n) + `}}`
 		req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
@@ -257,12 +254,23 @@ func throughputHTTP(endpoint string, clients int, d time.Duration) (float64, err
 			}
 		}
 		return nil
-	})
+	}, client.CloseIdleConnections
 }
 
 // callLoop runs call(client, n) back to back from clients goroutines for d
 // and returns completed calls per second; the first error ends the run.
 func callLoop(clients int, d time.Duration, call func(client, n int) error) (float64, error) {
+	calls, elapsed, err := callCount(clients, 0, d, call)
+	if err != nil {
+		return 0, err
+	}
+	return float64(calls) / elapsed.Seconds(), nil
+}
+
+// callCount is callLoop returning the completed calls and the time they
+// took; each client's n starts at first plus its number, so that slices of
+// one measurement go on through the request mix instead of repeating it.
+func callCount(clients, first int, d time.Duration, call func(client, n int) error) (int64, time.Duration, error) {
 	var done atomic.Int64
 	var firstErr error
 	var once sync.Once
@@ -273,7 +281,7 @@ func callLoop(clients int, d time.Duration, call func(client, n int) error) (flo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for n := i; time.Now().Before(stop); n += clients {
+			for n := first + i; time.Now().Before(stop); n += clients {
 				if err := call(i, n); err != nil {
 					once.Do(func() { firstErr = err })
 					return
@@ -283,10 +291,7 @@ func callLoop(clients int, d time.Duration, call func(client, n int) error) (flo
 		}()
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return 0, firstErr
-	}
-	return float64(done.Load()) / time.Since(start).Seconds(), nil
+	return done.Load(), time.Since(start), firstErr
 }
 
 // realistic is the throughput request: stores open now within 5 km of a
@@ -368,10 +373,14 @@ func runThroughput(bin string, counts []int, kinds []string, d time.Duration, ex
 	res.floorBytes, res.answerBytes = len(floorResult), len(same)
 	for _, kind := range kinds {
 		for _, c := range counts {
-			sf, sfCPU, err := throughputCPU(sfPid, kind, "http://"+addr+"/ucp/mcp", c, d)
+			// The store finder and its ceiling are measured in turns
+			// (paired), so that the machine's load, which drifts over
+			// seconds, weighs on both alike.
+			rates, cpus, err := paired(kind, c, d, []side{{"storefinder", "http://" + addr + "/ucp/mcp", sfPid}, {"payload ceiling", ceiling + "/ucp/mcp", ceilPid}})
 			if err != nil {
-				return res, fmt.Errorf("storefinder, %d %s clients: %w", c, kind, err)
+				return res, fmt.Errorf("%d %s clients: %w", c, kind, err)
 			}
+			sf, sfCPU, ceil, ceilCPU := rates[0], cpus[0], rates[1], cpus[1]
 			via, err := throughput(kind, "http://"+viaAddr+"/ucp/mcp", c, d)
 			if err != nil {
 				return res, fmt.Errorf("storefinder via the SDK, %d %s clients: %w", c, kind, err)
@@ -383,10 +392,6 @@ func runThroughput(bin string, counts []int, kinds []string, d time.Duration, ex
 			fs, err := throughput(kind, floorSame, c, d)
 			if err != nil {
 				return res, fmt.Errorf("same-payload floor, %d %s clients: %w", c, kind, err)
-			}
-			ceil, ceilCPU, err := throughputCPU(ceilPid, kind, ceiling+"/ucp/mcp", c, d)
-			if err != nil {
-				return res, fmt.Errorf("payload ceiling, %d %s clients: %w", c, kind, err)
 			}
 			row := tpRow{kind: kind, clients: c, direct: sf, viaSDK: via, floor: fl, sameFloor: fs, ceiling: ceil, directCPU: sfCPU, ceilingCPU: ceilCPU}
 			if rest && kind == "http" {
@@ -421,20 +426,107 @@ type tpRow struct {
 	directCPU, ceilingCPU float64
 }
 
-// throughputCPU is throughput, also returning the CPU time (user + system)
-// that process pid spent per completed call, in µs; 0 where /proc cannot
-// tell.
-func throughputCPU(pid int, kind, endpoint string, clients int, d time.Duration) (float64, float64, error) {
-	before, errBefore := procCPU(pid)
-	start := time.Now()
-	rate, err := throughput(kind, endpoint, clients, d)
-	elapsed := time.Since(start)
-	after, errAfter := procCPU(pid)
-	if err != nil || errBefore != nil || errAfter != nil || rate <= 0 {
-		return rate, 0, err
+// side is one server of a paired measurement.
+type side struct {
+	name     string
+	endpoint string
+	pid      int // for its CPU time; 0: not read
+}
+
+// pairedSlices is how many turns each side of a paired measurement takes.
+const pairedSlices = 5
+
+// paired measures the throughput of each side (requests per second) and
+// its own CPU time per call (µs, 0 where /proc cannot tell) with clients
+// callers of kind, d in all per side. The sides take turns of d /
+// pairedSlices, in an order that alternates every round (AB, BA, AB, ...),
+// after an untimed warm-up of each, so that a drift in the machine's load,
+// or a server's first calls (connections, caches, the heap's growth), does
+// not fall on one side only: their ratio is then the figure to read.
+func paired(kind string, clients int, d time.Duration, sides []side) (rates, cpus []float64, err error) {
+	callers := make([]func(i, n int) error, len(sides))
+	for k, sd := range sides {
+		call, done, err := caller(kind, sd.endpoint, clients)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", sd.name, err)
+		}
+		defer done()
+		callers[k] = call
+		if _, _, err := callCount(clients, 0, max(d/pairedSlices, 200*time.Millisecond), call); err != nil {
+			return nil, nil, fmt.Errorf("%s, warm-up: %w", sd.name, err)
+		}
 	}
-	calls := rate * elapsed.Seconds()
-	return rate, float64(after-before) / float64(time.Microsecond) / calls, nil
+	calls := make([]int64, len(sides))
+	elapsed := make([]time.Duration, len(sides))
+	cpu := make([]time.Duration, len(sides))
+	cpuKnown := make([]bool, len(sides))
+	for k := range sides {
+		cpuKnown[k] = sides[k].pid > 0
+	}
+	slice := d / pairedSlices
+	for round := range pairedSlices {
+		for j := range sides {
+			k := j
+			if round%2 == 1 {
+				k = len(sides) - 1 - j
+			}
+			before, errBefore := procCPU(sides[k].pid)
+			n, took, err := callCount(clients, int(calls[k]), slice, callers[k])
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", sides[k].name, err)
+			}
+			after, errAfter := procCPU(sides[k].pid)
+			calls[k] += n
+			elapsed[k] += took
+			cpu[k] += after - before
+			cpuKnown[k] = cpuKnown[k] && errBefore == nil && errAfter == nil
+		}
+	}
+	rates = make([]float64, len(sides))
+	cpus = make([]float64, len(sides))
+	for k := range sides {
+		if calls[k] == 0 {
+			return nil, nil, fmt.Errorf("%s: no call completed in %v", sides[k].name, elapsed[k])
+		}
+		rates[k] = float64(calls[k]) / elapsed[k].Seconds()
+		if cpuKnown[k] {
+			cpus[k] = float64(cpu[k]) / float64(time.Microsecond) / float64(calls[k])
+		}
+	}
+	return rates, cpus, nil
+}
+
+// caller returns the call of one load client of kind ("sdk" or "http") at
+// endpoint and the function that closes its connections.
+func caller(kind, endpoint string, clients int) (call func(i, n int) error, done func(), err error) {
+	if kind == "http" {
+		call, done := httpCaller(endpoint, clients)
+		return call, done, nil
+	}
+	ctx := context.Background()
+	sessions := make([]*mcp.ClientSession, clients)
+	done = func() {
+		for _, cs := range sessions {
+			if cs != nil {
+				cs.Close()
+			}
+		}
+	}
+	for i := range sessions {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "loadbench", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+		if err != nil {
+			done()
+			return nil, nil, fmt.Errorf("connect: %w", err)
+		}
+		sessions[i] = cs
+	}
+	return func(i, n int) error {
+		res, err := sessions[i].CallTool(ctx, &mcp.CallToolParams{Name: "search_locations", Arguments: json.RawMessage(realistic(n))})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error: %v", res.Content)
+		}
+		return err
+	}, done, nil
 }
 
 // clockTicks is the unit of /proc/<pid>/stat's CPU times, USER_HZ, which
