@@ -45,6 +45,7 @@ type File struct {
 	checked bool // OpenFile enforced the identifier rules on Records
 	// visitors saw Records, one per section (OpenFileWith)
 	visitors []Visitor
+	n        int // records parsed, kept when Visitors took them over
 }
 
 // ErrChanged is wrapped by ReadLocation's error when the file no longer
@@ -79,6 +80,27 @@ type Visitor interface {
 	// the Location's text, valid only during the call. Records holds rec
 	// as Visit leaves it, so a Visitor may drop what it has taken over.
 	Visit(rec *Record, loc []byte)
+}
+
+// RecordKeeper is a Visitor that keeps what it needs of each record it is
+// shown, so OpenFileWith need not copy a million records into one slice
+// only for the caller to drop them: when every Visitor of a parse is one,
+// the File has no Records (Len says how many the file held), and the
+// identifier rules are still checked over all of them.
+type RecordKeeper interface {
+	Visitor
+	// KeepsRecords reports whether the Visitor keeps what it needs.
+	KeepsRecords() bool
+}
+
+// keepers reports whether every Visitor of vs keeps what it needs.
+func keepers(vs []Visitor) bool {
+	for _, v := range vs {
+		if k, ok := v.(RecordKeeper); !ok || !k.KeepsRecords() {
+			return false
+		}
+	}
+	return len(vs) > 0
 }
 
 // OpenFileWith is OpenFile that shows each record to the Visitor of its
@@ -125,12 +147,22 @@ func OpenFileWith(path string, sections int, newVisitor func() Visitor) (*File, 
 		f.Close()
 		return nil, parsed.idErr
 	}
-	return &File{Records: recs, path: path, f: f, checked: true, visitors: visitors}, nil
+	return &File{Records: recs, path: path, f: f, checked: true, visitors: visitors, n: parsed.n}, nil
 }
 
 // Visitors returns the Visitors that saw Records, one per section in file
 // order, or nil when none did.
 func (df *File) Visitors() []Visitor { return df.visitors }
+
+// Len is the number of records the file held when it was parsed, so a
+// caller whose RecordKeepers took the records over (Records nil) can still
+// number them.
+func (df *File) Len() int {
+	if df.Records != nil || df.visitors == nil {
+		return len(df.Records)
+	}
+	return df.n
+}
 
 // parallelFrom is the smallest file cut into sections; a variable so tests
 // can cut small files.
@@ -208,6 +240,10 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 			all = all && oks[k]
 			blocks = append(blocks, results[k]...)
 		}
+		if all && keepers(visitors) {
+			// Nothing to copy: the identifier rules get every core.
+			return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(blocks), ok: true, n: countBlocks(blocks)}, nil
+		}
 		if all {
 			var idErr error
 			checked := make(chan struct{})
@@ -220,7 +256,7 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 			if newVisitor == nil {
 				visitors = nil
 			}
-			return sectioned{recs: recs, visitors: visitors, idErr: idErr, ok: true}, nil
+			return sectioned{recs: recs, visitors: visitors, idErr: idErr, ok: true, n: len(recs)}, nil
 		}
 	}
 	sec := section{r: io.NewSectionReader(f, 0, size), first: true, last: true, spans: true}
@@ -229,18 +265,35 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		sec.visit = newVisitor()
 		visitors = []Visitor{sec.visit}
 	}
+	if keepers(visitors) {
+		blocks, ok, err := parseBlocks(sec)
+		if !ok || err != nil {
+			return sectioned{ok: ok}, err
+		}
+		return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(blocks), ok: true, n: countBlocks(blocks)}, nil
+	}
 	recs, ok, err := parsePart(sec)
 	if !ok || err != nil {
 		return sectioned{recs: recs, ok: ok}, err
 	}
-	return sectioned{recs: recs, visitors: visitors, idErr: checkIdentifiers(recs), ok: true}, nil
+	return sectioned{recs: recs, visitors: visitors, idErr: checkIdentifiers(recs), ok: true, n: len(recs)}, nil
 }
 
-// sectioned is what visitSections parsed: the records, the Visitors that
-// saw them, the identifier rules' error, and whether the fast path took
-// the file (ok).
+// countBlocks is the number of records in blocks.
+func countBlocks(blocks [][]Record) int {
+	n := 0
+	for _, b := range blocks {
+		n += len(b)
+	}
+	return n
+}
+
+// sectioned is what visitSections parsed: the records (nil when the
+// Visitors kept them), their number, the Visitors that saw them, the
+// identifier rules' error, and whether the fast path took the file (ok).
 type sectioned struct {
 	recs     []Record
+	n        int
 	visitors []Visitor
 	idErr    error
 	ok       bool
@@ -288,6 +341,9 @@ func guessBoundaries(f *os.File, size int64, parts int) []int64 {
 // is in memory, else read from the file into buf (grown as needed) and
 // checked against its Span's checksum.
 func (df *File) ReadLocation(i int, buf []byte) ([]byte, error) {
+	if i < 0 || i >= len(df.Records) {
+		return nil, fmt.Errorf("dataset %s: no record %d in memory (%d held); read a taken-over record's text with ReadSpan", df.path, i, len(df.Records))
+	}
 	r := &df.Records[i]
 	if r.Location != nil || df.f == nil {
 		return r.Location, nil

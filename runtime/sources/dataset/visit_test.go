@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/internal/testshared"
@@ -80,6 +81,64 @@ func TestOpenFileWithVisitsEveryRecordOnce(t *testing.T) {
 				t.Errorf("%s, %d sections: visited %v, want %v", tc.name, parts, all.ids, want.ids)
 			}
 			df.Close()
+		}
+	}
+}
+
+// keeper is a recorder that keeps what it needs (a RecordKeeper).
+type keeper struct{ recorder }
+
+func (k *keeper) KeepsRecords() bool { return true }
+
+// TestOpenFileWithKeepers: when every Visitor keeps what it needs, the File
+// holds no Records but Len counts them, the Visitors saw exactly what they
+// would have otherwise, the identifier rules still hold over every record,
+// and ReadLocation reports a record it does not hold instead of panicking.
+func TestOpenFileWithKeepers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stores.json")
+	if err := os.WriteFile(path, sampleJSON(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, parts := range testshared.RaceCases([]int{1, 2, 3, 7, 64}, []int{1, 3}) {
+		plain, err := OpenFileWith(path, parts, func() Visitor { return &recorder{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := OpenFileWith(path, parts, func() Visitor { return &keeper{} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept.Records != nil || kept.Len() != len(plain.Records) || plain.Len() != len(plain.Records) {
+			t.Errorf("%d sections: %d Records, Len %d, want none and %d", parts, len(kept.Records), kept.Len(), len(plain.Records))
+		}
+		var saw, want []string
+		for _, v := range kept.Visitors() {
+			saw = append(saw, v.(*keeper).ids...)
+		}
+		for _, v := range plain.Visitors() {
+			want = append(want, v.(*recorder).ids...)
+		}
+		if !reflect.DeepEqual(saw, want) {
+			t.Errorf("%d sections: keepers saw %d ids, recorders %d", parts, len(saw), len(want))
+		}
+		if _, err := kept.ReadLocation(0, nil); err == nil || !strings.Contains(err.Error(), "no record 0 in memory") {
+			t.Errorf("%d sections: ReadLocation of a taken-over record: %v", parts, err)
+		}
+		plain.Close()
+		kept.Close()
+	}
+
+	// The identifier rules: a second record with the first one's id.
+	data := `[{"location":{"id":"a"}},` + "\n" + `{"location":{"id":"b"}},` + "\n" + `{"location":{"id":"a"}}]`
+	dup := filepath.Join(t.TempDir(), "dup.json")
+	if err := os.WriteFile(dup, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, parts := range []int{1, 3} {
+		_, want := OpenFileWith(dup, parts, nil)
+		_, got := OpenFileWith(dup, parts, func() Visitor { return &keeper{} })
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%d sections: duplicate id with keepers: %v, want %v", parts, got, want)
 		}
 	}
 }

@@ -235,8 +235,9 @@ func New(records []dataset.Record, opts Options) (*Source, error) {
 // error naming it, see dataset.ErrChanged).
 //
 // When df was opened with dataset.OpenFileWith and FileVisitors, its
-// records were validated and tokenised while the file was parsed, and
-// NewFile only puts them in id order and joins the indexes.
+// records were validated and tokenised while the file was parsed (df has
+// no Records), and NewFile only puts them in id order and joins the
+// indexes.
 func NewFile(df *dataset.File, opts Options) (*Source, error) {
 	secs, err := visited(df)
 	if err != nil {

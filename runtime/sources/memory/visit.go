@@ -15,8 +15,9 @@ import (
 // FileVisitors returns the newVisitor for dataset.OpenFileWith that
 // validates and indexes each record while the file is parsed, on the
 // section's core, so NewFile over the File it returns need not read every
-// Location again; call it once per file. The File's Records are then
-// NewFile's to take over, once: their Items are already coded, and nil.
+// Location again; call it once per file. The sections keep what NewFile
+// needs of the records (dataset.RecordKeeper), so the File holds no
+// Records, and NewFile builds one Source from it, once.
 func FileVisitors() func() dataset.Visitor {
 	fl := &fileLoad{ld: newLoader()}
 	return func() dataset.Visitor { return &section{load: fl, failed: -1, text: textrank.NewPart()} }
@@ -36,21 +37,30 @@ type fileLoad struct {
 const sectionBlock = 4096
 
 // section is the dataset.Visitor of one section of the file: it validates
-// its records in file order and keeps its public ones' entries and text
-// index, numbered in the order it saw them.
+// its records in file order and keeps its public ones' entries, aliases
+// and text index, numbered in the order it saw them. It keeps all NewFile
+// needs of the records (a dataset.RecordKeeper), so the file's records
+// are never copied into one slice.
 type section struct {
-	load   *fileLoad
-	n      int       // records seen
-	public []int32   // section numbers of the public records
-	ents   [][]entry // public records' entries, in blocks
-	text   *textrank.Part
+	load    *fileLoad
+	n       int       // records seen
+	public  int       // public records seen
+	ents    [][]entry // public records' entries, in blocks
+	aliases []alias   // public records' aliases, doc their place among them
+	text    *textrank.Part
 	// scratch holds the lists of the text being indexed.
 	scratch textScratch
-	// failed is the section number of the first invalid record (-1: none);
-	// the records after it are only counted.
-	failed  int
-	dropped bool // the kept Locations were dropped: too many records
+	// failed is the section number of the first invalid record (-1: none),
+	// failedRec that record as parsed; the records after it are only
+	// counted.
+	failed    int
+	failedRec dataset.Record
+	dropped   bool // the kept Locations were dropped: too many records
 }
+
+// KeepsRecords tells dataset.OpenFileWith that the section keeps all that
+// NewFile needs of its records.
+func (s *section) KeepsRecords() bool { return true }
 
 // Visit validates one record and, when it is public, keeps its entry and
 // indexes its text.
@@ -61,11 +71,11 @@ func (s *section) Visit(rec *dataset.Record, loc []byte) {
 		return
 	}
 	e, decoded, err := s.load.ld.decodeRecord(i, *rec, loc)
-	rec.Items = nil // coded in the entry; the load owns the records
 	if err != nil {
-		s.failed = i
+		s.failed, s.failedRec = i, *rec
 		return
 	}
+	rec.Items = nil // coded in the entry; the load owns the records
 	if rec.Private {
 		return
 	}
@@ -75,7 +85,10 @@ func (s *section) Visit(rec *dataset.Record, loc []byte) {
 	} else if !s.dropped {
 		s.dropLocations()
 	}
-	s.public = append(s.public, int32(i))
+	for _, a := range rec.Aliases {
+		s.aliases = append(s.aliases, alias{key: a, doc: int32(s.public)})
+	}
+	s.public++
 	if len(s.ents) == 0 || len(s.ents[len(s.ents)-1]) == sectionBlock {
 		s.ents = append(s.ents, make([]entry, 0, sectionBlock))
 	}
@@ -123,7 +136,7 @@ func visited(df *dataset.File) ([]*section, error) {
 	}
 	first := false
 	secs[0].load.used.Do(func() { first = true })
-	if len(secs) != len(vs) || n != len(df.Records) || !first {
+	if len(secs) != len(vs) || n != df.Len() || !first {
 		return nil, errNotVisited
 	}
 	return secs, nil
@@ -133,15 +146,15 @@ func visited(df *dataset.File) ([]*section, error) {
 // records of df while dataset.OpenFileWith parsed it: the public records
 // are put in id order, and the sections' text indexes joined in it.
 func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, error) {
-	records := df.Records
-	if len(records) >= loadGCThreshold {
+	records := df.Len()
+	if records >= loadGCThreshold {
 		defer loadmem.Limit()()
 	}
 	if err := firstVisitError(df, secs); err != nil {
 		return nil, err
 	}
 	ld := secs[0].load.ld
-	ents, public := gather(secs)
+	ents, aliases := gather(secs)
 	if len(ents) > keepDecodedUpTo {
 		for k := range ents {
 			ents[k].loc = nil
@@ -150,8 +163,7 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 	// Independent steps run side by side: the id order with the aliases'
 	// order, then the text index with the entries' move to doc order.
 	var order []int32
-	var aliases []alias
-	together(func() { order = idOrder(ents) }, func() { aliases = aliasesByKey(records, public) })
+	together(func() { order = idOrder(ents) }, func() { aliases = byKey(aliases) })
 	for k := range aliases {
 		aliases[k].doc = order[aliases[k].doc]
 	}
@@ -160,8 +172,7 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		texts[k] = sec.text
 		sec.text = nil
 	}
-	s := &Source{ents: ents, aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: len(records)}
-	df.Records = nil // the entries keep what requests need
+	s := &Source{ents: ents, aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: records}
 	var textErr, spatialErr error
 	served := map[string]bool{}
 	together(func() { s.text, textErr = textrank.Join(texts, order) }, func() {
@@ -209,19 +220,8 @@ func together(fns ...func()) {
 	wg.Wait()
 }
 
-// aliasesByKey returns the public records' aliases sorted by key, each
-// with the record's place among the public records (not yet its doc).
-func aliasesByKey(records []dataset.Record, public []int32) []alias {
-	n := 0
-	for _, i := range public {
-		n += len(records[i].Aliases)
-	}
-	all := make([]alias, 0, n)
-	for p, i := range public {
-		for _, a := range records[i].Aliases {
-			all = append(all, alias{key: a, doc: int32(p)})
-		}
-	}
+// byKey returns the public records' aliases, in file order, sorted by key.
+func byKey(all []alias) []alias {
 	out := make([]alias, len(all))
 	for k, at := range keyOrder(len(all), func(i int) string { return all[i].key }) {
 		out[k] = all[at]
@@ -236,12 +236,15 @@ func firstVisitError(df *dataset.File, secs []*section) error {
 	base := 0
 	for _, sec := range secs {
 		if sec.failed >= 0 {
-			i := base + sec.failed
-			raw, err := df.ReadLocation(i, nil)
-			if err != nil {
-				return err
+			i, rec := base+sec.failed, sec.failedRec
+			raw := []byte(rec.Location)
+			if raw == nil {
+				var err error
+				if raw, err = df.ReadSpan(rec.Span, nil); err != nil {
+					return err
+				}
 			}
-			if _, _, err := sec.load.ld.decode(i, df.Records[i], raw); err != nil {
+			if _, _, err := sec.load.ld.decode(i, rec, raw); err != nil {
 				return err
 			}
 			return fmt.Errorf("dataset record %d: invalid while loading, valid when read again", i)
@@ -252,28 +255,28 @@ func firstVisitError(df *dataset.File, secs []*section) error {
 }
 
 // gather returns the sections' public entries in file order, one section
-// after the other, with each one's record index, releasing each block
-// once it is copied.
-func gather(secs []*section) ([]entry, []int32) {
-	n := 0
+// after the other, releasing each block once it is copied, and their
+// aliases in the same order, each with its entry's place.
+func gather(secs []*section) ([]entry, []alias) {
+	n, na := 0, 0
 	for _, sec := range secs {
-		n += len(sec.public)
+		n += sec.public
+		na += len(sec.aliases)
 	}
 	ents := make([]entry, 0, n)
-	public := make([]int32, 0, n)
-	base := 0
+	aliases := make([]alias, 0, na)
 	for _, sec := range secs {
+		base := int32(len(ents))
 		for k, b := range sec.ents {
 			ents = append(ents, b...)
 			sec.ents[k] = nil
 		}
-		for _, i := range sec.public {
-			public = append(public, int32(base)+i)
+		for _, a := range sec.aliases {
+			aliases = append(aliases, alias{key: a.key, doc: base + a.doc})
 		}
-		sec.ents, sec.public = nil, nil
-		base += sec.n
+		sec.ents, sec.aliases = nil, nil
 	}
-	return ents, public
+	return ents, aliases
 }
 
 // idOrder returns each entry's doc number, its place in id order (the

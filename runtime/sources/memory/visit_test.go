@@ -189,7 +189,12 @@ func TestFileVisitorsBuildOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"records cut", func(df *dataset.File) { df.Records = df.Records[:len(df.Records)-1] }},
+		{"records set", func(df *dataset.File) {
+			if df.Records != nil || df.Len() == 0 {
+				t.Fatalf("%d Records held, Len %d: want none held, all counted", len(df.Records), df.Len())
+			}
+			df.Records = []dataset.Record{{ID: "other"}}
+		}},
 	} {
 		df, err := dataset.OpenFileWith(path, 2, FileVisitors())
 		if err != nil {
