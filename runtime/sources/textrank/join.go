@@ -20,7 +20,22 @@ type Part struct {
 	seqs    []uint32 // name tokens in order, as provisional ids
 	nameOff []uint32 // document d's are seqs[nameOff[d]:nameOff[d+1]]
 	tz      tokenizer
+	// values holds the terms of address and amenity values seen lately
+	// (a locality, a region, an amenity's description repeat across a
+	// chain's stores): their tokens and compounds as provisional ids, in
+	// one backing array, so a repeated value is one lookup. It is cleared
+	// when full, which bounds it whatever the collection.
+	values  map[string]termSpan
+	valueID []uint32
+	fieldID []uint32 // the current field's ids
 }
+
+// termSpan is where a value's ids are in Part.valueID.
+type termSpan struct{ lo, hi uint32 }
+
+// valuesKept is how many distinct values a Part remembers the terms of
+// before it forgets them all; a variable so tests can make it forget.
+var valuesKept = 1 << 13
 
 // termRun is where a document's terms are: blocks[block][lo:hi].
 type termRun struct{ block, lo, hi uint32 }
@@ -31,7 +46,7 @@ var partBlock = 1 << 18
 
 // NewPart returns an empty part ready for Add.
 func NewPart() *Part {
-	return &Part{ids: map[string]uint32{}, nameOff: []uint32{0}, blocks: [][]uint32{make([]uint32, 0, partBlock)}}
+	return &Part{ids: map[string]uint32{}, nameOff: []uint32{0}, blocks: [][]uint32{make([]uint32, 0, partBlock)}, values: map[string]termSpan{}}
 }
 
 // Len is the number of documents added.
@@ -39,37 +54,68 @@ func (p *Part) Len() int { return len(p.docs) }
 
 // Add indexes the part's next document (number Len() before the call)
 // exactly as Index.Add does.
+//
+// Each field's terms are those of tokenising its values (Index.Add): a
+// term's id is one to one with its text, so the set of ids is the set of
+// terms, and the order of a document's terms does not matter to Join.
 func (p *Part) Add(f Fields) {
-	z := &p.tz
 	last := len(p.blocks) - 1
 	p.docs = append(p.docs, termRun{block: uint32(last), lo: uint32(len(p.blocks[last]))})
+	// A name is seldom another store's: tokenised each time, not kept.
+	z := &p.tz
 	z.all = z.all[:0]
-	z.seq = append(z.seq[:0], z.add(f.Name)...)
-	p.addField(fieldName, z.all)
+	toks := len(z.add(f.Name))
+	p.fieldID = p.fieldID[:0]
+	for _, t := range z.all {
+		p.fieldID = append(p.fieldID, p.id(t))
+	}
+	p.seqs = append(p.seqs, p.fieldID[:toks]...)
+	p.pushField(fieldName)
 	p.addValues(fieldAddress, f.Address)
 	p.addValues(fieldAmenity, f.Amenities)
 	run := &p.docs[len(p.docs)-1]
 	run.hi = uint32(len(p.blocks[run.block]))
-	for _, tok := range z.seq {
-		p.seqs = append(p.seqs, p.id(tok))
-	}
 	p.nameOff = append(p.nameOff, uint32(len(p.seqs)))
 }
 
 // addValues indexes the tokens and compounds of a many-valued field.
 func (p *Part) addValues(f int, values []string) {
-	z := &p.tz
-	z.all = z.all[:0]
+	p.fieldID = p.fieldID[:0]
 	for _, v := range values {
-		z.add(v)
+		sp := p.valueTerms(v)
+		p.fieldID = append(p.fieldID, p.valueID[sp.lo:sp.hi]...)
 	}
-	p.addField(f, z.all)
+	p.pushField(f)
 }
 
-func (p *Part) addField(f int, toks []string) {
-	for _, t := range sortedSet(toks) {
-		p.push(p.id(t)<<2 | uint32(f))
+// pushField pushes the distinct ids of fieldID as field f's terms.
+func (p *Part) pushField(f int) {
+	slices.Sort(p.fieldID)
+	for _, id := range slices.Compact(p.fieldID) {
+		p.push(id<<2 | uint32(f))
 	}
+}
+
+// valueTerms returns where the provisional ids of v's tokens and
+// compounds are in valueID, valid until the next call.
+func (p *Part) valueTerms(v string) termSpan {
+	if sp, ok := p.values[v]; ok {
+		return sp
+	}
+	if len(p.values) >= valuesKept {
+		clear(p.values)
+		p.valueID = p.valueID[:0]
+	}
+	z := &p.tz
+	z.all = z.all[:0]
+	z.add(v)
+	lo := uint32(len(p.valueID))
+	for _, t := range z.all {
+		p.valueID = append(p.valueID, p.id(t))
+	}
+	sp := termSpan{lo: lo, hi: uint32(len(p.valueID))}
+	p.values[strings.Clone(v)] = sp
+	return sp
 }
 
 // push appends a term to the current document's run, moving the run to a

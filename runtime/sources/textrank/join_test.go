@@ -35,25 +35,28 @@ func joinFields(n int) []Fields {
 // TestJoinEqualsOneIndex: indexing a collection in parts, in any order, and
 // joining them gives the index of adding every document in the final order
 // to one Index, array for array, whether or not documents' terms cross the
-// parts' blocks.
+// parts' blocks, and whether or not the parts remember every value's terms.
 func TestJoinEqualsOneIndex(t *testing.T) {
-	saved := partBlock
-	defer func() { partBlock = saved }()
+	saved, savedKept := partBlock, valuesKept
+	defer func() { partBlock, valuesKept = saved, savedKept }()
 	for _, tc := range []struct {
 		name  string
 		docs  int
 		parts int
 		block int
+		kept  int
 	}{
-		{"empty", 0, 1, saved},
-		{"one part", 50, 1, saved},
-		{"two parts", 300, 2, saved},
-		{"many parts", 1000, 13, saved},
-		{"more parts than documents", 5, 9, saved},
-		{"small blocks", 600, 3, 16},
-		{"blocks smaller than a document", 200, 2, 3},
+		{"empty", 0, 1, saved, savedKept},
+		{"one part", 50, 1, saved, savedKept},
+		{"two parts", 300, 2, saved, savedKept},
+		{"many parts", 1000, 13, saved, savedKept},
+		{"more parts than documents", 5, 9, saved, savedKept},
+		{"small blocks", 600, 3, 16, savedKept},
+		{"blocks smaller than a document", 200, 2, 3, savedKept},
+		{"values forgotten often", 600, 3, saved, 2},
+		{"no value remembered", 300, 2, saved, 0},
 	} {
-		partBlock = tc.block
+		partBlock, valuesKept = tc.block, tc.kept
 		fields := joinFields(tc.docs)
 		r := rand.New(rand.NewPCG(uint64(tc.docs), uint64(tc.parts)))
 		order := make([]int32, tc.docs) // read position -> final number

@@ -1,0 +1,41 @@
+package memory
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/storegen"
+	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
+)
+
+// BenchmarkTextPart is the text index's share of a load: the searchable
+// text of 100,000 light stores (storegen's, as loadbench -shape light
+// writes them) added to one textrank.Part, as one section of a file load
+// does.
+func BenchmarkTextPart(b *testing.B) {
+	var buf bytes.Buffer
+	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, 100_000, storegen.Light); err != nil {
+		b.Fatal(err)
+	}
+	recs, err := dataset.Parse(buf.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := make([]textrank.Fields, 0, len(recs))
+	for _, r := range recs {
+		loc, err := location.DecodeLocation(r.Location)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fields = append(fields, TextFields(loc))
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		p := textrank.NewPart()
+		for _, f := range fields {
+			p.Add(f)
+		}
+	}
+}
