@@ -421,7 +421,7 @@ func checkIdentifiers(recs []Record) error {
 // (an identifier and every copy of it fall in the same one) and finds its
 // shard's first conflict, and the first of those in reading order is the
 // error a single pass would meet first.
-func checkSectionIdentifiers(secs [][]Record) error {
+func checkSectionIdentifiers[R any, P identified[R]](secs [][]R) error {
 	n := 0
 	for _, recs := range secs {
 		n += len(recs)
@@ -430,21 +430,40 @@ func checkSectionIdentifiers(secs [][]Record) error {
 	if n >= shardIdentifiersFrom {
 		shards = min(runtime.GOMAXPROCS(0), maxIdentifierShards)
 	}
-	return checkShards(secs, n, shards)
+	return checkShards[R, P](secs, n, shards)
 }
+
+// identified is a record as the identifier rules read it: a whole Record,
+// or only its identity when Visitors keep the rest.
+type identified[R any] interface {
+	*R
+	identifiers() (id string, aliases []string)
+}
+
+func (r *Record) identifiers() (string, []string) { return r.ID, r.Aliases }
+
+// identity is what the identifier rules read of a record, kept instead of
+// the whole record (a third of its size) when every Visitor keeps what it
+// needs of it.
+type identity struct {
+	id      string
+	aliases []string
+}
+
+func (r *identity) identifiers() (string, []string) { return r.id, r.aliases }
 
 // checkShards is checkSectionIdentifiers over n records on shards
 // goroutines.
-func checkShards(secs [][]Record, n, shards int) error {
+func checkShards[R any, P identified[R]](secs [][]R, n, shards int) error {
 	if shards <= 1 {
-		return identifierShard{}.check(secs, n).err()
+		return checkShard[R, P](identifierShard{}, secs, n).err()
 	}
 	seed := maphash.MakeSeed()
 	found := make([]identifierConflict, shards)
 	var wg sync.WaitGroup
 	for w := range shards {
 		wg.Go(func() {
-			found[w] = identifierShard{seed: seed, of: uint64(shards), is: uint64(w)}.check(secs, n/shards)
+			found[w] = checkShard[R, P](identifierShard{seed: seed, of: uint64(shards), is: uint64(w)}, secs, n/shards)
 		})
 	}
 	wg.Wait()
@@ -528,18 +547,19 @@ func (c identifierConflict) err() error {
 
 // check reads the shard's ids, then its aliases, in record order and
 // returns the first conflict; size is how many ids the shard expects.
-func (sh identifierShard) check(secs [][]Record, size int) identifierConflict {
+func checkShard[R any, P identified[R]](sh identifierShard, secs [][]R, size int) identifierConflict {
 	idAt := make(map[string]int, size)
 	aliases := 0
 	i := 0
 	for _, recs := range secs {
-		for _, r := range recs {
-			aliases += len(r.Aliases)
-			if sh.owns(r.ID) {
-				if j, dup := idAt[r.ID]; dup {
-					return identifierConflict{kind: idTwice, rec: i, value: r.ID, other: j}
+		for k := range recs {
+			id, as := P(&recs[k]).identifiers()
+			aliases += len(as)
+			if sh.owns(id) {
+				if j, dup := idAt[id]; dup {
+					return identifierConflict{kind: idTwice, rec: i, value: id, other: j}
 				}
-				idAt[r.ID] = i
+				idAt[id] = i
 			}
 			i++
 		}
@@ -550,8 +570,9 @@ func (sh identifierShard) check(secs [][]Record, size int) identifierConflict {
 	aliasAt := make(map[string]int, aliases/max(1, int(sh.of)))
 	i = 0
 	for _, recs := range secs {
-		for _, r := range recs {
-			for j, a := range r.Aliases {
+		for k := range recs {
+			_, as := P(&recs[k]).identifiers()
+			for j, a := range as {
 				if !sh.owns(a) {
 					continue
 				}

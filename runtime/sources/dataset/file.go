@@ -201,6 +201,7 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 	}
 	if len(starts) > 1 {
 		results := make([][][]Record, len(starts)) // each section's blocks
+		idResults := make([][][]identity, len(starts))
 		visitors := make([]Visitor, len(starts))
 		oks := make([]bool, len(starts))
 		errs := make([]error, len(starts))
@@ -217,6 +218,10 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 			}
 			secs[k] = sec
 		}
+		idsOnly := keepers(visitors)
+		for k := range secs {
+			secs[k].idsOnly = idsOnly
+		}
 		var next atomic.Int64 // the next section to parse
 		var wg sync.WaitGroup
 		for range min(len(secs), max(1, runtime.GOMAXPROCS(0))) {
@@ -226,23 +231,25 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 					if k >= len(secs) {
 						return
 					}
-					results[k], oks[k], errs[k] = parseBlocks(secs[k])
+					results[k], idResults[k], oks[k], errs[k] = parseBlocks(secs[k])
 				}
 			})
 		}
 		wg.Wait()
 		all := true
 		var blocks [][]Record
+		var ids [][]identity
 		for k := range starts {
 			if errs[k] != nil {
 				return sectioned{}, errs[k]
 			}
 			all = all && oks[k]
 			blocks = append(blocks, results[k]...)
+			ids = append(ids, idResults[k]...)
 		}
-		if all && keepers(visitors) {
+		if all && idsOnly {
 			// Nothing to copy: the identifier rules get every core.
-			return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(blocks), ok: true, n: countBlocks(blocks)}, nil
+			return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(ids), ok: true, n: countBlocks(ids)}, nil
 		}
 		if all {
 			var idErr error
@@ -266,11 +273,12 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		visitors = []Visitor{sec.visit}
 	}
 	if keepers(visitors) {
-		blocks, ok, err := parseBlocks(sec)
+		sec.idsOnly = true
+		_, ids, ok, err := parseBlocks(sec)
 		if !ok || err != nil {
 			return sectioned{ok: ok}, err
 		}
-		return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(blocks), ok: true, n: countBlocks(blocks)}, nil
+		return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(ids), ok: true, n: countBlocks(ids)}, nil
 	}
 	recs, ok, err := parsePart(sec)
 	if !ok || err != nil {
@@ -280,7 +288,7 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 }
 
 // countBlocks is the number of records in blocks.
-func countBlocks(blocks [][]Record) int {
+func countBlocks[R any](blocks [][]R) int {
 	n := 0
 	for _, b := range blocks {
 		n += len(b)

@@ -130,13 +130,16 @@ type section struct {
 	spans bool
 	// visit, when not nil, is shown each record (spans only).
 	visit Visitor
+	// idsOnly keeps only each record's identity once visit has seen it:
+	// the Visitors keep the rest (RecordKeeper).
+	idsOnly bool
 }
 
 // parsePart is parseStream over one section; ok is false when the section
 // needs the strict path, or when it does not end exactly at stop (the
 // guessed boundary was not a record's start).
 func parsePart(sec section) (recs []Record, ok bool, err error) {
-	blocks, ok, err := parseBlocks(sec)
+	blocks, _, ok, err := parseBlocks(sec)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -158,12 +161,18 @@ func concatBlocks(blocks [][]Record) []Record {
 
 // parseBlocks is parsePart leaving the records in the blocks they were
 // parsed into, in order, so the records of many sections are copied into
-// one slice once.
-func parseBlocks(sec section) (blocks [][]Record, ok bool, err error) {
+// one slice once; with sec.idsOnly, it keeps their identities instead.
+func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err error) {
 	st := &stream{r: sec.r, b: make([]byte, 0, streamBlock), off: sec.base}
 	in := &interner{strs: map[string]string{}, areas: map[string]*ServiceArea{}}
 	var arena []byte
-	cur := make([]Record, 0, recsBlock)
+	var cur []Record
+	var curIDs []identity
+	if sec.idsOnly {
+		curIDs = make([]identity, 0, recsBlock)
+	} else {
+		cur = make([]Record, 0, recsBlock)
+	}
 	keep := func(loc []byte) []byte {
 		if len(arena)+len(loc) > cap(arena) {
 			arena = make([]byte, 0, max(arenaBlock, len(loc)))
@@ -175,12 +184,12 @@ func parseBlocks(sec section) (blocks [][]Record, ok bool, err error) {
 	empty := false
 	if sec.first {
 		if b, err := st.next(); b != '[' || err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		st.i++
 		b, err := st.next()
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		empty = b == ']'
 		if empty {
@@ -208,7 +217,7 @@ func parseBlocks(sec section) (blocks [][]Record, ok bool, err error) {
 			return true
 		})
 		if err != nil || !ok || declined {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if sec.spans {
 			loc := rec.Location
@@ -220,29 +229,37 @@ func parseBlocks(sec section) (blocks [][]Record, ok bool, err error) {
 		} else {
 			rec.Location = keep(rec.Location)
 		}
-		if len(cur) == cap(cur) {
-			blocks = append(blocks, cur)
-			cur = make([]Record, 0, recsBlock)
+		if sec.idsOnly {
+			if len(curIDs) == cap(curIDs) {
+				ids = append(ids, curIDs)
+				curIDs = make([]identity, 0, recsBlock)
+			}
+			curIDs = append(curIDs, identity{id: rec.ID, aliases: rec.Aliases})
+		} else {
+			if len(cur) == cap(cur) {
+				blocks = append(blocks, cur)
+				cur = make([]Record, 0, recsBlock)
+			}
+			cur = append(cur, rec)
 		}
-		cur = append(cur, rec)
 		b, err := st.next()
 		if err != nil || b != ',' && b != ']' {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		st.i++
 		if b == ']' {
 			if !sec.last {
-				return nil, false, nil
+				return nil, nil, false, nil
 			}
 			break
 		}
 		if !sec.last {
 			if _, err := st.next(); err != nil {
-				return nil, false, err
+				return nil, nil, false, err
 			}
 			if at := st.off + int64(st.i); at >= sec.stop {
 				if at != sec.stop {
-					return nil, false, nil
+					return nil, nil, false, nil
 				}
 				break
 			}
@@ -252,18 +269,21 @@ func parseBlocks(sec section) (blocks [][]Record, ok bool, err error) {
 	for sec.last {
 		s := &scanner{b: st.b, i: st.i}
 		if s.ws(); s.i != len(s.b) {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 		st.i = s.i
 		more, err := st.fill()
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if !more {
 			break
 		}
 	}
-	return append(blocks, cur), true, nil
+	if sec.idsOnly {
+		return nil, append(ids, curIDs), true, nil
+	}
+	return append(blocks, cur), nil, true, nil
 }
 
 // peekPos is the position of the next non-space byte.

@@ -128,17 +128,23 @@ func TestOpenFileWithKeepers(t *testing.T) {
 		kept.Close()
 	}
 
-	// The identifier rules: a second record with the first one's id.
-	data := `[{"location":{"id":"a"}},` + "\n" + `{"location":{"id":"b"}},` + "\n" + `{"location":{"id":"a"}}]`
-	dup := filepath.Join(t.TempDir(), "dup.json")
-	if err := os.WriteFile(dup, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, parts := range []int{1, 3} {
-		_, want := OpenFileWith(dup, parts, nil)
-		_, got := OpenFileWith(dup, parts, func() Visitor { return &keeper{} })
-		if want == nil || got == nil || got.Error() != want.Error() {
-			t.Errorf("%d sections: duplicate id with keepers: %v, want %v", parts, got, want)
+	// The identifier rules, read from the identities the keepers' parse
+	// holds instead of the records: the same first conflict, named alike.
+	for _, tc := range []struct{ name, data string }{
+		{"an id twice", `[{"location":{"id":"a"}},` + "\n" + `{"location":{"id":"b"}},` + "\n" + `{"location":{"id":"a"}}]`},
+		{"an alias that is another id", `[{"location":{"id":"a"}},` + "\n" + `{"location":{"id":"b"},"aliases":["x"]},` + "\n" + `{"location":{"id":"c"},"aliases":["y","a"]}]`},
+		{"an alias twice", `[{"location":{"id":"a"},"aliases":["x"]},` + "\n" + `{"location":{"id":"b"}},` + "\n" + `{"location":{"id":"c"},"aliases":["x"]}]`},
+	} {
+		path := filepath.Join(t.TempDir(), "conflict.json")
+		if err := os.WriteFile(path, []byte(tc.data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, parts := range []int{1, 3} {
+			_, want := OpenFileWith(path, parts, nil)
+			_, got := OpenFileWith(path, parts, func() Visitor { return &keeper{} })
+			if want == nil || got == nil || got.Error() != want.Error() {
+				t.Errorf("%s, %d sections, keepers: %v, want %v", tc.name, parts, got, want)
+			}
 		}
 	}
 }
