@@ -17,7 +17,7 @@ const restAgent = `profile="https://platform.example/profile.json"`
 // restRequests numbers the REST requests so that each gets its own UUID.
 var restRequests atomic.Uint64
 
-// throughputREST is throughputHTTP's load generator for the REST binding:
+// throughputREST is httpCaller's load generator for the REST binding:
 // each client posts the same search body to base+"/locations/search" over
 // keep-alive connections. Every answer must be 200 with a body that parses
 // as JSON, so a broken server cannot look fast; one in 64 (and each

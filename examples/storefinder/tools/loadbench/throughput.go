@@ -186,20 +186,11 @@ func floorServer(dir, name, result string) (string, func(), error) {
 	return childServer(addr, floorFlag, file)
 }
 
-// throughput runs clients concurrent callers of kind ("sdk" or "http"),
-// each calling the realistic search back to back for d, and returns
-// completed calls per second.
+// throughput runs clients concurrent callers of kind ("sdk" or "http",
+// see caller), each calling the realistic search back to back for d, and
+// returns completed calls per second.
 func throughput(kind, endpoint string, clients int, d time.Duration) (float64, error) {
-	if kind == "http" {
-		return throughputHTTP(endpoint, clients, d)
-	}
-	return throughputSDK(endpoint, clients, d)
-}
-
-// throughputSDK uses go-sdk client sessions: every answer is decoded into
-// a CallToolResult, structured content included, as an agent's client does.
-func throughputSDK(endpoint string, clients int, d time.Duration) (float64, error) {
-	call, done, err := caller("sdk", endpoint, clients)
+	call, done, err := caller(kind, endpoint, clients)
 	if err != nil {
 		return 0, err
 	}
@@ -207,18 +198,11 @@ func throughputSDK(endpoint string, clients int, d time.Duration) (float64, erro
 	return callLoop(clients, d, call)
 }
 
-// throughputHTTP is a plain load generator, as wrk or hey would be, so
-// that the clients' own decoding does not take the CPU the servers are
-// measured on (httpCaller).
-func throughputHTTP(endpoint string, clients int, d time.Duration) (float64, error) {
-	call, done := httpCaller(endpoint, clients)
-	defer done()
-	return callLoop(clients, d, call)
-}
-
 // httpCaller returns the call of a plain HTTP load client and the function
-// that closes its connections: each client posts tools/call over keep-alive
-// connections (stateless, MCP 2025-11-25) and reads every answer whole.
+// that closes its connections: a plain load generator, as wrk or hey would
+// be, so that the clients' own decoding does not take the CPU the servers
+// are measured on. Each client posts tools/call over keep-alive connections
+// (stateless, MCP 2025-11-25) and reads every answer whole.
 // Every answer's status and JSON-RPC frame are checked; one in 64 (and each
 // client's first) is decoded and must carry locations in its structured
 // content.
@@ -496,8 +480,10 @@ func paired(kind string, clients int, d time.Duration, sides []side) (rates, cpu
 	return rates, cpus, nil
 }
 
-// caller returns the call of one load client of kind ("sdk" or "http") at
-// endpoint and the function that closes its connections.
+// caller returns the call of one load client of kind at endpoint and the
+// function that closes its connections: "http" is httpCaller; "sdk" uses
+// go-sdk client sessions, every answer decoded into a CallToolResult,
+// structured content included, as an agent's client does.
 func caller(kind, endpoint string, clients int) (call func(i, n int) error, done func(), err error) {
 	if kind == "http" {
 		call, done := httpCaller(endpoint, clients)
