@@ -249,7 +249,7 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		}
 		if all && idsOnly {
 			// Nothing to copy: the identifier rules get every core.
-			return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(ids), ok: true, n: countBlocks(ids)}, nil
+			return kept(visitors, ids), nil
 		}
 		if all {
 			var idErr error
@@ -278,13 +278,20 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		if !ok || err != nil {
 			return sectioned{ok: ok}, err
 		}
-		return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(ids), ok: true, n: countBlocks(ids)}, nil
+		return kept(visitors, ids), nil
 	}
 	recs, ok, err := parsePart(sec)
 	if !ok || err != nil {
 		return sectioned{recs: recs, ok: ok}, err
 	}
 	return sectioned{recs: recs, visitors: visitors, idErr: checkIdentifiers(recs), ok: true, n: len(recs)}, nil
+}
+
+// kept is what visitSections parsed when its RecordKeepers took the
+// records over: no Records, their number, and the identifier rules' error
+// over the identities ids.
+func kept(visitors []Visitor, ids [][]identity) sectioned {
+	return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(ids), ok: true, n: countBlocks(ids)}
 }
 
 // countBlocks is the number of records in blocks.

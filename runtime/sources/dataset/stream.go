@@ -166,13 +166,6 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 	st := &stream{r: sec.r, b: make([]byte, 0, streamBlock), off: sec.base}
 	in := &interner{strs: map[string]string{}, areas: map[string]*ServiceArea{}}
 	var arena []byte
-	var cur []Record
-	var curIDs []identity
-	if sec.idsOnly {
-		curIDs = make([]identity, 0, recsBlock)
-	} else {
-		cur = make([]Record, 0, recsBlock)
-	}
 	keep := func(loc []byte) []byte {
 		if len(arena)+len(loc) > cap(arena) {
 			arena = make([]byte, 0, max(arenaBlock, len(loc)))
@@ -230,17 +223,9 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 			rec.Location = keep(rec.Location)
 		}
 		if sec.idsOnly {
-			if len(curIDs) == cap(curIDs) {
-				ids = append(ids, curIDs)
-				curIDs = make([]identity, 0, recsBlock)
-			}
-			curIDs = append(curIDs, identity{id: rec.ID, aliases: rec.Aliases})
+			ids = appendBlocked(ids, identity{id: rec.ID, aliases: rec.Aliases})
 		} else {
-			if len(cur) == cap(cur) {
-				blocks = append(blocks, cur)
-				cur = make([]Record, 0, recsBlock)
-			}
-			cur = append(cur, rec)
+			blocks = appendBlocked(blocks, rec)
 		}
 		b, err := st.next()
 		if err != nil || b != ',' && b != ']' {
@@ -280,10 +265,18 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 			break
 		}
 	}
-	if sec.idsOnly {
-		return nil, append(ids, curIDs), true, nil
+	return blocks, ids, true, nil
+}
+
+// appendBlocked appends v to the last of blocks, starting a block of
+// recsBlock when it is full, so a section grows without copying.
+func appendBlocked[T any](blocks [][]T, v T) [][]T {
+	if len(blocks) == 0 || len(blocks[len(blocks)-1]) == cap(blocks[len(blocks)-1]) {
+		blocks = append(blocks, make([]T, 0, recsBlock))
 	}
-	return append(blocks, cur), nil, true, nil
+	last := &blocks[len(blocks)-1]
+	*last = append(*last, v)
+	return blocks
 }
 
 // peekPos is the position of the next non-space byte.
