@@ -62,13 +62,8 @@ func (p *Part) Add(f Fields) {
 	last := len(p.blocks) - 1
 	p.docs = append(p.docs, termRun{block: uint32(last), lo: uint32(len(p.blocks[last]))})
 	// A name is seldom another store's: tokenised each time, not kept.
-	z := &p.tz
-	z.all = z.all[:0]
-	toks := len(z.add(f.Name))
-	p.fieldID = p.fieldID[:0]
-	for _, t := range z.all {
-		p.fieldID = append(p.fieldID, p.id(t))
-	}
+	var toks int
+	p.fieldID, toks = p.appendTerms(p.fieldID[:0], f.Name)
 	p.seqs = append(p.seqs, p.fieldID[:toks]...)
 	p.pushField(fieldName)
 	p.addValues(fieldAddress, f.Address)
@@ -106,16 +101,23 @@ func (p *Part) valueTerms(v string) termSpan {
 		clear(p.values)
 		p.valueID = p.valueID[:0]
 	}
-	z := &p.tz
-	z.all = z.all[:0]
-	z.add(v)
 	lo := uint32(len(p.valueID))
-	for _, t := range z.all {
-		p.valueID = append(p.valueID, p.id(t))
-	}
+	p.valueID, _ = p.appendTerms(p.valueID, v)
 	sp := termSpan{lo: lo, hi: uint32(len(p.valueID))}
 	p.values[strings.Clone(v)] = sp
 	return sp
+}
+
+// appendTerms appends the provisional ids of text's tokens, in order, then
+// of its compounds, and says how many are tokens.
+func (p *Part) appendTerms(ids []uint32, text string) ([]uint32, int) {
+	z := &p.tz
+	z.all = z.all[:0]
+	toks := len(z.add(text))
+	for _, t := range z.all {
+		ids = append(ids, p.id(t))
+	}
+	return ids, toks
 }
 
 // push appends a term to the current document's run, moving the run to a
