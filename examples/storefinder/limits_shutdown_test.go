@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/heapgoal"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/ucpcore"
 )
@@ -45,11 +46,11 @@ func TestLimitFlags(t *testing.T) {
 	if l.readHeaderTimeout <= 0 || l.readTimeout <= 0 || l.writeTimeout <= 0 || l.idleTimeout <= 0 || l.maxHeaderBytes <= 0 || l.maxInFlight <= 0 || l.shutdownGrace <= 0 {
 		t.Errorf("a default limit is off: %+v", l)
 	}
-	if l.otherRate <= 0 || l.otherBurst < 1 || l.maxRequestMemory != ucpcore.DefaultMaxRequestMemory || l.minWriteRate != mcpserver.DefaultMinWriteRate || l.writeGrace <= 0 {
+	if l.otherRate <= 0 || l.otherBurst < 1 || l.maxRequestMemory != ucpcore.DefaultMaxRequestMemory || l.minWriteRate != mcpserver.DefaultMinWriteRate || l.writeGrace <= 0 || l.gcHeadroom != heapgoal.DefaultHeadroom {
 		t.Errorf("a default limit is off: %+v", l)
 	}
 	c, err := parseFlags([]string{"--rate", "3", "--rate-burst", "4", "--items-rate", "0.5", "--items-burst", "1", "--max-inflight", "7", "--read-timeout", "2s", "--idle-timeout", "3s", "--write-timeout", "4s", "--shutdown-grace", "5s", "--max-header-bytes", "1000",
-		"--other-rate", "2", "--other-burst", "5", "--max-request-memory", "1000000", "--min-write-rate", "-1", "--write-grace", "3s"})
+		"--other-rate", "2", "--other-burst", "5", "--max-request-memory", "1000000", "--min-write-rate", "-1", "--write-grace", "3s", "--gc-headroom", "0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +58,12 @@ func TestLimitFlags(t *testing.T) {
 	want.rate, want.rateBurst, want.itemsRate, want.itemsBurst, want.maxInFlight = 3, 4, 0.5, 1, 7
 	want.otherRate, want.otherBurst, want.maxRequestMemory, want.minWriteRate, want.writeGrace = 2, 5, 1000000, -1, 3*time.Second
 	want.readTimeout, want.idleTimeout, want.writeTimeout, want.shutdownGrace, want.maxHeaderBytes = 2*time.Second, 3*time.Second, 4*time.Second, 5*time.Second, 1000
+	want.gcHeadroom = 0
 	if c.limits != want {
 		t.Errorf("limits = %+v, want %+v", c.limits, want)
 	}
 	for _, args := range [][]string{{"--rate", "-1"}, {"--rate-burst", "0"}, {"--read-timeout", "0s"}, {"--max-inflight", "-2"}, {"--max-header-bytes", "0"},
-		{"--other-rate", "-1"}, {"--other-burst", "0"}, {"--max-request-memory", "0"}, {"--min-write-rate", "0"}, {"--write-grace", "0s"}} {
+		{"--other-rate", "-1"}, {"--other-burst", "0"}, {"--max-request-memory", "0"}, {"--min-write-rate", "0"}, {"--write-grace", "0s"}, {"--gc-headroom", "-1"}} {
 		if _, err := parseFlags(args); err == nil || !strings.Contains(err.Error(), args[0]) {
 			t.Errorf("%v: err = %v, want it to name %s", args, err, args[0])
 		}

@@ -42,6 +42,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
+	"github.com/ucpgen/ucpgen/runtime/heapgoal"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
@@ -127,6 +128,9 @@ type limits struct {
 	// viaSDK routes tools/call through the SDK's per-request session
 	// instead of mcpserver's direct path (for comparison and debugging).
 	viaSDK bool
+	// gcHeadroom is heapgoal.Keep's headroom once the data is loaded (0:
+	// Go's default growth target).
+	gcHeadroom int64
 }
 
 // locationHooks are the Location capabilities the storefinder serves, the
@@ -177,6 +181,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Int64Var(&l.maxRequestMemory, "max-request-memory", ucpcore.DefaultMaxRequestMemory, "bytes the requests being served may reserve together, each 64 times its body size; a request that finds none free within 30 s gets -32000 with HTTP 503 (-1: no budget)")
 	fs.Int64Var(&l.minWriteRate, "min-write-rate", mcpserver.DefaultMinWriteRate, "slowest a client may read an answer, in bytes per second after --write-grace; slower connections are closed (-1: no minimum)")
 	fs.DurationVar(&l.writeGrace, "write-grace", mcpserver.DefaultWriteGrace, "how long an answer may take before --min-write-rate applies")
+	fs.Int64Var(&l.gcHeadroom, "gc-headroom", heapgoal.DefaultHeadroom, "once the data is loaded, bytes the heap may always grow by between two garbage collections, so that a small dataset is not collected every few hundred calls; costs up to that much memory (0: Go's default, the live heap; the GOGC environment variable, when set, wins; GOMEMLIMIT still bounds the heap)")
 	fs.BoolVar(&l.viaSDK, "tool-calls-via-sdk", false, "answer tools/call through the MCP SDK's per-request session instead of the direct path (same bytes, about half the throughput; for comparison)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -207,6 +212,7 @@ func parseFlags(args []string) (config, error) {
 		{"--max-request-memory", l.maxRequestMemory == 0 || l.maxRequestMemory < -1},
 		{"--min-write-rate", l.minWriteRate == 0 || l.minWriteRate < -1},
 		{"--write-grace", l.writeGrace <= 0},
+		{"--gc-headroom", l.gcHeadroom < 0},
 	} {
 		if check.bad {
 			return c, fmt.Errorf("%s: out of range", check.name)
@@ -371,6 +377,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	defer heapgoal.Keep(c.limits.gcHeadroom)()
 	if c.ops.metricsAddr != "" {
 		stop, err := serveMetrics(c.ops, logger)
 		if err != nil {

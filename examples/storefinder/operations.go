@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/runtime/heapgoal"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/ops"
 	"github.com/ucpgen/ucpgen/runtime/opt"
@@ -167,6 +168,8 @@ func serveHTTP(ctx context.Context, c config, logger *slog.Logger) error {
 		<-served
 		return err
 	}
+	// The load is done: from here the heap is what serving keeps live.
+	defer heapgoal.Keep(c.limits.gcHeadroom)()
 	app, err := httpServers(c, s, base, logger)
 	if err != nil {
 		stopServing()

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/ucpgen/ucpgen/runtime/heapgoal"
 	"github.com/ucpgen/ucpgen/runtime/sources/postgis/pgtest"
 )
 
@@ -363,5 +366,46 @@ func TestOpsFlags(t *testing.T) {
 		if _, err := parseFlags(args); err == nil || !strings.Contains(err.Error(), args[0]) {
 			t.Errorf("%v: err = %v", args, err)
 		}
+	}
+}
+
+// TestGCHeadroomOnceLoaded follows the collector's growth target, as
+// /metrics reports it, through a start: left alone while the data loads,
+// raised by --gc-headroom once the server listens, put back when it stops;
+// with --gc-headroom=0 it is never changed. Not parallel: the target is
+// the process's.
+func TestGCHeadroomOnceLoaded(t *testing.T) {
+	t.Setenv("GOGC", "")
+	prev := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(prev) })
+	gogc := func(r *running) float64 { return value(scrape(t, r.metrics), "go_gc_gogc_percent", nil) }
+	for _, tc := range []struct {
+		headroom string
+		want     float64
+	}{
+		{strconv.Itoa(1 << 50), heapgoal.MaxPercent}, // more than anything live: the bound
+		{"0", 100},
+	} {
+		t.Run("--gc-headroom="+tc.headroom, func(t *testing.T) {
+			hold := &holdLoading{release: make(chan struct{})}
+			r := startServe(t, hold, "--gc-headroom", tc.headroom)
+			if got := gogc(r); got != 100 {
+				t.Errorf("while loading: go_gc_gogc_percent %v, want 100", got)
+			}
+			close(hold.release)
+			r.waitLog(t, `msg="storefinder listening" addr=(\S+)`)
+			if got := gogc(r); got != tc.want {
+				t.Errorf("serving: go_gc_gogc_percent %v, want %v", got, tc.want)
+			}
+			r.stop()
+			err := <-r.done
+			r.done <- err // for the cleanup's wait
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := debug.SetGCPercent(100); got != 100 {
+				t.Errorf("after the server stopped: target %d, want 100", got)
+			}
+		})
 	}
 }
