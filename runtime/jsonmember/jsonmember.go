@@ -6,8 +6,10 @@ package jsonmember
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"slices"
 )
 
@@ -293,6 +295,19 @@ func scanValue(b []byte, i, depth int) int {
 // or -1.
 func scanString(b []byte, i int) int {
 	for i++; i < len(b); i++ {
+		// Most of a request is plain string bytes: skip them eight at a
+		// time, up to the first byte that needs a look.
+		for i+8 <= len(b) {
+			m := special(binary.LittleEndian.Uint64(b[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1
@@ -321,6 +336,26 @@ func scanString(b []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// Bytes repeated in each of a word's eight lanes.
+const (
+	lanes01   = 0x0101010101010101
+	lanes20   = 0x2020202020202020
+	lanes80   = 0x8080808080808080
+	lanesQuot = 0x2222222222222222
+	lanesBack = 0x5c5c5c5c5c5c5c5c
+)
+
+// special marks, in the high bit of its lane, each byte of w (eight string
+// bytes, the first in the low lane) that is a quote, a backslash or a
+// control character. A borrow can also mark a lane above a marked one, so
+// only the lowest mark is exact, which is all scanString reads.
+func special(w uint64) uint64 {
+	below20 := (w - lanes20) &^ w
+	quote := w ^ lanesQuot
+	back := w ^ lanesBack
+	return (below20 | (quote-lanes01)&^quote | (back-lanes01)&^back) & lanes80
 }
 
 // scanNumber is the end of the JSON number that starts at b[i], or -1.

@@ -203,3 +203,79 @@ func TestEachAndFirstAllocations(t *testing.T) {
 		t.Errorf("First allocates %v times, want 0", n)
 	}
 }
+
+// scanStringByByte is scanString read one byte at a time, as it was before
+// it skipped plain bytes eight at a time: the reference it must match.
+func scanStringByByte(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			i++
+			if i >= len(b) {
+				return -1
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) {
+					return -1
+				}
+				for _, h := range b[i+1 : i+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// TestScanStringWordAtATime puts each byte that ends or breaks a string
+// (and bytes next to them in value: 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f,
+// 0x80, 0xff) at every offset of strings up to 40 bytes long, alone and
+// after an escape, and checks the word-at-a-time scan against the
+// byte-at-a-time one.
+func TestScanStringWordAtATime(t *testing.T) {
+	probes := []string{`"`, `\`, `\"`, `\\`, `\u00e9`, `\u00g9`, `\x`, "\x00", "\x1f", "\x20", "\x21", "\x5b", "\x5d", "\x7f", "\x80", "\xff", "é"}
+	checked := 0
+	for n := 0; n <= 40; n++ {
+		for at := 0; at <= n; at++ {
+			for _, p := range probes {
+				for _, prefix := range []string{`"`, `"\n`} {
+					body := strings.Repeat("a", at) + p + strings.Repeat("b", n-at)
+					for _, s := range []string{prefix + body + `"`, prefix + body, prefix + body + `" ,`} {
+						if got, want := scanString([]byte(s), 0), scanStringByByte([]byte(s), 0); got != want {
+							t.Fatalf("scanString(%q) = %d, want %d", s, got, want)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 40_000 {
+		t.Fatalf("only %d strings checked", checked)
+	}
+}
+
+func FuzzScanString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"abcdefghijklmnop\"q"`, "\"ab\x01cdefgh\"", `"\u12345678"`, `"é and ü, then"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		if got, want := scanString(b, 0), scanStringByByte(b, 0); got != want {
+			t.Fatalf("scanString(%q) = %d, want %d", b, got, want)
+		}
+	})
+}
