@@ -10,13 +10,14 @@ package mcpserver
 // 2026-12); for repeated members no upstream issue was found as of
 // 2026-12. TestSDKReadsMessagesLoosely (sdk_test.go) shows both against the
 // pinned SDK and fails once the SDK refuses them itself; preparse and
-// checkEnvelope can then shrink to the batch check.
+// readEnvelope can then shrink to the batch check.
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -44,11 +45,12 @@ func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
 	if trimmed[0] != '{' {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a JSON-RPC message must be an object"}
 	}
-	if perr := checkEnvelope(trimmed); perr != nil {
+	env, perr := readEnvelope(trimmed)
+	if perr != nil {
 		return nil, perr
 	}
 	if scanned {
-		if req, ok := plainRequest(trimmed); ok {
+		if req, ok := env.plainRequest(); ok {
 			return req, nil
 		}
 	}
@@ -70,26 +72,13 @@ func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
 // escapes, an optional "id" that is an integer or a string without escapes,
 // an optional "params" object, and no other member. ok is false for any
 // other shape, which DecodeMessage then reads: the SDK's decoder allocates
-// tens of kilobytes per message, more than the rest of a search. obj has
-// passed checkEnvelope (no repeated member, an exact id) and the scanner.
-func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
-	var version, method, id, params json.RawMessage
-	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
-		switch key {
-		case "jsonrpc":
-			version = value
-		case "method":
-			method = value
-		case "id":
-			id = value
-		case "params":
-			params = value
-		default:
-			return errNotDirect
-		}
-		return nil
-	})
-	if err != nil || string(version) != `"2.0"` || method == nil || (params != nil && params[0] != '{') {
+// tens of kilobytes per message, more than the rest of a search. e came
+// from readEnvelope without an error (no repeated member, an exact id) and
+// its object passed the scanner.
+func (e envelope) plainRequest() (req *jsonrpc.Request, ok bool) {
+	version, method, id, params := e.version, e.method, e.id, e.params
+	var err error
+	if e.other || string(version) != `"2.0"` || method == nil || (params != nil && params[0] != '{') {
 		return nil, false
 	}
 	if method[0] != '"' {
@@ -111,7 +100,7 @@ func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
 			return nil, false
 		}
 	default:
-		// checkEnvelope let only integers within 2^53 through, which a
+		// readEnvelope let only integers within 2^53 through, which a
 		// float64 (the SDK's reading) holds exactly.
 		n, perr := strconv.ParseInt(string(id), 10, 64)
 		if perr != nil {
@@ -124,30 +113,67 @@ func plainRequest(obj []byte) (req *jsonrpc.Request, ok bool) {
 	return req, true
 }
 
-// checkEnvelope refuses what the SDK would read differently from how it
-// is written: a repeated top-level member (the SDK keeps the last one), and
-// a numeric id it cannot echo exactly. The SDK holds a number id as an
-// int64 made from a float64, so a fraction, an exponent, -0 or an integer
-// beyond ±2^53 would come back as another number.
-func checkEnvelope(obj []byte) *jsonrpc.Error {
-	seen := map[string]bool{}
+// envelope is what readEnvelope finds of a request object's members: the
+// four a JSON-RPC request has, and whether it has any other.
+type envelope struct {
+	version, method, id, params json.RawMessage
+	other                       bool
+}
+
+// readEnvelope walks the members of a request object once, keeping what
+// plainRequest reads, and refuses what the SDK would read differently from
+// how it is written: a repeated top-level member (the SDK keeps the last
+// one), and a numeric id it cannot echo exactly. The SDK holds a number id
+// as an int64 made from a float64, so a fraction, an exponent, -0 or an
+// integer beyond ±2^53 would come back as another number. An object that
+// does not parse is a parse error.
+func readEnvelope(obj []byte) (envelope, *jsonrpc.Error) {
+	var e envelope
+	// Names seen so far: a request has a handful of members, so a list
+	// is searched until a body brings many.
+	var few [8]string
+	seen := few[:0]
+	var many map[string]bool
 	var perr *jsonrpc.Error
 	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
-		if seen[key] {
+		repeated := false
+		if many != nil {
+			repeated = many[key]
+			many[key] = true
+		} else if repeated = slices.Contains(seen, key); !repeated {
+			if seen = append(seen, key); len(seen) > len(few) {
+				many = make(map[string]bool, 2*len(seen))
+				for _, k := range seen {
+					many[k] = true
+				}
+			}
+		}
+		if repeated {
 			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: member %q appears more than once", key)}
 			return errStop
 		}
-		seen[key] = true
-		if key == "id" && !exactID(value) {
-			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: id %.40s cannot be echoed exactly: use a string, or an integer from -2^53 to 2^53 without a fraction or exponent", value)}
-			return errStop
+		switch key {
+		case "jsonrpc":
+			e.version = value
+		case "method":
+			e.method = value
+		case "id":
+			if !exactID(value) {
+				perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: id %.40s cannot be echoed exactly: use a string, or an integer from -2^53 to 2^53 without a fraction or exponent", value)}
+				return errStop
+			}
+			e.id = value
+		case "params":
+			e.params = value
+		default:
+			e.other = true
 		}
 		return nil
 	})
 	if err != nil && perr == nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
+		return e, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
 	}
-	return perr
+	return e, perr
 }
 
 // errStop ends an eachMember walk early.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -58,7 +59,11 @@ func differsFromSDK(body []byte, got *jsonrpc.Request) error {
 // id and params, and the shapes it leaves alone still reach the SDK.
 func TestPlainRequestMatchesSDK(t *testing.T) {
 	for _, c := range plainRequestCases {
-		got, ok := plainRequest([]byte(c.in))
+		env, perr := readEnvelope([]byte(bytes.TrimSpace([]byte(c.in))))
+		if perr != nil {
+			t.Fatalf("%s: %v", c.in, perr.Message)
+		}
+		got, ok := env.plainRequest()
 		if ok != c.take {
 			t.Errorf("%s: taken %v, want %v", c.in, ok, c.take)
 		}
@@ -127,4 +132,40 @@ func FuzzDirectParamsMatchSDK(f *testing.F) {
 			t.Fatalf("%s: directParams reads _meta %#v, the SDK %#v", params, gotMeta, want.Meta)
 		}
 	})
+}
+
+// TestReadEnvelopeRepeatedMembers finds a repeated member whether it comes
+// among the first few names (a list) or after many (a map).
+func TestReadEnvelopeRepeatedMembers(t *testing.T) {
+	many := func(n int) string {
+		var b bytes.Buffer
+		b.WriteString(`{"jsonrpc":"2.0","id":1,"method":"m"`)
+		for i := range n {
+			fmt.Fprintf(&b, `,"x%d":%d`, i, i)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		in, repeated string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"m"}`, ""},
+		{`{"jsonrpc":"2.0","id":1,"method":"m","id":2}`, "id"},
+		{`{"jsonrpc":"2.0","id":1,"jsonrpc":"2.0","method":"m"}`, "jsonrpc"},
+		{many(5) + `}`, ""},
+		{many(5) + `,"x4":0}`, "x4"},
+		{many(40) + `}`, ""},
+		{many(40) + `,"method":"n"}`, "method"},
+		{many(40) + `,"x39":0}`, "x39"},
+		{many(40) + `,"x0":0}`, "x0"},
+	} {
+		env, perr := readEnvelope([]byte(c.in))
+		switch {
+		case c.repeated == "" && perr != nil:
+			t.Errorf("%.60s...: refused: %s", c.in, perr.Message)
+		case c.repeated != "" && (perr == nil || perr.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(perr.Message, `member "`+c.repeated+`" appears more than once`)):
+			t.Errorf("%.60s...: got %v, want %q named as repeated", c.in, perr, c.repeated)
+		case c.repeated == "" && env.other != (c.in != `{"jsonrpc":"2.0","id":1,"method":"m"}`):
+			t.Errorf("%.60s...: other = %v", c.in, env.other)
+		}
+	}
 }

@@ -115,7 +115,7 @@ func TestSDKRefusesInPlainText(t *testing.T) {
 
 // TestSDKReadsMessagesLoosely pins that the SDK answers a message with a
 // repeated id by its last copy, and echoes an id beyond 2^53 as another
-// number. When it fails, checkEnvelope (envelope.go) can shrink.
+// number. When it fails, readEnvelope (envelope.go) can shrink.
 func TestSDKReadsMessagesLoosely(t *testing.T) {
 	s := sdkServer(func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{}, nil
@@ -133,7 +133,7 @@ func TestSDKReadsMessagesLoosely(t *testing.T) {
 		return string(resp.ID)
 	}
 	if got := idOf(`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`); got != "2" {
-		t.Errorf("a repeated id is answered as %s, not as its last copy: the SDK changed; review checkEnvelope (envelope.go)", got)
+		t.Errorf("a repeated id is answered as %s, not as its last copy: the SDK changed; review readEnvelope (envelope.go)", got)
 	}
 	if got := idOf(`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`); got == "9007199254740993" {
 		t.Errorf("the SDK now echoes an id beyond 2^53 exactly: exactID (envelope.go) can go")
