@@ -39,18 +39,26 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 // maxScanDepth) goes to encoding/json's decoder, which then reports the
 // members before the fault and the fault itself exactly as before.
 func Each(obj []byte, f func(key string, value json.RawMessage) error) error {
+	_, err := EachScanned(obj, f)
+	return err
+}
+
+// EachScanned is Each that also reports whether obj is one object, with
+// only whitespace around it, that the scanner accepts whole (what Scans
+// reports), so that a reader that needs to know both walks obj once.
+func EachScanned(obj []byte, f func(key string, value json.RawMessage) error) (scanned bool, err error) {
 	var room [16]member
-	ms, ok := scanMembers(obj, room[:0])
+	ms, end, ok := scanMembers(obj, room[:0])
 	if !ok {
-		return eachMemberDecoder(obj, f)
+		return false, eachMemberDecoder(obj, f)
 	}
 	for _, m := range ms {
 		// Capped, so that a caller appending to a value cannot write into obj.
 		if err := f(m.key, json.RawMessage(obj[m.start:m.end:m.end])); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return skipSpace(obj, end) == len(obj), nil
 }
 
 // First is the value of obj's first member named name, read no further
@@ -120,39 +128,40 @@ type member struct {
 
 // scanMembers appends to ms the members of obj, when obj begins with one
 // object the scanner accepts whole (as Each did before it, the bytes after
-// that object are not looked at); ok is false otherwise. The object is read
-// once: each value is scanned where it lies and not again.
-func scanMembers(obj []byte, ms []member) (_ []member, ok bool) {
+// that object are not looked at), and returns where that object ends; ok
+// is false otherwise. The object is read once: each value is scanned where
+// it lies and not again.
+func scanMembers(obj []byte, ms []member) (_ []member, end int, ok bool) {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return nil, false
+		return nil, 0, false
 	}
 	if i = skipSpace(obj, i+1); i < len(obj) && obj[i] == '}' {
-		return ms, true
+		return ms, i + 1, true
 	}
 	for {
 		if i >= len(obj) || obj[i] != '"' {
-			return nil, false
+			return nil, 0, false
 		}
 		kEnd, vStart, vEnd, ok := scanMember(obj, i)
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		key, ok := memberName(obj[i:kEnd])
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		ms = append(ms, member{key: key, start: vStart, end: vEnd})
 		if i = skipSpace(obj, vEnd); i >= len(obj) {
-			return nil, false
+			return nil, 0, false
 		}
 		switch obj[i] {
 		case ',':
 			i = skipSpace(obj, i+1)
 		case '}':
-			return ms, true
+			return ms, i + 1, true
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 	}
 }

@@ -96,6 +96,7 @@ func TestEachMemberScannerMatchesDecoder(t *testing.T) {
 		if got, want := walkTrace(Each, in), walkTrace(eachMemberDecoder, in); got != want {
 			t.Fatalf("%q:\nscanner %s\ndecoder %s", in, got, want)
 		}
+		checkEachScanned(t, in)
 	}
 	for _, s := range seeds {
 		check([]byte(s))
@@ -117,6 +118,7 @@ func FuzzEachMember(f *testing.F) {
 		if got, want := walkTrace(Each, in), walkTrace(eachMemberDecoder, in); got != want {
 			t.Fatalf("%q:\nscanner %s\ndecoder %s", in, got, want)
 		}
+		checkEachScanned(t, in)
 	})
 }
 
@@ -278,4 +280,34 @@ func FuzzScanString(f *testing.F) {
 			t.Fatalf("scanString(%q) = %d, want %d", b, got, want)
 		}
 	})
+}
+
+// checkEachScanned holds EachScanned's scanned to Scans for an object.
+func checkEachScanned(t *testing.T, in []byte) {
+	t.Helper()
+	if i := skipSpace(in, 0); i >= len(in) || in[i] != '{' {
+		return
+	}
+	scanned, err := EachScanned(in, func(string, json.RawMessage) error { return nil })
+	if scanned != Scans(in) {
+		t.Fatalf("%q: EachScanned scanned %v, Scans %v", in, scanned, Scans(in))
+	}
+	if scanned && err != nil {
+		t.Fatalf("%q: scanned, with error %v", in, err)
+	}
+}
+
+// TestEachScanned reports a whole object as scanned, and anything with
+// more after it, malformed or nested beyond the scanner, as not.
+func TestEachScanned(t *testing.T) {
+	for _, in := range []string{
+		`{}`, ` {"a":1} `, "{\"a\":[1,{\"b\":\"x\"}]}\n", `{"a":1} x`, `{"a":1}{}`, `{"a":1,}`, `{"a":tru}`, `{"a":"\u00e9"}`,
+		strings.Repeat(`{"a":`, maxScanDepth+5) + "1" + strings.Repeat("}", maxScanDepth+5),
+	} {
+		checkEachScanned(t, []byte(in))
+	}
+	stop := errors.New("stop")
+	if scanned, err := EachScanned([]byte(`{"a":1,"b":2}`), func(string, json.RawMessage) error { return stop }); scanned || err != stop {
+		t.Errorf("a walk f stopped: scanned %v, err %v", scanned, err)
+	}
 }

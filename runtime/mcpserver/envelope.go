@@ -35,17 +35,20 @@ func preparse(body []byte) (*jsonrpc.Request, *jsonrpc.Error) {
 	}
 	// The scanner settles well-formed bodies; encoding/json has the last
 	// word on everything else (nesting beyond the scanner's depth included).
-	scanned := jsonmember.Scans(trimmed)
-	if !scanned && !json.Valid(trimmed) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the body is not valid JSON"}
-	}
-	if trimmed[0] == '[' {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: JSON-RPC batch arrays are not supported (MCP 2025-06-18 removed batching); send one request per message"}
-	}
+	// An object's members are checked in the same walk.
 	if trimmed[0] != '{' {
+		if !jsonmember.Scans(trimmed) && !json.Valid(trimmed) {
+			return nil, errNotJSON
+		}
+		if trimmed[0] == '[' {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: JSON-RPC batch arrays are not supported (MCP 2025-06-18 removed batching); send one request per message"}
+		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: a JSON-RPC message must be an object"}
 	}
-	env, perr := readEnvelope(trimmed)
+	env, scanned, perr := readEnvelope(trimmed)
+	if !scanned && !json.Valid(trimmed) {
+		return nil, errNotJSON
+	}
 	if perr != nil {
 		return nil, perr
 	}
@@ -113,6 +116,9 @@ func (e envelope) plainRequest() (req *jsonrpc.Request, ok bool) {
 	return req, true
 }
 
+// errNotJSON answers a body that does not parse.
+var errNotJSON = &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the body is not valid JSON"}
+
 // envelope is what readEnvelope finds of a request object's members: the
 // four a JSON-RPC request has, and whether it has any other.
 type envelope struct {
@@ -126,8 +132,9 @@ type envelope struct {
 // one), and a numeric id it cannot echo exactly. The SDK holds a number id
 // as an int64 made from a float64, so a fraction, an exponent, -0 or an
 // integer beyond ±2^53 would come back as another number. An object that
-// does not parse is a parse error.
-func readEnvelope(obj []byte) (envelope, *jsonrpc.Error) {
+// does not parse is a parse error. scanned is jsonmember.EachScanned's:
+// false when the walk stopped early.
+func readEnvelope(obj []byte) (_ envelope, scanned bool, _ *jsonrpc.Error) {
 	var e envelope
 	// Names seen so far: a request has a handful of members, so a list
 	// is searched until a body brings many.
@@ -135,7 +142,7 @@ func readEnvelope(obj []byte) (envelope, *jsonrpc.Error) {
 	seen := few[:0]
 	var many map[string]bool
 	var perr *jsonrpc.Error
-	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
+	scanned, err := jsonmember.EachScanned(obj, func(key string, value json.RawMessage) error {
 		repeated := false
 		if many != nil {
 			repeated = many[key]
@@ -171,9 +178,9 @@ func readEnvelope(obj []byte) (envelope, *jsonrpc.Error) {
 		return nil
 	})
 	if err != nil && perr == nil {
-		return e, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
+		return e, false, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: " + err.Error()}
 	}
-	return e, perr
+	return e, scanned, perr
 }
 
 // errStop ends an eachMember walk early.

@@ -59,7 +59,7 @@ func differsFromSDK(body []byte, got *jsonrpc.Request) error {
 // id and params, and the shapes it leaves alone still reach the SDK.
 func TestPlainRequestMatchesSDK(t *testing.T) {
 	for _, c := range plainRequestCases {
-		env, perr := readEnvelope([]byte(bytes.TrimSpace([]byte(c.in))))
+		env, _, perr := readEnvelope([]byte(bytes.TrimSpace([]byte(c.in))))
 		if perr != nil {
 			t.Fatalf("%s: %v", c.in, perr.Message)
 		}
@@ -158,7 +158,10 @@ func TestReadEnvelopeRepeatedMembers(t *testing.T) {
 		{many(40) + `,"x39":0}`, "x39"},
 		{many(40) + `,"x0":0}`, "x0"},
 	} {
-		env, perr := readEnvelope([]byte(c.in))
+		env, scanned, perr := readEnvelope([]byte(c.in))
+		if scanned != (perr == nil) {
+			t.Errorf("%.60s...: scanned %v with error %v", c.in, scanned, perr)
+		}
 		switch {
 		case c.repeated == "" && perr != nil:
 			t.Errorf("%.60s...: refused: %s", c.in, perr.Message)
