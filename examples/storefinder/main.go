@@ -43,6 +43,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/negotiation"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/heapgoal"
+	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 	"github.com/ucpgen/ucpgen/runtime/mcpserver"
 	"github.com/ucpgen/ucpgen/runtime/restserver"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
@@ -527,10 +528,20 @@ func searchesItems(tool string, args json.RawMessage) bool {
 	}
 	// Read exactly as the validated call: mcpserver calls this only once
 	// the arguments passed validation, and Argument matches names exactly.
-	present := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
-	filters := ucpcore.Argument(args, "location", "filters")
-	return present(ucpcore.Argument(filters, "items")) || present(ucpcore.Argument(filters, "inventory"))
+	// One walk of filters answers both names.
+	probes := false
+	jsonmember.Each(ucpcore.Argument(args, "location", "filters"), func(name string, v json.RawMessage) error {
+		if (name == "items" || name == "inventory") && string(v) != "null" {
+			probes = true
+			return errFound
+		}
+		return nil
+	})
+	return probes
 }
+
+// errFound ends a walk that found what it looked for.
+var errFound = errors.New("found")
 
 // serveUntil serves on ln until ctx is done, then stops accepting
 // connections and waits up to grace for requests in flight to be answered;

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -136,26 +135,10 @@ type envelope struct {
 // false when the walk stopped early.
 func readEnvelope(obj []byte) (_ envelope, scanned bool, _ *jsonrpc.Error) {
 	var e envelope
-	// Names seen so far: a request has a handful of members, so a list
-	// is searched until a body brings many.
-	var few [8]string
-	seen := few[:0]
-	var many map[string]bool
+	var seen jsonmember.Names
 	var perr *jsonrpc.Error
 	scanned, err := jsonmember.EachScanned(obj, func(key string, value json.RawMessage) error {
-		repeated := false
-		if many != nil {
-			repeated = many[key]
-			many[key] = true
-		} else if repeated = slices.Contains(seen, key); !repeated {
-			if seen = append(seen, key); len(seen) > len(few) {
-				many = make(map[string]bool, 2*len(seen))
-				for _, k := range seen {
-					many[k] = true
-				}
-			}
-		}
-		if repeated {
+		if seen.Add(key) {
 			perr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: member %q appears more than once", key)}
 			return errStop
 		}

@@ -199,19 +199,17 @@ func splitArguments(params []Param, raw json.RawMessage) ([]json.RawMessage, err
 	}
 	args := make([]json.RawMessage, len(params))
 	var v rpcerr.InvalidParams
-	seen := map[string]bool{}
+	var seen jsonmember.Names
 	err := jsonmember.Each(trimmed, func(name string, value json.RawMessage) error {
-		at := "/" + rpcerr.EscapeToken(name)
 		i := paramIndex(params, name)
 		switch {
-		case seen[name]:
-			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "json", Message: fmt.Sprintf("duplicate member name %q", name)})
-		case i < 0:
-			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: at, Keyword: "additionalProperties", Message: "is not allowed: the arguments have exactly " + countMembers(len(params)) + ", " + nameList(params)})
-		default:
+		case seen.Add(name):
+			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/" + rpcerr.EscapeToken(name), Keyword: "json", Message: fmt.Sprintf("duplicate member name %q", name)})
+		case i >= 0:
 			args[i] = value
+		default:
+			v.Violations = append(v.Violations, rpcerr.Violation{Pointer: "/" + rpcerr.EscapeToken(name), Keyword: "additionalProperties", Message: "is not allowed: the arguments have exactly " + countMembers(len(params)) + ", " + nameList(params)})
 		}
-		seen[name] = true
 		return nil
 	})
 	if se, ok := err.(*jsonmember.SyntaxError); ok {
