@@ -3,9 +3,11 @@ package schemacheck
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 )
 
 // CheckFormat asserts one of the formats the UCP schemas use. Unknown
@@ -21,14 +23,7 @@ func CheckFormat(format, s string) error {
 	case "date":
 		return checkDate(s)
 	case "uri":
-		u, err := parseURI(s)
-		if err != nil {
-			return err
-		}
-		if !u.IsAbs() {
-			return errors.New("a scheme is required")
-		}
-		return nil
+		return checkURI(s)
 	case "uri-reference":
 		if strings.Contains(s, `\`) {
 			return errors.New(`backslash is not allowed`)
@@ -37,6 +32,41 @@ func CheckFormat(format, s string) error {
 		return err
 	case "uuid":
 		return checkUUID(s)
+	}
+	return nil
+}
+
+// uriMemo holds absolute URIs checkURI accepted, one per slot chosen by a
+// hash of the text: every call from one Platform carries the same profile
+// URL, and parsing it again was a tenth of reading a search's meta.
+var uriMemo [64]atomic.Pointer[string]
+
+// uriSeed hashes URIs to their uriMemo slot.
+var uriSeed = maphash.MakeSeed()
+
+// memoURIMax is the longest URI uriMemo keeps.
+const memoURIMax = 512
+
+// checkURI is CheckFormat's "uri": a URI net/url parses, with a scheme.
+func checkURI(s string) error {
+	var slot *atomic.Pointer[string]
+	if len(s) <= memoURIMax {
+		slot = &uriMemo[maphash.String(uriSeed, s)%uint64(len(uriMemo))]
+		if p := slot.Load(); p != nil && *p == s {
+			return nil
+		}
+	}
+	u, err := parseURI(s)
+	if err != nil {
+		return err
+	}
+	if !u.IsAbs() {
+		return errors.New("a scheme is required")
+	}
+	if slot != nil {
+		// A copy: s may be part of a larger text the memo must not keep.
+		c := strings.Clone(s)
+		slot.Store(&c)
 	}
 	return nil
 }
