@@ -530,7 +530,7 @@ func searchesItems(tool string, args json.RawMessage) bool {
 	// the arguments passed validation, and Argument matches names exactly.
 	// One walk of filters answers both names.
 	probes := false
-	jsonmember.Each(ucpcore.Argument(args, "location", "filters"), func(name string, v json.RawMessage) error {
+	jsonmember.EachValid(ucpcore.Argument(args, "location", "filters"), func(name string, v json.RawMessage) error {
 		if (name == "items" || name == "inventory") && string(v) != "null" {
 			probes = true
 			return errFound

@@ -201,7 +201,8 @@ func appendResponseHead(b []byte, id jsonrpc.ID) ([]byte, error) {
 
 // directParams reads tools/call params of the plain form: an object with
 // name (a string), arguments (an object) and optionally _meta (an object),
-// each once. Any other shape is left to the SDK.
+// each once. Any other shape is left to the SDK. params is part of a body
+// preparse accepted, so it is well formed and walked as such.
 func directParams(params json.RawMessage) (name string, args, meta json.RawMessage, ok bool) {
 	var seenName, seenArgs, seenMeta bool
 	// once marks a member seen, and reports whether it was already.
@@ -210,7 +211,7 @@ func directParams(params json.RawMessage) (name string, args, meta json.RawMessa
 		*seen = true
 		return again
 	}
-	err := jsonmember.Each(params, func(key string, raw json.RawMessage) error {
+	err := jsonmember.EachValid(params, func(key string, raw json.RawMessage) error {
 		switch key {
 		case "name":
 			if once(&seenName) {

@@ -340,11 +340,12 @@ func uniqueMember(obj json.RawMessage, name, at string) (json.RawMessage, error)
 // exactly by name (nil when any step is absent or not an object). A
 // RateLimit.Strict predicate reads the call with it: it is called only once
 // the arguments have been validated, so no member along path is repeated,
-// and what it sees is what the tool runs with.
+// what it sees is what the tool runs with, and the walk can trust that
+// they are well formed (jsonmember.FirstValid).
 func Argument(arguments json.RawMessage, path ...string) json.RawMessage {
 	v := arguments
 	for _, name := range path {
-		next, ok := jsonmember.First(v, name)
+		next, ok := jsonmember.FirstValid(v, name)
 		if !ok {
 			return nil
 		}
