@@ -90,23 +90,30 @@ var encoding = base64.RawURLEncoding.Strict()
 // absent constraint) hashes differently from an empty one, so no two distinct
 // part lists share a digest by concatenation.
 func ConstraintDigest(parts ...[]byte) [32]byte {
-	h := sha256.New()
-	var buf [9]byte
-	h.Write([]byte(digestLabel))
-	binary.BigEndian.PutUint64(buf[:8], uint64(len(parts)))
-	h.Write(buf[:8])
+	// The framed parts are hashed in one write: a search hashes a few
+	// hundred bytes in about twenty pieces, and each write costs more than
+	// the bytes it adds.
+	n := len(digestLabel) + 8
 	for _, p := range parts {
-		buf[0] = 0
-		if p != nil {
-			buf[0] = 1
-		}
-		binary.BigEndian.PutUint64(buf[1:], uint64(len(p)))
-		h.Write(buf[:])
-		h.Write(p)
+		n += 9 + len(p)
 	}
-	var out [32]byte
-	h.Sum(out[:0])
-	return out
+	var room [1024]byte
+	b := room[:0]
+	if n > len(room) {
+		b = make([]byte, 0, n)
+	}
+	b = append(b, digestLabel...)
+	b = binary.BigEndian.AppendUint64(b, uint64(len(parts)))
+	for _, p := range parts {
+		present := byte(0)
+		if p != nil {
+			present = 1
+		}
+		b = append(b, present)
+		b = binary.BigEndian.AppendUint64(b, uint64(len(p)))
+		b = append(b, p...)
+	}
+	return sha256.Sum256(b)
 }
 
 // Signer issues and checks cursors under a set of named HMAC keys: it signs
