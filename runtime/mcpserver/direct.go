@@ -72,7 +72,7 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	if req.Method != "tools/call" || !req.ID.IsValid() {
 		return false
 	}
-	version := r.Header.Get("Mcp-Protocol-Version")
+	version := headerValue(r.Header, "Mcp-Protocol-Version")
 	if !directVersions[version] || !directHeaders(r) {
 		return false
 	}
@@ -283,7 +283,7 @@ func directMeta(version string, meta json.RawMessage, header http.Header, name s
 		}
 		return true
 	}
-	if header.Get("Mcp-Method") != "tools/call" || header.Get("Mcp-Name") != name {
+	if headerValue(header, "Mcp-Method") != "tools/call" || headerValue(header, "Mcp-Name") != name {
 		return false
 	}
 	for k := range header {
@@ -332,17 +332,17 @@ func strictDecode(raw json.RawMessage, v any) bool {
 func directHeaders(r *http.Request) bool {
 	// The SDK parses the media type (a parameter that does not parse is
 	// 415) and refuses Last-Event-ID on a POST (400): leave both to it.
-	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+	if ct := headerValue(r.Header, "Content-Type"); ct != "application/json" {
 		// Parsed only when it is not the plain type every client sends.
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			return false
 		}
 	}
-	if len(r.Header.Values("Last-Event-ID")) > 0 {
+	if len(r.Header["Last-Event-Id"]) > 0 {
 		return false
 	}
 	var jsonOK, streamOK bool
-	for _, v := range r.Header.Values("Accept") {
+	for _, v := range r.Header["Accept"] {
 		for part := range strings.SplitSeq(v, ",") {
 			media, _, _ := strings.Cut(part, ";")
 			switch strings.TrimSpace(media) {
@@ -442,4 +442,15 @@ func (h *httpHandler) versionServed(version string) servedVersion {
 	h.versions[version] = served
 	h.mu.Unlock()
 	return served
+}
+
+// headerValue is h's first value under key, "" when none. key must be in
+// canonical form (http.CanonicalHeaderKey's), as a request's header map
+// is keyed: reading the map directly skips canonicalising the key on each
+// of the half-dozen lookups every call makes.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
