@@ -67,19 +67,10 @@ func Distance(a, b Point) float64 {
 
 // Within reports whether Distance(center, p) <= max (inclusive, no
 // tolerance band), the match rule of a UCP distance filter. It returns false
-// for an invalid point and for a negative or NaN max.
+// for an invalid point and for a negative or NaN max. A filter that tests
+// many points against one centre prepares a Circle once instead.
 func Within(center, p Point, max float64) bool {
-	if !(max >= 0) {
-		return false
-	}
-	switch clearOfCircle(center, p, max) {
-	case 1:
-		return true
-	case -1:
-		return false
-	}
-	d := Distance(center, p)
-	return d <= max // false when d is NaN
+	return NewCircle(center, max).Contains(p)
 }
 
 // Bounds of the ratio of the WGS 84 geodesic distance to the great-circle
@@ -99,27 +90,3 @@ const (
 	// relative margin is too small.
 	bandSlack = 1e-3
 )
-
-// clearOfCircle decides Distance(center, p) <= max from the great-circle
-// distance when that lies clearly inside (1) or clearly outside (-1) the
-// band the ellipsoid allows around max; 0 leaves it to Distance. A filter
-// checks every candidate of its circle and nearly all lie far from its
-// edge, so most are decided without solving the geodesic, and the answer
-// is always the one the exact comparison gives.
-func clearOfCircle(center, p Point, max float64) int {
-	if !center.valid() || !p.valid() || math.Abs(center.Lon) > 540 || math.Abs(p.Lon) > 540 {
-		return 0
-	}
-	const rad = math.Pi / 180
-	sLat := math.Sin((p.Lat - center.Lat) * rad / 2)
-	sLon := math.Sin((p.Lon - center.Lon) * rad / 2)
-	h := sLat*sLat + math.Cos(center.Lat*rad)*math.Cos(p.Lat*rad)*sLon*sLon
-	d := 2 * sphereRadius * math.Asin(math.Sqrt(min(h, 1)))
-	switch {
-	case d*ratioHigh+bandSlack <= max:
-		return 1
-	case d*ratioLow-bandSlack > max:
-		return -1
-	}
-	return 0
-}

@@ -273,7 +273,7 @@ func TestWithinBandMatchesDistance(t *testing.T) {
 			if got, want := Within(a, b, max), d <= max; got != want {
 				t.Fatalf("Within(%v, %v, %v) = %v, Distance %v", a, b, max, got, d)
 			}
-			if clearOfCircle(a, b, max) != 0 {
+			if NewCircle(a, max).screen(b) != 0 {
 				decided++
 			}
 		}

@@ -250,6 +250,7 @@ type Prepared struct {
 	amenities  []string // deduplicated, request order
 	noItem     bool     // an items id names no item: nothing matches
 	extensions []preparedExtension
+	circle     geodesic.Circle // q.Distance made ready, when it is set
 }
 
 type preparedExtension struct {
@@ -276,6 +277,9 @@ func (e *Engine) Prepare(q Query) (*Prepared, error) {
 		return nil, err
 	}
 	p := &Prepared{hooks: e.Hooks, q: q}
+	if d := q.Distance; d != nil {
+		p.circle = geodesic.NewCircle(d.Center, d.Max)
+	}
 	if err := p.checkFilters(e.ExtensionFilters); err != nil {
 		return nil, err
 	}
@@ -511,8 +515,8 @@ func (p *Prepared) MatchLocal(ctx context.Context, c *Candidate) (bool, error) {
 		return false, nil
 	}
 
-	if d := q.Distance; d != nil {
-		if !usableGeo(c.Geo) || !geodesic.Within(d.Center, *c.Geo, d.Max) {
+	if q.Distance != nil {
+		if !usableGeo(c.Geo) || !p.circle.Contains(*c.Geo) {
 			return false, nil
 		}
 	}
