@@ -12,6 +12,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
+	"github.com/ucpgen/ucpgen/runtime/jsonobj"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -81,7 +82,7 @@ func predicateLocationServes(s LocationServes) (*predicate.Target, error) {
 			Raw: raw,
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Unknown)) {
+	for _, k := range jsonobj.SortedNames(s.Unknown) {
 		keys = append(keys, k)
 		t = predicate.Target{
 			Key: k,
@@ -129,7 +130,7 @@ func predicateLocationFilter(f LocationFilter) (predicate.Filters, error) {
 			out.Items = append(out.Items, e)
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(f.Unknown)) {
+	for _, k := range jsonobj.SortedNames(f.Unknown) {
 		out.Extensions = append(out.Extensions, predicate.Extension{
 			Key: k,
 			Raw: f.Unknown[k],

@@ -8,15 +8,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 
 	"github.com/ucpgen/ucpgen/runtime/domain/finder"
 	"github.com/ucpgen/ucpgen/runtime/domain/lookup"
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
+	"github.com/ucpgen/ucpgen/runtime/jsonobj"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -272,7 +271,7 @@ func (r *SearchRequest) ConstraintDigest() ([32]byte, error) {
 		}
 		parts = append(parts, b[n:v:v], b[v:len(b):len(b)])
 	}
-	for _, k := range slices.Sorted(maps.Keys(r.Unknown)) {
+	for _, k := range jsonobj.SortedNames(r.Unknown) {
 		n := len(b)
 		b = append(b, k...)
 		v := len(b)

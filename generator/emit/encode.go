@@ -126,7 +126,7 @@ func structEncoder(t *ir.Type, envelope bool, memo *ir.Field) (jen.Code, error) 
 			jen.Id("b").Op("=").Qual(jsonencPkg, "AppendString").Call(jen.Id("b"), jen.Id("k")),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
 		}
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id("x").Dot("Unknown")))).Block(append(loop, v...)...))
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual(jsonobjPkg, "SortedNames").Call(jen.Id("x").Dot("Unknown"))).Block(append(loop, v...)...))
 	case t.KeepUnknown:
 		body = append(body,
 			jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(jsonencPkg, "AppendMembers").Call(jen.Id("b"), jen.Id("x").Dot("Unknown"), jen.Id(knownName(t))),

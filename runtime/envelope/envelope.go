@@ -146,8 +146,15 @@ func (o Outcome) AppendUCP(b []byte) []byte {
 		return append(b, `,"capabilities":{}}`...)
 	}
 	b = append(b, `,"capabilities":{`...)
-	// json.Marshal writes map members in key order.
-	for i, name := range slices.Sorted(maps.Keys(o.Capabilities)) {
+	// json.Marshal writes map members in key order. An outcome names a
+	// handful of capabilities: their names are sorted in a small array on
+	// the stack, not collected through an iterator on the heap.
+	names := make([]string, 0, 8)
+	for name := range o.Capabilities {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for i, name := range names {
 		if i > 0 {
 			b = append(b, ',')
 		}

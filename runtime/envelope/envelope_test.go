@@ -10,7 +10,7 @@ import (
 
 // AppendUCP writes what json.Marshal writes for UCP(), for compatible and
 // incompatible outcomes, no, one and several capabilities (in and out of
-// key order), and names and versions that need escaping.
+// key order, more than eight), and names and versions that need escaping.
 func TestAppendUCPMatchesMarshal(t *testing.T) {
 	for _, o := range []Outcome{
 		{},
@@ -23,6 +23,9 @@ func TestAppendUCPMatchesMarshal(t *testing.T) {
 		{Version: "2026-08-25", Compatible: false, Capabilities: map[string]string{"dev.ucp.common.location.search": "2026-08-25"}, ToolCapability: "x"},
 		{Version: `v"1\<&>` + "\u2028caf\u00e9", Compatible: true, Capabilities: map[string]string{"a<b>&\"c\"": "\x01\t", "": ""}},
 		{Version: "bad \xff utf8", Compatible: false},
+		{Version: "2026-08-25", Compatible: true, Capabilities: map[string]string{ // more than the stack array holds
+			"k": "1", "j": "2", "i": "3", "h": "4", "g": "5", "f": "6", "e": "7", "d": "8", "c": "9", "b": "10", "a": "11",
+		}},
 	} {
 		want, err := json.Marshal(o.UCP())
 		if err != nil {

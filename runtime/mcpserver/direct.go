@@ -66,6 +66,14 @@ var directVersions = map[string]bool{
 	perRequestVersion: true,
 }
 
+// Header values every direct answer carries, shared rather than built per
+// call. Their capacity equals their length, so an Add by a wrapper copies
+// instead of writing into the shared array; nothing sets an element in place.
+var (
+	noCacheHeader   = []string{"no-cache, no-transform"}[:1:1]
+	jsonContentType = []string{"application/json"}[:1:1]
+)
+
 // serveDirect answers req if the direct path applies and reports whether
 // it did; otherwise nothing has been written.
 func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *jsonrpc.Request, adm *ucpcore.Admission) bool {
@@ -90,7 +98,7 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 	}
 	rep, rpcErr := invoke(r.Context(), tool, args)
 	// The SDK marks every JSON answer as not to be cached or transformed.
-	w.Header().Set("Cache-Control", "no-cache, no-transform")
+	w.Header()["Cache-Control"] = noCacheHeader
 	if rpcErr != nil {
 		adm.Release()
 		writeDirectError(w, req.ID, rpcErr, version)
@@ -115,8 +123,8 @@ func (h *httpHandler) serveDirect(w http.ResponseWriter, r *http.Request, req *j
 		writeDirectError(w, req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}, version)
 		return true
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.Header()["Content-Type"] = jsonContentType
+	w.Header()["Content-Length"] = []string{strconv.Itoa(len(data))}
 	w.WriteHeader(http.StatusOK)
 	w.Write(data)
 	// The frame is not referenced once written: the next call reuses it.

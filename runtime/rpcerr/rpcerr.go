@@ -134,18 +134,29 @@ func (e *Discovery) Error() string {
 func (e *Discovery) Unwrap() error { return e.Cause }
 
 // AsInvalidParams, AsTransport and AsDiscovery unwrap err to the typed error,
-// so wrapped hook errors keep their meaning.
+// so wrapped hook errors keep their meaning. A nil err returns at once: the
+// target errors.As fills lives on the heap, and the calls on a request's
+// success path should not pay for it.
 func AsInvalidParams(err error) (*InvalidParams, bool) {
+	if err == nil {
+		return nil, false
+	}
 	var e *InvalidParams
 	return e, errors.As(err, &e)
 }
 
 func AsTransport(err error) (*Transport, bool) {
+	if err == nil {
+		return nil, false
+	}
 	var e *Transport
 	return e, errors.As(err, &e)
 }
 
 func AsDiscovery(err error) (*Discovery, bool) {
+	if err == nil {
+		return nil, false
+	}
 	var e *Discovery
 	return e, errors.As(err, &e)
 }

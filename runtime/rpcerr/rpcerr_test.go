@@ -57,3 +57,18 @@ func TestBounded(t *testing.T) {
 		t.Errorf("Truncate changed a short string: %q", got)
 	}
 }
+
+// TestAsNilCostsNothing pins that unwrapping a nil error allocates nothing,
+// since every successful tool call asks.
+func TestAsNilCostsNothing(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() {
+		_, a := AsInvalidParams(nil)
+		_, b := AsTransport(nil)
+		_, c := AsDiscovery(nil)
+		if a || b || c {
+			t.Fatal("a nil error unwrapped to a typed one")
+		}
+	}); n != 0 {
+		t.Errorf("unwrapping nil allocates %v times, want 0", n)
+	}
+}
