@@ -207,18 +207,19 @@ func serveMetrics(o *opsState, logger *slog.Logger) (func(), error) {
 
 // notedHooks adds the coarse coordinates of each call to the access log's
 // note: the distance centre and the serves point, cut to 2 decimals
-// (LOCATION.md section 10), never the precise values.
+// (LOCATION.md section 10), never the precise values; nothing when the
+// access log is off.
 type notedHooks struct{ next locationHooks }
 
 func (h notedHooks) SearchLocations(ctx context.Context, m *location.Meta, req *location.SearchRequest) (*location.SearchResponse, error) {
-	if n := mcpserver.NoteOf(ctx); n != nil && req != nil {
+	if n := mcpserver.NoteOf(ctx); n.WantsFields() && req != nil {
 		noteCoordinates(n, req.Distance, req.Serves)
 	}
 	return h.next.SearchLocations(ctx, m, req)
 }
 
 func (h notedHooks) LookupLocations(ctx context.Context, m *location.Meta, req *location.LookupRequest) (*location.LookupResponse, error) {
-	if n := mcpserver.NoteOf(ctx); n != nil && req != nil {
+	if n := mcpserver.NoteOf(ctx); n.WantsFields() && req != nil {
 		noteCoordinates(n, req.Distance, req.Serves)
 	}
 	return h.next.LookupLocations(ctx, m, req)

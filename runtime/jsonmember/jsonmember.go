@@ -193,7 +193,8 @@ func PlainString(raw []byte) (string, bool) {
 
 // internKey is key as a string, without allocating for the member names
 // every tools/call walks (the JSON-RPC envelope, the params, the UCP
-// meta), which would otherwise be a dozen small strings per call.
+// meta, the Location tools' arguments), which would otherwise be a dozen
+// small strings per call.
 func internKey(key []byte) string {
 	switch string(key) { // compared without a conversion
 	case "jsonrpc":
@@ -220,6 +221,28 @@ func internKey(key []byte) string {
 		return "version"
 	case "capabilities":
 		return "capabilities"
+	// The members of the Location tools' arguments, which a rate limit's
+	// predicate and the core's argument split walk on every call.
+	case "location":
+		return "location"
+	case "ids":
+		return "ids"
+	case "distance":
+		return "distance"
+	case "serves":
+		return "serves"
+	case "filters":
+		return "filters"
+	case "hours":
+		return "hours"
+	case "amenities":
+		return "amenities"
+	case "items":
+		return "items"
+	case "query":
+		return "query"
+	case "pagination":
+		return "pagination"
 	}
 	return string(key)
 }

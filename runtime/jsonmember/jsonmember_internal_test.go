@@ -125,14 +125,16 @@ func FuzzEachMember(f *testing.F) {
 // internKey gives every key back as it is, and the envelope's names
 // without allocating.
 func TestInternKey(t *testing.T) {
-	for _, k := range []string{"jsonrpc", "id", "method", "params", "name", "arguments", "_meta", "meta", "ucp-agent", "profile", "version", "capabilities", "", "idx", "Method", "location", "x\u00e9"} {
+	for _, k := range []string{"jsonrpc", "id", "method", "params", "name", "arguments", "_meta", "meta", "ucp-agent", "profile", "version", "capabilities", "location", "ids", "distance", "serves", "filters", "hours", "amenities", "items", "query", "pagination", "", "idx", "Method", "locations", "x\u00e9"} {
 		if got := internKey([]byte(k)); got != k {
 			t.Errorf("internKey(%q) = %q", k, got)
 		}
 	}
-	raw := []byte(`"arguments"`)
-	if n := testing.AllocsPerRun(100, func() { _, _ = PlainString(raw) }); n != 0 {
-		t.Errorf("plainKey of an envelope name allocates %v times", n)
+	for _, name := range []string{`"arguments"`, `"location"`, `"pagination"`} {
+		raw := []byte(name)
+		if n := testing.AllocsPerRun(100, func() { _, _ = PlainString(raw) }); n != 0 {
+			t.Errorf("PlainString(%s) allocates %v times", name, n)
+		}
 	}
 }
 
@@ -195,9 +197,10 @@ func FuzzFirst(f *testing.F) {
 }
 
 // TestEachAndFirstAllocations: walking a tool's arguments allocates only
-// the names internKey does not know (here "location"), and First nothing.
+// the names internKey does not know (here "com.example.x"), and First
+// nothing.
 func TestEachAndFirstAllocations(t *testing.T) {
-	obj := []byte(`{"meta":{"ucp-agent":{"profile":"https://p.example/x.json"}},"location":{"distance":{"center":{"latitude":40.78,"longitude":-73.97},"max":5000},"filters":{"amenities":["a"]}}}`)
+	obj := []byte(`{"meta":{"ucp-agent":{"profile":"https://p.example/x.json"}},"location":{"distance":{"center":{"latitude":40.78,"longitude":-73.97},"max":5000},"filters":{"amenities":["a"]}},"com.example.x":1}`)
 	if n := testing.AllocsPerRun(100, func() { _ = Each(obj, func(string, json.RawMessage) error { return nil }) }); n != 1 {
 		t.Errorf("Each allocates %v times, want 1", n)
 	}

@@ -21,6 +21,8 @@ type CallNote struct {
 	id     jsonrpc.ID
 	caller string
 	fields []any
+	// noFields: the wrapper reads no fields, so Set keeps none.
+	noFields bool
 }
 
 type noteKey struct{}
@@ -29,9 +31,20 @@ type noteKey struct{}
 // core, through ucpcore.WithObserver) fills in for the request served with
 // that context, and the note.
 func WithCallNote(ctx context.Context) (context.Context, *CallNote) {
-	n := &CallNote{}
+	return WithCallNoteFor(ctx, true)
+}
+
+// WithCallNoteFor is WithCallNote for a wrapper that says whether it reads
+// the fields hooks Set (an access log does, metrics alone do not), so that
+// hooks can skip building fields no one reads (WantsFields).
+func WithCallNoteFor(ctx context.Context, fields bool) (context.Context, *CallNote) {
+	n := &CallNote{noFields: !fields}
 	return ucpcore.WithObserver(context.WithValue(ctx, noteKey{}, n), n), n
 }
+
+// WantsFields reports whether what Set adds will be read; a nil note wants
+// none.
+func (n *CallNote) WantsFields() bool { return n != nil && !n.noFields }
 
 // NoteOf returns the note ctx carries, or nil; tool handlers get the note of
 // the HTTP request that carried their call on both the direct and SDK paths.
@@ -60,9 +73,10 @@ func (n *CallNote) ObserveCall(tool, caller string) {
 	n.mu.Unlock()
 }
 
-// Set adds key/value pairs (slog style) to the note.
+// Set adds key/value pairs (slog style) to the note; a note whose wrapper
+// reads no fields keeps none.
 func (n *CallNote) Set(args ...any) {
-	if n == nil {
+	if n == nil || n.noFields {
 		return
 	}
 	n.mu.Lock()

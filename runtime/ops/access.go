@@ -76,7 +76,8 @@ func Middleware(next http.Handler, o MiddlewareOptions) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ctx, note := mcpserver.WithCallNote(r.Context())
+		// Fields hooks note are for the log alone.
+		ctx, note := mcpserver.WithCallNoteFor(r.Context(), o.Logger != nil)
 		if inFlight != nil {
 			inFlight.Inc()
 			defer inFlight.Dec()

@@ -352,15 +352,21 @@ func checkFiniteMax(m float64) error {
 
 // checkGeo rejects coordinates outside WGS 84 ranges, pointing at the member.
 func checkGeo(pointer string, g Geo) error {
-	if err := checkDegrees(pointer+"/latitude", "latitude", g.Lat, 90); err != nil {
+	if err := checkDegrees(pointer, "latitude", g.Lat, 90); err != nil {
 		return err
 	}
-	return checkDegrees(pointer+"/longitude", "longitude", g.Lon, 180)
+	return checkDegrees(pointer, "longitude", g.Lon, 180)
 }
 
-// checkDegrees reports v outside [-limit, limit] with the JSON Schema keyword
-// that the schema's own check would name.
+// checkDegrees reports v, the member name of the object at pointer, outside
+// [-limit, limit] with the JSON Schema keyword that the schema's own check
+// would name. The member's pointer is built only for an error: every
+// distance filter passes through here.
 func checkDegrees(pointer, name string, v, limit float64) error {
+	if v >= -limit && v <= limit {
+		return nil
+	}
+	pointer += "/" + name
 	switch {
 	case math.IsNaN(v):
 		return rpcerr.Invalid(pointer, "type", "%s must be a number of degrees, got NaN", name)
