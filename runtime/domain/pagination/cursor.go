@@ -207,7 +207,11 @@ type token struct {
 
 // body is every byte the tag covers.
 func (t *token) body() []byte {
-	b := make([]byte, 0, 2+len(t.keyID)+digestLen+len(t.after)+tagLen)
+	return t.appendBody(make([]byte, 0, 2+len(t.keyID)+digestLen+len(t.after)+tagLen))
+}
+
+// appendBody appends the bytes the tag covers to b.
+func (t *token) appendBody(b []byte) []byte {
 	b = append(b, t.version, byte(len(t.keyID)))
 	b = append(b, t.keyID...)
 	b = append(b, t.digest[:]...)
@@ -216,7 +220,16 @@ func (t *token) body() []byte {
 }
 
 func (t *token) encode() string {
-	return encoding.EncodeToString(append(t.body(), t.tag[:]...))
+	// A cursor's layout fits a stack buffer unless its sort key is long.
+	var raw [256]byte
+	b := t.appendBody(raw[:0])
+	b = append(b, t.tag[:]...)
+	var text [344]byte // base64 of 256 bytes
+	out := text[:0]
+	if n := encoding.EncodedLen(len(b)); n > len(text) {
+		out = make([]byte, 0, n)
+	}
+	return string(encoding.AppendEncode(out, b))
 }
 
 // tag is computeTag under key id, with a keyed HMAC state from the pool.
@@ -225,20 +238,54 @@ func (s *Signer) tag(id string, body []byte) [tagLen]byte {
 	if p == nil {
 		return computeTag(s.keys[id], body)
 	}
-	m, _ := p.Get().(hash.Hash)
-	if m == nil {
-		m = hmac.New(sha256.New, s.keys[id])
-	} else {
-		m.Reset()
-	}
-	m.Write([]byte(macLabel))
-	m.Write(body)
-	var full [sha256.Size]byte
-	var out [tagLen]byte
-	copy(out[:], m.Sum(full[:0]))
+	m := s.pooled(p, id)
+	out := m.tag(body)
 	p.Put(m)
 	return out
 }
+
+// tagOf is tag of t's body under t's key id, the body built in the pooled
+// state's own buffer: a body handed to the hash escapes, so one built per
+// call would be allocated per call.
+func (s *Signer) tagOf(t *token) [tagLen]byte {
+	p := s.macs[t.keyID]
+	if p == nil {
+		return computeTag(s.keys[t.keyID], t.body())
+	}
+	m := s.pooled(p, t.keyID)
+	m.body = t.appendBody(m.body[:0])
+	out := m.tag(m.body)
+	p.Put(m)
+	return out
+}
+
+// pooled is a reset HMAC state under key id, from p or new.
+func (s *Signer) pooled(p *sync.Pool, id string) *pooledMAC {
+	if m, _ := p.Get().(*pooledMAC); m != nil {
+		m.h.Reset()
+		return m
+	}
+	return &pooledMAC{h: hmac.New(sha256.New, s.keys[id])}
+}
+
+// pooledMAC is a keyed HMAC state with room for a body and its sum, so that
+// a tag costs no allocation once the pool holds one.
+type pooledMAC struct {
+	h    hash.Hash
+	body []byte
+	sum  [sha256.Size]byte
+}
+
+func (m *pooledMAC) tag(body []byte) [tagLen]byte {
+	m.h.Write(macLabelBytes)
+	m.h.Write(body)
+	var out [tagLen]byte
+	copy(out[:], m.h.Sum(m.sum[:0]))
+	return out
+}
+
+// macLabelBytes is macLabel as the bytes every tag starts with.
+var macLabelBytes = []byte(macLabel)
 
 func computeTag(key, body []byte) [tagLen]byte {
 	m := hmac.New(sha256.New, key)
@@ -309,7 +356,7 @@ func (s *Signer) Sign(after string, digest [32]byte) (string, error) {
 	}
 	t := token{version: FormatVersion, keyID: s.current, after: after}
 	copy(t.digest[:], digest[:digestLen])
-	t.tag = s.tag(s.current, t.body())
+	t.tag = s.tagOf(&t)
 	return t.encode(), nil
 }
 
@@ -328,7 +375,7 @@ func (s *Signer) Verify(cursor string, digest [32]byte) (string, error) {
 	if _, ok := s.keys[t.keyID]; !ok {
 		return "", invalidCursor()
 	}
-	want := s.tag(t.keyID, t.body())
+	want := s.tagOf(&t)
 	if !hmac.Equal(want[:], t.tag[:]) {
 		return "", invalidCursor()
 	}

@@ -335,6 +335,10 @@ func TestPooledTagsMatchComputeTag(t *testing.T) {
 			if got, want := s.tag(id, body), computeTag(s.keys[id], body); got != want {
 				t.Fatalf("key %s, body %d bytes: pooled tag %x, want %x", id, n, got, want)
 			}
+			tok := token{version: FormatVersion, keyID: id, after: string(body)}
+			if got, want := s.tagOf(&tok), computeTag(s.keys[id], tok.body()); got != want {
+				t.Fatalf("key %s, sort key %d bytes: pooled token tag %x, want %x", id, n, got, want)
+			}
 		}
 	}
 	c := mustSign(t, s, "0000000042", digestA)
@@ -345,5 +349,25 @@ func TestPooledTagsMatchComputeTag(t *testing.T) {
 		if after, err := s.Verify(c, digestA); err != nil || after != "0000000042" {
 			t.Fatalf("Verify = %q, %v", after, err)
 		}
+	}
+}
+
+// TestSignAllocations: once the pool holds a state, signing a cursor
+// allocates only the cursor's text, since every search page with a next
+// page signs one.
+func TestSignAllocations(t *testing.T) {
+	s := mustSigner(t, "k1", map[string][]byte{"k1": testKey(1)})
+	mustSign(t, s, "0000000042", digestA)
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := s.Sign("0000000042", digestA); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 1 {
+		t.Errorf("Sign allocates %v times, want at most 1", n)
+	}
+	long := strings.Repeat("k", MaxSortKeyLen)
+	c := mustSign(t, s, long, digestA)
+	if after, err := s.Verify(c, digestA); err != nil || after != long {
+		t.Fatalf("a cursor with the longest sort key: Verify = %q, %v", after, err)
 	}
 }
