@@ -143,9 +143,11 @@ func (r reply) toolResult() *mcp.CallToolResult {
 }
 
 // invoke runs one call through the core and returns its result or the
-// JSON-RPC error the binding prescribes.
+// JSON-RPC error the binding prescribes. The arguments are always well
+// formed: the direct path scanned the whole request, and the SDK decoded
+// it with encoding/json, which checks the syntax of what it keeps raw.
 func invoke(ctx context.Context, ep *ucpcore.Endpoint, args json.RawMessage) (reply, *jsonrpc.Error) {
-	body, spans, err := ep.CallSpans(ctx, args)
+	body, spans, err := ep.CallSpansScanned(ctx, args)
 	if err != nil {
 		res, rpcErr := toolError(err, ep.Options())
 		return reply{res: res}, rpcErr

@@ -16,15 +16,15 @@ import (
 
 // serve runs one call and returns the canonical body, with the spans of it
 // that copy a Source's encodings (see jsonenc.Span), or an error.
-func serve(ctx context.Context, e *Endpoint, raw json.RawMessage) (_ []byte, spans []jsonenc.Span, _ error) {
+func serve(ctx context.Context, e *Endpoint, raw json.RawMessage, walk memberWalk) (_ []byte, spans []jsonenc.Span, _ error) {
 	t, opts := e.tool, e.opts
-	args, err := splitArguments(t.Params, raw)
+	args, err := splitArguments(t.Params, raw, walk)
 	if err != nil {
 		return nil, nil, err
 	}
 	var profile string
 	if i := paramIndex(t.Params, MetaParam); i >= 0 {
-		profile, err = profileURL(args[i])
+		profile, err = profileURL(args[i], walk)
 	}
 	// Validate the whole request before negotiation, so an invalid call
 	// never makes the server fetch a caller-supplied profile URL.
@@ -192,7 +192,7 @@ func requiredEmpty(schema json.RawMessage) ([]emptyMember, error) {
 // rejected, since the binding defines the arguments exactly, and so are
 // repeated ones (as everywhere in a request): a call that says two things
 // about one argument must not be read as the last one.
-func splitArguments(params []Param, raw json.RawMessage) ([]json.RawMessage, error) {
+func splitArguments(params []Param, raw json.RawMessage, walk memberWalk) ([]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, rpcerr.Invalid("", "type", "arguments must be an object with %s", nameList(params))
@@ -200,7 +200,7 @@ func splitArguments(params []Param, raw json.RawMessage) ([]json.RawMessage, err
 	args := make([]json.RawMessage, len(params))
 	var v rpcerr.InvalidParams
 	var seen jsonmember.Names
-	err := jsonmember.Each(trimmed, func(name string, value json.RawMessage) error {
+	err := walk(trimmed, func(name string, value json.RawMessage) error {
 		i := paramIndex(params, name)
 		switch {
 		case seen.Add(name):
@@ -281,16 +281,16 @@ func countMembers(n int) string {
 // a case variant (UCP-AGENT) is another member, and a repeated ucp-agent or
 // profile is -32602, so no decoy can stand in for the profile that is
 // validated. The full meta schema is checked by the generated decoder.
-func profileURL(meta json.RawMessage) (string, error) {
+func profileURL(meta json.RawMessage, walk memberWalk) (string, error) {
 	at := "/" + MetaParam
-	agent, err := uniqueMember(meta, agentMember, at)
+	agent, err := uniqueMember(meta, agentMember, at, walk)
 	if err != nil {
 		return "", err
 	}
 	if agent == nil {
 		return "", rpcerr.Invalid(at+"/"+agentMember, "required", "is required")
 	}
-	profile, err := uniqueMember(agent, "profile", at+"/"+agentMember)
+	profile, err := uniqueMember(agent, "profile", at+"/"+agentMember, walk)
 	if err != nil {
 		return "", err
 	}
@@ -315,9 +315,9 @@ const agentMember = "ucp-agent"
 // uniqueMember is the value of member name of the object obj (nil when it
 // is absent); at is obj's pointer. An obj that is not an object, or that
 // repeats name, is -32602.
-func uniqueMember(obj json.RawMessage, name, at string) (json.RawMessage, error) {
+func uniqueMember(obj json.RawMessage, name, at string, walk memberWalk) (json.RawMessage, error) {
 	var found json.RawMessage
-	err := jsonmember.Each(obj, func(key string, value json.RawMessage) error {
+	err := walk(obj, func(key string, value json.RawMessage) error {
 		if key != name {
 			return nil
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/envelope"
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
+	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 )
 
 // ErrInternal stands for a fault that is not the caller's (a hook error, a
@@ -90,6 +91,24 @@ func (e *Endpoint) Call(ctx context.Context, arguments json.RawMessage) (body []
 // Source keeps (see jsonenc.Span), for a transport that repeats the body
 // as a JSON string: it copies their escaped text instead of escaping them.
 func (e *Endpoint) CallSpans(ctx context.Context, arguments json.RawMessage) (body []byte, spans []jsonenc.Span, err error) {
+	return e.callSpans(ctx, arguments, jsonmember.Each)
+}
+
+// CallSpansScanned is CallSpans for arguments the transport already knows
+// to be well-formed JSON, such as the arguments of an MCP request it
+// scanned or decoded whole: the core's own walks over them (the split into
+// parameters, the profile) then skip checking the syntax a second time.
+// Given malformed arguments it still never panics, but which error it
+// returns is unspecified.
+func (e *Endpoint) CallSpansScanned(ctx context.Context, arguments json.RawMessage) (body []byte, spans []jsonenc.Span, err error) {
+	return e.callSpans(ctx, arguments, jsonmember.EachValid)
+}
+
+// memberWalk is how the core walks the members of an object in the
+// arguments: jsonmember.Each, or EachValid for well-formed arguments.
+type memberWalk func(obj []byte, f func(key string, value json.RawMessage) error) error
+
+func (e *Endpoint) callSpans(ctx context.Context, arguments json.RawMessage, walk memberWalk) (body []byte, spans []jsonenc.Span, err error) {
 	defer func() {
 		// A panic in a hook must not end the process and every call in it
 		// (the MCP SDK runs each request in its own goroutine without a
@@ -99,7 +118,7 @@ func (e *Endpoint) CallSpans(ctx context.Context, arguments json.RawMessage) (bo
 			body, spans, err = nil, nil, ErrInternal
 		}
 	}()
-	return serve(ctx, e, arguments)
+	return serve(ctx, e, arguments, walk)
 }
 
 // LoggerOf is opts.Logger, or slog.Default when it is nil or opts is nil,
