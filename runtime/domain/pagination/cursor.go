@@ -232,21 +232,10 @@ func (t *token) encode() string {
 	return string(encoding.AppendEncode(out, b))
 }
 
-// tag is computeTag under key id, with a keyed HMAC state from the pool.
-func (s *Signer) tag(id string, body []byte) [tagLen]byte {
-	p := s.macs[id]
-	if p == nil {
-		return computeTag(s.keys[id], body)
-	}
-	m := s.pooled(p, id)
-	out := m.tag(body)
-	p.Put(m)
-	return out
-}
-
-// tagOf is tag of t's body under t's key id, the body built in the pooled
-// state's own buffer: a body handed to the hash escapes, so one built per
-// call would be allocated per call.
+// tagOf is computeTag of t's body under t's key id, with a keyed HMAC
+// state from the pool and the body built in that state's own buffer: a body
+// handed to the hash escapes, so one built per call would be allocated per
+// call.
 func (s *Signer) tagOf(t *token) [tagLen]byte {
 	p := s.macs[t.keyID]
 	if p == nil {
