@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -355,11 +356,13 @@ func TestPooledTagsMatchComputeTag(t *testing.T) {
 func TestSignAllocations(t *testing.T) {
 	s := mustSigner(t, "k1", map[string][]byte{"k1": testKey(1)})
 	mustSign(t, s, "0000000042", digestA)
+	// The race detector makes sync.Pool drop states at random, so the count
+	// is checked by the plain pass only.
 	if n := testing.AllocsPerRun(100, func() {
 		if _, err := s.Sign("0000000042", digestA); err != nil {
 			t.Fatal(err)
 		}
-	}); n > 1 {
+	}); n > 1 && !testshared.Race {
 		t.Errorf("Sign allocates %v times, want at most 1", n)
 	}
 	long := strings.Repeat("k", MaxSortKeyLen)
