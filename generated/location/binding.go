@@ -12,7 +12,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
-	"github.com/ucpgen/ucpgen/runtime/jsonobj"
+	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -82,7 +82,7 @@ func predicateLocationServes(s LocationServes) (*predicate.Target, error) {
 			Raw: raw,
 		}
 	}
-	for _, k := range jsonobj.SortedNames(s.Unknown) {
+	for _, k := range jsonenc.SortedKeys(s.Unknown, make([]string, 0, 16)) {
 		keys = append(keys, k)
 		t = predicate.Target{
 			Key: k,
@@ -130,7 +130,7 @@ func predicateLocationFilter(f LocationFilter) (predicate.Filters, error) {
 			out.Items = append(out.Items, e)
 		}
 	}
-	for _, k := range jsonobj.SortedNames(f.Unknown) {
+	for _, k := range jsonenc.SortedKeys(f.Unknown, make([]string, 0, 16)) {
 		out.Extensions = append(out.Extensions, predicate.Extension{
 			Key: k,
 			Raw: f.Unknown[k],

@@ -15,7 +15,6 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/domain/pagination"
 	"github.com/ucpgen/ucpgen/runtime/domain/predicate"
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
-	"github.com/ucpgen/ucpgen/runtime/jsonobj"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -271,7 +270,7 @@ func (r *SearchRequest) ConstraintDigest() ([32]byte, error) {
 		}
 		parts = append(parts, b[n:v:v], b[v:len(b):len(b)])
 	}
-	for _, k := range jsonobj.SortedNames(r.Unknown) {
+	for _, k := range jsonenc.SortedKeys(r.Unknown, make([]string, 0, 16)) {
 		n := len(b)
 		b = append(b, k...)
 		v := len(b)

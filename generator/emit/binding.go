@@ -369,7 +369,7 @@ func (b *binder) serves(t *ir.Type) (string, error) {
 			raw = jen.Id("raw")
 		}
 		loop = append(loop, jen.Id("t").Op("=").Qual(bindPredicatePkg, "Target").Values(jen.Dict{jen.Id("Key"): jen.Id("k"), jen.Id("Raw"): raw}))
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual(jsonobjPkg, "SortedNames").Call(jen.Id("s").Dot("Unknown"))).Block(loop...))
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(sortedUnknown("s"))).Block(loop...))
 	}
 	body = append(body,
 		jen.If(jen.Len(jen.Id("keys")).Op("!=").Lit(1)).Block(
@@ -441,7 +441,7 @@ func (b *binder) filters(t *ir.Type) (string, error) {
 			raw = jen.Id("raw")
 		}
 		loop = append(loop, appendExt(jen.Id("k"), raw))
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual(jsonobjPkg, "SortedNames").Call(jen.Id("f").Dot("Unknown"))).Block(loop...))
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(sortedUnknown("f"))).Block(loop...))
 	}
 	body = append(body, jen.Return(jen.Id("out"), jen.Nil()))
 	b.decls = append(b.decls, jen.Add(jen.Commentf("%s reads every filter member; none is dropped.", fn)).Line().Func().Id(fn).Params(jen.Id("f").Id(t.Name)).Params(jen.Qual(bindPredicatePkg, "Filters"), jen.Error()).Block(body...))

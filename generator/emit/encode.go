@@ -126,7 +126,7 @@ func structEncoder(t *ir.Type, envelope bool, memo *ir.Field) (jen.Code, error) 
 			jen.Id("b").Op("=").Qual(jsonencPkg, "AppendString").Call(jen.Id("b"), jen.Id("k")),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
 		}
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual(jsonobjPkg, "SortedNames").Call(jen.Id("x").Dot("Unknown"))).Block(append(loop, v...)...))
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(sortedUnknown("x"))).Block(append(loop, v...)...))
 	case t.KeepUnknown:
 		body = append(body,
 			jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(jsonencPkg, "AppendMembers").Call(jen.Id("b"), jen.Id("x").Dot("Unknown"), jen.Id(knownName(t))),
@@ -300,6 +300,13 @@ func mayFail(t *ir.Type) bool {
 // sortedKeysRoom is how many keys of a map the generated encoder sorts on
 // the stack; a larger map allocates its key list.
 const sortedKeysRoom = 16
+
+// sortedUnknown is the names of recv's unknown members in order, sorted in
+// a buffer on the stack as the generated map encoders do; an empty map (the
+// common case on every request) costs nothing.
+func sortedUnknown(recv string) jen.Code {
+	return jen.Qual(jsonencPkg, "SortedKeys").Call(jen.Id(recv).Dot("Unknown"), jen.Make(jen.Index().String(), jen.Lit(0), jen.Lit(sortedKeysRoom)))
+}
 
 // nilOr writes null (or empty, for a required member) when the list or map
 // v is nil, else runs body.

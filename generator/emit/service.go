@@ -488,7 +488,7 @@ func digestMethod(t *ir.Type) (jen.Code, error) {
 		if err != nil {
 			return nil, fmt.Errorf("digest of %s: %w", t.Name, err)
 		}
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual(jsonobjPkg, "SortedNames").Call(jen.Id("r").Dot("Unknown"))).Block(
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(sortedUnknown("r"))).Block(
 			add(jen.Id("k"), value)...,
 		))
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 )
@@ -147,14 +146,9 @@ func (o Outcome) AppendUCP(b []byte) []byte {
 	}
 	b = append(b, `,"capabilities":{`...)
 	// json.Marshal writes map members in key order. An outcome names a
-	// handful of capabilities: their names are sorted in a small array on
+	// handful of capabilities: their names are sorted in a small buffer on
 	// the stack, not collected through an iterator on the heap.
-	names := make([]string, 0, 8)
-	for name := range o.Capabilities {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for i, name := range names {
+	for i, name := range jsonenc.SortedKeys(o.Capabilities, make([]string, 0, 8)) {
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -49,18 +49,3 @@ func Merge(obj []byte, unknown map[string]json.RawMessage, known func(string) bo
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
-
-// SortedNames returns the names of an object's unknown members in order,
-// for generated code that writes or hashes them deterministically. An
-// empty map costs nothing, which is the common case on every request.
-func SortedNames[V any](unknown map[string]V) []string {
-	if len(unknown) == 0 {
-		return nil
-	}
-	names := make([]string, 0, len(unknown))
-	for k := range unknown {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
