@@ -276,14 +276,10 @@ func (m *pooledMAC) tag(body []byte) [tagLen]byte {
 // macLabelBytes is macLabel as the bytes every tag starts with.
 var macLabelBytes = []byte(macLabel)
 
+// computeTag is the cursor tag of body under key: HMAC-SHA-256 of the
+// label and the body, cut to tagLen bytes.
 func computeTag(key, body []byte) [tagLen]byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(macLabel))
-	m.Write(body)
-	var full [sha256.Size]byte
-	var out [tagLen]byte
-	copy(out[:], m.Sum(full[:0]))
-	return out
+	return (&pooledMAC{h: hmac.New(sha256.New, key)}).tag(body)
 }
 
 // decodeToken parses the wire layout without checking the tag. Its errors say

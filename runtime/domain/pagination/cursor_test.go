@@ -371,3 +371,23 @@ func TestSignAllocations(t *testing.T) {
 		t.Fatalf("a cursor with the longest sort key: Verify = %q, %v", after, err)
 	}
 }
+
+// TestCursorBytesPinned: a cursor signed today is the one 5ca41db signed
+// for the same key, sort key and digest, so replicas on either build accept
+// each other's cursors; computeTag and the pooled states share one tag
+// function, and this is what holds that function to its bytes.
+func TestCursorBytesPinned(t *testing.T) {
+	s := mustSigner(t, "k1", map[string][]byte{"k1": testKey(1)})
+	const want = "AQJrMU8vVcjG7UqpnQNAU17iKSgwMDAwMDAwMDQyCWKZK5EGaUQCDyU2phWxTw"
+	for range 2 { // a new HMAC state, then a pooled one
+		if got := mustSign(t, s, "0000000042", digestA); got != want {
+			t.Fatalf("Sign = %q, want %q", got, want)
+		}
+	}
+	tok := token{version: FormatVersion, keyID: "k1", after: "0000000042"}
+	copy(tok.digest[:], digestA[:digestLen])
+	tok.tag = computeTag(testKey(1), tok.body())
+	if got := tok.encode(); got != want {
+		t.Fatalf("computeTag's cursor = %q, want %q", got, want)
+	}
+}
