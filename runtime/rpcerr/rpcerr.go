@@ -134,30 +134,22 @@ func (e *Discovery) Error() string {
 func (e *Discovery) Unwrap() error { return e.Cause }
 
 // AsInvalidParams, AsTransport and AsDiscovery unwrap err to the typed error,
-// so wrapped hook errors keep their meaning. A nil err returns at once: the
-// target errors.As fills lives on the heap, and the calls on a request's
-// success path should not pay for it.
-func AsInvalidParams(err error) (*InvalidParams, bool) {
-	if err == nil {
-		return nil, false
-	}
-	var e *InvalidParams
-	return e, errors.As(err, &e)
-}
+// so wrapped hook errors keep their meaning.
+func AsInvalidParams(err error) (*InvalidParams, bool) { return as[*InvalidParams](err) }
 
-func AsTransport(err error) (*Transport, bool) {
-	if err == nil {
-		return nil, false
-	}
-	var e *Transport
-	return e, errors.As(err, &e)
-}
+func AsTransport(err error) (*Transport, bool) { return as[*Transport](err) }
 
-func AsDiscovery(err error) (*Discovery, bool) {
+func AsDiscovery(err error) (*Discovery, bool) { return as[*Discovery](err) }
+
+// as is errors.As into a new E. A nil err returns at once: the target
+// errors.As fills lives on the heap, and the calls on a request's success
+// path should not pay for it.
+func as[E error](err error) (E, bool) {
 	if err == nil {
-		return nil, false
+		var zero E
+		return zero, false
 	}
-	var e *Discovery
+	var e E
 	return e, errors.As(err, &e)
 }
 
