@@ -2,6 +2,8 @@ package memory
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -37,5 +39,28 @@ func BenchmarkTextPart(b *testing.B) {
 		for _, f := range fields {
 			p.Add(f)
 		}
+	}
+}
+
+// BenchmarkOpenFileLight is a whole file load in process: OpenFile over
+// 20,000 light stores (parse, validation, indexes), the work of a start
+// without the server around it, small enough to count instructions under
+// callgrind.
+func BenchmarkOpenFileLight(b *testing.B) {
+	var buf bytes.Buffer
+	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, 20_000, storegen.Light); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "light.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		src, err := OpenFile(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		src.Close()
 	}
 }
