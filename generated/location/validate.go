@@ -115,12 +115,12 @@ func (x *AmenityType) decodeValue(v *schemacheck.Value) error {
 
 // DecodeAmenityType parses data as an AmenityType its schema accepts.
 func DecodeAmenityType(data []byte) (*AmenityType, error) {
-	return decodeChecked[AmenityType](data, checkTypeAmenityType)
+	return decodeChecked[AmenityType](data, checkReverseDomainName)
 }
 
 // Validate holds x to the schema DecodeAmenityType enforces.
 func (x *AmenityType) Validate() error {
-	return validateChecked(x, "an AmenityType", checkTypeAmenityType)
+	return validateChecked(x, "an AmenityType", checkReverseDomainName)
 }
 
 // decodeValue fills AvailablePaymentInstrument from v, matching member names exactly.
@@ -237,12 +237,12 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 
 // DecodeCapabilityResponseSchema parses data as a CapabilityResponseSchema its schema accepts.
 func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, error) {
-	return decodeChecked[CapabilityResponseSchema](data, checkTypeCapabilityResponseSchema)
+	return decodeChecked[CapabilityResponseSchema](data, checkCapabilityDefsBase)
 }
 
 // Validate holds x to the schema DecodeCapabilityResponseSchema enforces.
 func (x *CapabilityResponseSchema) Validate() error {
-	return validateChecked(x, "a CapabilityResponseSchema", checkTypeCapabilityResponseSchema)
+	return validateChecked(x, "a CapabilityResponseSchema", checkCapabilityDefsBase)
 }
 
 // decodeValue fills ConstraintExpression from v, matching member names exactly.
@@ -379,12 +379,12 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 
 // DecodeContext parses data as a Context its schema accepts.
 func DecodeContext(data []byte) (*Context, error) {
-	return decodeChecked[Context](data, checkTypeContext)
+	return decodeChecked[Context](data, checkContext)
 }
 
 // Validate holds x to the schema DecodeContext enforces.
 func (x *Context) Validate() error {
-	return validateChecked(x, "a Context", checkTypeContext)
+	return validateChecked(x, "a Context", checkContext)
 }
 
 // decodeValue fills ContextPaymentItem from v, matching member names exactly.
@@ -450,12 +450,12 @@ func (x *DailyHour) decodeValue(v *schemacheck.Value) error {
 
 // DecodeDailyHour parses data as a DailyHour its schema accepts.
 func DecodeDailyHour(data []byte) (*DailyHour, error) {
-	return decodeChecked[DailyHour](data, checkTypeDailyHour)
+	return decodeChecked[DailyHour](data, checkDailyHour)
 }
 
 // Validate holds x to the schema DecodeDailyHour enforces.
 func (x *DailyHour) Validate() error {
-	return validateChecked(x, "a DailyHour", checkTypeDailyHour)
+	return validateChecked(x, "a DailyHour", checkDailyHour)
 }
 
 // decodeValue fills DailyHourDay from v, matching member names exactly.
@@ -527,12 +527,12 @@ func (x *ExceptionHour) decodeValue(v *schemacheck.Value) error {
 
 // DecodeExceptionHour parses data as an ExceptionHour its schema accepts.
 func DecodeExceptionHour(data []byte) (*ExceptionHour, error) {
-	return decodeChecked[ExceptionHour](data, checkTypeExceptionHour)
+	return decodeChecked[ExceptionHour](data, checkExceptionHour)
 }
 
 // Validate holds x to the schema DecodeExceptionHour enforces.
 func (x *ExceptionHour) Validate() error {
-	return validateChecked(x, "an ExceptionHour", checkTypeExceptionHour)
+	return validateChecked(x, "an ExceptionHour", checkExceptionHour)
 }
 
 // decodeValue fills Geo from v, matching member names exactly.
@@ -645,12 +645,12 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocation parses data as a Location its schema accepts.
 func DecodeLocation(data []byte) (*Location, error) {
-	return decodeChecked[Location](data, checkTypeLocation)
+	return decodeChecked[Location](data, checkLocation)
 }
 
 // Validate holds x to the schema DecodeLocation enforces.
 func (x *Location) Validate() error {
-	return validateChecked(x, "a Location", checkTypeLocation)
+	return validateChecked(x, "a Location", checkLocation)
 }
 
 // decodeValue fills LocationDistance from v, matching member names exactly.
@@ -825,12 +825,12 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLocationServesAddress parses data as a LocationServesAddress its schema accepts.
 func DecodeLocationServesAddress(data []byte) (*LocationServesAddress, error) {
-	return decodeChecked[LocationServesAddress](data, checkTypeLocationServesAddress)
+	return decodeChecked[LocationServesAddress](data, checkLocationServesPropertiesAddress)
 }
 
 // Validate holds x to the schema DecodeLocationServesAddress enforces.
 func (x *LocationServesAddress) Validate() error {
-	return validateChecked(x, "a LocationServesAddress", checkTypeLocationServesAddress)
+	return validateChecked(x, "a LocationServesAddress", checkLocationServesPropertiesAddress)
 }
 
 // decodeValue fills LookupLocation from v, matching member names exactly.
@@ -894,12 +894,12 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 
 // DecodeLookupLocation parses data as a LookupLocation its schema accepts.
 func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
-	return decodeChecked[LookupLocation](data, checkTypeLookupLocation)
+	return decodeChecked[LookupLocation](data, checkLocationLookupDefsLookupLocation)
 }
 
 // Validate holds x to the schema DecodeLookupLocation enforces.
 func (x *LookupLocation) Validate() error {
-	return validateChecked(x, "a LookupLocation", checkTypeLookupLocation)
+	return validateChecked(x, "a LookupLocation", checkLocationLookupDefsLookupLocation)
 }
 
 // decodeValue fills LookupLocationInput from v, matching member names exactly.
@@ -1444,12 +1444,12 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 
 // DecodePaymentHandlerBase parses data as a PaymentHandlerBase its schema accepts.
 func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
-	return decodeChecked[PaymentHandlerBase](data, checkTypePaymentHandlerBase)
+	return decodeChecked[PaymentHandlerBase](data, checkPaymentHandlerDefsBaseResponseSearch)
 }
 
 // Validate holds x to the schema DecodePaymentHandlerBase enforces.
 func (x *PaymentHandlerBase) Validate() error {
-	return validateChecked(x, "a PaymentHandlerBase", checkTypePaymentHandlerBase)
+	return validateChecked(x, "a PaymentHandlerBase", checkPaymentHandlerDefsBaseResponseSearch)
 }
 
 // decodeValue fills PostalAddress from v, matching member names exactly.
@@ -1658,12 +1658,12 @@ func (x *ServiceBase) decodeValue(v *schemacheck.Value) error {
 
 // DecodeServiceBase parses data as a ServiceBase its schema accepts.
 func DecodeServiceBase(data []byte) (*ServiceBase, error) {
-	return decodeChecked[ServiceBase](data, checkTypeServiceBase)
+	return decodeChecked[ServiceBase](data, checkServiceDefsBase)
 }
 
 // Validate holds x to the schema DecodeServiceBase enforces.
 func (x *ServiceBase) Validate() error {
-	return validateChecked(x, "a ServiceBase", checkTypeServiceBase)
+	return validateChecked(x, "a ServiceBase", checkServiceDefsBase)
 }
 
 // decodeValue fills ServiceBaseTransport from v, matching member names exactly.
@@ -1835,12 +1835,12 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 
 // DecodeUCPLocationResponseSchema parses data as a UCPLocationResponseSchema its schema accepts.
 func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, error) {
-	return decodeChecked[UCPLocationResponseSchema](data, checkTypeUCPLocationResponseSchema)
+	return decodeChecked[UCPLocationResponseSchema](data, checkUCPDefsResponseLocationSchemaResponseSearch)
 }
 
 // Validate holds x to the schema DecodeUCPLocationResponseSchema enforces.
 func (x *UCPLocationResponseSchema) Validate() error {
-	return validateChecked(x, "a UCPLocationResponseSchema", checkTypeUCPLocationResponseSchema)
+	return validateChecked(x, "a UCPLocationResponseSchema", checkUCPDefsResponseLocationSchemaResponseSearch)
 }
 
 // decodeValue fills UCPVersion from v, matching member names exactly.
@@ -4274,153 +4274,6 @@ func checkLocationLookupDefsLookupResponse(c *schemacheck.Checker, v *schemachec
 			return
 		}
 	}
-}
-
-// Checks type#/AmenityType (response).
-func checkTypeAmenityType(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkReverseDomainName(c, v, at)
-}
-
-// Checks type#/CapabilityResponseSchema (response).
-func checkTypeCapabilityResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkCapabilityDefsBase(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUCPDefsEntity(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkCapabilityDefsBaseAllOf1(c, v, at)
-}
-
-// Checks type#/Context (request).
-func checkTypeContext(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkContext(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocality(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkContextAllOf1(c, v, at)
-}
-
-// Checks type#/DailyHour (response).
-func checkTypeDailyHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkDailyHour(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkTimeInterval(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkDailyHourAllOf1(c, v, at)
-}
-
-// Checks type#/ExceptionHour (response).
-func checkTypeExceptionHour(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkExceptionHour(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkTimeInterval(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkExceptionHourAllOf1(c, v, at)
-}
-
-// Checks type#/Location (response).
-func checkTypeLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocation(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummary(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf1(c, v, at)
-}
-
-// Checks type#/LocationServesAddress (request).
-func checkTypeLocationServesAddress(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationServesPropertiesAddress(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocality(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationServesPropertiesAddressAllOf1(c, v, at)
-}
-
-// Checks type#/LookupLocation (response).
-func checkTypeLookupLocation(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkLocationLookupDefsLookupLocation(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocation(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationSummary(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationAllOf1(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkLocationLookupDefsLookupLocationAllOf1(c, v, at)
-}
-
-// Checks type#/PaymentHandlerBase (response).
-func checkTypePaymentHandlerBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkPaymentHandlerDefsBaseResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUCPDefsEntity(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf1(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkPaymentHandlerDefsBaseAllOf2ResponseSearch(c, v, at)
-}
-
-// Checks type#/ServiceBase (response).
-func checkTypeServiceBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkServiceDefsBase(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUCPDefsEntity(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkServiceDefsBaseAllOf1(c, v, at)
-}
-
-// Checks type#/UCPLocationResponseSchema (response).
-func checkTypeUCPLocationResponseSchema(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
-	checkUCPDefsResponseLocationSchemaResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUCPDefsBaseResponseSearch(c, v, at)
-	if c.Stop() {
-		return
-	}
-	checkUCPDefsResponseLocationSchemaAllOf1(c, v, at)
 }
 
 // match runs check quietly for a yes or no, without messages.

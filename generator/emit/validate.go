@@ -144,7 +144,7 @@ func compileEntries(st *checkTable, m *ir.Model) (entry map[*ir.Type]string, arg
 		if entry[t] != "" || len(t.Sources) == 0 {
 			continue
 		}
-		n, err := st.suffixFor(&load.Schema{Loc: load.Loc{File: "type", Pointer: "/" + t.Name}, AllOf: t.Sources, Node: &load.Node{}}, t.Direction, ops[t])
+		n, err := st.suffixFor(&load.Schema{Loc: load.Loc{File: "type", Pointer: "/" + t.Name}, AllOf: outermost(t.Sources), Node: &load.Node{}}, t.Direction, ops[t])
 		if err != nil {
 			return nil, nil, fmt.Errorf("type %s: %w", t.Name, err)
 		}
@@ -313,4 +313,54 @@ func validateMethod(t *ir.Type, suffix string) jen.Code {
 		Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("Validate").Params().Error().Block(
 		jen.Return(jen.Id("validateChecked").Call(jen.Id("x"), jen.Lit(withArticle(t.Name)), jen.Id("check"+suffix))),
 	)
+}
+
+// outermost returns the sources no other source already requires through
+// $ref or allOf, in their order. A merged type's sources include every
+// schema its outer schema pulls in, and the outer schema's check runs
+// those already, so checking them again as siblings would only repeat the
+// work (the Location's own check ran twice over). Of sources that require
+// each other (a cycle), the first stays.
+func outermost(sources []*load.Schema) []*load.Schema {
+	reach := make([]map[*load.Schema]bool, len(sources))
+	for i, s := range sources {
+		reach[i] = requiredBy(s)
+	}
+	var keep []*load.Schema
+	for i, s := range sources {
+		covered := false
+		for j, r := range sources {
+			if j == i || r == s || !reach[j][s] {
+				continue
+			}
+			// r requires s; when s requires r too, the earlier one stays.
+			if !reach[i][r] || j < i {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			keep = append(keep, s)
+		}
+	}
+	return keep
+}
+
+// requiredBy is every schema s's check runs besides its own keywords: the
+// targets of its $ref and its allOf branches, transitively (s itself only
+// through a cycle).
+func requiredBy(s *load.Schema) map[*load.Schema]bool {
+	seen := map[*load.Schema]bool{}
+	var walk func(x *load.Schema)
+	walk = func(x *load.Schema) {
+		next := append([]*load.Schema{x.Ref}, x.AllOf...)
+		for _, n := range next {
+			if n != nil && !seen[n] {
+				seen[n] = true
+				walk(n)
+			}
+		}
+	}
+	walk(s)
+	return seen
 }
