@@ -3,7 +3,9 @@ package dataset
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestFastPathAgreesWithStrict proves the fast path returns exactly the
@@ -66,4 +68,63 @@ func normalized(recs []Record) []Record {
 		out[i] = r
 	}
 	return out
+}
+
+// TestScannerStrEveryOffset holds the eight-bytes-a-step string scan and
+// its plain flag to a byte-at-a-time reading: each special byte (quote, backslash escape,
+// control character) and a multi-byte character at every offset of a
+// string longer than two steps, with text after the string, and strings
+// cut off at every length.
+func TestScannerStrEveryOffset(t *testing.T) {
+	// want is the byte-at-a-time answer for the string starting at b[0].
+	want := func(b []byte) (body []byte, plain, ok bool, end int) {
+		plain = true
+		for i := 1; i < len(b); i++ {
+			switch c := b[i]; {
+			case c == '"':
+				return b[1:i], plain, true, i + 1
+			case c == '\\':
+				if i+1 >= len(b) || !bytes.ContainsRune([]byte(`"\/bfnrt`), rune(b[i+1])) {
+					return nil, false, false, 0
+				}
+				plain = false
+				i++
+			case c < 0x20:
+				return nil, false, false, 0
+			}
+		}
+		return nil, false, false, 0
+	}
+	specials := []string{`"`, `\"`, `\\`, `\n`, "\x01", "\x1f", "\x00", `\x`, "é", "\x7f", " ", "\xff"}
+	for _, sp := range specials {
+		for at := 0; at < 20; at++ {
+			text := bytes.Repeat([]byte("a"), 20)
+			in := append([]byte(`"`), text[:at]...)
+			in = append(in, sp...)
+			in = append(in, text[at:]...)
+			in = append(in, `",1]`...)
+			for cut := len(in); cut >= len(in)-4 && cut > 0; cut-- {
+				b := in[:cut]
+				s := &scanner{b: b}
+				body, plain, ok := s.str()
+				wb, wp, wok, wend := want(b)
+				if ok != wok || plain != wp || !bytes.Equal(body, wb) || ok && s.i != wend {
+					t.Errorf("str(%q) = %q, plain %v, ok %v, at %d; want %q, %v, %v, at %d", b, body, plain, ok, s.i, wb, wp, wok, wend)
+				}
+			}
+		}
+	}
+}
+
+func TestValidUTF8EveryOffset(t *testing.T) {
+	for _, sp := range []string{"é", "\xff", "\xc3", "€", "\xe2\x82", "\U0001F600", "a"} {
+		for at := 0; at <= 20; at++ {
+			for n := at; n <= 24; n += 3 {
+				b := []byte(strings.Repeat("a", at) + sp + strings.Repeat("b", n-at))
+				if got, want := validUTF8(b), utf8.Valid(b); got != want {
+					t.Errorf("validUTF8(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
 }
