@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 	"github.com/ucpgen/ucpgen/runtime/sources/memory"
 )
@@ -153,7 +154,8 @@ func TestMicroDegrees(t *testing.T) {
 // TestGenerateToScales checks that the scaled generator writes exactly the
 // requested number of valid, uniquely identified stores, deterministically.
 func TestGenerateToScales(t *testing.T) {
-	for _, n := range []int{1, 7, 5000} {
+	// Generation runs on one goroutine: the race pass needs no large file.
+	for _, n := range testshared.RaceCases([]int{1, 7, 5000}, []int{1, 7, 1000}) {
 		var a, b bytes.Buffer
 		if err := GenerateTo(&a, 11, n); err != nil {
 			t.Fatalf("n=%d: %v", n, err)
@@ -182,7 +184,7 @@ func TestGenerateToScales(t *testing.T) {
 // schemas and the store finder's rules (memory.New validates each one with
 // the generated decoder), and about 860 bytes a store.
 func TestLightShape(t *testing.T) {
-	const n = 5000
+	n := testshared.RaceCases([]int{5000}, []int{1000})[0] // one goroutine: see TestGenerateToScales
 	var full, light bytes.Buffer
 	if err := GenerateTo(&full, DefaultSeed, n); err != nil {
 		t.Fatal(err)
