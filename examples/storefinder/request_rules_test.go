@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/ucpgen/ucpgen/generated/location"
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
 
@@ -203,7 +204,10 @@ func TestHugePageLimitIsCapped(t *testing.T) {
 		if len(want) == 0 {
 			t.Fatalf("%s: limit 100000 answered no Location", v)
 		}
-		for _, limit := range []string{"9223372036854775807", "9223372036854775808", "1e19", "1e30", "1e400"} {
+		// Every limit is the same path through the server with the whole
+		// dataset in its answer: the race pass sends two.
+		limits := testshared.RaceCases([]string{"9223372036854775807", "9223372036854775808", "1e19", "1e30", "1e400"}, []string{"9223372036854775808", "1e400"})
+		for _, limit := range limits {
 			if got := ev.servedEverywhere(t, v, "search_locations", `{"pagination":{"limit":`+limit+`}}`); !slices.Equal(got, want) {
 				t.Errorf("%s: limit %s answers %d Locations, limit 100000 %d", v, limit, len(got), len(want))
 			}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -36,23 +37,92 @@ func snapshotFixture(t *testing.T, data []byte) (built *Source, dataPath, snapPa
 	if err := os.WriteFile(dataPath, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	before, err := dataset.FileFingerprint(dataPath)
-	if err != nil {
-		t.Fatal(err)
+	built, df, err := buildAndWrite(dataPath, snapPath)
+	if df != nil {
+		t.Cleanup(func() { df.Close() })
 	}
-	df, err := dataset.OpenFile(dataPath)
 	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { df.Close() })
-	built, err = NewFile(df, Options{MaxDistance: 500_000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := built.WriteSnapshot(snapPath, before, testKey); err != nil {
 		t.Fatal(err)
 	}
 	return built, dataPath, snapPath
+}
+
+// buildAndWrite builds a Source over the dataset file at dataPath and
+// writes its snapshot to snapPath; the Source reads from df until it is
+// closed.
+func buildAndWrite(dataPath, snapPath string) (built *Source, df *dataset.File, err error) {
+	before, err := dataset.FileFingerprint(dataPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if df, err = dataset.OpenFile(dataPath); err != nil {
+		return nil, nil, err
+	}
+	if built, err = NewFile(df, Options{MaxDistance: 500_000}); err != nil {
+		return nil, df, err
+	}
+	return built, df, built.WriteSnapshot(snapPath, before, testKey)
+}
+
+// snapshotCopies is a fresh copy of snapshotFixture's two files, built
+// once per process for data: a snapshot names its dataset by contents only,
+// so a copy opens as the original does, and each test that spoils one
+// costs a file copy rather than a build and a write.
+func snapshotCopies(t *testing.T, data []byte) (dataPath, snapPath string) {
+	t.Helper()
+	fixtures.once.Do(func() {
+		fixtures.dir, fixtures.err = os.MkdirTemp("", "memory-snapshot-")
+		if fixtures.err != nil {
+			return
+		}
+		fixtures.data = data
+		fixtures.dataPath = filepath.Join(fixtures.dir, "stores.json")
+		fixtures.snapPath = filepath.Join(fixtures.dir, "stores.snapshot")
+		if fixtures.err = os.WriteFile(fixtures.dataPath, data, 0o600); fixtures.err != nil {
+			return
+		}
+		var df *dataset.File
+		_, df, fixtures.err = buildAndWrite(fixtures.dataPath, fixtures.snapPath)
+		if df != nil {
+			df.Close()
+		}
+	})
+	if fixtures.err != nil {
+		t.Fatal(fixtures.err)
+	}
+	if !bytes.Equal(fixtures.data, data) {
+		t.Fatal("snapshotCopies serves one dataset per process")
+	}
+	dir := t.TempDir()
+	dataPath, snapPath = filepath.Join(dir, "stores.json"), filepath.Join(dir, "stores.snapshot")
+	for _, c := range [][2]string{{fixtures.dataPath, dataPath}, {fixtures.snapPath, snapPath}} {
+		b, err := os.ReadFile(c[0])
+		if err == nil {
+			err = os.WriteFile(c[1], b, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dataPath, snapPath
+}
+
+// fixtures is snapshotCopies' one build, removed by TestMain.
+var fixtures struct {
+	once               sync.Once
+	dir                string
+	data               []byte
+	dataPath, snapPath string
+	err                error
+}
+
+// TestMain removes snapshotCopies' build after the tests ran.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtures.dir != "" {
+		os.RemoveAll(fixtures.dir)
+	}
+	os.Exit(code)
 }
 
 func openSnapshotT(t *testing.T, snapPath, dataPath string) *Source {
@@ -317,7 +387,7 @@ func TestSnapshotRefused(t *testing.T) {
 		}, false, "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, dataPath, snapPath := snapshotFixture(t, data)
+			dataPath, snapPath := snapshotCopies(t, data)
 			tc.spoil(t, dataPath, snapPath)
 			s, err := OpenSnapshot(snapPath, dataPath, testKey, Options{})
 			if err == nil {
