@@ -226,11 +226,13 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 		var wg sync.WaitGroup
 		for range min(len(secs), max(1, runtime.GOMAXPROCS(0))) {
 			wg.Go(func() {
+				var window []byte // one read buffer for this goroutine's sections
 				for {
 					k := int(next.Add(1) - 1)
 					if k >= len(secs) {
 						return
 					}
+					secs[k].window = &window
 					results[k], idResults[k], oks[k], errs[k] = parseBlocks(secs[k])
 				}
 			})

@@ -133,6 +133,29 @@ type section struct {
 	// idsOnly keeps only each record's identity once visit has seen it:
 	// the Visitors keep the rest (RecordKeeper).
 	idsOnly bool
+	// window, when not nil, is a read buffer the goroutine parsing the
+	// section reuses from section to section: nothing parsed keeps a slice
+	// of it (a Visitor's loc is valid only during its call).
+	window *[]byte
+}
+
+// windowSlack is what a window holds beyond its section, so the section's
+// end and the byte after it are read without a second fill.
+const windowSlack = 4 << 10
+
+// newWindow is sec's read buffer: its reused window when that is large
+// enough, else a new one of streamBlock bytes, or of the section's length
+// when that is shorter (a small file's sections would each have zeroed
+// 16 MB).
+func (sec section) newWindow() []byte {
+	n := streamBlock
+	if sec.stop > sec.base {
+		n = int(min(int64(n), sec.stop-sec.base+windowSlack))
+	}
+	if sec.window != nil && cap(*sec.window) >= n {
+		return (*sec.window)[:0]
+	}
+	return make([]byte, 0, n)
 }
 
 // parsePart is parseStream over one section; ok is false when the section
@@ -163,7 +186,10 @@ func concatBlocks(blocks [][]Record) []Record {
 // parsed into, in order, so the records of many sections are copied into
 // one slice once; with sec.idsOnly, it keeps their identities instead.
 func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err error) {
-	st := &stream{r: sec.r, b: make([]byte, 0, streamBlock), off: sec.base}
+	st := &stream{r: sec.r, b: sec.newWindow(), off: sec.base}
+	if sec.window != nil {
+		defer func() { *sec.window = st.b[:0] }()
+	}
 	in := &interner{strs: map[string]string{}, areas: map[string]*ServiceArea{}}
 	var arena []byte
 	keep := func(loc []byte) []byte {
