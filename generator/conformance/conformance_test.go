@@ -369,7 +369,10 @@ func TestDifferential(t *testing.T) {
 	cases := corpus(t, seeds)
 	disagree := 0
 	accepted := 0
-	for _, c := range cases {
+	for i, c := range cases {
+		if testshared.Race && i%3 != 0 {
+			continue // one goroutine: the race pass checks a third, the plain pass all
+		}
 		tg := targets[c.target]
 		ours := tg.decode(c.data)
 		theirs := referenceVerdict(refs[c.target], c.data)

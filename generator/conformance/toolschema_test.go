@@ -11,6 +11,7 @@ import (
 
 	"github.com/ucpgen/ucpgen/generator"
 	"github.com/ucpgen/ucpgen/generator/emit"
+	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/schemas"
 )
 
@@ -118,7 +119,13 @@ func TestReducedToolSchemasAcceptTheSame(t *testing.T) {
 	cases := corpus(t, seedCases(t))
 	compared, accepted, disagree := 0, 0, 0
 	perVariant := map[string]int{}
-	for _, c := range cases {
+	for i, c := range cases {
+		if testshared.Race && i%5 != 0 {
+			// One goroutine comparing two validators: the race pass
+			// compares every fifth case (over 1,700 still), the plain
+			// pass all of them.
+			continue
+		}
 		for _, w := range wrap[c.target] {
 			if !json.Valid(c.data) {
 				continue // the wrapper would change where the syntax error is
