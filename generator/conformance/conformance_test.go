@@ -367,12 +367,12 @@ func TestDifferential(t *testing.T) {
 		refs[k] = reference(t, tg)
 	}
 	cases := corpus(t, seeds)
-	disagree := 0
-	accepted := 0
+	disagree, accepted, compared := 0, 0, 0
 	for i, c := range cases {
 		if testshared.Race && i%3 != 0 {
 			continue // one goroutine: the race pass checks a third, the plain pass all
 		}
+		compared++
 		tg := targets[c.target]
 		ours := tg.decode(c.data)
 		theirs := referenceVerdict(refs[c.target], c.data)
@@ -391,7 +391,7 @@ func TestDifferential(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("differential: %d cases (%d seeds), %d accepted, %d rejected, %d disagreements", len(cases), len(seeds), accepted, len(cases)-accepted, disagree)
+	t.Logf("differential: %d of %d cases (%d seeds), %d accepted, %d rejected, %d disagreements", compared, len(cases), len(seeds), accepted, compared-accepted, disagree)
 	for _, s := range seeds {
 		if err := targets[s.target].decode(s.data); err != nil {
 			t.Errorf("seed %s rejected: %v", s.name, err)
