@@ -54,6 +54,9 @@ var (
 	recsBlock   = 1 << 16  // records per block before the final copy
 )
 
+// firstBlock is the size of a section's first block of records.
+const firstBlock = 1 << 10
+
 // stream is a window on a reader: b[i:] is unread, more may follow.
 type stream struct {
 	r   io.Reader
@@ -151,6 +154,8 @@ func (sec section) newWindow() []byte {
 	n := streamBlock
 	if sec.stop > sec.base {
 		n = int(min(int64(n), sec.stop-sec.base+windowSlack))
+	} else if r, ok := sec.r.(interface{ Size() int64 }); ok && r.Size() >= 0 {
+		n = int(min(int64(n), r.Size()+windowSlack)) // the last section: the rest of the file
 	}
 	if sec.window != nil && cap(*sec.window) >= n {
 		return (*sec.window)[:0]
@@ -294,11 +299,15 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 	return blocks, ids, true, nil
 }
 
-// appendBlocked appends v to the last of blocks, starting a block of
-// recsBlock when it is full, so a section grows without copying.
+// appendBlocked appends v to the last of blocks, starting a new block
+// when it is full, so a section grows without copying: the first block
+// holds firstBlock values and each next one twice the last, up to
+// recsBlock, so a small section does not reserve recsBlock.
 func appendBlocked[T any](blocks [][]T, v T) [][]T {
-	if len(blocks) == 0 || len(blocks[len(blocks)-1]) == cap(blocks[len(blocks)-1]) {
-		blocks = append(blocks, make([]T, 0, recsBlock))
+	if len(blocks) == 0 {
+		blocks = append(blocks, make([]T, 0, min(firstBlock, recsBlock)))
+	} else if last := blocks[len(blocks)-1]; len(last) == cap(last) {
+		blocks = append(blocks, make([]T, 0, min(2*cap(last), recsBlock)))
 	}
 	last := &blocks[len(blocks)-1]
 	*last = append(*last, v)
