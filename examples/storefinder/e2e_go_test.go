@@ -464,7 +464,9 @@ func TestEndToEndOverHTTP(t *testing.T) {
 			t.Errorf("browse walked %d locations, want the %d public records", len(browse), public)
 		}
 		check("browse", browse)
-		for _, p := range priv {
+		// Each private store's neighbourhood is the same path through the
+		// server: the race pass walks five of them, the plain pass all.
+		for _, p := range testshared.RaceCases(priv, priv[:min(5, len(priv))]) {
 			_, g := e2eGeo(t, p)
 			if g == nil {
 				continue
