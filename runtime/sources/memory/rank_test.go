@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ucpgen/ucpgen/generated/location"
 	"github.com/ucpgen/ucpgen/internal/testshared"
 	"github.com/ucpgen/ucpgen/runtime/domain/geodesic"
 	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
@@ -42,14 +41,6 @@ func TestRelevanceOrderMatchesScoringEverything(t *testing.T) {
 			brute{openAt: &at, amen: []string{wifi}}},
 	}
 	s := newStore(t, testOptions{PageMax: 1000})
-	// Each record decoded once, for every case's scoring.
-	recs := records(t)
-	locs := make([]location.Location, len(recs))
-	for i, r := range recs {
-		if err := json.Unmarshal(r.Location, &locs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			q := textrank.NewQuery(tc.text)
@@ -58,9 +49,10 @@ func TestRelevanceOrderMatchesScoringEverything(t *testing.T) {
 				score float64
 			}
 			var want []scored
-			for i, r := range recs {
+			for _, r := range records(t) {
 				if tc.b.match(t, r) {
-					want = append(want, scored{locs[i].ID, q.Score(textrank.NewDoc(TextFields(&locs[i])))})
+					l := decoded(t, r.Location) // decoded once per process, as match does
+					want = append(want, scored{l.ID, q.Score(textrank.NewDoc(TextFields(l)))})
 				}
 			}
 			slices.SortFunc(want, func(a, b scored) int {
