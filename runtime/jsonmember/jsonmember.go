@@ -330,7 +330,7 @@ func scanString(b []byte, i int) int {
 		// Most of a request is plain string bytes: skip them eight at a
 		// time, up to the first byte that needs a look.
 		for i+8 <= len(b) {
-			m := special(binary.LittleEndian.Uint64(b[i:]))
+			m := Special(binary.LittleEndian.Uint64(b[i:]))
 			if m != 0 {
 				i += bits.TrailingZeros64(m) / 8
 				break
@@ -379,11 +379,13 @@ const (
 	lanesBack = 0x5c5c5c5c5c5c5c5c
 )
 
-// special marks, in the high bit of its lane, each byte of w (eight string
+// Special marks, in the high bit of its lane, each byte of w (eight string
 // bytes, the first in the low lane) that is a quote, a backslash or a
-// control character. A borrow can also mark a lane above a marked one, so
-// only the lowest mark is exact, which is all scanString reads.
-func special(w uint64) uint64 {
+// control character: the bytes that end a plain run of JSON string text.
+// A borrow can also mark a lane above a marked one, so only the lowest mark
+// is exact, which is all a scanner may read. Exported so that every scanner
+// of string text (the dataset loader's too) skips it the same way.
+func Special(w uint64) uint64 {
 	below20 := (w - lanes20) &^ w
 	quote := w ^ lanesQuot
 	back := w ^ lanesBack

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 )
 
 // The fast path below reads a well-formed dataset in two passes over the
@@ -69,7 +71,7 @@ func (s *scanner) str() (body []byte, plain, ok bool) {
 		// Eight bytes a step up to the first quote, backslash or control
 		// character: most of a dataset is string text.
 		for i+8 <= len(b) {
-			if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			if m := jsonmember.Special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -97,18 +99,6 @@ func (s *scanner) str() (body []byte, plain, ok bool) {
 			i++
 		}
 	}
-}
-
-// specialBytes marks, in the high bit of its lane, each byte of x (eight
-// string bytes, the first in the low lane) that ends a plain run of string
-// text: '"', '\\' or a control character. A borrow can also mark a lane
-// above a marked one, so only the lowest mark is exact, which is all str
-// reads.
-func specialBytes(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (ones * '"')
-	e := x ^ (ones * '\\')
-	return ((q-ones)&^q | (e-ones)&^e | (x-ones*0x20)&^x) & highs
 }
 
 // escape consumes one valid escape sequence starting at the backslash.
