@@ -9,7 +9,7 @@ import (
 // without building or allocating, and a miss past lruSize forgets the
 // least recent key.
 func TestLRUKeepsTheMostRecent(t *testing.T) {
-	var c lru[int]
+	var c lru[string, int]
 	builds := 0
 	get := func(k string) int {
 		return c.get(k, func() int { builds++; return len(k) })

@@ -61,20 +61,20 @@ func (r *ranking) after(s *Source, p *pool, pos *finder.Position, limit int) ([]
 // lru keeps the few most recent values by key: a walk through pages, and
 // the growing batches of one page, ask for the same ranking or circle again
 // and again.
-type lru[V any] struct {
+type lru[K comparable, V any] struct {
 	mu     sync.Mutex
-	recent []lruEntry[V] // most recent last
+	recent []lruEntry[K, V] // most recent last
 }
 
-type lruEntry[V any] struct {
-	key string
+type lruEntry[K comparable, V any] struct {
+	key K
 	v   V
 }
 
 const lruSize = 8
 
 // get returns the value for key, building it (outside the lock) on a miss.
-func (c *lru[V]) get(key string, build func() V) V {
+func (c *lru[K, V]) get(key K, build func() V) V {
 	c.mu.Lock()
 	for i, e := range c.recent {
 		if e.key == key {
@@ -88,7 +88,7 @@ func (c *lru[V]) get(key string, build func() V) V {
 	c.mu.Unlock()
 	v := build()
 	c.mu.Lock()
-	c.recent = append(c.recent, lruEntry[V]{key, v})
+	c.recent = append(c.recent, lruEntry[K, V]{key, v})
 	if len(c.recent) > lruSize {
 		c.recent = c.recent[1:]
 	}
@@ -97,7 +97,7 @@ func (c *lru[V]) get(key string, build func() V) V {
 }
 
 // clear forgets every value (benchmarks measure cold first pages with it).
-func (c *lru[V]) clear() {
+func (c *lru[K, V]) clear() {
 	c.mu.Lock()
 	c.recent = nil
 	c.mu.Unlock()

@@ -93,8 +93,8 @@ type Source struct {
 	text      *textrank.Index
 	countries []string // alpha-2 codes public records serve, sorted
 	caps      location.SourceCapabilities
-	rankings  lru[*ranking]
-	pools     lru[[]int32]
+	rankings  lru[string, *ranking]
+	pools     lru[circle, []int32]
 	// file holds the Locations of entries whose raw text is nil (NewFile).
 	file *dataset.File
 	// itemCode numbers the item ids of all records, so an entry keeps its
@@ -808,6 +808,10 @@ type pool struct {
 	none  bool
 }
 
+// circle keys the pools cache: a distance constraint's center and radius
+// as given, compared as numbers (no formatting on the search path).
+type circle struct{ lat, lon, max float64 }
+
 // hasAmenities reports whether doc holds every requested amenity key.
 func (p *pool) hasAmenities(s *Source, doc int32) bool {
 	if p.masks != nil {
@@ -840,14 +844,7 @@ func (s *Source) pool(d *predicate.Distance, amenities []string) (*pool, error) 
 	}
 	p.region = &reg
 	if s.spatial.Count(reg)*listBelow < len(s.ents) {
-		// The circle as the cache's key, without fmt's boxing: the
-		// shortest form of each number, which tells every float apart.
-		var buf [80]byte
-		kb := strconv.AppendFloat(buf[:0], d.Center.Lat, 'g', -1, 64)
-		kb = strconv.AppendFloat(append(kb, ','), d.Center.Lon, 'g', -1, 64)
-		kb = strconv.AppendFloat(append(kb, ','), d.Max, 'g', -1, 64)
-		key := string(kb)
-		p.docs = s.pools.get(key, func() []int32 {
+		p.docs = s.pools.get(circle{d.Center.Lat, d.Center.Lon, d.Max}, func() []int32 {
 			ids := s.spatial.Within(reg)
 			docs := make([]int32, len(ids))
 			for i, id := range ids { // ascending point ids are doc order
@@ -880,9 +877,11 @@ func (p *pool) has(s *Source, doc int32) bool {
 // collect returns up to limit pool records from doc number from on, in doc
 // order, leaving out those skip reports.
 func (p *pool) collect(s *Source, from int32, limit int, skip func(int32) bool) []int32 {
-	var out []int32
 	if p.docs != nil {
 		i, _ := slices.BinarySearch(p.docs, from)
+		// Room for the most that can be kept, at once: appends that grow
+		// from nothing cost more than the search they serve.
+		out := make([]int32, 0, min(limit, len(p.docs)-i))
 		for _, d := range p.docs[i:] {
 			if len(out) == limit {
 				break
@@ -893,6 +892,7 @@ func (p *pool) collect(s *Source, from int32, limit int, skip func(int32) bool) 
 		}
 		return out
 	}
+	out := make([]int32, 0, max(0, min(limit, len(s.ents)-int(from))))
 	for d := from; int(d) < len(s.ents) && len(out) < limit; d++ {
 		if (skip == nil || !skip(d)) && p.has(s, d) {
 			out = append(out, d)
