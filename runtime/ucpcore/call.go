@@ -494,7 +494,9 @@ func SetMember(obj []byte, name string, v any) ([]byte, error) {
 // that one -32602 lists them all; names[i] is the param errs[i] belongs to.
 // It returns nil when every error is nil. Generated Bind functions call it.
 func ArgumentErrors(names []string, errs ...error) error {
-	var all rpcerr.InvalidParams
+	// Built only on failure: a valid call (nearly every call) allocates
+	// nothing here.
+	var all *rpcerr.InvalidParams
 	for i, err := range errs {
 		if err == nil {
 			continue
@@ -503,10 +505,13 @@ func ArgumentErrors(names []string, errs ...error) error {
 		if !ok {
 			ip = rpcerr.Invalid("", "", "%v", err)
 		}
+		if all == nil {
+			all = new(rpcerr.InvalidParams)
+		}
 		all.Violations = append(all.Violations, ip.Prefix("/"+rpcerr.EscapeToken(names[i])).Violations...)
 	}
-	if len(all.Violations) == 0 {
+	if all == nil || len(all.Violations) == 0 {
 		return nil
 	}
-	return &all
+	return all
 }
