@@ -405,8 +405,14 @@ func (e *Engine[L]) Search(ctx context.Context, req SearchRequest) (Page[L], err
 // where the next page's cursor starts anyway.
 func (e *Engine[L]) match(ctx context.Context, p *predicate.Prepared, cands []Candidate[L], want int) ([]bool, error) {
 	ok := make([]bool, len(cands))
-	var idx []int
 	localOnly := p.Serves() == nil && !p.HasItems()
+	// The matches' positions, with room for the most there can be: a
+	// page's worth when nothing batch-wide follows, else the whole batch.
+	room := len(cands)
+	if localOnly {
+		room = min(max(want, 0), room)
+	}
+	idx := make([]int, 0, room)
 	// The views the engine makes, one allocation for the batch; each
 	// candidate still has a view of its own.
 	var views []predicate.Candidate
