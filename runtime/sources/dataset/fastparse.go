@@ -65,7 +65,21 @@ func (s *scanner) str() (body []byte, plain, ok bool) {
 	if !s.eat('"') {
 		return nil, false, false
 	}
-	b, start, i := s.b, s.i, s.i
+	start := s.i
+	end, plain, ok := stringEnd(s.b, start-1)
+	s.i = end
+	if !ok {
+		return nil, false, false
+	}
+	return s.b[start : end-1], plain, true
+}
+
+// stringEnd reads the string whose opening quote is b[i] and returns the
+// index just past its closing quote; plain is false when it holds an
+// escape. It fails on an invalid escape, a control byte or a missing end,
+// returning where it stopped.
+func stringEnd(b []byte, i int) (end int, plain, ok bool) {
+	i++
 	plain = true
 	for {
 		// Eight bytes a step up to the first quote, backslash or control
@@ -78,51 +92,45 @@ func (s *scanner) str() (body []byte, plain, ok bool) {
 			i += 8
 		}
 		if i >= len(b) {
-			s.i = i
-			return nil, false, false
+			return i, false, false
 		}
 		switch c := b[i]; {
 		case c == '"':
-			s.i = i + 1
-			return b[start:i], plain, true
+			return i + 1, plain, true
 		case c == '\\':
 			plain = false
-			s.i = i
-			if !s.escape() {
-				return nil, false, false
+			if i, ok = escapeEnd(b, i); !ok {
+				return i, false, false
 			}
-			i = s.i
 		case c < 0x20:
-			s.i = i
-			return nil, false, false
+			return i, false, false
 		default:
 			i++
 		}
 	}
 }
 
-// escape consumes one valid escape sequence starting at the backslash.
-func (s *scanner) escape() bool {
-	if s.i+1 >= len(s.b) {
-		return false
+// escapeEnd reads one escape sequence starting at the backslash b[i] and
+// returns the index after it, if it is valid.
+func escapeEnd(b []byte, i int) (int, bool) {
+	if i+1 >= len(b) {
+		return i, false
 	}
-	switch s.b[s.i+1] {
+	switch b[i+1] {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		s.i += 2
-		return true
+		return i + 2, true
 	case 'u':
-		if s.i+6 > len(s.b) {
-			return false
+		if i+6 > len(b) {
+			return i, false
 		}
-		for _, h := range s.b[s.i+2 : s.i+6] {
+		for _, h := range b[i+2 : i+6] {
 			if !isHex(h) {
-				return false
+				return i, false
 			}
 		}
-		s.i += 6
-		return true
+		return i + 6, true
 	}
-	return false
+	return i, false
 }
 
 func isHex(c byte) bool {
@@ -161,41 +169,54 @@ func validUTF8(b []byte) bool {
 func (s *scanner) number() ([]byte, bool) {
 	s.ws()
 	start := s.i
-	if s.i < len(s.b) && s.b[s.i] == '-' {
-		s.i++
-	}
-	switch {
-	case s.i < len(s.b) && s.b[s.i] == '0':
-		s.i++
-	case s.i < len(s.b) && s.b[s.i] >= '1' && s.b[s.i] <= '9':
-		s.digits()
-	default:
+	end, ok := numberEnd(s.b, start)
+	s.i = end
+	if !ok {
 		return nil, false
 	}
-	if s.i < len(s.b) && s.b[s.i] == '.' {
-		s.i++
-		if !s.digits() {
-			return nil, false
-		}
-	}
-	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
-			s.i++
-		}
-		if !s.digits() {
-			return nil, false
-		}
-	}
-	return s.b[start:s.i], true
+	return s.b[start:end], true
 }
 
-func (s *scanner) digits() bool {
-	start := s.i
-	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-		s.i++
+// numberEnd is the end of the JSON number that starts at b[i], if one does.
+func numberEnd(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
 	}
-	return s.i > start
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digitsEnd(b, i)
+	default:
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digitsEnd(b, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digitsEnd(b, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+// digitsEnd is the index after the run of digits at b[i].
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 func (s *scanner) literal(word string) bool {
@@ -206,42 +227,125 @@ func (s *scanner) literal(word string) bool {
 	return true
 }
 
-// value consumes any JSON value and returns its exact text.
+// value consumes any JSON value and returns its exact text. It accepts
+// exactly what members, elements, str, number and literal accept when
+// nested (member names plain and valid UTF-8, strings with valid escapes
+// and no control bytes, at most maxDepth levels counting from depth), in
+// one loop over the bytes with an explicit stack of open containers: a
+// Location is a hundred short values, and a call per token cost more than
+// the token.
 func (s *scanner) value(depth int) ([]byte, bool) {
-	if depth > maxDepth {
-		return nil, false
+	b := s.b
+	i := skipSpace(b, s.i)
+	start := i
+	var room [32]bool
+	open := room[:0] // true for an object
+	for {
+		// A value starts at i.
+		if depth+len(open) > maxDepth || i >= len(b) {
+			return nil, false
+		}
+		ok := true
+		switch b[i] {
+		case '{':
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			open = append(open, true)
+			if i, ok = memberName(b, i); !ok {
+				return nil, false
+			}
+			continue
+		case '[':
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			open = append(open, false)
+			continue
+		case '"':
+			i, _, ok = stringEnd(b, i)
+		case 't':
+			i, ok = wordEnd(b, i, "true")
+		case 'f':
+			i, ok = wordEnd(b, i, "false")
+		case 'n':
+			i, ok = wordEnd(b, i, "null")
+		default:
+			i, ok = numberEnd(b, i)
+		}
+		if !ok {
+			return nil, false
+		}
+		// A value ended at i: close the containers it ends, then go on to
+		// the next member or element.
+		for {
+			if len(open) == 0 {
+				s.i = i
+				return b[start:i], true
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return nil, false
+			}
+			object := open[len(open)-1]
+			if c := b[i]; object && c == '}' || !object && c == ']' {
+				open = open[:len(open)-1]
+				i++
+				continue
+			} else if c != ',' {
+				return nil, false
+			}
+			i = skipSpace(b, i+1)
+			if object {
+				if i, ok = memberName(b, i); !ok {
+					return nil, false
+				}
+			}
+			break
+		}
 	}
-	c := s.peek()
-	start := s.i
-	ok := false
-	switch c {
-	case '{':
-		s.i++
-		ok = s.members(func(name []byte) bool {
-			_, ok := s.value(depth + 1)
-			return ok
-		})
-	case '[':
-		s.i++
-		ok = s.elements(func() bool {
-			_, ok := s.value(depth + 1)
-			return ok
-		})
-	case '"':
-		_, _, ok = s.str()
-	case 't':
-		ok = s.literal("true")
-	case 'f':
-		ok = s.literal("false")
-	case 'n':
-		ok = s.literal("null")
-	default:
-		_, ok = s.number()
+}
+
+// skipSpace is the first index from i on that is not JSON whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
 	}
-	if !ok {
-		return nil, false
+	return i
+}
+
+// memberName reads a member's name at b[i] (plain and valid UTF-8, as
+// text requires) and its colon, and returns where its value starts.
+func memberName(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false
 	}
-	return s.b[start:s.i], true
+	end, plain, ok := stringEnd(b, i)
+	if !ok || !plain || !validUTF8(b[i+1:end-1]) {
+		return i, false
+	}
+	i = skipSpace(b, end)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	return skipSpace(b, i+1), true
+}
+
+// wordEnd is the end of the literal word at b[i], if it is there.
+func wordEnd(b []byte, i int, word string) (int, bool) {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return i, false
+	}
+	return i + len(word), true
 }
 
 // members consumes the rest of an object after its '{', calling each with

@@ -128,3 +128,98 @@ func TestValidUTF8EveryOffset(t *testing.T) {
 		}
 	}
 }
+
+// valueRecursive is value as it was written first, one call per nested
+// value through members and elements: the reading the loop is held to.
+func (s *scanner) valueRecursive(depth int) ([]byte, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	c := s.peek()
+	start := s.i
+	ok := false
+	switch c {
+	case '{':
+		s.i++
+		ok = s.members(func([]byte) bool {
+			_, ok := s.valueRecursive(depth + 1)
+			return ok
+		})
+	case '[':
+		s.i++
+		ok = s.elements(func() bool {
+			_, ok := s.valueRecursive(depth + 1)
+			return ok
+		})
+	case '"':
+		_, _, ok = s.str()
+	case 't':
+		ok = s.literal("true")
+	case 'f':
+		ok = s.literal("false")
+	case 'n':
+		ok = s.literal("null")
+	default:
+		_, ok = s.number()
+	}
+	if !ok {
+		return nil, false
+	}
+	return s.b[start:s.i], true
+}
+
+// valueCases are JSON texts (and near misses) with every kind of value,
+// whitespace around every token, names the fast path declines (escaped,
+// invalid UTF-8) and the grammar's edges (trailing commas, missing colons,
+// empty containers, numbers cut short, mismatched brackets).
+var valueCases = []string{
+	`{}`, `[]`, ` { } `, `[ ]`, `"s"`, `-0.5e+3`, `true`, `false`, `null`, `0`, `01`, `-`, `1.`, `1e`, `1e+`, `-01.5E-2`,
+	`{"a":1}`, `{"a":1,}`, `{"a" 1}`, `{"a":}`, `{,}`, `{"a":1 "b":2}`, `[1,]`, `[,1]`, `[1 2]`, `[1}`, `{"a":1]`,
+	`{"a":{"b":[1,{"c":"d"},[]],"e":{}},"f":[[["x"]]]}`,
+	" {\n\t\"a\" :\r [ 1 , true , null , \"x\\\"y\" ] , \"b\" : { } } ",
+	`{"\u0061":1}`, `{"a\"":1}`, "{\"\xff\":1}", "{\"é\":\"\xff\"}", `{"a":"\q"}`, `{"a":"\u12"}`, `{"a":"\u12G4"}`,
+	"{\"a\":\"\x01\"}", `{"a":tru}`, `{"a":nul}`, `{"a":falsey}`, `[{"a":[{"b":[]}]}]`, `{"a":"x"`, `["a",`,
+	`{"a":1}}`, `[1]]`, `{"a":[1}`, `[{"a":1]`, `truex`, `nullnull`, `"a"b`, `{"a":-}`, `[-.5]`, `[.5]`,
+}
+
+// TestValueLoopMatchesRecursive holds value to valueRecursive: the same
+// verdict and, when it accepts, the same text and end, for every case, at
+// depths on both sides of the limit, and for every prefix of each case (a
+// record cut off by the read window).
+func TestValueLoopMatchesRecursive(t *testing.T) {
+	deep := strings.Repeat(`[{"a":`, 40) + `1` + strings.Repeat(`}]`, 40)
+	compared := 0
+	for _, in := range append(valueCases, deep, deep[:len(deep)-1]) {
+		for n := 0; n <= len(in); n++ {
+			for _, depth := range []int{1, 2, maxDepth - 81, maxDepth - 80, maxDepth - 79, maxDepth, maxDepth + 1} {
+				b := []byte(in[:n])
+				got, want := &scanner{b: b}, &scanner{b: b}
+				gt, gok := got.value(depth)
+				wt, wok := want.valueRecursive(depth)
+				if gok != wok || gok && (!bytes.Equal(gt, wt) || got.i != want.i) {
+					t.Fatalf("value(%q, depth %d) = %q, %v, end %d; recursive %q, %v, end %d", b, depth, gt, gok, got.i, wt, wok, want.i)
+				}
+				compared++
+			}
+		}
+	}
+	t.Logf("%d inputs compared", compared)
+}
+
+// FuzzValue holds value to valueRecursive on any input.
+func FuzzValue(f *testing.F) {
+	for _, in := range valueCases {
+		f.Add([]byte(in), 1)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, depth int) {
+		if depth < 0 || depth > maxDepth+1 {
+			return
+		}
+		got, want := &scanner{b: b}, &scanner{b: b}
+		gt, gok := got.value(depth)
+		wt, wok := want.valueRecursive(depth)
+		if gok != wok || gok && (!bytes.Equal(gt, wt) || got.i != want.i) {
+			t.Fatalf("value(%q, depth %d) = %q, %v, end %d; recursive %q, %v, end %d", b, depth, gt, gok, got.i, wt, wok, want.i)
+		}
+	})
+}
