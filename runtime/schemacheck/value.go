@@ -143,9 +143,8 @@ func (d *Document) Parse(data []byte) (*Value, error) { return d.p.parse(data) }
 // used afterwards.
 func (d *Document) Release() {
 	p := &d.p
-	clear(p.vals)
-	clear(p.mems)
-	if cap(p.vals) > maxKept || cap(p.mems) > maxKept || cap(p.counts) > maxKept {
+	p.clearUsed()
+	if cap(p.vals) > maxKept || cap(p.mems) > maxKept || cap(p.items) > maxKept || cap(p.members) > maxKept {
 		*p = parser{}
 	}
 	p.s = ""
@@ -153,41 +152,40 @@ func (d *Document) Release() {
 	documents.Put(d)
 }
 
-// parser reads one document in two passes. The first pass only counts: for
-// every container, in document order, how many items or members it holds.
-// With the counts known, the second pass carves each container's children
-// out of two arenas sized exactly for the document and parses every value
-// straight into its final slot, so a document costs one allocation per arena
-// (none with a reused Document) and no value is ever copied.
+// parser reads one document in one pass. A container's children are
+// parsed onto a stack (items, members) and moved, once the container
+// closes and their number is known, into arenas carved in chunks: a
+// chunk that runs out is replaced by a larger one, and the containers
+// already in it keep it alive. A reused Document keeps its last chunks and
+// stacks, so a document of the usual size allocates nothing but the copy
+// of its text.
 type parser struct {
-	s      string
-	i      int
-	counts []int32
-	open   []int // count's stack of open containers, kept for reuse
-	next   int   // next entry of counts
-	vals   []Value
-	mems   []Member
-	nv, nm int  // arena slots handed out
-	dirty  bool // the arenas hold a previous document
+	s       string
+	i       int
+	items   []Value  // array items being parsed, innermost array last
+	members []Member // object members being parsed, innermost object last
+	vals    []Value  // the current chunk of item arrays
+	mems    []Member // the current chunk of member arrays
+	nv, nm  int      // slots of the current chunks handed out
+	dirty   bool     // the chunks hold a previous document
 }
 
 func (p *parser) parse(data []byte) (*Value, error) {
 	if p.dirty {
-		// Values are filled field by field on the assumption that their
-		// slots start zeroed; a second Parse without Release must clear.
-		clear(p.vals)
-		clear(p.mems)
+		// A second Parse without Release: drop the first document's
+		// strings (every slot is written whole before it is read).
+		p.clearUsed()
 	}
 	p.dirty = true
-	p.s, p.i, p.next, p.nv, p.nm = string(data), 0, 0, 0, 0
-	nv, nm := p.count()
-	p.vals = grow(p.vals, nv+1)
-	p.mems = grow(p.mems, nm)
-	root := p.takeValues(1)
+	p.s, p.i, p.nv, p.nm = string(data), 0, 0, 0
+	p.items, p.members = p.items[:0], p.members[:0]
 	p.skipSpace()
-	if err := p.value(0, &root[0]); err != nil {
+	v, err := p.value(0)
+	if err != nil {
 		return nil, err
 	}
+	root := p.takeValues(1)
+	root[0] = v
 	p.skipSpace()
 	if p.i != len(p.s) {
 		return nil, p.fail("unexpected data after the top-level value")
@@ -195,91 +193,34 @@ func (p *parser) parse(data []byte) (*Value, error) {
 	return &root[0], nil
 }
 
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
+// clearUsed zeroes what the last document used of the chunks and stacks,
+// so no slot keeps a string of it alive or is read as if fresh.
+func (p *parser) clearUsed() {
+	clear(p.vals[:p.nv])
+	clear(p.mems[:p.nm])
+	clear(p.items[:cap(p.items)])
+	clear(p.members[:cap(p.members)])
 }
 
-// count is the first pass. It trusts nothing: on malformed input its counts
-// may be wrong, and the second pass, which checks the grammar, reports the
-// real error (a count that runs out is caught there too).
-func (p *parser) count() (values, members int) {
-	p.counts = p.counts[:0]
-	open := p.open[:0] // index into counts of each open container
-	s := p.s
-	for i := 0; i < len(s); i++ {
-		if !structural[s[i]] {
-			continue
-		}
-		switch s[i] {
-		case '"':
-			i = closingQuote(s, i+1)
-		case '{', '[':
-			open = append(open, len(p.counts))
-			p.counts = append(p.counts, 0)
-			// An empty container has no children; otherwise commas + 1.
-			j := i + 1
-			for j < len(s) && jsonSpace[s[j]] {
-				j++
-			}
-			if j < len(s) && s[j] != '}' && s[j] != ']' {
-				p.counts[len(p.counts)-1] = 1
-			}
-			if s[i] == '{' {
-				p.counts[len(p.counts)-1] |= objectBit
-			}
-		case ',':
-			if len(open) > 0 {
-				p.counts[open[len(open)-1]]++
-			}
-		case '}', ']':
-			if len(open) > 0 {
-				c := p.counts[open[len(open)-1]]
-				if c&objectBit != 0 {
-					members += int(c &^ objectBit)
-				} else {
-					values += int(c)
-				}
-				open = open[:len(open)-1]
-			}
-		}
+// minChunk is the fewest slots a new arena chunk holds.
+const minChunk = 64
+
+func (p *parser) takeValues(n int) []Value {
+	if p.nv+n > len(p.vals) {
+		p.vals, p.nv = make([]Value, max(2*len(p.vals), n, minChunk)), 0
 	}
-	// Containers left open are malformed; leave room anyway so the second
-	// pass reaches the syntax error instead of running out of slots.
-	for _, k := range open {
-		c := p.counts[k]
-		values += int(c &^ objectBit)
-		members += int(c &^ objectBit)
-	}
-	p.open = open[:0]
-	return values, members
+	out := p.vals[p.nv : p.nv+n : p.nv+n]
+	p.nv += n
+	return out
 }
 
-// closingQuote returns the index of the quote that ends the string whose
-// text starts at i (len(s) when there is none), eight bytes per step.
-func closingQuote(s string, i int) int {
-	for {
-		for i+8 <= len(s) {
-			if m := quoteBytes(load8(s, i)); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i >= len(s) {
-			return len(s)
-		}
-		switch s[i] {
-		case '"':
-			return i
-		case '\\':
-			i += 2
-		default:
-			i++
-		}
+func (p *parser) takeMembers(n int) []Member {
+	if p.nm+n > len(p.mems) {
+		p.mems, p.nm = make([]Member, max(2*len(p.mems), n, minChunk)), 0
 	}
+	out := p.mems[p.nm : p.nm+n : p.nm+n]
+	p.nm += n
+	return out
 }
 
 // load8 reads s[i:i+8] as a little-endian word (the compiler turns it into
@@ -289,41 +230,8 @@ func load8(s string, i int) uint64 {
 		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
-// quoteBytes marks the bytes of x that are '"' or '\\' (lowest mark exact).
-func quoteBytes(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (ones * '"')
-	b := x ^ (ones * '\\')
-	return ((q-ones)&^q | (b-ones)&^b) & highs
-}
-
 // wideObject is the member count above which duplicates are found with a set.
 const wideObject = 32
-
-// objectBit marks an object's entry in counts.
-const objectBit = 1 << 30
-
-// childCount returns the next container's count from the first pass.
-func (p *parser) childCount() (int, bool) {
-	if p.next >= len(p.counts) {
-		return 0, false
-	}
-	c := int(p.counts[p.next] &^ objectBit)
-	p.next++
-	return c, true
-}
-
-func (p *parser) takeValues(n int) []Value {
-	out := p.vals[p.nv : p.nv+n : p.nv+n]
-	p.nv += n
-	return out
-}
-
-func (p *parser) takeMembers(n int) []Member {
-	out := p.mems[p.nm : p.nm+n : p.nm+n]
-	p.nm += n
-	return out
-}
 
 // at prepends a reference token to a syntax error's location as the error
 // unwinds, so locations cost nothing until something fails.
@@ -346,59 +254,55 @@ func (p *parser) skipSpace() {
 	p.i = i
 }
 
-// jsonSpace and structural classify bytes with one load each, for the two
-// loops that see every byte of the input.
-var (
-	jsonSpace  = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
-	structural = [256]bool{'"': true, '{': true, '[': true, ',': true, '}': true, ']': true}
-)
+// jsonSpace classifies a byte with one load, for the loop that skips
+// whitespace.
+var jsonSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
-// value parses one value into dst.
-func (p *parser) value(depth int, dst *Value) error {
+// value parses one value. It returns the Value rather than filling a
+// slot: a container's children go to a stack that may move while they are
+// parsed, and the address of a local would move every Value to the heap
+// (the calls are recursive).
+func (p *parser) value(depth int) (Value, error) {
 	if depth > maxDepth {
-		return p.fail("nesting deeper than %d levels", maxDepth)
+		return Value{}, p.fail("nesting deeper than %d levels", maxDepth)
 	}
 	if p.i >= len(p.s) {
-		return p.fail("unexpected end of input")
+		return Value{}, p.fail("unexpected end of input")
 	}
 	start := p.i
 	switch c := p.s[p.i]; {
 	case c == '{':
-		return p.object(depth, dst)
+		return p.object(depth)
 	case c == '[':
-		return p.array(depth, dst)
+		return p.array(depth)
 	case c == '"':
 		s, err := p.str()
 		if err != nil {
-			return err
+			return Value{}, err
 		}
-		dst.Kind = String
-		dst.Str = s
-		dst.Raw = p.s[start:p.i]
+		return Value{Kind: String, Str: s, Raw: p.s[start:p.i]}, nil
 	case c == 't':
-		return p.literal("true", dst, Value{Kind: Bool, Bool: true, Raw: "true"})
+		return p.literal("true", Value{Kind: Bool, Bool: true, Raw: "true"})
 	case c == 'f':
-		return p.literal("false", dst, Value{Kind: Bool, Raw: "false"})
+		return p.literal("false", Value{Kind: Bool, Raw: "false"})
 	case c == 'n':
-		return p.literal("null", dst, Value{Kind: Null, Raw: "null"})
+		return p.literal("null", Value{Kind: Null, Raw: "null"})
 	case c == '-' || c >= '0' && c <= '9':
-		return p.number(dst)
+		return p.number()
 	default:
-		return p.fail("unexpected character %q", c)
+		return Value{}, p.fail("unexpected character %q", c)
 	}
-	return nil
 }
 
-func (p *parser) literal(word string, dst *Value, v Value) error {
+func (p *parser) literal(word string, v Value) (Value, error) {
 	if !strings.HasPrefix(p.s[p.i:], word) {
-		return p.fail("invalid literal, want %s", word)
+		return Value{}, p.fail("invalid literal, want %s", word)
 	}
 	p.i += len(word)
-	dst.Kind, dst.Bool, dst.Raw = v.Kind, v.Bool, v.Raw
-	return nil
+	return v, nil
 }
 
-func (p *parser) number(dst *Value) error {
+func (p *parser) number() (Value, error) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -414,12 +318,12 @@ func (p *parser) number(dst *Value) error {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if digits() == 0 {
-		return p.fail("a number needs digits")
+		return Value{}, p.fail("a number needs digits")
 	}
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++
 		if digits() == 0 {
-			return p.fail("a number needs digits after the decimal point")
+			return Value{}, p.fail("a number needs digits after the decimal point")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -428,19 +332,15 @@ func (p *parser) number(dst *Value) error {
 			p.i++
 		}
 		if digits() == 0 {
-			return p.fail("a number needs digits in its exponent")
+			return Value{}, p.fail("a number needs digits in its exponent")
 		}
 	}
 	text := p.s[start:p.i]
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil && !math.IsInf(f, 0) && f != 0 {
-		return p.fail("number %s: %v", text, err)
+		return Value{}, p.fail("number %s: %v", text, err)
 	}
-	dst.Kind = Number
-	dst.Str = text
-	dst.Num = f
-	dst.Raw = text
-	return nil
+	return Value{Kind: Number, Str: text, Num: f, Raw: text}, nil
 }
 
 // str reads a string literal; it returns a substring of the input when the
@@ -589,45 +489,41 @@ func (p *parser) hex4() (rune, error) {
 	return r, nil
 }
 
-func (p *parser) object(depth int, dst *Value) error {
+func (p *parser) object(depth int) (Value, error) {
 	start := p.i
 	p.i++
-	n, ok := p.childCount()
-	if !ok {
-		return p.fail("malformed object")
-	}
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		dst.Kind = Object
-		dst.Members = []Member{}
-		dst.Raw = p.s[start:p.i]
-		return nil
+		return Value{Kind: Object, Members: []Member{}, Raw: p.s[start:p.i]}, nil
 	}
-	members := p.takeMembers(n)
+	base := len(p.members)
 	// A scan of the names so far is fastest for the objects UCP sends; a
 	// wide object gets a set, so duplicate checks stay linear overall.
 	var seen map[string]struct{}
-	if n > wideObject {
-		seen = make(map[string]struct{}, n)
-	}
 	for k := 0; ; k++ {
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return p.fail("expected a member name string")
+			return Value{}, p.fail("expected a member name string")
 		}
 		nameAt := p.i
 		name, err := p.str()
 		if err != nil {
-			return err
+			return Value{}, err
+		}
+		if k == wideObject {
+			seen = make(map[string]struct{}, 2*wideObject)
+			for _, m := range p.members[base:] {
+				seen[m.Name] = struct{}{}
+			}
 		}
 		dup := false
 		if seen != nil {
 			_, dup = seen[name]
 			seen[name] = struct{}{}
 		} else {
-			for j := range members[:min(k, n)] {
-				if members[j].Name == name {
+			for j := range p.members[base:] {
+				if p.members[base+j].Name == name {
 					dup = true
 					break
 				}
@@ -635,83 +531,66 @@ func (p *parser) object(depth int, dst *Value) error {
 		}
 		if dup {
 			p.i = nameAt
-			return at(p.fail("duplicate member name %q", name), name)
+			return Value{}, at(p.fail("duplicate member name %q", name), name)
 		}
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return p.fail("expected ':' after member name %q", name)
+			return Value{}, p.fail("expected ':' after member name %q", name)
 		}
 		p.i++
 		p.skipSpace()
-		if k >= n {
-			return at(p.fail("malformed object"), name)
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return Value{}, at(err, name)
 		}
-		m := &members[k]
-		m.Name = name
-		if err := p.value(depth+1, &m.Value); err != nil {
-			return at(err, name)
-		}
+		p.members = append(p.members, Member{Name: name, Value: v})
 		p.skipSpace()
 		if p.i >= len(p.s) {
-			return p.fail("unterminated object")
+			return Value{}, p.fail("unterminated object")
 		}
 		if p.s[p.i] == '}' {
 			p.i++
-			if k+1 != n {
-				return p.fail("malformed object")
-			}
-			dst.Kind = Object
-			dst.Members = members
-			dst.Raw = p.s[start:p.i]
-			return nil
+			members := p.takeMembers(len(p.members) - base)
+			copy(members, p.members[base:])
+			p.members = p.members[:base]
+			return Value{Kind: Object, Members: members, Raw: p.s[start:p.i]}, nil
 		}
 		if p.s[p.i] != ',' {
-			return p.fail("expected ',' or '}' in object")
+			return Value{}, p.fail("expected ',' or '}' in object")
 		}
 		p.i++
 	}
 }
 
-func (p *parser) array(depth int, dst *Value) error {
+func (p *parser) array(depth int) (Value, error) {
 	start := p.i
 	p.i++
-	n, ok := p.childCount()
-	if !ok {
-		return p.fail("malformed array")
-	}
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		dst.Kind = Array
-		dst.Items = []Value{}
-		dst.Raw = p.s[start:p.i]
-		return nil
+		return Value{Kind: Array, Items: []Value{}, Raw: p.s[start:p.i]}, nil
 	}
-	items := p.takeValues(n)
+	base := len(p.items)
 	for k := 0; ; k++ {
 		p.skipSpace()
-		if k >= n {
-			return at(p.fail("malformed array"), strconv.Itoa(k))
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return Value{}, at(err, strconv.Itoa(k))
 		}
-		if err := p.value(depth+1, &items[k]); err != nil {
-			return at(err, strconv.Itoa(k))
-		}
+		p.items = append(p.items, v)
 		p.skipSpace()
 		if p.i >= len(p.s) {
-			return p.fail("unterminated array")
+			return Value{}, p.fail("unterminated array")
 		}
 		if p.s[p.i] == ']' {
 			p.i++
-			if k+1 != n {
-				return p.fail("malformed array")
-			}
-			dst.Kind = Array
-			dst.Items = items
-			dst.Raw = p.s[start:p.i]
-			return nil
+			items := p.takeValues(len(p.items) - base)
+			copy(items, p.items[base:])
+			p.items = p.items[:base]
+			return Value{Kind: Array, Items: items, Raw: p.s[start:p.i]}, nil
 		}
 		if p.s[p.i] != ',' {
-			return p.fail("expected ',' or ']' in array")
+			return Value{}, p.fail("expected ',' or ']' in array")
 		}
 		p.i++
 	}
