@@ -205,21 +205,18 @@ func (p *parser) clearUsed() {
 // minChunk is the fewest slots a new arena chunk holds.
 const minChunk = 64
 
-func (p *parser) takeValues(n int) []Value {
-	if p.nv+n > len(p.vals) {
-		p.vals, p.nv = make([]Value, max(2*len(p.vals), n, minChunk)), 0
-	}
-	out := p.vals[p.nv : p.nv+n : p.nv+n]
-	p.nv += n
-	return out
-}
+func (p *parser) takeValues(n int) []Value { return take(&p.vals, &p.nv, n) }
 
-func (p *parser) takeMembers(n int) []Member {
-	if p.nm+n > len(p.mems) {
-		p.mems, p.nm = make([]Member, max(2*len(p.mems), n, minChunk)), 0
+func (p *parser) takeMembers(n int) []Member { return take(&p.mems, &p.nm, n) }
+
+// take hands out the next n slots of the arena chunk *chunk, of which
+// *used are taken, starting a new chunk when they do not fit.
+func take[T any](chunk *[]T, used *int, n int) []T {
+	if *used+n > len(*chunk) {
+		*chunk, *used = make([]T, max(2*len(*chunk), n, minChunk)), 0
 	}
-	out := p.mems[p.nm : p.nm+n : p.nm+n]
-	p.nm += n
+	out := (*chunk)[*used : *used+n : *used+n]
+	*used += n
 	return out
 }
 
