@@ -31,16 +31,7 @@ type scanner struct {
 	i int
 }
 
-func (s *scanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) ws() { s.i = skipSpace(s.b, s.i) }
 
 // peek returns the next non-space byte without consuming it (0 at the end).
 func (s *scanner) peek() byte {
@@ -220,11 +211,9 @@ func digitsEnd(b []byte, i int) int {
 }
 
 func (s *scanner) literal(word string) bool {
-	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
-		return false
-	}
-	s.i += len(word)
-	return true
+	end, ok := wordEnd(s.b, s.i, word)
+	s.i = end
+	return ok
 }
 
 // value consumes any JSON value and returns its exact text. It accepts
@@ -329,6 +318,7 @@ func memberName(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return i, false
 	}
+	// The rule of text, inline: a name is read for every member.
 	end, plain, ok := stringEnd(b, i)
 	if !ok || !plain || !validUTF8(b[i+1:end-1]) {
 		return i, false
