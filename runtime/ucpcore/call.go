@@ -494,9 +494,9 @@ func SetMember(obj []byte, name string, v any) ([]byte, error) {
 // that one -32602 lists them all; names[i] is the param errs[i] belongs to.
 // It returns nil when every error is nil. Generated Bind functions call it.
 func ArgumentErrors(names []string, errs ...error) error {
-	// Built only on failure: a valid call (nearly every call) allocates
-	// nothing here.
-	var all *rpcerr.InvalidParams
+	// Only a failure builds the error: a valid call (nearly every call)
+	// allocates nothing here.
+	var violations []rpcerr.Violation
 	for i, err := range errs {
 		if err == nil {
 			continue
@@ -505,13 +505,10 @@ func ArgumentErrors(names []string, errs ...error) error {
 		if !ok {
 			ip = rpcerr.Invalid("", "", "%v", err)
 		}
-		if all == nil {
-			all = new(rpcerr.InvalidParams)
-		}
-		all.Violations = append(all.Violations, ip.Prefix("/"+rpcerr.EscapeToken(names[i])).Violations...)
+		violations = append(violations, ip.Prefix("/"+rpcerr.EscapeToken(names[i])).Violations...)
 	}
-	if all == nil || len(all.Violations) == 0 {
+	if len(violations) == 0 {
 		return nil
 	}
-	return all
+	return &rpcerr.InvalidParams{Violations: violations}
 }
