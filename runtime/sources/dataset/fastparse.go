@@ -29,6 +29,10 @@ const maxDepth = 10000
 type scanner struct {
 	b []byte
 	i int
+	// delimit makes fastLocation only find where each of the Location's
+	// member values ends (delimitEnd) instead of checking it: set when the
+	// section's Visitor parses every Location itself (LocationParser).
+	delimit bool
 }
 
 func (s *scanner) ws() { s.i = skipSpace(s.b, s.i) }
@@ -299,6 +303,62 @@ func (s *scanner) value(depth int) ([]byte, bool) {
 	}
 }
 
+// delimitEnd returns the index just past the JSON value that starts at
+// b[i], reading only what delimits it: strings (through stringEnd, so a
+// bad escape or a control byte still fails), brackets, and the byte that
+// ends a number or literal. It does not check the value otherwise, and ok
+// may be true for malformed text: it serves a Location that a
+// LocationParser then parses whole, and on valid JSON it ends exactly
+// where value does (FuzzDelimitEndMatchesValue). ok is false when a
+// string or container runs past the end of b (a number or literal there
+// may be cut off too: the scan then finds no end to its object and reads
+// more).
+func delimitEnd(b []byte, i int) (end int, ok bool) {
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '"':
+		end, _, ok = stringEnd(b, i)
+		return end, ok
+	case '{', '[':
+	default:
+		start := i
+		for i < len(b) && !endsScalar(b[i]) {
+			i++
+		}
+		return i, i > start
+	}
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			if i, _, ok = stringEnd(b, i); !ok {
+				return i, false
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+		i++
+	}
+	return i, false
+}
+
+// endsScalar reports whether c ends a number or literal: a separator, a
+// closing bracket or JSON whitespace.
+func endsScalar(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
 // skipSpace is the first index from i on that is not JSON whitespace.
 func skipSpace(b []byte, i int) int {
 	for i < len(b) {
@@ -500,6 +560,11 @@ func fastLocation(s *scanner, in *interner, rec *Record) bool {
 			}
 			rec.ID = string(id)
 			return true
+		}
+		if s.delimit {
+			var ok bool
+			s.i, ok = delimitEnd(s.b, skipSpace(s.b, s.i))
+			return ok
 		}
 		_, ok := s.value(2)
 		return ok

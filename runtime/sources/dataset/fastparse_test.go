@@ -223,3 +223,56 @@ func FuzzValue(f *testing.F) {
 		}
 	})
 }
+
+// TestDelimitEndMatchesValue holds delimitEnd to value where value
+// accepts: the same end, for every case and every prefix of it (a value
+// cut off by the read window), so a LocationParser's section splits each
+// Location at the same byte as a checked scan.
+func TestDelimitEndMatchesValue(t *testing.T) {
+	deep := strings.Repeat(`[{"a":`, 40) + `1` + strings.Repeat(`}]`, 40)
+	compared := 0
+	for _, in := range append(valueCases, deep, deep[:len(deep)-1], `"a\"b"`, `{"a":"}]"}`, `[" ,]"]`) {
+		// As a member's value is followed: by a separator or a closer.
+		for _, v := range []string{in, in + ",", in + " }", in + "]"} {
+			for n := 0; n <= len(v); n++ {
+				if checkDelimit(t, []byte(v[:n])) {
+					compared++
+				}
+			}
+		}
+	}
+	t.Logf("%d inputs compared", compared)
+	if compared < 150 {
+		t.Fatalf("only %d accepted inputs compared", compared)
+	}
+}
+
+// checkDelimit fails t when value accepts b, followed by nothing or by a
+// byte that may follow a value, and delimitEnd does not end where it does,
+// or when delimitEnd ends outside b; it reports whether it compared.
+func checkDelimit(t *testing.T, b []byte) bool {
+	t.Helper()
+	start := skipSpace(b, 0)
+	end, ok := delimitEnd(b, start)
+	if end < start || end > len(b) {
+		t.Fatalf("delimitEnd(%q) = %d, outside %d..%d", b, end, start, len(b))
+	}
+	s := &scanner{b: b}
+	_, vok := s.value(1)
+	// Only a value followed by what may follow one in an object or array
+	// (or by nothing) can be a member's value; after any other byte the
+	// scan fails whatever delimitEnd says.
+	followed := vok && (s.i == len(b) || endsScalar(b[s.i]))
+	if followed && (!ok || end != s.i) {
+		t.Fatalf("delimitEnd(%q) = %d, %v; value ends at %d", b, end, ok, s.i)
+	}
+	return followed
+}
+
+// FuzzDelimitEndMatchesValue is TestDelimitEndMatchesValue on any input.
+func FuzzDelimitEndMatchesValue(f *testing.F) {
+	for _, in := range valueCases {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkDelimit(t, b) })
+}

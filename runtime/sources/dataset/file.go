@@ -82,6 +82,23 @@ type Visitor interface {
 	Visit(rec *Record, loc []byte)
 }
 
+// LocationParser is a Visitor that parses every Location it is shown as
+// JSON at least as strictly as this package does (valid UTF-8, valid
+// escapes and numbers, no member name twice), such as a decoder that
+// validates each Location against its schema. Its sections' scan then
+// only finds where each Location ends instead of checking it first, so
+// the text is read once: about 6% of a light load's instructions.
+type LocationParser interface {
+	Visitor
+	// VisitUnchecked is Visit for a Location the scan has not checked.
+	// It reports false, having changed nothing, when it cannot take the
+	// record (loc does not parse, or the record is otherwise refused); the
+	// scan then checks loc as it would have and, when loc passes, shows
+	// the record to Visit, so an error reads exactly as without the
+	// shortcut.
+	VisitUnchecked(rec *Record, loc []byte) bool
+}
+
 // RecordKeeper is a Visitor that keeps what it needs of each record it is
 // shown, so OpenFileWith need not copy a million records into one slice
 // only for the caller to drop them: when every Visitor of a parse is one,

@@ -205,6 +205,7 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 		arena = append(arena, loc...)
 		return arena[n:len(arena):len(arena)]
 	}
+	parser, _ := sec.visit.(LocationParser)
 	empty := false
 	if sec.first {
 		if b, err := st.next(); b != '[' || err != nil {
@@ -229,7 +230,7 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 			// it is not does value tell a record cut off by the window
 			// (read more, try again) from one the fast path declines.
 			rec = Record{}
-			r := &scanner{b: s.b, i: start}
+			r := &scanner{b: s.b, i: start, delimit: parser != nil && sec.spans}
 			if fastRecord(r, in, &rec) {
 				s.i = r.i
 				return true
@@ -247,7 +248,17 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 			loc := rec.Location
 			rec.Span = Span{Off: st.off + int64(in.loc), Len: int32(len(loc)), Sum: Checksum(loc)}
 			rec.Location = nil
-			if sec.visit != nil {
+			switch {
+			case parser != nil:
+				if !parser.VisitUnchecked(&rec, loc) {
+					// Checked now, as the scan would have: a Location it
+					// declines sends the section to the strict path.
+					if !checkedLocation(loc, in) {
+						return nil, nil, false, nil
+					}
+					sec.visit.Visit(&rec, loc)
+				}
+			case sec.visit != nil:
 				sec.visit.Visit(&rec, loc)
 			}
 		} else {
@@ -318,4 +329,15 @@ func appendBlocked[T any](blocks [][]T, v T) [][]T {
 func (s *scanner) peekPos() int {
 	s.ws()
 	return s.i
+}
+
+// checkedLocation reports whether the scan, checking values, accepts loc
+// as a whole Location: what it skipped for a LocationParser.
+func checkedLocation(loc []byte, in *interner) bool {
+	s := &scanner{b: loc}
+	var rec Record
+	at := in.loc
+	ok := fastLocation(s, in, &rec) && s.i == len(loc)
+	in.loc = at
+	return ok
 }

@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ucpgen/ucpgen/internal/testshared"
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 )
 
 // recorder keeps what a Visitor is shown.
@@ -147,4 +150,114 @@ func TestOpenFileWithKeepers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// parser is a recorder that parses each Location strictly itself (a
+// LocationParser), counting the Locations it took and refused.
+type parser struct {
+	recorder
+	taken, refused int
+}
+
+func (p *parser) VisitUnchecked(rec *Record, loc []byte) bool {
+	if _, err := schemacheck.Parse(loc); err != nil {
+		p.refused++
+		return false
+	}
+	p.taken++
+	p.Visit(rec, loc)
+	return true
+}
+
+// TestLocationParserLoadsWhatACheckedScanLoads: a file read for a
+// LocationParser, whose scan only delimits each Location, ends as a file
+// read for a plain Visitor: the same Records or the same error, and
+// Visitors that saw exactly the Records, whether the parser takes every
+// Location, refuses one the scan accepts, or refuses one it declines.
+func TestLocationParserLoadsWhatACheckedScanLoads(t *testing.T) {
+	deep := strings.Repeat(`[`, 600) + strings.Repeat(`]`, 600)
+	type parserCase struct {
+		name, data string
+		taken      bool // the parser takes at least one Location
+		refused    bool // the parser refuses at least one Location
+		odd        bool // either may be so
+	}
+	cases := []parserCase{
+		{"sample dataset", string(sampleJSON(t)), true, false, false},
+		{"escaped member name inside", `[{"location":{"id":"a","x":{"n\u0061me":1}}},{"location":{"id":"b"}}]`, true, false, false},
+		{"invalid UTF-8 in a value", "[{\"location\":{\"id\":\"a\",\"x\":\"\xff\"}},{\"location\":{\"id\":\"b\"}}]", true, true, false},
+		{"nested deeper than the parser reads", `[{"location":{"id":"b"}},{"location":{"id":"a","x":` + deep + `}}]`, true, true, false},
+		{"a number with a leading zero", `[{"location":{"id":"a","x":[01]}}]`, false, true, false},
+		{"a bare word", `[{"location":{"id":"b"}},{"location":{"id":"a","x":tru}}]`, true, true, false},
+		{"brackets that do not match", `[{"location":{"id":"a","x":[1}}}]`, false, true, false},
+		{"a control byte in a value", "[{\"location\":{\"id\":\"a\",\"x\":\"\x01\"}}]", false, false, false},
+		{"cut off", `[{"location":{"id":"a","x":[1,2`, false, false, false},
+	}
+	// Every oddity of the scan's own tests as a member's value: whatever
+	// the parser makes of it, the file ends as with a checked scan.
+	for _, v := range valueCases {
+		cases = append(cases, parserCase{name: "value " + v, data: `[{"location":{"id":"a","x":` + v + `}}]`, odd: true})
+	}
+	for _, tc := range cases {
+		path := filepath.Join(t.TempDir(), "stores.json")
+		if err := os.WriteFile(path, []byte(tc.data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, parts := range []int{1, 3} {
+			want, wantErr := OpenFileWith(path, parts, func() Visitor { return &recorder{} })
+			got, gotErr := OpenFileWith(path, parts, func() Visitor { return &parser{} })
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s, %d sections: error %v, want %v", tc.name, parts, gotErr, wantErr)
+			}
+			if wantErr != nil {
+				continue
+			}
+			if g, w := readRecords(t, got), readRecords(t, want); !reflect.DeepEqual(g, w) {
+				t.Errorf("%s, %d sections: Records %+v, a checked scan's %+v", tc.name, parts, g, w)
+			}
+			var all recorder
+			taken, refused := 0, 0
+			for _, v := range got.Visitors() {
+				p := v.(*parser)
+				all.ids = append(all.ids, p.ids...)
+				all.locs = append(all.locs, p.locs...)
+				taken += p.taken
+				refused += p.refused
+			}
+			var seen recorder
+			for i, rec := range got.Records {
+				text, err := got.ReadLocation(i, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen.ids = append(seen.ids, rec.ID)
+				seen.locs = append(seen.locs, string(text))
+			}
+			if got.Visitors() != nil && (!reflect.DeepEqual(all.ids, seen.ids) || !reflect.DeepEqual(all.locs, seen.locs)) {
+				t.Errorf("%s, %d sections: the parsers saw %v, want %v", tc.name, parts, all.ids, seen.ids)
+			}
+			if !tc.odd && ((taken > 0) != tc.taken || (refused > 0) != tc.refused) {
+				t.Errorf("%s, %d sections: the parsers took %d and refused %d Locations", tc.name, parts, taken, refused)
+			}
+			want.Close()
+			got.Close()
+		}
+	}
+}
+
+// readRecords is df's Records with each Location's text read back and no
+// Span, so a file held as text (the strict path) and one held as places in
+// the file compare alike.
+func readRecords(t *testing.T, df *File) []Record {
+	t.Helper()
+	out := make([]Record, len(df.Records))
+	for i, rec := range df.Records {
+		text, err := df.ReadLocation(i, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Location, rec.Span = bytes.Clone(text), Span{}
+		out[i] = rec
+	}
+	return out
 }

@@ -64,20 +64,42 @@ func (s *section) KeepsRecords() bool { return true }
 
 // Visit validates one record and, when it is public, keeps its entry and
 // indexes its text.
-func (s *section) Visit(rec *dataset.Record, loc []byte) {
+func (s *section) Visit(rec *dataset.Record, loc []byte) { s.visit(rec, loc, false) }
+
+// VisitUnchecked is Visit for a Location the scan only delimited: the
+// decoder parses it as strictly as the scan checks (DecodeLocation reads
+// it with schemacheck), and a record it refuses is left to the scan to
+// check and then to Visit, which records the failure as before.
+func (s *section) VisitUnchecked(rec *dataset.Record, loc []byte) bool {
+	return s.visit(rec, loc, true)
+}
+
+// visit is Visit; unchecked makes a refused record report false and
+// leave the section as it was.
+func (s *section) visit(rec *dataset.Record, loc []byte, unchecked bool) bool {
 	i := s.n
-	s.n++
 	if s.failed >= 0 {
-		return
+		// Only counted; unchecked, the scan must still check the Location,
+		// since a later record's syntax error is the file's error.
+		if unchecked {
+			return false
+		}
+		s.n++
+		return true
 	}
 	e, decoded, err := s.load.ld.decodeRecord(i, *rec, loc)
 	if err != nil {
+		if unchecked {
+			return false
+		}
+		s.n++
 		s.failed, s.failedRec = i, *rec
-		return
+		return true
 	}
+	s.n++
 	rec.Items = nil // coded in the entry; the load owns the records
 	if rec.Private {
-		return
+		return true
 	}
 	s.text.Add(s.scratch.fields(decoded))
 	if s.load.kept.Add(1) <= int64(keepDecodedUpTo) {
@@ -94,6 +116,7 @@ func (s *section) Visit(rec *dataset.Record, loc []byte) {
 	}
 	last := &s.ents[len(s.ents)-1]
 	*last = append(*last, e)
+	return true
 }
 
 // dropLocations forgets the decoded Locations kept so far, once the file

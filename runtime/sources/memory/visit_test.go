@@ -123,6 +123,10 @@ func spoil(t *testing.T, data []byte, k int, how string) []byte {
 		re, with = regexp.MustCompile(`"timezone":"[^"]*"`), `"timezone":"Mars/Olympus_Mons"`
 	case "latitude":
 		re, with = regexp.MustCompile(`"latitude":[-0-9.]+`), `"latitude":99`
+	case "utf8": // valid to the dataset's scan, not to the Location's parser
+		re, with = regexp.MustCompile(`"address_locality":"[^"]*"`), "\"address_locality\":\"\xff\""
+	case "number": // not JSON: the file's error, whatever the records
+		re, with = regexp.MustCompile(`"latitude":[-0-9.]+`), `"latitude":01`
 	}
 	spoiled := re.ReplaceAllString(line, with)
 	if spoiled == line {
@@ -167,6 +171,50 @@ func TestFileVisitorsReportTheFirstError(t *testing.T) {
 			}
 			if fe.Index != tc.index || fe.Offset == 0 {
 				t.Errorf("%s, %d sections: record %d at byte %d, want record %d with its offset", tc.name, parts, fe.Index, fe.Offset, tc.index)
+			}
+		}
+	}
+}
+
+// TestFileVisitorsRefuseLocationsAsTheScanDoes: the FileVisitors parse
+// each Location themselves (dataset.LocationParser), so their sections'
+// scan only delimits it; a file with a Location that is not JSON, or that
+// the scan accepts and the Location's parser does not, still fails with
+// the error a checked scan and the build that reads every Location again
+// report.
+func TestFileVisitorsRefuseLocationsAsTheScanDoes(t *testing.T) {
+	good := generated(t, 3000, storegen.Light)
+	cases := []struct {
+		name  string
+		spoil func([]byte) []byte
+		index int  // the record the error names
+		scan  bool // the dataset's scan itself refuses the file
+	}{
+		{"bad UTF-8", func(d []byte) []byte { return spoil(t, d, 1500, "utf8") }, 1500, false},
+		{"bad UTF-8, then a bad zone", func(d []byte) []byte { return spoil(t, spoil(t, d, 2900, "zone"), 40, "utf8") }, 40, false},
+		{"a bad zone, then a number that is not JSON", func(d []byte) []byte { return spoil(t, spoil(t, d, 2900, "number"), 40, "zone") }, 2900, true},
+		{"bad UTF-8, then a number that is not JSON", func(d []byte) []byte { return spoil(t, spoil(t, d, 2999, "number"), 0, "utf8") }, 2999, true},
+	}
+	sectionCounts := testshared.RaceCases([]int{1, 3, 7}, []int{3})
+	for _, tc := range cases {
+		path := filepath.Join(t.TempDir(), "stores.json")
+		if err := os.WriteFile(path, tc.spoil(good), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, parts := range sectionCounts {
+			var got, want error
+			if tc.scan {
+				_, want = dataset.OpenFile(path)
+				_, got = dataset.OpenFileWith(path, parts, FileVisitors())
+			} else {
+				_, _, _, want, got = openBoth(t, path, parts)
+			}
+			var fe *dataset.FieldError
+			if got == nil || want == nil || got.Error() != want.Error() || !errors.As(got, &fe) {
+				t.Fatalf("%s, %d sections: error %v, want %v", tc.name, parts, got, want)
+			}
+			if fe.Index != tc.index {
+				t.Errorf("%s, %d sections: record %d, want record %d", tc.name, parts, fe.Index, tc.index)
 			}
 		}
 	}
