@@ -66,6 +66,10 @@ func (s *section) KeepsRecords() bool { return true }
 // indexes its text.
 func (s *section) Visit(rec *dataset.Record, loc []byte) { s.visit(rec, loc, false) }
 
+// A section decodes every Location with the validating decoder, so the
+// dataset's scan need not check the text first.
+var _ dataset.LocationParser = (*section)(nil)
+
 // VisitUnchecked is Visit for a Location the scan only delimited: the
 // decoder parses it as strictly as the scan checks (DecodeLocation reads
 // it with schemacheck), and a record it refuses is left to the scan to
