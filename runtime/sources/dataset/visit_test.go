@@ -245,6 +245,35 @@ func TestLocationParserLoadsWhatACheckedScanLoads(t *testing.T) {
 	}
 }
 
+// FuzzLocationParserLoadsWhatACheckedScanLoads is the test above on any
+// file: read for a parsing Visitor, it ends with the error, or the
+// Records, a checked scan gives.
+func FuzzLocationParserLoadsWhatACheckedScanLoads(f *testing.F) {
+	f.Add([]byte(`[{"location":{"id":"a","x":{"n\u0061me":[1,"}"]}}},{"location":{"id":"b","y":tru}}]`))
+	f.Add([]byte("[{\"location\":{\"id\":\"a\",\"x\":\"\xff\"},\"aliases\":[\"c\"]},{\"location\":{\"id\":\"b\",\"x\":[01]}}]"))
+	f.Add([]byte(`[{"location":{"id":"a","x":[1}}},{"location":{"id":"b","x":{"y":null,"z":-0.5e3}}}]`))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "stores.json")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want, wantErr := OpenFileWith(path, 1, func() Visitor { return &recorder{} })
+		got, gotErr := OpenFileWith(path, 1, func() Visitor { return &parser{} })
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("error %v, want %v", gotErr, wantErr)
+		}
+		if wantErr != nil {
+			return
+		}
+		defer want.Close()
+		defer got.Close()
+		if g, w := readRecords(t, got), readRecords(t, want); !reflect.DeepEqual(g, w) {
+			t.Fatalf("Records %+v, a checked scan's %+v", g, w)
+		}
+	})
+}
+
 // readRecords is df's Records with each Location's text read back and no
 // Span, so a file held as text (the strict path) and one held as places in
 // the file compare alike.
