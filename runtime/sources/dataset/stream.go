@@ -248,17 +248,13 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 			loc := rec.Location
 			rec.Span = Span{Off: st.off + int64(in.loc), Len: int32(len(loc)), Sum: Checksum(loc)}
 			rec.Location = nil
-			switch {
-			case parser != nil:
-				if !parser.VisitUnchecked(&rec, loc) {
-					// Checked now, as the scan would have: a Location it
-					// declines sends the section to the strict path.
-					if !checkedLocation(loc, in) {
-						return nil, nil, false, nil
-					}
-					sec.visit.Visit(&rec, loc)
+			if sec.visit != nil && (parser == nil || !parser.VisitUnchecked(&rec, loc)) {
+				// A Location the parser refused is checked now, as the
+				// scan would have: one it declines sends the section to
+				// the strict path.
+				if parser != nil && !checkedLocation(loc, in) {
+					return nil, nil, false, nil
 				}
-			case sec.visit != nil:
 				sec.visit.Visit(&rec, loc)
 			}
 		} else {
