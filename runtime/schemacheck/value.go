@@ -223,8 +223,9 @@ func take[T any](chunk *[]T, used *int, n int) []T {
 // load8 reads s[i:i+8] as a little-endian word (the compiler turns it into
 // one load), for the scanners that test eight bytes per step.
 func load8(s string, i int) uint64 {
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	s = s[i : i+8] // one bounds check instead of eight
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // wideObject is the member count above which duplicates are found with a set.
@@ -258,7 +259,8 @@ var jsonSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 // value parses one value. It returns the Value rather than filling a
 // slot: a container's children go to a stack that may move while they are
 // parsed, and the address of a local would move every Value to the heap
-// (the calls are recursive).
+// (the calls are recursive). Scalars, which never touch the stacks, are
+// parsed in place by scalar.
 func (p *parser) value(depth int) (Value, error) {
 	if depth > maxDepth {
 		return Value{}, p.fail("nesting deeper than %d levels", maxDepth)
@@ -266,40 +268,58 @@ func (p *parser) value(depth int) (Value, error) {
 	if p.i >= len(p.s) {
 		return Value{}, p.fail("unexpected end of input")
 	}
+	switch p.s[p.i] {
+	case '{':
+		return p.object(depth)
+	case '[':
+		return p.array(depth)
+	}
+	var v Value
+	err := p.scalar(&v)
+	return v, err
+}
+
+// inPlace reports whether the value at p.i, at depth, is a scalar that
+// scalar may parse straight into its slot on a stack: it is not a
+// container, and value would not refuse it before looking at it.
+func (p *parser) inPlace(depth int) bool {
+	return depth <= maxDepth && p.i < len(p.s) && p.s[p.i] != '{' && p.s[p.i] != '['
+}
+
+// scalar parses a string, number or literal into *dst, which is zero.
+func (p *parser) scalar(dst *Value) error {
 	start := p.i
 	switch c := p.s[p.i]; {
-	case c == '{':
-		return p.object(depth)
-	case c == '[':
-		return p.array(depth)
 	case c == '"':
 		s, err := p.str()
 		if err != nil {
-			return Value{}, err
+			return err
 		}
-		return Value{Kind: String, Str: s, Raw: p.s[start:p.i]}, nil
+		dst.Kind, dst.Str, dst.Raw = String, s, p.s[start:p.i]
+		return nil
 	case c == 't':
-		return p.literal("true", Value{Kind: Bool, Bool: true, Raw: "true"})
+		return p.literal(dst, "true", Bool, true)
 	case c == 'f':
-		return p.literal("false", Value{Kind: Bool, Raw: "false"})
+		return p.literal(dst, "false", Bool, false)
 	case c == 'n':
-		return p.literal("null", Value{Kind: Null, Raw: "null"})
+		return p.literal(dst, "null", Null, false)
 	case c == '-' || c >= '0' && c <= '9':
-		return p.number()
+		return p.number(dst)
 	default:
-		return Value{}, p.fail("unexpected character %q", c)
+		return p.fail("unexpected character %q", c)
 	}
 }
 
-func (p *parser) literal(word string, v Value) (Value, error) {
+func (p *parser) literal(dst *Value, word string, kind Kind, b bool) error {
 	if !strings.HasPrefix(p.s[p.i:], word) {
-		return Value{}, p.fail("invalid literal, want %s", word)
+		return p.fail("invalid literal, want %s", word)
 	}
 	p.i += len(word)
-	return v, nil
+	dst.Kind, dst.Bool, dst.Raw = kind, b, word
+	return nil
 }
 
-func (p *parser) number() (Value, error) {
+func (p *parser) number(dst *Value) error {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -315,12 +335,12 @@ func (p *parser) number() (Value, error) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if digits() == 0 {
-		return Value{}, p.fail("a number needs digits")
+		return p.fail("a number needs digits")
 	}
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++
 		if digits() == 0 {
-			return Value{}, p.fail("a number needs digits after the decimal point")
+			return p.fail("a number needs digits after the decimal point")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -329,15 +349,16 @@ func (p *parser) number() (Value, error) {
 			p.i++
 		}
 		if digits() == 0 {
-			return Value{}, p.fail("a number needs digits in its exponent")
+			return p.fail("a number needs digits in its exponent")
 		}
 	}
 	text := p.s[start:p.i]
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil && !math.IsInf(f, 0) && f != 0 {
-		return Value{}, p.fail("number %s: %v", text, err)
+		return p.fail("number %s: %v", text, err)
 	}
-	return Value{Kind: Number, Str: text, Num: f, Raw: text}, nil
+	dst.Kind, dst.Str, dst.Num, dst.Raw = Number, text, f, text
+	return nil
 }
 
 // str reads a string literal; it returns a substring of the input when the
@@ -536,11 +557,18 @@ func (p *parser) object(depth int) (Value, error) {
 		}
 		p.i++
 		p.skipSpace()
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return Value{}, at(err, name)
+		if p.inPlace(depth + 1) {
+			p.members = append(p.members, Member{Name: name})
+			if err := p.scalar(&p.members[len(p.members)-1].Value); err != nil {
+				return Value{}, at(err, name)
+			}
+		} else {
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return Value{}, at(err, name)
+			}
+			p.members = append(p.members, Member{Name: name, Value: v})
 		}
-		p.members = append(p.members, Member{Name: name, Value: v})
 		p.skipSpace()
 		if p.i >= len(p.s) {
 			return Value{}, p.fail("unterminated object")
@@ -570,11 +598,18 @@ func (p *parser) array(depth int) (Value, error) {
 	base := len(p.items)
 	for k := 0; ; k++ {
 		p.skipSpace()
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return Value{}, at(err, strconv.Itoa(k))
+		if p.inPlace(depth + 1) {
+			p.items = append(p.items, Value{})
+			if err := p.scalar(&p.items[len(p.items)-1]); err != nil {
+				return Value{}, at(err, strconv.Itoa(k))
+			}
+		} else {
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return Value{}, at(err, strconv.Itoa(k))
+			}
+			p.items = append(p.items, v)
 		}
-		p.items = append(p.items, v)
 		p.skipSpace()
 		if p.i >= len(p.s) {
 			return Value{}, p.fail("unterminated array")
