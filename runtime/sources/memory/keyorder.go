@@ -1,9 +1,7 @@
 package memory
 
 import (
-	"cmp"
 	"encoding/binary"
-	"runtime"
 	"slices"
 	"strings"
 )
@@ -17,44 +15,71 @@ type keyed struct {
 }
 
 // keyOrder returns the positions 0..n-1 sorted by key(pos) in the order of
-// strings.Compare, equal keys in position order; parts are sorted on every
-// core and then merged.
+// strings.Compare, equal keys in position order: a radix sort of the
+// heads, then the few runs of equal heads sorted by the rest of their keys.
 func keyOrder(n int, key func(int) string) []int32 {
 	shared := sharedPrefix(n, key)
 	ks := make([]keyed, n)
 	for i := range ks {
 		ks[i] = keyed{head: headOf(key(i), shared), pos: int32(i)}
 	}
-	less := func(a, b keyed) int {
-		if c := cmp.Compare(a.head, b.head); c != 0 {
-			return c
+	ks = sortHeads(ks)
+	// The sort is stable, so a run of equal heads is in position order,
+	// which a stable sort of the rest of the keys keeps for equal keys.
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && ks[j].head == ks[i].head {
+			j++
 		}
-		if c := strings.Compare(key(int(a.pos))[shared:], key(int(b.pos))[shared:]); c != 0 {
-			return c
+		if j-i > 1 {
+			slices.SortStableFunc(ks[i:j], func(a, b keyed) int {
+				return strings.Compare(key(int(a.pos))[shared:], key(int(b.pos))[shared:])
+			})
 		}
-		return cmp.Compare(a.pos, b.pos)
-	}
-	parts := max(1, min(runtime.GOMAXPROCS(0), n/sortPartFrom))
-	runs := make([][]keyed, parts)
-	fns := make([]func(), parts)
-	for k := range parts {
-		runs[k] = ks[n*k/parts : n*(k+1)/parts]
-		fns[k] = func() { slices.SortFunc(runs[k], less) }
-	}
-	together(fns...)
-	for len(runs) > 1 {
-		runs = append(runs[2:], mergeRuns(runs[0], runs[1], less))
+		i = j
 	}
 	out := make([]int32, n)
-	for i, k := range runs[0] {
+	for i, k := range ks {
 		out[i] = k.pos
 	}
 	return out
 }
 
-// sortPartFrom is the fewest keys per part worth a goroutine of its own
-// when sorting.
-const sortPartFrom = 1 << 14
+// sortHeads sorts ks by head, stably, a byte at a time from the lowest
+// (a least-significant-digit radix sort), skipping the bytes every head
+// shares; it returns ks or a slice of the same length holding the result.
+func sortHeads(ks []keyed) []keyed {
+	if len(ks) < 2 {
+		return ks
+	}
+	var counts [8][256]int
+	for _, k := range ks {
+		for b := range 8 {
+			counts[b][byte(k.head>>(8*b))]++
+		}
+	}
+	var tmp []keyed
+	for b := range 8 {
+		if counts[b][byte(ks[0].head>>(8*b))] == len(ks) {
+			continue // every head has this byte: the pass would change nothing
+		}
+		if tmp == nil {
+			tmp = make([]keyed, len(ks))
+		}
+		var at [256]int
+		sum := 0
+		for v, c := range counts[b] {
+			at[v], sum = sum, sum+c
+		}
+		for _, k := range ks {
+			d := byte(k.head >> (8 * b))
+			tmp[at[d]] = k
+			at[d]++
+		}
+		ks, tmp = tmp, ks
+	}
+	return ks
+}
 
 // sharedPrefix is the length of the prefix all n keys share.
 func sharedPrefix(n int, key func(int) string) int {
@@ -82,17 +107,4 @@ func headOf(s string, skip int) uint64 {
 	var b [8]byte
 	copy(b[:], s[skip:])
 	return binary.BigEndian.Uint64(b[:])
-}
-
-// mergeRuns merges two sorted runs into a new one, a's first on a tie.
-func mergeRuns(a, b []keyed, less func(a, b keyed) int) []keyed {
-	out := make([]keyed, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if less(b[0], a[0]) < 0 {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
-		}
-	}
-	return append(append(out, a...), b...)
 }
