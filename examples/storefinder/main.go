@@ -18,6 +18,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -524,6 +525,12 @@ func withoutRedirects(mux *http.ServeMux, fallback http.Handler) http.Handler {
 // 2026-08-21), which can probe a Business's inventory.
 func searchesItems(tool string, args json.RawMessage) bool {
 	if tool != "search_locations" {
+		return false
+	}
+	// Without a backslash every member name is written as it reads, so
+	// arguments that never say "items" or "inventory" filter by neither:
+	// most calls end here, without the walk below.
+	if bytes.IndexByte(args, '\\') < 0 && !bytes.Contains(args, []byte(`"items"`)) && !bytes.Contains(args, []byte(`"inventory"`)) {
 		return false
 	}
 	// Read exactly as the validated call: mcpserver calls this only once

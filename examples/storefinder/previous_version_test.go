@@ -554,6 +554,12 @@ func TestSearchesItemsAtEveryVersion(t *testing.T) {
 		`{"filters":{"items":null,"inventory":null}}`: false,
 		`{"filters":{"amenities":["dev.ucp.x"]}}`:     false,
 		`{}`: false,
+		// Escaped names are the names they decode to.
+		`{"filters":{"it\u0065ms":["sku-1"]}}`:        true,
+		`{"filters":{"\u0069nventory":[{"id":"s"}]}}`: true,
+		`{"query":"caf\u00e9","filters":{}}`:          false,
+		// A value that says "items" is no filter.
+		`{"query":"items","filters":{"amenities":["dev.ucp.x"]}}`: false,
 	} {
 		if got := searchesItems("search_locations", json.RawMessage(`{"location":`+loc+`}`)); got != want {
 			t.Errorf("searchesItems(%s) = %v, want %v", loc, got, want)
