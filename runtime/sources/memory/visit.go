@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
+	"github.com/ucpgen/ucpgen/runtime/sources/internal/keyorder"
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
 	"github.com/ucpgen/ucpgen/runtime/sources/spatial"
 	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
@@ -250,7 +251,7 @@ func together(fns ...func()) {
 // byKey returns the public records' aliases, in file order, sorted by key.
 func byKey(all []alias) []alias {
 	out := make([]alias, len(all))
-	for k, at := range keyOrder(len(all), func(i int) string { return all[i].key }) {
+	for k, at := range keyorder.Of(len(all), func(i int) string { return all[i].key }) {
 		out[k] = all[at]
 	}
 	return out
@@ -309,7 +310,7 @@ func gather(secs []*section) ([]entry, []alias) {
 // idOrder returns each entry's doc number, its place in id order (the
 // identifier rules make ids distinct).
 func idOrder(ents []entry) []int32 {
-	byID := keyOrder(len(ents), func(i int) string { return ents[i].id })
+	byID := keyorder.Of(len(ents), func(i int) string { return ents[i].id })
 	order := make([]int32, len(ents))
 	for doc, p := range byID {
 		order[p] = int32(doc)
