@@ -3,8 +3,10 @@ package memory
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"testing"
 
+	"github.com/ucpgen/ucpgen/runtime/domain/hours"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 )
 
@@ -36,5 +38,52 @@ func TestSharedSchedules(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Pointer != tc.ptr {
 			t.Errorf("unknown zone: err = %v, want a field error at %s", err, tc.ptr)
 		}
+	}
+}
+
+// TestMemosShareThroughOneLoader: goroutines' memos over one loader hand
+// out the same shared values as the loader would (equal schedules, lists
+// and item sets are one value across memos, an item set written in
+// another order included), and a memo that is full still shares, through
+// the loader, without growing.
+func TestMemosShareThroughOneLoader(t *testing.T) {
+	ld := newLoader()
+	a, b := newMemo(ld), newMemo(ld)
+	sc := func(tz string) hours.Schedule { return hours.Schedule{Timezone: tz} }
+	ca, err := a.compile(sc("Europe/Berlin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cb, _ := b.compile(sc("Europe/Berlin")); cb != ca {
+		t.Error("two memos compiled one schedule twice")
+	}
+	if cb, _ := b.compile(sc("Asia/Tokyo")); cb == ca {
+		t.Error("different schedules share a compiled value")
+	}
+	if _, err := a.compile(sc("Mars/Olympus_Mons")); err == nil {
+		t.Error("a schedule in an unknown zone compiled")
+	}
+	if l1, l2 := a.shared([]string{"wifi", "parking"}), b.shared([]string{"wifi", "parking"}); &l1[0] != &l2[0] {
+		t.Error("two memos copied one list twice")
+	}
+	if l1, l2 := a.shared([]string{"ab", "c"}), a.shared([]string{"a", "bc"}); &l1[0] == &l2[0] {
+		t.Error("lists with the same bytes but different strings share")
+	}
+	if s1, s2 := a.itemSet([]string{"sku-1", "sku-2"}), b.itemSet([]string{"sku-2", "sku-1"}); &s1[0] != &s2[0] {
+		t.Error("two memos coded one item set twice")
+	}
+	if a.shared(nil) != nil || a.itemSet(nil) != nil {
+		t.Error("an empty list is not nil")
+	}
+	// Past memoSize the memo stops remembering; the loader still shares.
+	for i := range memoSize + 10 {
+		a.shared([]string{strconv.Itoa(i)})
+	}
+	if len(a.strs) != memoSize {
+		t.Errorf("a full memo holds %d lists, want %d", len(a.strs), memoSize)
+	}
+	last := []string{strconv.Itoa(memoSize + 5)}
+	if l1, l2 := a.shared(last), b.shared(last); &l1[0] != &l2[0] {
+		t.Error("a full memo stopped sharing")
 	}
 }

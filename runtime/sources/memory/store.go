@@ -299,6 +299,7 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				m := newMemo(ld)
 				var buf []byte
 				for k := w; k < len(part); k += workers {
 					i := int(part[k])
@@ -310,7 +311,7 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 					if records[i].Location == nil {
 						buf = raw
 					}
-					d.e, d.loc, d.err = ld.decode(i, records[i], raw)
+					d.e, d.loc, d.err = m.decode(i, records[i], raw)
 					if d.err == nil {
 						d.terms = textrank.Analyze(TextFields(d.loc))
 					}
@@ -352,11 +353,12 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 			*d = decoded{}
 		}
 	}
+	m := newMemo(ld)
 	for i := range records {
 		if records[i].Private { // validated, never indexed
 			raw, err := text(records, df, i, nil)
 			if err == nil {
-				_, _, err = ld.decode(i, records[i], raw)
+				_, _, err = m.decode(i, records[i], raw)
 			}
 			if err != nil {
 				return nil, firstError(records, df, ld)
@@ -424,10 +426,11 @@ func firstError(records []dataset.Record, df *dataset.File, ld *loader) error {
 			ids[i] = locationID(r.Location)
 		}
 	}
+	m := newMemo(ld)
 	for i := range records {
 		raw, err := text(records, df, i, nil)
 		if err == nil {
-			_, _, err = ld.decode(i, records[i], raw)
+			_, _, err = m.decode(i, records[i], raw)
 		}
 		if err != nil {
 			if kerr := checkKeys(records[:i], ids[:i]); kerr != nil {
@@ -501,13 +504,14 @@ func fieldErr(i int, rel, format string, args ...any) *dataset.FieldError {
 }
 
 // loader shares what many records have in common (compiled schedules,
-// amenity key sets, country lists), so a million stores keep a few hundred
-// distinct schedules rather than a million copies.
+// amenity key sets, country lists, item sets), so a million stores keep a
+// few hundred distinct schedules rather than a million copies. Decoding
+// goes through a memo per goroutine, which takes the loader's lock only
+// for what it has not seen.
 type loader struct {
-	mu        sync.Mutex // decode runs on several goroutines
+	mu        sync.Mutex // memos on several goroutines share the loader
 	schedules map[string]*hours.Compiled
 	strs      map[string][]string
-	key       []byte
 	itemCode  map[string]int32
 	// itemSets holds a set of codes by the hash of its codes' bytes, so
 	// equal sets share without a key per set: most full-shape stores
@@ -516,6 +520,7 @@ type loader struct {
 	itemSets map[uint64][]int32
 	itemSeed maphash.Seed
 	codes    []int32
+	key      []byte
 }
 
 func newLoader() *loader {
@@ -558,44 +563,116 @@ func (ld *loader) items(list []string) []int32 {
 }
 
 // shared returns a read-only slice equal to list, shared with every equal
-// list seen before.
-func (ld *loader) shared(list []string) []string {
-	if len(list) == 0 {
-		return nil
-	}
+// list seen before; key is listKey(list).
+func (ld *loader) shared(key []byte, list []string) []string {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	ld.key = ld.key[:0]
-	for _, v := range list { // length-prefixed, so no two lists share a key
-		ld.key = binary.AppendUvarint(ld.key, uint64(len(v)))
-		ld.key = append(ld.key, v...)
-	}
-	if got, ok := ld.strs[string(ld.key)]; ok {
+	if got, ok := ld.strs[string(key)]; ok {
 		return got
 	}
 	out := make([]string, len(list))
 	for i, v := range list {
 		out[i] = strings.Clone(v)
 	}
-	ld.strs[string(ld.key)] = out
+	ld.strs[string(key)] = out
 	return out
 }
 
-// compile returns the compiled schedule, shared between equal schedules.
-func (ld *loader) compile(sc hours.Schedule) (*hours.Compiled, error) {
+// compile returns the compiled schedule, shared between equal schedules;
+// key is appendScheduleKey's for sc.
+func (ld *loader) compile(key []byte, sc hours.Schedule) (*hours.Compiled, error) {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	k := appendScheduleKey(ld.key[:0], sc)
-	ld.key = k
-	if c, ok := ld.schedules[string(k)]; ok {
+	if c, ok := ld.schedules[string(key)]; ok {
 		return c, nil
 	}
 	c, err := sc.Compile()
 	if err != nil {
 		return nil, err
 	}
-	ld.schedules[string(k)] = c
+	ld.schedules[string(key)] = c
 	return c, nil
+}
+
+// appendListKey appends a key for list: length-prefixed, so no two lists
+// share one.
+func appendListKey(k []byte, list []string) []byte {
+	for _, v := range list {
+		k = binary.AppendUvarint(k, uint64(len(v)))
+		k = append(k, v...)
+	}
+	return k
+}
+
+// memo is one goroutine's front to a loader: the schedules, lists and
+// item sets it has already shared, found without the loader's lock (on
+// two cores, goroutines waiting for it left a core idle for a sixth of a
+// million-store load). A memo holds up to memoSize of each, the first it
+// meets; a record past that goes to the loader.
+type memo struct {
+	ld        *loader
+	schedules map[string]*hours.Compiled
+	strs      map[string][]string
+	items     map[string][]int32
+	key       []byte
+}
+
+// memoSize bounds each of a memo's maps: records share few schedules and
+// lists, which a memo then holds all of, while item sets are often a
+// store's own, which a memo must not copy for every store.
+const memoSize = 4096
+
+func newMemo(ld *loader) *memo {
+	return &memo{ld: ld, schedules: map[string]*hours.Compiled{}, strs: map[string][]string{}, items: map[string][]int32{}}
+}
+
+// remember puts v in m under key unless m is full.
+func remember[V any](m map[string]V, key []byte, v V) {
+	if len(m) < memoSize {
+		m[string(key)] = v
+	}
+}
+
+// compile is loader.compile, memoized.
+func (m *memo) compile(sc hours.Schedule) (*hours.Compiled, error) {
+	m.key = appendScheduleKey(m.key[:0], sc)
+	if c, ok := m.schedules[string(m.key)]; ok {
+		return c, nil
+	}
+	c, err := m.ld.compile(m.key, sc)
+	if err == nil {
+		remember(m.schedules, m.key, c)
+	}
+	return c, err
+}
+
+// shared is loader.shared, memoized; nil for an empty list.
+func (m *memo) shared(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	m.key = appendListKey(m.key[:0], list)
+	if got, ok := m.strs[string(m.key)]; ok {
+		return got
+	}
+	got := m.ld.shared(m.key, list)
+	remember(m.strs, m.key, got)
+	return got
+}
+
+// itemSet is loader.items, memoized by the list as written (an equal set
+// written in another order is shared through the loader).
+func (m *memo) itemSet(list []string) []int32 {
+	if len(list) == 0 {
+		return nil
+	}
+	m.key = appendListKey(m.key[:0], list)
+	if got, ok := m.items[string(m.key)]; ok {
+		return got
+	}
+	got := m.ld.items(list)
+	remember(m.items, m.key, got)
+	return got
 }
 
 func boolByte(b bool) byte {
@@ -609,8 +686,8 @@ func boolByte(b bool) byte {
 // validation included) plus the rules the schema cannot state, and keeps
 // what the request paths need. A record of a dataset file that breaks a
 // rule is reported with the byte offset of its Location in the file.
-func (ld *loader) decode(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
-	e, loc, err := ld.decodeRecord(i, rec, raw)
+func (m *memo) decode(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
+	e, loc, err := m.decodeRecord(i, rec, raw)
 	var fe *dataset.FieldError
 	if err != nil && rec.Span.Len > 0 && errors.As(err, &fe) && fe.Offset == 0 {
 		fe.Offset = rec.Span.Off
@@ -618,7 +695,7 @@ func (ld *loader) decode(i int, rec dataset.Record, raw []byte) (entry, *locatio
 	return e, loc, err
 }
 
-func (ld *loader) decodeRecord(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
+func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
 	loc, err := location.DecodeLocation(raw)
 	if err != nil {
 		if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
@@ -636,18 +713,18 @@ func (ld *loader) decodeRecord(i int, rec dataset.Record, raw []byte) (entry, *l
 	if loc.Name == "" {
 		return entry{}, nil, fieldErr(i, "/location/name", "must not be empty")
 	}
-	e := entry{raw: rec.Location, span: rec.Span, id: rec.ID, items: ld.items(rec.Items), area: rec.ServiceArea}
+	e := entry{raw: rec.Location, span: rec.Span, id: rec.ID, items: m.itemSet(rec.Items), area: rec.ServiceArea}
 	if e.id == "" {
 		e.id = strings.Clone(loc.ID)
 	}
 	pc := loc.PredicateCandidate()
-	if e.compiled, err = ld.compile(pc.Schedule); err != nil {
+	if e.compiled, err = m.compile(pc.Schedule); err != nil {
 		return entry{}, nil, fieldErr(i, "/location"+hours.Pointer(err), "unusable schedule: %v", err)
 	}
 	if pc.Geo != nil {
 		e.geo, e.hasGeo = *pc.Geo, true
 	}
-	e.amenities = ld.shared(pc.Amenities)
+	e.amenities = m.shared(pc.Amenities)
 	if sa := rec.ServiceArea; sa != nil {
 		if r := sa.RadiusM; r != nil {
 			if math.IsNaN(*r) || math.IsInf(*r, 0) || *r < 0 {
@@ -665,7 +742,7 @@ func (ld *loader) decodeRecord(i int, rec dataset.Record, raw []byte) (entry, *l
 			}
 			codes = append(codes, code)
 		}
-		e.countries = ld.shared(codes)
+		e.countries = m.shared(codes)
 	}
 	return e, loc, nil
 }

@@ -21,7 +21,9 @@ import (
 // Records, and NewFile builds one Source from it, once.
 func FileVisitors() func() dataset.Visitor {
 	fl := &fileLoad{ld: newLoader()}
-	return func() dataset.Visitor { return &section{load: fl, failed: -1, text: textrank.NewPart()} }
+	return func() dataset.Visitor {
+		return &section{load: fl, memo: newMemo(fl.ld), failed: -1, text: textrank.NewPart()}
+	}
 }
 
 // fileLoad is what the sections of one file share.
@@ -44,6 +46,7 @@ const sectionBlock = 4096
 // are never copied into one slice.
 type section struct {
 	load    *fileLoad
+	memo    *memo     // this section's front to load.ld
 	n       int       // records seen
 	public  int       // public records seen
 	ents    [][]entry // public records' entries, in blocks
@@ -92,7 +95,7 @@ func (s *section) visit(rec *dataset.Record, loc []byte, unchecked bool) bool {
 		s.n++
 		return true
 	}
-	e, decoded, err := s.load.ld.decodeRecord(i, *rec, loc)
+	e, decoded, err := s.memo.decodeRecord(i, *rec, loc)
 	if err != nil {
 		if unchecked {
 			return false
@@ -272,7 +275,7 @@ func firstVisitError(df *dataset.File, secs []*section) error {
 					return err
 				}
 			}
-			if _, _, err := sec.load.ld.decode(i, rec, raw); err != nil {
+			if _, _, err := newMemo(sec.load.ld).decode(i, rec, raw); err != nil {
 				return err
 			}
 			return fmt.Errorf("dataset record %d: invalid while loading, valid when read again", i)
