@@ -185,16 +185,11 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		return nil, err
 	}
 	ld := secs[0].load.ld
-	ents, aliases := gather(secs)
-	if len(ents) > keepDecodedUpTo {
-		for k := range ents {
-			ents[k].loc = nil
-		}
-	}
+	ids, aliases := gather(secs)
 	// Independent steps run side by side: the id order with the aliases'
 	// order, then the text index with the entries' move to doc order.
 	var order []int32
-	together(func() { order = idOrder(ents) }, func() { aliases = byKey(aliases) })
+	together(func() { order = idOrder(ids) }, func() { aliases = byKey(aliases) })
 	for k := range aliases {
 		aliases[k].doc = order[aliases[k].doc]
 	}
@@ -203,11 +198,11 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		texts[k] = sec.text
 		sec.text = nil
 	}
-	s := &Source{ents: ents, aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: records}
+	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: records}
 	var textErr, spatialErr error
 	served := map[string]bool{}
 	together(func() { s.text, textErr = textrank.Join(texts, order) }, func() {
-		permute(s.ents, order)
+		s.ents = place(secs, order)
 		spatialErr = s.indexPlaces(served)
 	})
 	if textErr != nil {
@@ -285,62 +280,63 @@ func firstVisitError(df *dataset.File, secs []*section) error {
 	return nil
 }
 
-// gather returns the sections' public entries in file order, one section
-// after the other, releasing each block once it is copied, and their
-// aliases in the same order, each with its entry's place.
-func gather(secs []*section) ([]entry, []alias) {
+// gather returns the ids of the sections' public entries in file order,
+// one section after the other, and their aliases in the same order, each
+// with its entry's place.
+func gather(secs []*section) ([]string, []alias) {
 	n, na := 0, 0
 	for _, sec := range secs {
 		n += sec.public
 		na += len(sec.aliases)
 	}
-	ents := make([]entry, 0, n)
+	ids := make([]string, 0, n)
 	aliases := make([]alias, 0, na)
 	for _, sec := range secs {
-		base := int32(len(ents))
-		for k, b := range sec.ents {
-			ents = append(ents, b...)
-			sec.ents[k] = nil
+		base := int32(len(ids))
+		for _, b := range sec.ents {
+			for k := range b {
+				ids = append(ids, b[k].id)
+			}
 		}
 		for _, a := range sec.aliases {
 			aliases = append(aliases, alias{key: a.key, doc: base + a.doc})
 		}
-		sec.ents, sec.aliases = nil, nil
+		sec.aliases = nil
 	}
-	return ents, aliases
+	return ids, aliases
 }
 
 // idOrder returns each entry's doc number, its place in id order (the
-// identifier rules make ids distinct).
-func idOrder(ents []entry) []int32 {
-	byID := keyorder.Of(len(ents), func(i int) string { return ents[i].id })
-	order := make([]int32, len(ents))
+// identifier rules make ids distinct), given the entries' ids.
+func idOrder(ids []string) []int32 {
+	byID := keyorder.Of(len(ids), func(i int) string { return ids[i] })
+	order := make([]int32, len(ids))
 	for doc, p := range byID {
 		order[p] = int32(doc)
 	}
 	return order
 }
 
-// permute moves each entry p to place to[p] in place, following the
-// permutation's cycles; to is left as it was.
-func permute(ents []entry, to []int32) {
-	done := make([]bool, len(ents))
-	for start := range ents {
-		if done[start] {
-			continue
-		}
-		// Carry the entry at start along its cycle: the one at to[p] is
-		// displaced by the one arriving from p.
-		carried := ents[start]
-		p := start
-		for {
-			q := int(to[p])
-			done[q] = true
-			carried, ents[q] = ents[q], carried
-			if q == start {
-				break
+// place moves the sections' public entries, in file order, to their
+// places in doc order (entry k to order[k]) in one slice, releasing each
+// block once it is moved; the decoded Locations are dropped from a load
+// with more than keepDecodedUpTo of them.
+func place(secs []*section, order []int32) []entry {
+	ents := make([]entry, len(order))
+	keep := len(order) <= keepDecodedUpTo
+	i := 0
+	for _, sec := range secs {
+		for k, b := range sec.ents {
+			for _, e := range b {
+				if !keep {
+					e.loc = nil
+				}
+				ents[order[i]] = e
+				i++
 			}
-			p = q
+			sec.ents[k] = nil
 		}
+		sec.ents = nil
 	}
+	return ents
 }
