@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/runtime/domain/hours"
@@ -85,5 +86,44 @@ func TestMemosShareThroughOneLoader(t *testing.T) {
 	last := []string{strconv.Itoa(memoSize + 5)}
 	if l1, l2 := a.shared(last), b.shared(last); &l1[0] != &l2[0] {
 		t.Error("a full memo stopped sharing")
+	}
+}
+
+// TestMemosOnManyGoroutinesShareOneSchedule: memos compiling the same
+// schedules at once, in different orders, all get the one value the
+// loader keeps for each (a schedule is compiled outside the lock, and
+// only the first stored is shared).
+func TestMemosOnManyGoroutinesShareOneSchedule(t *testing.T) {
+	zones := []string{"Europe/Berlin", "Asia/Tokyo", "America/New_York", "Australia/Sydney", "Africa/Cairo",
+		"America/Sao_Paulo", "Europe/London", "Asia/Kolkata", "Pacific/Auckland", "America/Denver"}
+	ld := newLoader()
+	const workers = 8
+	got := make([][]*hours.Compiled, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			m := newMemo(ld)
+			got[w] = make([]*hours.Compiled, len(zones))
+			for k := range zones {
+				z := (k + w) % len(zones)
+				c, err := m.compile(hours.Schedule{Timezone: zones[z]})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[w][z] = c
+			}
+		})
+	}
+	wg.Wait()
+	for w := 1; w < workers; w++ {
+		for z := range zones {
+			if got[w][z] != got[0][z] {
+				t.Fatalf("%s: goroutine %d holds another compiled schedule than goroutine 0", zones[z], w)
+			}
+		}
+	}
+	if all := ld.compiledSchedules(); len(all) != len(zones) {
+		t.Errorf("the loader keeps %d schedules, want %d", len(all), len(zones))
 	}
 }

@@ -43,6 +43,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -371,7 +372,7 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 		}
 	}
 	s.itemCode = ld.itemCode
-	s.schedules = ld.schedules
+	s.schedules = ld.compiledSchedules()
 	s.records = len(records)
 	if df != nil {
 		df.Records = nil // the entries keep what requests need
@@ -509,8 +510,13 @@ func fieldErr(i int, rel, format string, args ...any) *dataset.FieldError {
 // goes through a memo per goroutine, which takes the loader's lock only
 // for what it has not seen.
 type loader struct {
-	mu        sync.Mutex // memos on several goroutines share the loader
-	schedules map[string]*hours.Compiled
+	mu sync.Mutex // memos on several goroutines share the loader
+	// schedules are spread over shards with locks of their own: a large
+	// dataset holds tens of thousands of distinct schedules (53,845 in a
+	// million light stores), more than a memo keeps, and one lock for all
+	// of them still kept a core waiting.
+	schedules [scheduleShards]scheduleShard
+	schedSeed maphash.Seed
 	strs      map[string][]string
 	itemCode  map[string]int32
 	// itemSets holds a set of codes by the hash of its codes' bytes, so
@@ -524,8 +530,38 @@ type loader struct {
 }
 
 func newLoader() *loader {
-	return &loader{schedules: map[string]*hours.Compiled{}, strs: map[string][]string{},
+	ld := &loader{schedSeed: maphash.MakeSeed(), strs: map[string][]string{},
 		itemCode: map[string]int32{}, itemSets: map[uint64][]int32{}, itemSeed: maphash.MakeSeed()}
+	for k := range ld.schedules {
+		ld.schedules[k].m = map[string]*hours.Compiled{}
+	}
+	return ld
+}
+
+// scheduleShards is how many locks the compiled schedules are spread over.
+const scheduleShards = 16
+
+// scheduleShard is one lock's share of the compiled schedules, padded to
+// a cache line of its own so that two cores taking two locks do not
+// contend for one line.
+type scheduleShard struct {
+	mu sync.Mutex
+	m  map[string]*hours.Compiled
+	_  [48]byte
+}
+
+// compiledSchedules returns every compiled schedule by its key, for the
+// Source (a snapshot writes them once each).
+func (ld *loader) compiledSchedules() map[string]*hours.Compiled {
+	n := 0
+	for k := range ld.schedules {
+		n += len(ld.schedules[k].m)
+	}
+	all := make(map[string]*hours.Compiled, n)
+	for k := range ld.schedules {
+		maps.Copy(all, ld.schedules[k].m)
+	}
+	return all
 }
 
 // items codes a record's item ids (numbered in first-seen order) as a
@@ -581,16 +617,25 @@ func (ld *loader) shared(key []byte, list []string) []string {
 // compile returns the compiled schedule, shared between equal schedules;
 // key is appendScheduleKey's for sc.
 func (ld *loader) compile(key []byte, sc hours.Schedule) (*hours.Compiled, error) {
-	ld.mu.Lock()
-	defer ld.mu.Unlock()
-	if c, ok := ld.schedules[string(key)]; ok {
+	sh := &ld.schedules[maphash.Bytes(ld.schedSeed, key)%scheduleShards]
+	sh.mu.Lock()
+	c, ok := sh.m[string(key)]
+	sh.mu.Unlock()
+	if ok {
 		return c, nil
 	}
+	// Compiled outside the lock (it loads a zone); of two goroutines that
+	// compile one schedule, the first to store it is the one shared.
 	c, err := sc.Compile()
 	if err != nil {
 		return nil, err
 	}
-	ld.schedules[string(key)] = c
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if first, ok := sh.m[string(key)]; ok {
+		return first, nil
+	}
+	sh.m[string(key)] = c
 	return c, nil
 }
 

@@ -198,7 +198,7 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		texts[k] = sec.text
 		sec.text = nil
 	}
-	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.schedules, records: records}
+	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.compiledSchedules(), records: records}
 	var textErr, spatialErr error
 	served := map[string]bool{}
 	together(func() { s.text, textErr = textrank.Join(texts, order) }, func() {
