@@ -1,6 +1,7 @@
 package spatial
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -41,5 +42,23 @@ func TestNewOrdered(t *testing.T) {
 		if _, err := NewOrdered(points, tc.order); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestNewOrdersEveryRowByLongitudeThenID: on thousands of points on a
+// coarse grid (so many share a longitude in a row), New's rows are in the
+// order NewOrdered holds an index to, ties by id included.
+func TestNewOrdersEveryRowByLongitudeThenID(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	points := make([]Point, 5000)
+	for i := range points {
+		points[i] = Point{Lat: float64(r.IntN(40)) / 4, Lon: float64(r.IntN(50)) - 25}
+	}
+	built, err := New(points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewOrdered(points, built.Order()); err != nil {
+		t.Fatalf("New's order is not one NewOrdered accepts: %v", err)
 	}
 }

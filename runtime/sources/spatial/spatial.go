@@ -24,6 +24,7 @@
 package spatial
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -71,23 +72,35 @@ type Index struct {
 // left out by the caller rather than guessed at.
 func New(points []Point) (*Index, error) {
 	ix := &Index{n: len(points)}
+	// Rows are sized first, so that each is filled without growing.
+	var counts [rowsMax]int
 	for i, p := range points {
 		if err := checkPoint(p); err != nil {
 			return nil, fmt.Errorf("spatial index point %d: %w", i, err)
 		}
+		counts[rowOf(p.Lat)]++
+	}
+	for r, c := range counts {
+		if c > 0 {
+			ix.rows[r] = make([]entry, 0, c)
+		}
+	}
+	for i, p := range points {
 		r := rowOf(p.Lat)
 		ix.rows[r] = append(ix.rows[r], entry{lon: normLon(p.Lon), lat: p.Lat, id: i})
 	}
-	for r := range ix.rows {
-		row := ix.rows[r]
-		sort.Slice(row, func(a, b int) bool {
-			if row[a].lon != row[b].lon {
-				return row[a].lon < row[b].lon
-			}
-			return row[a].id < row[b].id
-		})
+	for _, row := range ix.rows {
+		slices.SortFunc(row, byLonThenID)
 	}
 	return ix, nil
+}
+
+// byLonThenID orders a row's entries west to east, equal longitudes by id.
+func byLonThenID(a, b entry) int {
+	if c := cmp.Compare(a.lon, b.lon); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
 }
 
 // Len returns the number of indexed points.

@@ -338,3 +338,23 @@ func TestRegionAgreesWithCandidates(t *testing.T) {
 		t.Error("Region accepted a NaN radius")
 	}
 }
+
+// BenchmarkNew builds the index over a million points clustered like a
+// chain's stores (a few hundred metro areas), as a large load does.
+func BenchmarkNew(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	metros := make([]Point, 300)
+	for i := range metros {
+		metros[i] = Point{Lat: r.Float64()*120 - 60, Lon: r.Float64()*360 - 180}
+	}
+	points := make([]Point, 1_000_000)
+	for i := range points {
+		m := metros[r.IntN(len(metros))]
+		points[i] = Point{Lat: m.Lat + r.Float64() - 0.5, Lon: m.Lon + r.Float64() - 0.5}
+	}
+	for b.Loop() {
+		if _, err := New(points); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
