@@ -696,13 +696,7 @@ func (m *memo) shared(list []string) []string {
 	if len(list) == 0 {
 		return nil
 	}
-	m.key = appendListKey(m.key[:0], list)
-	if got, ok := m.strs[string(m.key)]; ok {
-		return got
-	}
-	got := m.ld.shared(m.key, list)
-	remember(m.strs, m.key, got)
-	return got
+	return byList(m, m.strs, list, func(key []byte) []string { return m.ld.shared(key, list) })
 }
 
 // itemSet is loader.items, memoized by the list as written (an equal set
@@ -711,12 +705,18 @@ func (m *memo) itemSet(list []string) []int32 {
 	if len(list) == 0 {
 		return nil
 	}
+	return byList(m, m.items, list, func([]byte) []int32 { return m.ld.items(list) })
+}
+
+// byList returns what cache holds for list, else what share returns for
+// list's key, remembered.
+func byList[V any](m *memo, cache map[string]V, list []string, share func(key []byte) V) V {
 	m.key = appendListKey(m.key[:0], list)
-	if got, ok := m.items[string(m.key)]; ok {
+	if got, ok := cache[string(m.key)]; ok {
 		return got
 	}
-	got := m.ld.items(list)
-	remember(m.items, m.key, got)
+	got := share(m.key)
+	remember(cache, m.key, got)
 	return got
 }
 
