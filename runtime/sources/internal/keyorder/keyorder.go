@@ -32,14 +32,7 @@ func Of(n int, key func(int) string) []int32 {
 		ks[i] = keyed{head: headOf(key(i), shared), pos: int32(i)}
 	}
 	ks = sortHeads(ks, nil)
-	var tmp []keyed
-	for i := 0; i < n; {
-		j := runEnd(ks, i)
-		if j-i > 1 {
-			tmp = refine(ks[i:j], key, shared, shared+8, tmp)
-		}
-		i = j
-	}
+	refineRuns(ks, key, shared, shared+8, nil)
 	out := make([]int32, n)
 	for i, k := range ks {
 		out[i] = k.pos
@@ -47,13 +40,20 @@ func Of(n int, key func(int) string) []int32 {
 	return out
 }
 
-// runEnd is the end of the run of heads equal to ks[i].head.
-func runEnd(ks []keyed, i int) int {
-	j := i + 1
-	for j < len(ks) && ks[j].head == ks[i].head {
-		j++
+// refineRuns refines each run of equal heads in ks (sorted by head) at
+// depth; tmp is scratch space it may grow and returns.
+func refineRuns(ks []keyed, key func(int) string, shared, depth int, tmp []keyed) []keyed {
+	for i := 0; i < len(ks); {
+		j := i + 1
+		for j < len(ks) && ks[j].head == ks[i].head {
+			j++
+		}
+		if j-i > 1 {
+			tmp = refine(ks[i:j], key, shared, depth, tmp)
+		}
+		i = j
 	}
-	return j
+	return tmp
 }
 
 // refine sorts run, whose keys agree on every byte before depth (with
@@ -82,14 +82,7 @@ func refine(run []keyed, key func(int) string, shared, depth int, tmp []keyed) [
 	if sorted := sortHeads(run, tmp); &sorted[0] != &run[0] {
 		copy(run, sorted)
 	}
-	for i := 0; i < len(run); {
-		j := runEnd(run, i)
-		if j-i > 1 {
-			tmp = refine(run[i:j], key, shared, depth+8, tmp)
-		}
-		i = j
-	}
-	return tmp
+	return refineRuns(run, key, shared, depth+8, tmp)
 }
 
 // sortHeads sorts ks by head, stably, a byte at a time from the lowest
