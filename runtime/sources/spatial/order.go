@@ -41,7 +41,7 @@ func NewOrdered(points []Point, order []int32) (*Index, error) {
 		switch {
 		case r < prevRow:
 			return nil, fmt.Errorf("spatial index: order position %d goes back to row %d from %d", k, r, prevRow)
-		case r == prevRow && (e.lon < prev.lon || e.lon == prev.lon && e.id < prev.id):
+		case r == prevRow && byLonThenID(e, prev) < 0:
 			return nil, fmt.Errorf("spatial index: order position %d (id %d) is not after id %d in its row", k, id, prev.id)
 		}
 		if r != prevRow {
