@@ -510,7 +510,7 @@ func fieldErr(i int, rel, format string, args ...any) *dataset.FieldError {
 // goes through a memo per goroutine, which takes the loader's lock only
 // for what it has not seen.
 type loader struct {
-	mu sync.Mutex // memos on several goroutines share the loader
+	mu sync.Mutex // guards all below but schedules, which lock per shard
 	// schedules are spread over shards with locks of their own: a large
 	// dataset holds tens of thousands of distinct schedules (53,845 in a
 	// million light stores), more than a memo keeps, and one lock for all
@@ -599,7 +599,7 @@ func (ld *loader) items(list []string) []int32 {
 }
 
 // shared returns a read-only slice equal to list, shared with every equal
-// list seen before; key is listKey(list).
+// list seen before; key is appendListKey's for list.
 func (ld *loader) shared(key []byte, list []string) []string {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
