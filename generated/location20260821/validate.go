@@ -45,6 +45,11 @@ func decodeChecked[T any, P decoder[T]](data []byte, check func(*schemacheck.Che
 	if err != nil {
 		return nil, schemacheck.SyntaxError(err)
 	}
+	return decodeParsed[T, P](v, check)
+}
+
+// decodeParsed is decodeChecked for a value parsed already.
+func decodeParsed[T any, P decoder[T]](v *schemacheck.Value, check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path)) (*T, error) {
 	if err := runCheck(v, check); err != nil {
 		return nil, err
 	}
@@ -86,6 +91,11 @@ func DecodeAmenityType(data []byte) (*AmenityType, error) {
 	return decodeChecked[AmenityType](data, checkReverseDomainName)
 }
 
+// DecodeAmenityTypeValue is DecodeAmenityType for a value parsed already, so its text is read once.
+func DecodeAmenityTypeValue(v *schemacheck.Value) (*AmenityType, error) {
+	return decodeParsed[AmenityType](v, checkReverseDomainName)
+}
+
 // Validate holds x to the schema DecodeAmenityType enforces.
 func (x *AmenityType) Validate() error {
 	return validateChecked(x, "an AmenityType", checkReverseDomainName)
@@ -119,6 +129,12 @@ func (x *AvailablePaymentInstrument) decodeValue(v *schemacheck.Value) error {
 // DecodeAvailablePaymentInstrument parses data as an AvailablePaymentInstrument its schema accepts.
 func DecodeAvailablePaymentInstrument(data []byte) (*AvailablePaymentInstrument, error) {
 	return decodeChecked[AvailablePaymentInstrument](data, checkAvailablePaymentInstrument)
+}
+
+// DecodeAvailablePaymentInstrumentValue is DecodeAvailablePaymentInstrument for a value parsed
+// already, so its text is read once.
+func DecodeAvailablePaymentInstrumentValue(v *schemacheck.Value) (*AvailablePaymentInstrument, error) {
+	return decodeParsed[AvailablePaymentInstrument](v, checkAvailablePaymentInstrument)
 }
 
 // Validate holds x to the schema DecodeAvailablePaymentInstrument enforces.
@@ -159,6 +175,12 @@ func decodeCapabilityBaseExtendsList(v *schemacheck.Value, out *[]ReverseDomainN
 // DecodeCapabilityBaseExtends parses data as a CapabilityBaseExtends its schema accepts.
 func DecodeCapabilityBaseExtends(data []byte) (*CapabilityBaseExtends, error) {
 	return decodeChecked[CapabilityBaseExtends](data, checkCapabilityDefsBaseAllOf1PropertiesExtends)
+}
+
+// DecodeCapabilityBaseExtendsValue is DecodeCapabilityBaseExtends for a value parsed already, so
+// its text is read once.
+func DecodeCapabilityBaseExtendsValue(v *schemacheck.Value) (*CapabilityBaseExtends, error) {
+	return decodeParsed[CapabilityBaseExtends](v, checkCapabilityDefsBaseAllOf1PropertiesExtends)
 }
 
 // Validate holds x to the schema DecodeCapabilityBaseExtends enforces.
@@ -206,6 +228,12 @@ func (x *CapabilityResponseSchema) decodeValue(v *schemacheck.Value) error {
 // DecodeCapabilityResponseSchema parses data as a CapabilityResponseSchema its schema accepts.
 func DecodeCapabilityResponseSchema(data []byte) (*CapabilityResponseSchema, error) {
 	return decodeChecked[CapabilityResponseSchema](data, checkCapabilityDefsBase)
+}
+
+// DecodeCapabilityResponseSchemaValue is DecodeCapabilityResponseSchema for a value parsed already,
+// so its text is read once.
+func DecodeCapabilityResponseSchemaValue(v *schemacheck.Value) (*CapabilityResponseSchema, error) {
+	return decodeParsed[CapabilityResponseSchema](v, checkCapabilityDefsBase)
 }
 
 // Validate holds x to the schema DecodeCapabilityResponseSchema enforces.
@@ -265,6 +293,11 @@ func DecodeContext(data []byte) (*Context, error) {
 	return decodeChecked[Context](data, checkContext)
 }
 
+// DecodeContextValue is DecodeContext for a value parsed already, so its text is read once.
+func DecodeContextValue(v *schemacheck.Value) (*Context, error) {
+	return decodeParsed[Context](v, checkContext)
+}
+
 // Validate holds x to the schema DecodeContext enforces.
 func (x *Context) Validate() error {
 	return validateChecked(x, "a Context", checkContext)
@@ -298,6 +331,12 @@ func (x *ContextPaymentItem) decodeValue(v *schemacheck.Value) error {
 // DecodeContextPaymentItem parses data as a ContextPaymentItem its schema accepts.
 func DecodeContextPaymentItem(data []byte) (*ContextPaymentItem, error) {
 	return decodeChecked[ContextPaymentItem](data, checkContextAllOf1PropertiesPaymentItems)
+}
+
+// DecodeContextPaymentItemValue is DecodeContextPaymentItem for a value parsed already, so its text
+// is read once.
+func DecodeContextPaymentItemValue(v *schemacheck.Value) (*ContextPaymentItem, error) {
+	return decodeParsed[ContextPaymentItem](v, checkContextAllOf1PropertiesPaymentItems)
 }
 
 // Validate holds x to the schema DecodeContextPaymentItem enforces.
@@ -336,6 +375,11 @@ func DecodeDailyHour(data []byte) (*DailyHour, error) {
 	return decodeChecked[DailyHour](data, checkDailyHour)
 }
 
+// DecodeDailyHourValue is DecodeDailyHour for a value parsed already, so its text is read once.
+func DecodeDailyHourValue(v *schemacheck.Value) (*DailyHour, error) {
+	return decodeParsed[DailyHour](v, checkDailyHour)
+}
+
 // Validate holds x to the schema DecodeDailyHour enforces.
 func (x *DailyHour) Validate() error {
 	return validateChecked(x, "a DailyHour", checkDailyHour)
@@ -353,6 +397,12 @@ func DecodeDailyHourDay(data []byte) (*DailyHourDay, error) {
 	return decodeChecked[DailyHourDay](data, checkDailyHourAllOf1PropertiesDay)
 }
 
+// DecodeDailyHourDayValue is DecodeDailyHourDay for a value parsed already, so its text is read
+// once.
+func DecodeDailyHourDayValue(v *schemacheck.Value) (*DailyHourDay, error) {
+	return decodeParsed[DailyHourDay](v, checkDailyHourAllOf1PropertiesDay)
+}
+
 // Validate holds x to the schema DecodeDailyHourDay enforces.
 func (x *DailyHourDay) Validate() error {
 	return validateChecked(x, "a DailyHourDay", checkDailyHourAllOf1PropertiesDay)
@@ -368,6 +418,11 @@ func (x *ErrorCode) decodeValue(v *schemacheck.Value) error {
 // DecodeErrorCode parses data as an ErrorCode its schema accepts.
 func DecodeErrorCode(data []byte) (*ErrorCode, error) {
 	return decodeChecked[ErrorCode](data, checkString)
+}
+
+// DecodeErrorCodeValue is DecodeErrorCode for a value parsed already, so its text is read once.
+func DecodeErrorCodeValue(v *schemacheck.Value) (*ErrorCode, error) {
+	return decodeParsed[ErrorCode](v, checkString)
 }
 
 // Validate holds x to the schema DecodeErrorCode enforces.
@@ -413,6 +468,12 @@ func DecodeExceptionHour(data []byte) (*ExceptionHour, error) {
 	return decodeChecked[ExceptionHour](data, checkExceptionHour)
 }
 
+// DecodeExceptionHourValue is DecodeExceptionHour for a value parsed already, so its text is read
+// once.
+func DecodeExceptionHourValue(v *schemacheck.Value) (*ExceptionHour, error) {
+	return decodeParsed[ExceptionHour](v, checkExceptionHour)
+}
+
 // Validate holds x to the schema DecodeExceptionHour enforces.
 func (x *ExceptionHour) Validate() error {
 	return validateChecked(x, "an ExceptionHour", checkExceptionHour)
@@ -447,6 +508,11 @@ func DecodeGeo(data []byte) (*Geo, error) {
 	return decodeChecked[Geo](data, checkGeo)
 }
 
+// DecodeGeoValue is DecodeGeo for a value parsed already, so its text is read once.
+func DecodeGeoValue(v *schemacheck.Value) (*Geo, error) {
+	return decodeParsed[Geo](v, checkGeo)
+}
+
 // Validate holds x to the schema DecodeGeo enforces.
 func (x *Geo) Validate() error {
 	return validateChecked(x, "a Geo", checkGeo)
@@ -462,6 +528,11 @@ func (x *InfoCode) decodeValue(v *schemacheck.Value) error {
 // DecodeInfoCode parses data as an InfoCode its schema accepts.
 func DecodeInfoCode(data []byte) (*InfoCode, error) {
 	return decodeChecked[InfoCode](data, checkString)
+}
+
+// DecodeInfoCodeValue is DecodeInfoCode for a value parsed already, so its text is read once.
+func DecodeInfoCodeValue(v *schemacheck.Value) (*InfoCode, error) {
+	return decodeParsed[InfoCode](v, checkString)
 }
 
 // Validate holds x to the schema DecodeInfoCode enforces.
@@ -497,6 +568,12 @@ func (x *InventoryFilter) decodeValue(v *schemacheck.Value) error {
 // DecodeInventoryFilter parses data as an InventoryFilter its schema accepts.
 func DecodeInventoryFilter(data []byte) (*InventoryFilter, error) {
 	return decodeChecked[InventoryFilter](data, checkInventoryFilter)
+}
+
+// DecodeInventoryFilterValue is DecodeInventoryFilter for a value parsed already, so its text is
+// read once.
+func DecodeInventoryFilterValue(v *schemacheck.Value) (*InventoryFilter, error) {
+	return decodeParsed[InventoryFilter](v, checkInventoryFilter)
 }
 
 // Validate holds x to the schema DecodeInventoryFilter enforces.
@@ -551,6 +628,11 @@ func DecodeLocation(data []byte) (*Location, error) {
 	return decodeChecked[Location](data, checkLocation)
 }
 
+// DecodeLocationValue is DecodeLocation for a value parsed already, so its text is read once.
+func DecodeLocationValue(v *schemacheck.Value) (*Location, error) {
+	return decodeParsed[Location](v, checkLocation)
+}
+
 // Validate holds x to the schema DecodeLocation enforces.
 func (x *Location) Validate() error {
 	return validateChecked(x, "a Location", checkLocation)
@@ -583,6 +665,12 @@ func (x *LocationDistance) decodeValue(v *schemacheck.Value) error {
 // DecodeLocationDistance parses data as a LocationDistance its schema accepts.
 func DecodeLocationDistance(data []byte) (*LocationDistance, error) {
 	return decodeChecked[LocationDistance](data, checkLocationDistance)
+}
+
+// DecodeLocationDistanceValue is DecodeLocationDistance for a value parsed already, so its text is
+// read once.
+func DecodeLocationDistanceValue(v *schemacheck.Value) (*LocationDistance, error) {
+	return decodeParsed[LocationDistance](v, checkLocationDistance)
 }
 
 // Validate holds x to the schema DecodeLocationDistance enforces.
@@ -624,6 +712,12 @@ func DecodeLocationFilter(data []byte) (*LocationFilter, error) {
 	return decodeChecked[LocationFilter](data, checkLocationFilter)
 }
 
+// DecodeLocationFilterValue is DecodeLocationFilter for a value parsed already, so its text is read
+// once.
+func DecodeLocationFilterValue(v *schemacheck.Value) (*LocationFilter, error) {
+	return decodeParsed[LocationFilter](v, checkLocationFilter)
+}
+
 // Validate holds x to the schema DecodeLocationFilter enforces.
 func (x *LocationFilter) Validate() error {
 	return validateChecked(x, "a LocationFilter", checkLocationFilter)
@@ -654,6 +748,12 @@ func (x *LocationFilterHours) decodeValue(v *schemacheck.Value) error {
 // DecodeLocationFilterHours parses data as a LocationFilterHours its schema accepts.
 func DecodeLocationFilterHours(data []byte) (*LocationFilterHours, error) {
 	return decodeChecked[LocationFilterHours](data, checkLocationFilterPropertiesHours)
+}
+
+// DecodeLocationFilterHoursValue is DecodeLocationFilterHours for a value parsed already, so its
+// text is read once.
+func DecodeLocationFilterHoursValue(v *schemacheck.Value) (*LocationFilterHours, error) {
+	return decodeParsed[LocationFilterHours](v, checkLocationFilterPropertiesHours)
 }
 
 // Validate holds x to the schema DecodeLocationFilterHours enforces.
@@ -690,6 +790,12 @@ func (x *LocationServes) decodeValue(v *schemacheck.Value) error {
 // DecodeLocationServes parses data as a LocationServes its schema accepts.
 func DecodeLocationServes(data []byte) (*LocationServes, error) {
 	return decodeChecked[LocationServes](data, checkLocationServes)
+}
+
+// DecodeLocationServesValue is DecodeLocationServes for a value parsed already, so its text is read
+// once.
+func DecodeLocationServesValue(v *schemacheck.Value) (*LocationServes, error) {
+	return decodeParsed[LocationServes](v, checkLocationServes)
 }
 
 // Validate holds x to the schema DecodeLocationServes enforces.
@@ -729,6 +835,12 @@ func (x *LocationServesAddress) decodeValue(v *schemacheck.Value) error {
 // DecodeLocationServesAddress parses data as a LocationServesAddress its schema accepts.
 func DecodeLocationServesAddress(data []byte) (*LocationServesAddress, error) {
 	return decodeChecked[LocationServesAddress](data, checkLocationServesPropertiesAddress)
+}
+
+// DecodeLocationServesAddressValue is DecodeLocationServesAddress for a value parsed already, so
+// its text is read once.
+func DecodeLocationServesAddressValue(v *schemacheck.Value) (*LocationServesAddress, error) {
+	return decodeParsed[LocationServesAddress](v, checkLocationServesPropertiesAddress)
 }
 
 // Validate holds x to the schema DecodeLocationServesAddress enforces.
@@ -785,6 +897,12 @@ func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
 	return decodeChecked[LookupLocation](data, checkLocationLookupDefsLookupLocation)
 }
 
+// DecodeLookupLocationValue is DecodeLookupLocation for a value parsed already, so its text is read
+// once.
+func DecodeLookupLocationValue(v *schemacheck.Value) (*LookupLocation, error) {
+	return decodeParsed[LookupLocation](v, checkLocationLookupDefsLookupLocation)
+}
+
 // Validate holds x to the schema DecodeLookupLocation enforces.
 func (x *LookupLocation) Validate() error {
 	return validateChecked(x, "a LookupLocation", checkLocationLookupDefsLookupLocation)
@@ -815,6 +933,12 @@ func (x *LookupLocationInput) decodeValue(v *schemacheck.Value) error {
 // DecodeLookupLocationInput parses data as a LookupLocationInput its schema accepts.
 func DecodeLookupLocationInput(data []byte) (*LookupLocationInput, error) {
 	return decodeChecked[LookupLocationInput](data, checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
+}
+
+// DecodeLookupLocationInputValue is DecodeLookupLocationInput for a value parsed already, so its
+// text is read once.
+func DecodeLookupLocationInputValue(v *schemacheck.Value) (*LookupLocationInput, error) {
+	return decodeParsed[LookupLocationInput](v, checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems)
 }
 
 // Validate holds x to the schema DecodeLookupLocationInput enforces.
@@ -864,6 +988,12 @@ func DecodeLookupRequest(data []byte) (*LookupRequest, error) {
 	return decodeChecked[LookupRequest](data, checkLocationLookupDefsLookupRequest)
 }
 
+// DecodeLookupRequestValue is DecodeLookupRequest for a value parsed already, so its text is read
+// once.
+func DecodeLookupRequestValue(v *schemacheck.Value) (*LookupRequest, error) {
+	return decodeParsed[LookupRequest](v, checkLocationLookupDefsLookupRequest)
+}
+
 // Validate holds x to the schema DecodeLookupRequest enforces.
 func (x *LookupRequest) Validate() error {
 	return validateChecked(x, "a LookupRequest", checkLocationLookupDefsLookupRequest)
@@ -899,6 +1029,12 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 // DecodeLookupResponse parses data as a LookupResponse its schema accepts.
 func DecodeLookupResponse(data []byte) (*LookupResponse, error) {
 	return decodeChecked[LookupResponse](data, checkLocationLookupDefsLookupResponse)
+}
+
+// DecodeLookupResponseValue is DecodeLookupResponse for a value parsed already, so its text is read
+// once.
+func DecodeLookupResponseValue(v *schemacheck.Value) (*LookupResponse, error) {
+	return decodeParsed[LookupResponse](v, checkLocationLookupDefsLookupResponse)
 }
 
 // Validate holds x to the schema DecodeLookupResponse enforces.
@@ -945,6 +1081,11 @@ func DecodeMessage(data []byte) (*Message, error) {
 	return decodeChecked[Message](data, checkMessage)
 }
 
+// DecodeMessageValue is DecodeMessage for a value parsed already, so its text is read once.
+func DecodeMessageValue(v *schemacheck.Value) (*Message, error) {
+	return decodeParsed[Message](v, checkMessage)
+}
+
 // Validate holds x to the schema DecodeMessage enforces.
 func (x *Message) Validate() error {
 	return validateChecked(x, "a Message", checkMessage)
@@ -989,6 +1130,12 @@ func DecodeMessageError(data []byte) (*MessageError, error) {
 	return decodeChecked[MessageError](data, checkMessageError)
 }
 
+// DecodeMessageErrorValue is DecodeMessageError for a value parsed already, so its text is read
+// once.
+func DecodeMessageErrorValue(v *schemacheck.Value) (*MessageError, error) {
+	return decodeParsed[MessageError](v, checkMessageError)
+}
+
 // Validate holds x to the schema DecodeMessageError enforces.
 func (x *MessageError) Validate() error {
 	return validateChecked(x, "a MessageError", checkMessageError)
@@ -1006,6 +1153,12 @@ func DecodeMessageErrorContentType(data []byte) (*MessageErrorContentType, error
 	return decodeChecked[MessageErrorContentType](data, checkMessageErrorPropertiesContentType)
 }
 
+// DecodeMessageErrorContentTypeValue is DecodeMessageErrorContentType for a value parsed already,
+// so its text is read once.
+func DecodeMessageErrorContentTypeValue(v *schemacheck.Value) (*MessageErrorContentType, error) {
+	return decodeParsed[MessageErrorContentType](v, checkMessageErrorPropertiesContentType)
+}
+
 // Validate holds x to the schema DecodeMessageErrorContentType enforces.
 func (x *MessageErrorContentType) Validate() error {
 	return validateChecked(x, "a MessageErrorContentType", checkMessageErrorPropertiesContentType)
@@ -1021,6 +1174,12 @@ func (x *MessageErrorSeverity) decodeValue(v *schemacheck.Value) error {
 // DecodeMessageErrorSeverity parses data as a MessageErrorSeverity its schema accepts.
 func DecodeMessageErrorSeverity(data []byte) (*MessageErrorSeverity, error) {
 	return decodeChecked[MessageErrorSeverity](data, checkMessageErrorPropertiesSeverity)
+}
+
+// DecodeMessageErrorSeverityValue is DecodeMessageErrorSeverity for a value parsed already, so its
+// text is read once.
+func DecodeMessageErrorSeverityValue(v *schemacheck.Value) (*MessageErrorSeverity, error) {
+	return decodeParsed[MessageErrorSeverity](v, checkMessageErrorPropertiesSeverity)
 }
 
 // Validate holds x to the schema DecodeMessageErrorSeverity enforces.
@@ -1066,6 +1225,11 @@ func DecodeMessageInfo(data []byte) (*MessageInfo, error) {
 	return decodeChecked[MessageInfo](data, checkMessageInfo)
 }
 
+// DecodeMessageInfoValue is DecodeMessageInfo for a value parsed already, so its text is read once.
+func DecodeMessageInfoValue(v *schemacheck.Value) (*MessageInfo, error) {
+	return decodeParsed[MessageInfo](v, checkMessageInfo)
+}
+
 // Validate holds x to the schema DecodeMessageInfo enforces.
 func (x *MessageInfo) Validate() error {
 	return validateChecked(x, "a MessageInfo", checkMessageInfo)
@@ -1081,6 +1245,12 @@ func (x *MessageInfoContentType) decodeValue(v *schemacheck.Value) error {
 // DecodeMessageInfoContentType parses data as a MessageInfoContentType its schema accepts.
 func DecodeMessageInfoContentType(data []byte) (*MessageInfoContentType, error) {
 	return decodeChecked[MessageInfoContentType](data, checkMessageErrorPropertiesContentType)
+}
+
+// DecodeMessageInfoContentTypeValue is DecodeMessageInfoContentType for a value parsed already, so
+// its text is read once.
+func DecodeMessageInfoContentTypeValue(v *schemacheck.Value) (*MessageInfoContentType, error) {
+	return decodeParsed[MessageInfoContentType](v, checkMessageErrorPropertiesContentType)
 }
 
 // Validate holds x to the schema DecodeMessageInfoContentType enforces.
@@ -1134,6 +1304,12 @@ func DecodeMessageWarning(data []byte) (*MessageWarning, error) {
 	return decodeChecked[MessageWarning](data, checkMessageWarning)
 }
 
+// DecodeMessageWarningValue is DecodeMessageWarning for a value parsed already, so its text is read
+// once.
+func DecodeMessageWarningValue(v *schemacheck.Value) (*MessageWarning, error) {
+	return decodeParsed[MessageWarning](v, checkMessageWarning)
+}
+
 // Validate holds x to the schema DecodeMessageWarning enforces.
 func (x *MessageWarning) Validate() error {
 	return validateChecked(x, "a MessageWarning", checkMessageWarning)
@@ -1149,6 +1325,12 @@ func (x *MessageWarningContentType) decodeValue(v *schemacheck.Value) error {
 // DecodeMessageWarningContentType parses data as a MessageWarningContentType its schema accepts.
 func DecodeMessageWarningContentType(data []byte) (*MessageWarningContentType, error) {
 	return decodeChecked[MessageWarningContentType](data, checkMessageErrorPropertiesContentType)
+}
+
+// DecodeMessageWarningContentTypeValue is DecodeMessageWarningContentType for a value parsed
+// already, so its text is read once.
+func DecodeMessageWarningContentTypeValue(v *schemacheck.Value) (*MessageWarningContentType, error) {
+	return decodeParsed[MessageWarningContentType](v, checkMessageErrorPropertiesContentType)
 }
 
 // Validate holds x to the schema DecodeMessageWarningContentType enforces.
@@ -1186,6 +1368,11 @@ func DecodeMeta(data []byte) (*Meta, error) {
 	return decodeChecked[Meta](data, checkMCPOpenrpcComponentsSchemasMeta)
 }
 
+// DecodeMetaValue is DecodeMeta for a value parsed already, so its text is read once.
+func DecodeMetaValue(v *schemacheck.Value) (*Meta, error) {
+	return decodeParsed[Meta](v, checkMCPOpenrpcComponentsSchemasMeta)
+}
+
 // Validate holds x to the schema DecodeMeta enforces.
 func (x *Meta) Validate() error {
 	return validateChecked(x, "a Meta", checkMCPOpenrpcComponentsSchemasMeta)
@@ -1216,6 +1403,12 @@ func (x *MetaUCPAgent) decodeValue(v *schemacheck.Value) error {
 // DecodeMetaUCPAgent parses data as a MetaUCPAgent its schema accepts.
 func DecodeMetaUCPAgent(data []byte) (*MetaUCPAgent, error) {
 	return decodeChecked[MetaUCPAgent](data, checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
+}
+
+// DecodeMetaUCPAgentValue is DecodeMetaUCPAgent for a value parsed already, so its text is read
+// once.
+func DecodeMetaUCPAgentValue(v *schemacheck.Value) (*MetaUCPAgent, error) {
+	return decodeParsed[MetaUCPAgent](v, checkMCPOpenrpcComponentsSchemasMetaPropertiesUCPAgent)
 }
 
 // Validate holds x to the schema DecodeMetaUCPAgent enforces.
@@ -1254,6 +1447,12 @@ func DecodePaginationRequest(data []byte) (*PaginationRequest, error) {
 	return decodeChecked[PaginationRequest](data, checkPaginationDefsRequest)
 }
 
+// DecodePaginationRequestValue is DecodePaginationRequest for a value parsed already, so its text
+// is read once.
+func DecodePaginationRequestValue(v *schemacheck.Value) (*PaginationRequest, error) {
+	return decodeParsed[PaginationRequest](v, checkPaginationDefsRequest)
+}
+
 // Validate holds x to the schema DecodePaginationRequest enforces.
 func (x *PaginationRequest) Validate() error {
 	return validateChecked(x, "a PaginationRequest", checkPaginationDefsRequest)
@@ -1290,6 +1489,12 @@ func (x *PaginationResponse) decodeValue(v *schemacheck.Value) error {
 // DecodePaginationResponse parses data as a PaginationResponse its schema accepts.
 func DecodePaginationResponse(data []byte) (*PaginationResponse, error) {
 	return decodeChecked[PaginationResponse](data, checkPaginationDefsResponse)
+}
+
+// DecodePaginationResponseValue is DecodePaginationResponse for a value parsed already, so its text
+// is read once.
+func DecodePaginationResponseValue(v *schemacheck.Value) (*PaginationResponse, error) {
+	return decodeParsed[PaginationResponse](v, checkPaginationDefsResponse)
 }
 
 // Validate holds x to the schema DecodePaginationResponse enforces.
@@ -1336,6 +1541,12 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 // DecodePaymentHandlerBase parses data as a PaymentHandlerBase its schema accepts.
 func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
 	return decodeChecked[PaymentHandlerBase](data, checkPaymentHandlerDefsBase)
+}
+
+// DecodePaymentHandlerBaseValue is DecodePaymentHandlerBase for a value parsed already, so its text
+// is read once.
+func DecodePaymentHandlerBaseValue(v *schemacheck.Value) (*PaymentHandlerBase, error) {
+	return decodeParsed[PaymentHandlerBase](v, checkPaymentHandlerDefsBase)
 }
 
 // Validate holds x to the schema DecodePaymentHandlerBase enforces.
@@ -1395,6 +1606,12 @@ func DecodePostalAddress(data []byte) (*PostalAddress, error) {
 	return decodeChecked[PostalAddress](data, checkPostalAddress)
 }
 
+// DecodePostalAddressValue is DecodePostalAddress for a value parsed already, so its text is read
+// once.
+func DecodePostalAddressValue(v *schemacheck.Value) (*PostalAddress, error) {
+	return decodeParsed[PostalAddress](v, checkPostalAddress)
+}
+
 // Validate holds x to the schema DecodePostalAddress enforces.
 func (x *PostalAddress) Validate() error {
 	return validateChecked(x, "a PostalAddress", checkPostalAddress)
@@ -1410,6 +1627,12 @@ func (x *ReverseDomainName) decodeValue(v *schemacheck.Value) error {
 // DecodeReverseDomainName parses data as a ReverseDomainName its schema accepts.
 func DecodeReverseDomainName(data []byte) (*ReverseDomainName, error) {
 	return decodeChecked[ReverseDomainName](data, checkReverseDomainName)
+}
+
+// DecodeReverseDomainNameValue is DecodeReverseDomainName for a value parsed already, so its text
+// is read once.
+func DecodeReverseDomainNameValue(v *schemacheck.Value) (*ReverseDomainName, error) {
+	return decodeParsed[ReverseDomainName](v, checkReverseDomainName)
 }
 
 // Validate holds x to the schema DecodeReverseDomainName enforces.
@@ -1463,6 +1686,12 @@ func DecodeSearchRequest(data []byte) (*SearchRequest, error) {
 	return decodeChecked[SearchRequest](data, checkLocationSearchDefsSearchRequest)
 }
 
+// DecodeSearchRequestValue is DecodeSearchRequest for a value parsed already, so its text is read
+// once.
+func DecodeSearchRequestValue(v *schemacheck.Value) (*SearchRequest, error) {
+	return decodeParsed[SearchRequest](v, checkLocationSearchDefsSearchRequest)
+}
+
 // Validate holds x to the schema DecodeSearchRequest enforces.
 func (x *SearchRequest) Validate() error {
 	return validateChecked(x, "a SearchRequest", checkLocationSearchDefsSearchRequest)
@@ -1501,6 +1730,12 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 // DecodeSearchResponse parses data as a SearchResponse its schema accepts.
 func DecodeSearchResponse(data []byte) (*SearchResponse, error) {
 	return decodeChecked[SearchResponse](data, checkLocationSearchDefsSearchResponse)
+}
+
+// DecodeSearchResponseValue is DecodeSearchResponse for a value parsed already, so its text is read
+// once.
+func DecodeSearchResponseValue(v *schemacheck.Value) (*SearchResponse, error) {
+	return decodeParsed[SearchResponse](v, checkLocationSearchDefsSearchResponse)
 }
 
 // Validate holds x to the schema DecodeSearchResponse enforces.
@@ -1552,6 +1787,11 @@ func DecodeServiceBase(data []byte) (*ServiceBase, error) {
 	return decodeChecked[ServiceBase](data, checkServiceDefsBase)
 }
 
+// DecodeServiceBaseValue is DecodeServiceBase for a value parsed already, so its text is read once.
+func DecodeServiceBaseValue(v *schemacheck.Value) (*ServiceBase, error) {
+	return decodeParsed[ServiceBase](v, checkServiceDefsBase)
+}
+
 // Validate holds x to the schema DecodeServiceBase enforces.
 func (x *ServiceBase) Validate() error {
 	return validateChecked(x, "a ServiceBase", checkServiceDefsBase)
@@ -1567,6 +1807,12 @@ func (x *ServiceBaseTransport) decodeValue(v *schemacheck.Value) error {
 // DecodeServiceBaseTransport parses data as a ServiceBaseTransport its schema accepts.
 func DecodeServiceBaseTransport(data []byte) (*ServiceBaseTransport, error) {
 	return decodeChecked[ServiceBaseTransport](data, checkServiceDefsBaseAllOf1PropertiesTransport)
+}
+
+// DecodeServiceBaseTransportValue is DecodeServiceBaseTransport for a value parsed already, so its
+// text is read once.
+func DecodeServiceBaseTransportValue(v *schemacheck.Value) (*ServiceBaseTransport, error) {
+	return decodeParsed[ServiceBaseTransport](v, checkServiceDefsBaseAllOf1PropertiesTransport)
 }
 
 // Validate holds x to the schema DecodeServiceBaseTransport enforces.
@@ -1605,6 +1851,11 @@ func DecodeSignals(data []byte) (*Signals, error) {
 	return decodeChecked[Signals](data, checkSignals)
 }
 
+// DecodeSignalsValue is DecodeSignals for a value parsed already, so its text is read once.
+func DecodeSignalsValue(v *schemacheck.Value) (*Signals, error) {
+	return decodeParsed[Signals](v, checkSignals)
+}
+
 // Validate holds x to the schema DecodeSignals enforces.
 func (x *Signals) Validate() error {
 	return validateChecked(x, "a Signals", checkSignals)
@@ -1620,6 +1871,12 @@ func (x *UCPBaseStatus) decodeValue(v *schemacheck.Value) error {
 // DecodeUCPBaseStatus parses data as a UCPBaseStatus its schema accepts.
 func DecodeUCPBaseStatus(data []byte) (*UCPBaseStatus, error) {
 	return decodeChecked[UCPBaseStatus](data, checkUCPDefsBasePropertiesStatus)
+}
+
+// DecodeUCPBaseStatusValue is DecodeUCPBaseStatus for a value parsed already, so its text is read
+// once.
+func DecodeUCPBaseStatusValue(v *schemacheck.Value) (*UCPBaseStatus, error) {
+	return decodeParsed[UCPBaseStatus](v, checkUCPDefsBasePropertiesStatus)
 }
 
 // Validate holds x to the schema DecodeUCPBaseStatus enforces.
@@ -1729,6 +1986,12 @@ func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, e
 	return decodeChecked[UCPLocationResponseSchema](data, checkUCPDefsResponseLocationSchema)
 }
 
+// DecodeUCPLocationResponseSchemaValue is DecodeUCPLocationResponseSchema for a value parsed
+// already, so its text is read once.
+func DecodeUCPLocationResponseSchemaValue(v *schemacheck.Value) (*UCPLocationResponseSchema, error) {
+	return decodeParsed[UCPLocationResponseSchema](v, checkUCPDefsResponseLocationSchema)
+}
+
 // Validate holds x to the schema DecodeUCPLocationResponseSchema enforces.
 func (x *UCPLocationResponseSchema) Validate() error {
 	return validateChecked(x, "a UCPLocationResponseSchema", checkUCPDefsResponseLocationSchema)
@@ -1746,6 +2009,11 @@ func DecodeUCPVersion(data []byte) (*UCPVersion, error) {
 	return decodeChecked[UCPVersion](data, checkUCPDefsVersion)
 }
 
+// DecodeUCPVersionValue is DecodeUCPVersion for a value parsed already, so its text is read once.
+func DecodeUCPVersionValue(v *schemacheck.Value) (*UCPVersion, error) {
+	return decodeParsed[UCPVersion](v, checkUCPDefsVersion)
+}
+
 // Validate holds x to the schema DecodeUCPVersion enforces.
 func (x *UCPVersion) Validate() error {
 	return validateChecked(x, "a UCPVersion", checkUCPDefsVersion)
@@ -1761,6 +2029,11 @@ func (x *WarningCode) decodeValue(v *schemacheck.Value) error {
 // DecodeWarningCode parses data as a WarningCode its schema accepts.
 func DecodeWarningCode(data []byte) (*WarningCode, error) {
 	return decodeChecked[WarningCode](data, checkString)
+}
+
+// DecodeWarningCodeValue is DecodeWarningCode for a value parsed already, so its text is read once.
+func DecodeWarningCodeValue(v *schemacheck.Value) (*WarningCode, error) {
+	return decodeParsed[WarningCode](v, checkString)
 }
 
 // Validate holds x to the schema DecodeWarningCode enforces.

@@ -74,6 +74,7 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 			continue
 		}
 		f.Add(decodeFunc(t, n)).Line()
+		f.Add(decodeValueFunc(t, n)).Line()
 		f.Add(validateMethod(t, n)).Line()
 	}
 	if len(args) > 0 {
@@ -253,13 +254,16 @@ func checkHelpers() jen.Code {
 		}
 	}
 	decode := append(parse(jen.Nil(), jen.Qual(checkPkg, "SyntaxError").Call(jen.Err())),
+		jen.Return(jen.Id("decodeParsed").Types(jen.Id("T"), jen.Id("P")).Call(jen.Id("v"), jen.Id("check"))),
+	)
+	decodeParsed := []jen.Code{
 		jen.If(jen.Err().Op(":=").Id("runCheck").Call(jen.Id("v"), jen.Id("check")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("x").Op(":=").New(jen.Id("T")),
 		jen.If(jen.Err().Op(":=").Id("P").Call(jen.Id("x")).Dot("decodeValue").Call(jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
 		jen.Return(jen.Id("x"), jen.Nil()),
-	)
+	}
 	validate := append([]jen.Code{
 		jen.If(jen.Id("x").Op("==").Nil()).Block(
 			jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("type"), jen.Lit("must be %s, got nothing"), jen.Id("name"))),
@@ -294,6 +298,9 @@ func checkHelpers() jen.Code {
 		Comment("*rpcerr.InvalidParams with pointers relative to the value.").Line().
 		Func().Id("decodeChecked").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).
 		Params(jen.Id("data").Index().Byte(), jen.Id("check").Add(checkFn())).Params(jen.Op("*").Id("T"), jen.Error()).Block(decode...).Line().Line().
+		Comment("decodeParsed is decodeChecked for a value parsed already.").Line().
+		Func().Id("decodeParsed").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).
+		Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("check").Add(checkFn())).Params(jen.Op("*").Id("T"), jen.Error()).Block(decodeParsed...).Line().Line().
 		Comment("validateChecked encodes x, a value built in code, and runs check over the").Line().
 		Comment("result, so that a hook's response is held to the schema its decoder enforces.").Line().
 		Func().Id("validateChecked").Types(jen.Id("T").Any()).
@@ -305,6 +312,17 @@ func decodeFunc(t *ir.Type, suffix string) jen.Code {
 	return jen.Commentf("%s parses data as %s its schema accepts.", name, withArticle(t.Name)).Line().
 		Func().Id(name).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(t.Name), jen.Error()).Block(
 		jen.Return(jen.Id("decodeChecked").Types(jen.Id(t.Name)).Call(jen.Id("data"), jen.Id("check"+suffix))),
+	)
+}
+
+// decodeValueFunc emits DecodeTValue, DecodeT for a value already parsed
+// (a loader that parses each record where it reads it), so the text is
+// not parsed twice.
+func decodeValueFunc(t *ir.Type, suffix string) jen.Code {
+	name := "Decode" + t.Name + "Value"
+	return jen.Commentf("%s is Decode%s for a value parsed already, so its text is read once.", name, t.Name).Line().
+		Func().Id(name).Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Params(jen.Op("*").Id(t.Name), jen.Error()).Block(
+		jen.Return(jen.Id("decodeParsed").Types(jen.Id(t.Name)).Call(jen.Id("v"), jen.Id("check"+suffix))),
 	)
 }
 

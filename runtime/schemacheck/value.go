@@ -170,7 +170,41 @@ type parser struct {
 	dirty   bool     // the chunks hold a previous document
 }
 
+// ParseFirst reads the JSON value at the start of data, which more text
+// may follow, and returns it and its length in bytes: a loader that reads
+// a record's members in place parses a member's value where it finds it,
+// instead of first finding where the value ends and then parsing it. Like
+// Parse it copies all of data, so a caller passes a bound on the value's
+// length rather than everything that follows. The tree is valid until
+// Release.
+func (d *Document) ParseFirst(data []byte) (v *Value, n int, err error) {
+	return d.p.parseFirst(data)
+}
+
 func (p *parser) parse(data []byte) (*Value, error) {
+	v, err := p.parseValue(data)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.i != len(p.s) {
+		return nil, p.fail("unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+// parseFirst is parse for a value that more text may follow.
+func (p *parser) parseFirst(data []byte) (*Value, int, error) {
+	v, err := p.parseValue(data)
+	if err != nil {
+		return nil, 0, err
+	}
+	return v, p.i, nil
+}
+
+// parseValue reads the value at the start of data (after any space) and
+// leaves p.i just past it.
+func (p *parser) parseValue(data []byte) (*Value, error) {
 	if p.dirty {
 		// A second Parse without Release: drop the first document's
 		// strings (every slot is written whole before it is read).
@@ -186,10 +220,6 @@ func (p *parser) parse(data []byte) (*Value, error) {
 	}
 	root := p.takeValues(1)
 	root[0] = v
-	p.skipSpace()
-	if p.i != len(p.s) {
-		return nil, p.fail("unexpected data after the top-level value")
-	}
 	return &root[0], nil
 }
 

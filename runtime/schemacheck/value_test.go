@@ -570,3 +570,47 @@ func BenchmarkParseWideObject(b *testing.B) {
 		})
 	}
 }
+
+// TestDocumentParseFirst: ParseFirst reads the value at the start of the
+// text, after any space, and says where it ends, whatever follows it; its
+// tree is the one Parse builds of that value alone, and stays so when the
+// text it was read from is overwritten. A value cut off, or not JSON, is
+// refused as Parse refuses it.
+func TestDocumentParseFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		n          int // 0: refused
+	}{
+		{"an object, then a record's next member", `{"id":"a","hours":[{"day":"monday"}]},"aliases":["x"]}`, 37},
+		{"an array, then garbage", `[1,2,{"a":null}]}}}{`, 16},
+		{"space before", "  \n{\"a\":1} ,", 10},
+		{"a string, then a colon", `"a\"b":1`, 6},
+		{"a number, then a comma", `-1.5e3,2`, 6},
+		{"alone", `{"a":true}`, 10},
+		{"cut off", `{"a":[1,2`, 0},
+		{"a name twice", `{"a":1,"a":2},`, 0},
+		{"a bad escape", `{"a":"\x"}`, 0},
+		{"nothing", ` `, 0},
+	} {
+		data := []byte(tc.text)
+		doc := sc.NewDocument()
+		v, n, err := doc.ParseFirst(data)
+		if (err == nil) != (tc.n > 0) || n != tc.n {
+			t.Errorf("%s: ParseFirst = %d, %v; want %d", tc.name, n, err, tc.n)
+			doc.Release()
+			continue
+		}
+		if err != nil {
+			doc.Release()
+			continue
+		}
+		want, werr := sc.Parse(data[:n])
+		for i := range data {
+			data[i] = ' '
+		}
+		if werr != nil || v.Raw != want.Raw || v.Kind != want.Kind || len(v.Members) != len(want.Members) || len(v.Items) != len(want.Items) {
+			t.Errorf("%s: tree %q (%v), Parse of the value alone %q (%v)", tc.name, v.Raw, v.Kind, want.Raw, werr)
+		}
+		doc.Release()
+	}
+}
