@@ -33,6 +33,9 @@ type scanner struct {
 	// member values ends (delimitEnd) instead of checking it: set when the
 	// section's Visitor parses every Location itself (LocationParser).
 	delimit bool
+	// reader, when set (with delimit), parses each Location in place
+	// before fastLocation tries to delimit it.
+	reader LocationReader
 }
 
 func (s *scanner) ws() { s.i = skipSpace(s.b, s.i) }
@@ -541,6 +544,15 @@ func fastLocation(s *scanner, in *interner, rec *Record) bool {
 		return false
 	}
 	start := s.i
+	if s.reader != nil {
+		if n, id, ok := s.reader.ReadLocation(s.b[start:]); ok {
+			s.i += n
+			rec.ID = id
+			rec.Location = s.b[start:s.i:s.i]
+			in.loc = start
+			return true
+		}
+	}
 	s.i++
 	in.names = in.names[:0]
 	ok := s.members(func(name []byte) bool {

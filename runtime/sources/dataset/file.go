@@ -99,6 +99,22 @@ type LocationParser interface {
 	VisitUnchecked(rec *Record, loc []byte) bool
 }
 
+// LocationReader is a LocationParser that parses each Location where the
+// scan finds it, so that the scan need not first find where the Location
+// ends: the text is read once instead of twice (about an eighth of a light
+// load's instructions).
+type LocationReader interface {
+	LocationParser
+	// ReadLocation parses the Location at the start of b, which the rest
+	// of the record and of the file may follow, and returns its length and
+	// its id (a copy). It holds what it parsed for the VisitUnchecked of
+	// b[:n] that follows, if any. It reports false when it cannot: b holds
+	// no whole Location, the text is not JSON, or the id is not a plain
+	// non-empty string; the scan then reads the Location as for any
+	// LocationParser, so nothing it refuses reads differently.
+	ReadLocation(b []byte) (n int, id string, ok bool)
+}
+
 // RecordKeeper is a Visitor that keeps what it needs of each record it is
 // shown, so OpenFileWith need not copy a million records into one slice
 // only for the caller to drop them: when every Visitor of a parse is one,

@@ -206,6 +206,10 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 		return arena[n:len(arena):len(arena)]
 	}
 	parser, _ := sec.visit.(LocationParser)
+	var reader LocationReader
+	if sec.spans {
+		reader, _ = sec.visit.(LocationReader)
+	}
 	empty := false
 	if sec.first {
 		if b, err := st.next(); b != '[' || err != nil {
@@ -230,7 +234,7 @@ func parseBlocks(sec section) (blocks [][]Record, ids [][]identity, ok bool, err
 			// it is not does value tell a record cut off by the window
 			// (read more, try again) from one the fast path declines.
 			rec = Record{}
-			r := &scanner{b: s.b, i: start, delimit: parser != nil && sec.spans}
+			r := &scanner{b: s.b, i: start, delimit: parser != nil && sec.spans, reader: reader}
 			if fastRecord(r, in, &rec) {
 				s.i = r.i
 				return true

@@ -169,6 +169,45 @@ func (p *parser) VisitUnchecked(rec *Record, loc []byte) bool {
 	return true
 }
 
+// reader is a parser that also reads each Location in place (a
+// LocationReader), from a bound of a few bytes doubled until the Location
+// fits, counting the Locations it read.
+type reader struct {
+	parser
+	read []byte // the text of the Location read last
+	in   int
+}
+
+func (r *reader) ReadLocation(b []byte) (int, string, bool) {
+	r.read = nil
+	for bound := 4; ; bound *= 2 {
+		doc := schemacheck.NewDocument()
+		v, n, err := doc.ParseFirst(b[:min(bound, len(b))])
+		if err == nil {
+			defer doc.Release()
+			for _, m := range v.Members {
+				if m.Name == "id" && m.Value.Kind == schemacheck.String && m.Value.Str != "" && !strings.Contains(m.Value.Raw, `\`) {
+					r.read = b[:n]
+					return n, strings.Clone(m.Value.Str), v.Kind == schemacheck.Object
+				}
+			}
+			return 0, "", false
+		}
+		doc.Release()
+		if bound >= len(b) {
+			return 0, "", false
+		}
+	}
+}
+
+func (r *reader) VisitUnchecked(rec *Record, loc []byte) bool {
+	if r.read != nil && len(loc) == len(r.read) && &loc[0] == &r.read[0] {
+		r.in++
+	}
+	r.read = nil
+	return r.parser.VisitUnchecked(rec, loc)
+}
+
 // TestLocationParserLoadsWhatACheckedScanLoads: a file read for a
 // LocationParser, whose scan only delimits each Location, ends as a file
 // read for a plain Visitor: the same Records or the same error, and
@@ -205,6 +244,24 @@ func TestLocationParserLoadsWhatACheckedScanLoads(t *testing.T) {
 		}
 		for _, parts := range []int{1, 3} {
 			want, wantErr := OpenFileWith(path, parts, func() Visitor { return &recorder{} })
+			// A LocationReader ends as a LocationParser does.
+			read, readErr := OpenFileWith(path, parts, func() Visitor { return &reader{} })
+			if fmt.Sprint(readErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s, %d sections, read in place: error %v, want %v", tc.name, parts, readErr, wantErr)
+			}
+			if readErr == nil {
+				if r, w := readRecords(t, read), readRecords(t, want); !reflect.DeepEqual(r, w) {
+					t.Errorf("%s, %d sections, read in place: Records %+v, a checked scan's %+v", tc.name, parts, r, w)
+				}
+				in := 0
+				for _, v := range read.Visitors() {
+					in += v.(*reader).in
+				}
+				if tc.taken && !tc.refused && !tc.odd && in != len(read.Records) {
+					t.Errorf("%s, %d sections: %d of %d Locations read in place", tc.name, parts, in, len(read.Records))
+				}
+				read.Close()
+			}
 			got, gotErr := OpenFileWith(path, parts, func() Visitor { return &parser{} })
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("%s, %d sections: error %v, want %v", tc.name, parts, gotErr, wantErr)

@@ -63,6 +63,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/jsonenc"
 	"github.com/ucpgen/ucpgen/runtime/opt"
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
 	"github.com/ucpgen/ucpgen/runtime/sources/spatial"
@@ -732,7 +733,7 @@ func boolByte(b bool) byte {
 // what the request paths need. A record of a dataset file that breaks a
 // rule is reported with the byte offset of its Location in the file.
 func (m *memo) decode(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
-	e, loc, err := m.decodeRecord(i, rec, raw)
+	e, loc, err := m.decodeRecord(i, rec, raw, nil)
 	var fe *dataset.FieldError
 	if err != nil && rec.Span.Len > 0 && errors.As(err, &fe) && fe.Offset == 0 {
 		fe.Offset = rec.Span.Off
@@ -740,8 +741,16 @@ func (m *memo) decode(i int, rec dataset.Record, raw []byte) (entry, *location.L
 	return e, loc, err
 }
 
-func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
-	loc, err := location.DecodeLocation(raw)
+// decodeRecord is decode before the offset is set; parsed, when not nil,
+// is raw parsed already.
+func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte, parsed *schemacheck.Value) (entry, *location.Location, error) {
+	var loc *location.Location
+	var err error
+	if parsed != nil {
+		loc, err = location.DecodeLocationValue(parsed)
+	} else {
+		loc, err = location.DecodeLocation(raw)
+	}
 	if err != nil {
 		if ip, ok := rpcerr.AsInvalidParams(err); ok && len(ip.Violations) > 0 {
 			first := ip.Violations[0]

@@ -3,9 +3,11 @@ package memory
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/ucpgen/ucpgen/runtime/schemacheck"
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/keyorder"
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
@@ -60,6 +62,90 @@ type section struct {
 	failed    int
 	failedRec dataset.Record
 	dropped   bool // the kept Locations were dropped: too many records
+	// read is the Location ReadLocation parsed last, until a visit of its
+	// text takes it; bound is how much text it parses a Location from
+	// first (a little more than the last Location's length).
+	read   readLocation
+	bound  int
+	readIn int // Locations decoded from the tree ReadLocation parsed
+}
+
+// readLocation is a Location parsed in place: its tree, held in doc, and
+// where its text starts and how long it is.
+type readLocation struct {
+	doc   *schemacheck.Document
+	v     *schemacheck.Value
+	start *byte
+	n     int
+}
+
+// firstBound is how many bytes ReadLocation first parses a section's first
+// Location from; it doubles while the Location runs past it.
+const firstBound = 2048
+
+// A section parses each Location where the scan finds it.
+var _ dataset.LocationReader = (*section)(nil)
+
+// ReadLocation parses the Location at the start of b for the visit of its
+// text that follows. It copies no more of b than a bound a little above
+// the last Location's length, doubled while the Location runs past it, and
+// holds the tree until that visit or the next call.
+func (s *section) ReadLocation(b []byte) (int, string, bool) {
+	s.dropRead()
+	if len(b) == 0 || b[0] != '{' || s.failed >= 0 {
+		return 0, "", false
+	}
+	doc := schemacheck.NewDocument()
+	for bound := max(s.bound, firstBound); ; bound *= 2 {
+		v, n, err := doc.ParseFirst(b[:min(bound, len(b))])
+		if err == nil {
+			id, ok := plainID(v)
+			if !ok {
+				break
+			}
+			s.read = readLocation{doc: doc, v: v, start: &b[0], n: n}
+			s.bound = n + n/4 + 64
+			return n, strings.Clone(id), true
+		}
+		if bound >= len(b) {
+			break
+		}
+	}
+	doc.Release()
+	return 0, "", false
+}
+
+// plainID is the Location's id as the scan reads it: a member "id" whose
+// value is a non-empty string written without escapes.
+func plainID(v *schemacheck.Value) (string, bool) {
+	if v.Kind != schemacheck.Object {
+		return "", false
+	}
+	for k := range v.Members {
+		if m := &v.Members[k]; m.Name == "id" {
+			ok := m.Value.Kind == schemacheck.String && m.Value.Str != "" && !strings.Contains(m.Value.Raw, `\`)
+			return m.Value.Str, ok
+		}
+	}
+	return "", false
+}
+
+// takeRead returns the held tree if it is loc's, for one use.
+func (s *section) takeRead(loc []byte) *readLocation {
+	if s.read.doc == nil || len(loc) != s.read.n || len(loc) == 0 || &loc[0] != s.read.start {
+		return nil
+	}
+	r := s.read
+	s.read = readLocation{}
+	return &r
+}
+
+// dropRead releases a held tree no visit took.
+func (s *section) dropRead() {
+	if s.read.doc != nil {
+		s.read.doc.Release()
+		s.read = readLocation{}
+	}
 }
 
 // KeepsRecords tells dataset.OpenFileWith that the section keeps all that
@@ -95,7 +181,13 @@ func (s *section) visit(rec *dataset.Record, loc []byte, unchecked bool) bool {
 		s.n++
 		return true
 	}
-	e, decoded, err := s.memo.decodeRecord(i, *rec, loc)
+	var parsed *schemacheck.Value
+	if r := s.takeRead(loc); r != nil {
+		defer r.doc.Release()
+		parsed = r.v
+		s.readIn++
+	}
+	e, decoded, err := s.memo.decodeRecord(i, *rec, loc, parsed)
 	if err != nil {
 		if unchecked {
 			return false

@@ -72,11 +72,15 @@ func TestFileVisitorsBuildTheSameSource(t *testing.T) {
 		data []byte
 		keep int
 	}
+	light := generated(t, 3000, storegen.Light)
 	cases := []datasetCase{
 		{"default dataset", sampledata.JSON(t), saved},
-		{"storegen light 3000", generated(t, 3000, storegen.Light), saved},
+		{"storegen light 3000", light, saved},
 		{"storegen full 2000", generated(t, 2000, storegen.Full), saved},
 		{"storegen full 2000, few kept", generated(t, 2000, storegen.Full), 700},
+		// A Location ReadLocation parses in more than one try: far longer
+		// than the one before it.
+		{"storegen light 3000, one Location 40 times longer", lengthen(t, light, 1700, 40), saved},
 	}
 	sectionCounts := []int{1, 2, 3, 7, 64}
 	if testshared.Race {
@@ -108,6 +112,21 @@ func TestFileVisitorsBuildTheSameSource(t *testing.T) {
 			sameAnswers(t, read, vis)
 		}
 	}
+}
+
+// lengthen makes record k of a storegen file's Location about times as
+// long, by a street address of that many copies of its own.
+func lengthen(t *testing.T, data []byte, k, times int) []byte {
+	t.Helper()
+	lines := strings.Split(string(data), "\n")
+	re := regexp.MustCompile(`"street_address":"([^"]*)"`)
+	m := re.FindStringSubmatch(lines[k+1])
+	if m == nil {
+		t.Fatalf("record %d has no street address: %.200s", k, lines[k+1])
+	}
+	long := strings.Repeat(m[1]+" ", len(lines[k+1])*times/(len(m[1])+1))
+	lines[k+1] = strings.Replace(lines[k+1], m[0], `"street_address":"`+long+`"`, 1)
+	return []byte(strings.Join(lines, "\n"))
 }
 
 // spoil makes record k (one per line, after the '[' line) of a storegen
@@ -253,5 +272,81 @@ func TestFileVisitorsBuildOnce(t *testing.T) {
 			t.Errorf("%s: err = %v, want errNotVisited", tc.name, err)
 		}
 		df.Close()
+	}
+}
+
+// TestFileVisitorsReadEachLocationInPlace: the sections decode every
+// Location of a clean file from the tree ReadLocation parsed where the
+// scan found it (dataset.LocationReader), a Location far longer than the
+// one before it included, rather than parsing its text a second time.
+func TestFileVisitorsReadEachLocationInPlace(t *testing.T) {
+	light := generated(t, 3000, storegen.Light)
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"storegen light 3000", light},
+		{"one Location 40 times longer", lengthen(t, light, 1700, 40)},
+	} {
+		path := filepath.Join(t.TempDir(), "stores.json")
+		if err := os.WriteFile(path, tc.data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, parts := range testshared.RaceCases([]int{1, 3}, []int{3}) {
+			dv, err := dataset.OpenFileWith(path, parts, FileVisitors())
+			if err != nil {
+				t.Fatal(err)
+			}
+			readIn := 0
+			for _, v := range dv.Visitors() {
+				readIn += v.(*section).readIn
+			}
+			dv.Close()
+			if readIn != 3000 {
+				t.Errorf("%s, %d sections: %d of 3000 Locations decoded from the tree read in place", tc.name, parts, readIn)
+			}
+		}
+	}
+}
+
+// TestReadLocation: ReadLocation takes the Location at the start of the
+// text, whatever follows it and however long it is, and returns its id;
+// it refuses, holding nothing, text that is no whole Location or whose id
+// the scan would not read (empty, not a string, written with an escape).
+func TestReadLocation(t *testing.T) {
+	long := `{"id":"b","name":"` + strings.Repeat("x", 3*firstBound) + `"}`
+	for _, tc := range []struct {
+		name, text string
+		n          int
+		id         string
+	}{
+		{"alone", `{"id":"a","name":"A"}`, 21, "a"},
+		{"the rest of the record after it", `{"name":"A","id":"a"},"aliases":["x"]},` + "\n" + `{"location":{}}`, 21, "a"},
+		{"longer than the first bound", long + `,"items":[]}`, len(long), "b"},
+		{"space inside", `{ "id" : "a" }]`, 14, "a"},
+		{"an escaped id", `{"id":"\u0061"}`, 0, ""},
+		{"an empty id", `{"id":""}`, 0, ""},
+		{"a number id", `{"id":7}`, 0, ""},
+		{"no id", `{"name":"A"}`, 0, ""},
+		{"not an object", `["a"]`, 0, ""},
+		{"space first", ` {"id":"a"}`, 0, ""},
+		{"cut off", `{"id":"a","name":"A`, 0, ""},
+		{"a name twice", `{"id":"a","id":"b"}`, 0, ""},
+		{"invalid UTF-8", "{\"id\":\"a\",\"x\":\"\xff\"}", 0, ""},
+		{"empty", ``, 0, ""},
+	} {
+		s := FileVisitors()().(*section)
+		b := []byte(tc.text)
+		n, id, ok := s.ReadLocation(b)
+		if ok != (tc.n > 0) || n != tc.n || id != tc.id {
+			t.Errorf("%s: ReadLocation = %d, %q, %v; want %d, %q", tc.name, n, id, ok, tc.n, tc.id)
+		}
+		held := s.takeRead(b[:n])
+		if ok != (held != nil) {
+			t.Errorf("%s: holds a tree: %v, want %v", tc.name, held != nil, ok)
+		}
+		if held != nil && held.v.Raw != tc.text[:n] {
+			t.Errorf("%s: holds %q", tc.name, held.v.Raw)
+		}
 	}
 }
