@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/generated/location"
@@ -44,6 +45,34 @@ func TestDecodeLocationValueIsDecodeLocation(t *testing.T) {
 		doc.Release()
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
 			t.Errorf("%.80s: DecodeLocationValue = %+v, %v; DecodeLocation = %+v, %v", text, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+// TestRepeatedHoursAreCheckedAlike: the checks remember the text of an
+// hours array whose items passed (schemacheck.Passed), and that changes no
+// outcome: the same hours in another Location decode alike, an hours array
+// differing by one bad item is still refused, as often as it is given,
+// with the item's pointer, and a Location whose remembered hours are fine
+// is still refused for its other members.
+func TestRepeatedHoursAreCheckedAlike(t *testing.T) {
+	hours := `[{"day":"monday","opens":"07:45","closes":"19:15"},{"day":"tuesday","opens":"07:45","closes":"19:15"}]`
+	bad := strings.Replace(hours, `"closes":"19:15"}]`, `"closes":"24:15"}]`, 1)
+	loc := func(id, name, hours string) []byte {
+		return []byte(`{"id":"` + id + `","name":` + name + `,"timezone":"Europe/Paris","hours":` + hours + `}`)
+	}
+	for round := range 2 {
+		for _, id := range []string{"a", "b"} {
+			l, err := location.DecodeLocation(loc(id, `"Store"`, hours))
+			if err != nil || len(l.Hours.V) != 2 || l.Hours.V[1].Closes != "19:15" {
+				t.Fatalf("round %d, %s: %+v, %v", round, id, l, err)
+			}
+		}
+		if _, err := location.DecodeLocation(loc("c", `"Store"`, bad)); err == nil || !strings.Contains(err.Error(), "/hours/1/closes") {
+			t.Errorf("round %d: hours with a bad item: %v, want an error at /hours/1/closes", round, err)
+		}
+		if _, err := location.DecodeLocation(loc("d", `7`, hours)); err == nil || !strings.Contains(err.Error(), "/name") {
+			t.Errorf("round %d: a bad name beside remembered hours: %v, want an error at /name", round, err)
 		}
 	}
 }

@@ -2373,11 +2373,17 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItems(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedContextAllOf1PropertiesPaymentItems.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkContextAllOf1PropertiesPaymentItems(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedContextAllOf1PropertiesPaymentItems.Add(v.Raw)
 		}
 	}
 }
@@ -2978,11 +2984,17 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkServiceDefsBase(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedServiceDefsBase.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkServiceDefsBase(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedServiceDefsBase.Add(v.Raw)
 		}
 	}
 }
@@ -3075,11 +3087,17 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkCapabilityDefsBase(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedCapabilityDefsBase.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkCapabilityDefsBase(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedCapabilityDefsBase.Add(v.Raw)
 		}
 	}
 }
@@ -3258,11 +3276,17 @@ func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Check
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedConstraintExpressionPropertiesAnyOfItemsResponseSearch.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkConstraintExpressionPropertiesAnyOfItemsResponseSearch(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedConstraintExpressionPropertiesAnyOfItemsResponseSearch.Add(v.Raw)
 		}
 	}
 }
@@ -3326,11 +3350,17 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSear
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkAvailablePaymentInstrumentResponseSearch(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedAvailablePaymentInstrumentResponseSearch.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkAvailablePaymentInstrumentResponseSearch(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedAvailablePaymentInstrumentResponseSearch.Add(v.Raw)
 		}
 	}
 }
@@ -3374,11 +3404,17 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkPaymentHandlerDefsBaseResponseSearch(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedPaymentHandlerDefsBaseResponseSearch.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkPaymentHandlerDefsBaseResponseSearch(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedPaymentHandlerDefsBaseResponseSearch.Add(v.Raw)
 		}
 	}
 }
@@ -3446,11 +3482,17 @@ func checkUCPDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 // (response).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
-		for i := range v.Items {
-			ip := at.Item(i)
-			checkCapabilityDefsBase(c, &v.Items[i], &ip)
-			if c.Stop() {
-				return
+		if !passedCapabilityDefsBase.Has(v.Raw) {
+			failed := c.Failed()
+			for i := range v.Items {
+				ip := at.Item(i)
+				checkCapabilityDefsBase(c, &v.Items[i], &ip)
+				if c.Stop() {
+					return
+				}
+			}
+			if !failed && !c.Failed() {
+				passedCapabilityDefsBase.Add(v.Raw)
 			}
 		}
 	}
@@ -3695,11 +3737,17 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkDailyHour(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedDailyHour.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkDailyHour(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedDailyHour.Add(v.Raw)
 		}
 	}
 }
@@ -3757,11 +3805,17 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkExceptionHour(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedExceptionHour.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkExceptionHour(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedExceptionHour.Add(v.Raw)
 		}
 	}
 }
@@ -3849,11 +3903,17 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocation(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedLocation.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkLocation(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedLocation.Add(v.Raw)
 		}
 	}
 }
@@ -4116,11 +4176,17 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkMessage(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedMessage.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkMessage(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedMessage.Add(v.Raw)
 		}
 	}
 }
@@ -4258,11 +4324,17 @@ func checkConstraintExpressionPropertiesAnyOfResponseLookup(c *schemacheck.Check
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkConstraintExpressionPropertiesAnyOfItemsResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedConstraintExpressionPropertiesAnyOfItemsResponseLookup.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkConstraintExpressionPropertiesAnyOfItemsResponseLookup(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedConstraintExpressionPropertiesAnyOfItemsResponseLookup.Add(v.Raw)
 		}
 	}
 }
@@ -4326,11 +4398,17 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLook
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkAvailablePaymentInstrumentResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedAvailablePaymentInstrumentResponseLookup.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkAvailablePaymentInstrumentResponseLookup(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedAvailablePaymentInstrumentResponseLookup.Add(v.Raw)
 		}
 	}
 }
@@ -4374,11 +4452,17 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkPaymentHandlerDefsBaseResponseLookup(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedPaymentHandlerDefsBaseResponseLookup.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkPaymentHandlerDefsBaseResponseLookup(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedPaymentHandlerDefsBaseResponseLookup.Add(v.Raw)
 		}
 	}
 }
@@ -4484,11 +4568,17 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Add(v.Raw)
 		}
 	}
 }
@@ -4531,11 +4621,17 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationLookupDefsLookupLocation(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedLocationLookupDefsLookupLocation.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkLocationLookupDefsLookupLocation(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedLocationLookupDefsLookupLocation.Add(v.Raw)
 		}
 	}
 }
@@ -4581,8 +4677,9 @@ func explain(check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.P
 }
 
 var (
-	pattern1 = schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$")
-	bound2   = schemacheck.Bound{
+	pattern1                                  = schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$")
+	passedContextAllOf1PropertiesPaymentItems = &schemacheck.Passed{}
+	bound2                                    = schemacheck.Bound{
 		F:    -90.0,
 		Text: "-90",
 	}
@@ -4607,7 +4704,21 @@ var (
 		F:    1.0,
 		Text: "1",
 	}
-	pattern9     = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
-	pattern10    = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
-	constValue11 = schemacheck.MustValue("true")
+	pattern9                                                          = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
+	passedServiceDefsBase                                             = &schemacheck.Passed{}
+	passedCapabilityDefsBase                                          = &schemacheck.Passed{}
+	passedConstraintExpressionPropertiesAnyOfItemsResponseSearch      = &schemacheck.Passed{}
+	passedAvailablePaymentInstrumentResponseSearch                    = &schemacheck.Passed{}
+	passedPaymentHandlerDefsBaseResponseSearch                        = &schemacheck.Passed{}
+	pattern10                                                         = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
+	passedDailyHour                                                   = &schemacheck.Passed{}
+	passedExceptionHour                                               = &schemacheck.Passed{}
+	passedLocation                                                    = &schemacheck.Passed{}
+	constValue11                                                      = schemacheck.MustValue("true")
+	passedMessage                                                     = &schemacheck.Passed{}
+	passedConstraintExpressionPropertiesAnyOfItemsResponseLookup      = &schemacheck.Passed{}
+	passedAvailablePaymentInstrumentResponseLookup                    = &schemacheck.Passed{}
+	passedPaymentHandlerDefsBaseResponseLookup                        = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocation                            = &schemacheck.Passed{}
 )

@@ -2223,11 +2223,17 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkContextAllOf1PropertiesPaymentItems(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedContextAllOf1PropertiesPaymentItems.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkContextAllOf1PropertiesPaymentItems(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedContextAllOf1PropertiesPaymentItems.Add(v.Raw)
 		}
 	}
 }
@@ -2606,11 +2612,17 @@ func checkLocationFilterPropertiesInventory(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkInventoryFilter(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedInventoryFilter.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkInventoryFilter(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedInventoryFilter.Add(v.Raw)
 		}
 	}
 }
@@ -2845,11 +2857,17 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkServiceDefsBase(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedServiceDefsBase.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkServiceDefsBase(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedServiceDefsBase.Add(v.Raw)
 		}
 	}
 }
@@ -2942,11 +2960,17 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkCapabilityDefsBase(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedCapabilityDefsBase.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkCapabilityDefsBase(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedCapabilityDefsBase.Add(v.Raw)
 		}
 	}
 }
@@ -3033,11 +3057,17 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstruments(c *schemach
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkAvailablePaymentInstrument(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedAvailablePaymentInstrument.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkAvailablePaymentInstrument(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedAvailablePaymentInstrument.Add(v.Raw)
 		}
 	}
 }
@@ -3080,11 +3110,17 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalProperties(c *schemachec
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkPaymentHandlerDefsBase(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedPaymentHandlerDefsBase.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkPaymentHandlerDefsBase(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedPaymentHandlerDefsBase.Add(v.Raw)
 		}
 	}
 }
@@ -3152,11 +3188,17 @@ func checkUCPDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 // (response).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
-		for i := range v.Items {
-			ip := at.Item(i)
-			checkCapabilityDefsBase(c, &v.Items[i], &ip)
-			if c.Stop() {
-				return
+		if !passedCapabilityDefsBase.Has(v.Raw) {
+			failed := c.Failed()
+			for i := range v.Items {
+				ip := at.Item(i)
+				checkCapabilityDefsBase(c, &v.Items[i], &ip)
+				if c.Stop() {
+					return
+				}
+			}
+			if !failed && !c.Failed() {
+				passedCapabilityDefsBase.Add(v.Raw)
 			}
 		}
 	}
@@ -3352,11 +3394,17 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkDailyHour(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedDailyHour.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkDailyHour(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedDailyHour.Add(v.Raw)
 		}
 	}
 }
@@ -3414,11 +3462,17 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkExceptionHour(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedExceptionHour.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkExceptionHour(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedExceptionHour.Add(v.Raw)
 		}
 	}
 }
@@ -3506,11 +3560,17 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocation(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedLocation.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkLocation(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedLocation.Add(v.Raw)
 		}
 	}
 }
@@ -3773,11 +3833,17 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkMessage(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedMessage.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkMessage(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedMessage.Add(v.Raw)
 		}
 	}
 }
@@ -3893,11 +3959,17 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Add(v.Raw)
 		}
 	}
 }
@@ -3940,11 +4012,17 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	for i := range v.Items {
-		ip := at.Item(i)
-		checkLocationLookupDefsLookupLocation(c, &v.Items[i], &ip)
-		if c.Stop() {
-			return
+	if !passedLocationLookupDefsLookupLocation.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Items {
+			ip := at.Item(i)
+			checkLocationLookupDefsLookupLocation(c, &v.Items[i], &ip)
+			if c.Stop() {
+				return
+			}
+		}
+		if !failed && !c.Failed() {
+			passedLocationLookupDefsLookupLocation.Add(v.Raw)
 		}
 	}
 }
@@ -3990,8 +4068,9 @@ func explain(check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.P
 }
 
 var (
-	pattern1 = schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$")
-	bound2   = schemacheck.Bound{
+	pattern1                                  = schemacheck.Pattern("^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9_-]*[a-z0-9_])?)+$")
+	passedContextAllOf1PropertiesPaymentItems = &schemacheck.Passed{}
+	bound2                                    = schemacheck.Bound{
 		F:    -90.0,
 		Text: "-90",
 	}
@@ -4011,12 +4090,23 @@ var (
 		F:    0.0,
 		Text: "0",
 	}
-	pattern7 = schemacheck.Pattern("(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$")
-	bound8   = schemacheck.Bound{
+	pattern7              = schemacheck.Pattern("(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$")
+	passedInventoryFilter = &schemacheck.Passed{}
+	bound8                = schemacheck.Bound{
 		F:    1.0,
 		Text: "1",
 	}
-	pattern9     = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
-	pattern10    = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
-	constValue11 = schemacheck.MustValue("true")
+	pattern9                                                          = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
+	passedServiceDefsBase                                             = &schemacheck.Passed{}
+	passedCapabilityDefsBase                                          = &schemacheck.Passed{}
+	passedAvailablePaymentInstrument                                  = &schemacheck.Passed{}
+	passedPaymentHandlerDefsBase                                      = &schemacheck.Passed{}
+	pattern10                                                         = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
+	passedDailyHour                                                   = &schemacheck.Passed{}
+	passedExceptionHour                                               = &schemacheck.Passed{}
+	passedLocation                                                    = &schemacheck.Passed{}
+	constValue11                                                      = schemacheck.MustValue("true")
+	passedMessage                                                     = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocation                            = &schemacheck.Passed{}
 )

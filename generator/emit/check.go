@@ -58,6 +58,9 @@ type checkTable struct {
 	enumNames map[string]bool
 	patterns  map[string]string
 	varNames  map[string]string // prefix and value text -> package variable
+	// passedNames names the schemacheck.Passed of each item check whose
+	// arrays are remembered (rememberPassed).
+	passedNames map[string]string
 	// tails maps a statement to the form it takes as a function's last
 	// statement: its trailing return is dropped (dropAtEnd drops it whole).
 	tails map[jen.Code]jen.Code
@@ -118,7 +121,7 @@ func newCheckTable(plan *namePlan) *checkTable {
 	return &checkTable{
 		plan: plan, branch: map[string]bool{},
 		enumFn: map[string]string{}, enumNames: map[string]bool{}, patterns: map[string]string{},
-		varNames: map[string]string{}, tails: map[jen.Code]jen.Code{}, kindOnly: map[jen.Code]string{},
+		varNames: map[string]string{}, passedNames: map[string]string{}, tails: map[jen.Code]jen.Code{}, kindOnly: map[jen.Code]string{},
 		recs: map[schemaKey]*checkRecord{}, bodies: map[string]*checkRecord{},
 		refCalls: map[jen.Code]*checkRecord{}, done: map[schemaKey]bool{},
 	}
@@ -807,13 +810,66 @@ func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) (
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
+		each := jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
 			jen.Id("ip").Op(":=").Id("at").Dot("Item").Call(jen.Id("i")),
 			jen.Id("check"+n).Call(jen.Id("c"), jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i")), jen.Op("&").Id("ip")),
 			st.stopCheck(),
-		))
+		)
+		if !containerItems(s.Items) {
+			return append(out, each), nil
+		}
+		out = append(out, st.rememberPassed(n, each))
 	}
 	return out, nil
+}
+
+// rememberPassed wraps the loop that checks an array's items against
+// check<n> so that an array whose text passed before is not checked again
+// (schemacheck.Passed): arrays of objects repeat word for word across the
+// records of a dataset, such as a chain's opening hours. One Passed serves
+// every array whose items check<n> checks.
+func (st *checkTable) rememberPassed(n string, each jen.Code) jen.Code {
+	name, ok := st.passedNames[n]
+	if !ok {
+		name = "passed" + n
+		st.passedNames[n] = name
+		st.vars = append(st.vars, jen.Id(name).Op("=").Op("&").Qual(checkPkg, "Passed").Values())
+	}
+	raw := jen.Id("v").Dot("Raw")
+	return jen.If(jen.Op("!").Id(name).Dot("Has").Call(raw)).Block(
+		jen.Id("failed").Op(":=").Id("c").Dot("Failed").Call(),
+		each,
+		jen.If(jen.Op("!").Id("failed").Op("&&").Op("!").Id("c").Dot("Failed").Call()).Block(
+			jen.Id(name).Dot("Add").Call(raw),
+		),
+	)
+}
+
+// containerItems reports whether items (through $ref and allOf) says its
+// values are objects or arrays: the arrays worth remembering, whose items
+// take more to check than their text takes to look up.
+func containerItems(items *load.Schema) bool {
+	seen := map[*load.Schema]bool{}
+	var walk func(s *load.Schema) bool
+	walk = func(s *load.Schema) bool {
+		if s == nil || seen[s] {
+			return false
+		}
+		seen[s] = true
+		if len(s.Types) == 1 && (s.Types[0] == "object" || s.Types[0] == "array") {
+			return true
+		}
+		if walk(s.Ref) {
+			return true
+		}
+		for _, a := range s.AllOf {
+			if walk(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(items)
 }
 
 // containsCheck counts the items matching the contains schema (quietly,
