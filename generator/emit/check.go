@@ -849,27 +849,9 @@ func (st *checkTable) rememberPassed(n string, each jen.Code) jen.Code {
 // values are objects or arrays: the arrays worth remembering, whose items
 // take more to check than their text takes to look up.
 func containerItems(items *load.Schema) bool {
-	seen := map[*load.Schema]bool{}
-	var walk func(s *load.Schema) bool
-	walk = func(s *load.Schema) bool {
-		if s == nil || seen[s] {
-			return false
-		}
-		seen[s] = true
-		if len(s.Types) == 1 && (s.Types[0] == "object" || s.Types[0] == "array") {
-			return true
-		}
-		if walk(s.Ref) {
-			return true
-		}
-		for _, a := range s.AllOf {
-			if walk(a) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(items)
+	return items.Reaches(func(s *load.Schema) bool {
+		return len(s.Types) == 1 && (s.Types[0] == "object" || s.Types[0] == "array")
+	})
 }
 
 // containsCheck counts the items matching the contains schema (quietly,

@@ -497,27 +497,7 @@ func containsSchema(list []*load.Schema, s *load.Schema) bool {
 
 // includes reports whether target is reachable from s through $ref and allOf.
 func includes(s, target *load.Schema) bool {
-	seen := map[*load.Schema]bool{}
-	var walk func(x *load.Schema) bool
-	walk = func(x *load.Schema) bool {
-		if x == nil || seen[x] {
-			return false
-		}
-		if x == target {
-			return true
-		}
-		seen[x] = true
-		if walk(x.Ref) {
-			return true
-		}
-		for _, a := range x.AllOf {
-			if walk(a) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(s)
+	return s.Reaches(func(x *load.Schema) bool { return x == target })
 }
 
 // isWrapper reports whether a $ref schema's siblings leave the Go shape of

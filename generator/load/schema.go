@@ -102,6 +102,33 @@ func (s *Schema) Property(name string) *Schema {
 	return nil
 }
 
+// Reaches reports whether s, or a schema it requires through $ref and
+// allOf (each once, so cycles end), satisfies ok: what a value that s
+// accepts must also be.
+func (s *Schema) Reaches(ok func(*Schema) bool) bool {
+	seen := map[*Schema]bool{}
+	var walk func(x *Schema) bool
+	walk = func(x *Schema) bool {
+		if x == nil || seen[x] {
+			return false
+		}
+		if ok(x) {
+			return true
+		}
+		seen[x] = true
+		if walk(x.Ref) {
+			return true
+		}
+		for _, a := range x.AllOf {
+			if walk(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(s)
+}
+
 // HasType reports whether the type keyword lists t.
 func (s *Schema) HasType(t string) bool {
 	for _, x := range s.Types {
