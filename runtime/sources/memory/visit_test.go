@@ -350,3 +350,31 @@ func TestReadLocation(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLocationBound: a section's first Location is parsed from
+// firstBound bytes, each next one from boundSlack more than the longest of
+// the last recentLocations it read, so one long Location raises the bound
+// for the next few only.
+func TestReadLocationBound(t *testing.T) {
+	s := FileVisitors()().(*section)
+	if got := s.nextBound(); got != firstBound {
+		t.Fatalf("first bound %d, want %d", got, firstBound)
+	}
+	loc := func(n int) []byte { // a Location of exactly n bytes
+		head := `{"id":"a","name":"`
+		return []byte(head + strings.Repeat("x", n-len(head)-2) + `"}`)
+	}
+	for k, n := range []int{300, 5000, 300, 300, 300, 300, 300, 300, 300, 300} {
+		b := loc(n)
+		if got, _, ok := s.ReadLocation(b); !ok || got != n {
+			t.Fatalf("Location %d: ReadLocation = %d, %v; want %d", k, got, ok, n)
+		}
+		want := 5000 + boundSlack
+		if k == 0 || k >= 1+recentLocations {
+			want = 300 + boundSlack
+		}
+		if got := s.nextBound(); got != want {
+			t.Errorf("after Location %d (%d bytes): bound %d, want %d", k, n, got, want)
+		}
+	}
+}
