@@ -185,11 +185,9 @@ func (r *reader) ReadLocation(b []byte) (int, string, bool) {
 		v, n, err := doc.ParseFirst(b[:min(bound, len(b))])
 		if err == nil {
 			defer doc.Release()
-			for _, m := range v.Members {
-				if m.Name == "id" && m.Value.Kind == schemacheck.String && m.Value.Str != "" && !strings.Contains(m.Value.Raw, `\`) {
-					r.read = b[:n]
-					return n, strings.Clone(m.Value.Str), v.Kind == schemacheck.Object
-				}
+			if id := v.Get("id"); id != nil && id.Kind == schemacheck.String && id.Str != "" && !strings.Contains(id.Raw, `\`) {
+				r.read = b[:n]
+				return n, strings.Clone(id.Str), true
 			}
 			return 0, "", false
 		}

@@ -139,16 +139,11 @@ func (s *section) ReadLocation(b []byte) (int, string, bool) {
 // plainID is the Location's id as the scan reads it: a member "id" whose
 // value is a non-empty string written without escapes.
 func plainID(v *schemacheck.Value) (string, bool) {
-	if v.Kind != schemacheck.Object {
+	id := v.Get("id")
+	if v.Kind != schemacheck.Object || id == nil {
 		return "", false
 	}
-	for k := range v.Members {
-		if m := &v.Members[k]; m.Name == "id" {
-			ok := m.Value.Kind == schemacheck.String && m.Value.Str != "" && !strings.Contains(m.Value.Raw, `\`)
-			return m.Value.Str, ok
-		}
-	}
-	return "", false
+	return id.Str, id.Kind == schemacheck.String && id.Str != "" && !strings.Contains(id.Raw, `\`)
 }
 
 // takeRead returns the held tree if it is loc's, for one use.
