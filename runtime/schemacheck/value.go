@@ -168,6 +168,7 @@ type parser struct {
 	mems    []Member // the current chunk of member arrays
 	nv, nm  int      // slots of the current chunks handed out
 	dirty   bool     // the chunks hold a previous document
+	rep     *Repeats // shares the trees of repeated arrays, when set
 }
 
 // ParseFirst reads the JSON value at the start of data, which more text
@@ -302,10 +303,27 @@ func (p *parser) value(depth int) (Value, error) {
 	case '{':
 		return p.object(depth)
 	case '[':
+		if p.rep != nil && depth > 0 {
+			return p.arrayRepeating(depth)
+		}
 		return p.array(depth)
 	}
 	var v Value
 	err := p.scalar(&v)
+	return v, err
+}
+
+// arrayRepeating is array sharing the tree p.rep holds for the array's
+// text, or offering it the tree of a text it does not hold.
+func (p *parser) arrayRepeating(depth int) (Value, error) {
+	if v, hit := p.repeatedArray(depth); hit {
+		return v, nil
+	}
+	start := p.i
+	v, err := p.array(depth)
+	if err == nil {
+		p.rep.remember(p.s[start:p.i], &v)
+	}
 	return v, err
 }
 

@@ -70,6 +70,9 @@ type section struct {
 	recent [recentLocations]int32
 	nread  int
 	readIn int // Locations decoded from the tree ReadLocation parsed
+	// repeats shares, between the Locations ReadLocation parses, the
+	// trees of arrays they repeat word for word (opening hours).
+	repeats *schemacheck.Repeats
 }
 
 // readLocation is a Location parsed in place: its tree, held in doc, and
@@ -115,9 +118,12 @@ func (s *section) ReadLocation(b []byte) (int, string, bool) {
 	if len(b) == 0 || b[0] != '{' || s.failed >= 0 {
 		return 0, "", false
 	}
+	if s.repeats == nil {
+		s.repeats = schemacheck.NewRepeats()
+	}
 	doc := schemacheck.NewDocument()
 	for bound := s.nextBound(); ; bound *= 2 {
-		v, n, err := doc.ParseFirst(b[:min(bound, len(b))])
+		v, n, err := doc.ParseFirstRepeating(b[:min(bound, len(b))], s.repeats)
 		if err == nil {
 			id, ok := plainID(v)
 			if !ok {

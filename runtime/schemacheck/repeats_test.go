@@ -1,0 +1,184 @@
+package schemacheck_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	sc "github.com/ucpgen/ucpgen/runtime/schemacheck"
+)
+
+// hoursOf is a week of opening hours as a store's Location writes them: an
+// array of objects, long enough for a Repeats to keep.
+func hoursOf(opens string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, d := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"day":%q,"opens":%q,"closes":"20:00"}`, d, opens)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// parseBoth reads text with ParseFirst and with ParseFirstRepeating over r,
+// and fails unless both give the same tree, length and error. The tree is
+// valid until the test ends.
+func parseBoth(t *testing.T, r *sc.Repeats, text string) *sc.Value {
+	t.Helper()
+	plain := sc.NewDocument()
+	defer plain.Release()
+	want, wantN, wantErr := plain.ParseFirst([]byte(text))
+	doc := sc.NewDocument()
+	got, n, err := doc.ParseFirstRepeating([]byte(text), r)
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) || n != wantN {
+		t.Fatalf("ParseFirstRepeating(%.60q) = %d, %v; ParseFirst %d, %v", text, n, err, wantN, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ParseFirstRepeating(%.60q) read another tree than ParseFirst", text)
+	}
+	t.Cleanup(doc.Release)
+	return got
+}
+
+// TestRepeatsShareTrees: a repeated array of objects is parsed once and its
+// tree shared, and every document reads as ParseFirst reads it.
+func TestRepeatsShareTrees(t *testing.T) {
+	r := sc.NewRepeats()
+	week := hoursOf("09:00")
+	docs := []string{
+		`{"id":"a","hours":` + week + `}`,
+		`{"id":"b","hours":` + week + `,"more":1} trailing`,
+		`{"id":"c","hours":` + hoursOf("10:00") + `}`,
+		`{"id":"d","nested":{"hours":` + week + `}}`,
+		`[` + week + `,` + week + `]`,
+		`{"id":"e","hours": ` + week + ` }`,
+	}
+	var trees []*sc.Value
+	for _, d := range docs {
+		trees = append(trees, parseBoth(t, r, d))
+	}
+	if r.Len() != 2 {
+		t.Errorf("Repeats holds %d texts, want 2 (the two weeks)", r.Len())
+	}
+	// The first reading parsed the week; every later one shares the tree
+	// the Repeats made of it.
+	first := &trees[1].Get("hours").Items[0]
+	if &trees[0].Get("hours").Items[0] == first {
+		t.Error("the first reading of the week shares a tree")
+	}
+	for i, v := range []*sc.Value{trees[3].Get("nested").Get("hours"), &trees[4].Items[0], &trees[4].Items[1], trees[5].Get("hours")} {
+		if &v.Items[0] != first {
+			t.Errorf("repeat %d of the week has a tree of its own", i)
+		}
+		if v.Raw != week {
+			t.Errorf("repeat %d: Raw %.40q, want the week's text", i, v.Raw)
+		}
+	}
+	if other := trees[2].Get("hours"); &other.Items[0] == first {
+		t.Error("another week shares the first week's tree")
+	}
+	// The shared tree outlives the Documents and their reuse.
+	shared := *trees[0].Get("hours")
+	for range 3 {
+		doc := sc.NewDocument()
+		if _, err := doc.Parse([]byte(`[{"x":"` + strings.Repeat("z", 200) + `"},[1,2,3]]`)); err != nil {
+			t.Fatal(err)
+		}
+		doc.Release()
+	}
+	if want, _ := sc.Parse([]byte(week)); !reflect.DeepEqual(shared, want) {
+		t.Error("the shared tree changed when Documents were released and reused")
+	}
+	// What follows a remembered text is still read, and refused when wrong.
+	for _, bad := range []string{
+		`{"hours":` + week + `,"hours":1}`,
+		`{"hours":` + week + ` "x":1}`,
+		`{"hours":` + week,
+		`{"hours":` + week[:len(week)-1] + `,}`,
+		`{"hours":` + week[:len(week)-1] + `,{"day":"x"}]}`,
+	} {
+		parseBoth(t, r, bad)
+	}
+	// Only arrays of objects or arrays, long enough, are kept (the last
+	// bad text above is a valid array).
+	if r.Len() != 3 {
+		t.Errorf("Repeats holds %d texts, want 3", r.Len())
+	}
+	for _, d := range []string{
+		`{"list":[` + strings.Repeat(`"abcdefgh",`, 10) + `"z"]}`,
+		`{"short":[{"a":1}]}`,
+	} {
+		parseBoth(t, r, d)
+		parseBoth(t, r, d)
+	}
+	if r.Len() != 3 {
+		t.Errorf("Repeats holds %d texts, want still 3", r.Len())
+	}
+}
+
+// TestRepeatsKeepDepth: a remembered array repeated deeper than it was
+// first read is refused when it nests past the limit there, as ParseFirst
+// refuses it.
+func TestRepeatsKeepDepth(t *testing.T) {
+	r := sc.NewRepeats()
+	deep := strings.Repeat("[", 40) + `{"k":"` + strings.Repeat("v", 64) + `"}` + strings.Repeat("]", 40)
+	parseBoth(t, r, `{"a":`+deep+`}`)
+	if r.Len() == 0 {
+		t.Fatal("Repeats holds nothing")
+	}
+	for _, outer := range []int{400, 471, 472, 473, 600} {
+		text := strings.Repeat(`{"o":`, outer) + deep + strings.Repeat("}", outer)
+		parseBoth(t, r, text)
+	}
+}
+
+// TestRepeatsBounded: a Repeats stops remembering at its bounds, and what
+// it no longer remembers is parsed as before.
+func TestRepeatsBounded(t *testing.T) {
+	r := sc.NewRepeats()
+	for i := range 3000 {
+		parseBoth(t, r, `{"h":`+hoursOf(fmt.Sprintf("%02d:%02d", i/60%24, i%60))+`,"n":`+fmt.Sprint(i)+`}`)
+	}
+	if r.Len() != 1024 {
+		t.Errorf("Repeats holds %d texts, want its bound 1024", r.Len())
+	}
+	alike := sc.NewRepeats()
+	for i := range 40 {
+		// The same first 64 bytes: at most 16 are kept.
+		parseBoth(t, alike, `{"a":[[`+strings.Repeat("0,", 40)+fmt.Sprint(i)+`]]}`)
+	}
+	if alike.Len() != 16 {
+		t.Errorf("Repeats holds %d texts alike, want 16", alike.Len())
+	}
+	long := `{"a":[{"s":"` + strings.Repeat("x", 3000) + `"}]}`
+	parseBoth(t, alike, long)
+	if alike.Len() != 16 {
+		t.Errorf("Repeats kept a %d-byte text", len(long))
+	}
+}
+
+// FuzzParseFirstRepeating: a text read a second time over the Repeats its
+// first reading filled reads as ParseFirst reads it.
+func FuzzParseFirstRepeating(f *testing.F) {
+	week := hoursOf("08:00")
+	for _, s := range []string{
+		`{"hours":` + week + `}`,
+		`[` + week + `,` + week + `] x`,
+		`{"a":` + week + `,"a":` + week + `}`,
+		`[` + strings.Repeat(`[{"a":"`+strings.Repeat("b", 70)+`"}],`, 3) + `1]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
+		r := sc.NewRepeats()
+		parseBoth(t, r, string(data))
+		parseBoth(t, r, string(data))
+	})
+}
