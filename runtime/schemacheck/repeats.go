@@ -1,27 +1,38 @@
 package schemacheck
 
-// Repeats remembers the trees of arrays of objects or arrays that a
-// Document parsed, by their text, so that a load whose records repeat such
-// an array word for word (a chain's opening hours, in most of a million
-// stores) parses each distinct text once and shares its tree. A valid JSON
-// array ends where its text says, so an array whose text begins with one
-// that parsed before is that array, and has its tree: sharing changes no
-// result. It holds at most repeatsMax texts of repeatsShortest to
-// repeatsLongest bytes, the first it is shown (no more than repeatsAlike
-// with the same first repeatsShortest bytes), so its memory stays bounded
-// (a few MiB) whatever it reads.
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Repeats remembers the trees of containers of containers (an array whose
+// first item, or an object whose first member, is an object or an array)
+// that a Document parsed below its top level, by their text, so that a
+// load whose records repeat such a value word for word (a chain's opening
+// hours, its amenities, in most of a million stores) parses each distinct
+// text once and shares its tree. A valid JSON value ends where its text
+// says, so a value whose text begins with one that parsed before is that
+// value, and has its tree: sharing changes no result. It holds at most
+// repeatsMax texts of repeatsShortest to repeatsLongest bytes, the first
+// it is shown (no more than repeatsAlike with the same first
+// repeatsShortest bytes), so its memory stays bounded (about 10 MiB of
+// opening hours) whatever it reads.
 //
-// A Repeats serves one goroutine at a time. The trees it hands out are
-// shared by every document that repeats the text, and must not be changed;
-// they stay valid after the Document is released.
+// A Repeats is safe for concurrent use: the sections of one file, parsed
+// on several cores, share one. The trees it hands out are shared by every
+// document that repeats the text, and must not be changed; they stay valid
+// after the Document is released.
 type Repeats struct {
-	// byStart holds the remembered arrays by their first repeatsShortest
-	// bytes.
-	byStart map[string][]repeated
-	n       int
+	// byStart holds the remembered values by their first repeatsShortest
+	// bytes. Readers load it without a lock; remember replaces it by a
+	// copy holding one more (a few thousand copies at most, for a few
+	// hundred readings each saved on a large load).
+	byStart atomic.Pointer[map[string][]repeated]
+	mu      sync.Mutex // serializes remember
+	n       atomic.Int32
 }
 
-// repeated is a remembered array: its text, its tree, and how many levels
+// repeated is a remembered value: its text, its tree, and how many levels
 // it nests, so a repeat deeper in a document is still held to maxDepth.
 type repeated struct {
 	text   string
@@ -29,35 +40,39 @@ type repeated struct {
 	height int
 }
 
-// Bounds of what a Repeats holds. An array shorter than repeatsShortest
+// Bounds of what a Repeats holds. A value shorter than repeatsShortest
 // costs little to parse again.
 const (
-	repeatsMax      = 1024
+	repeatsMax      = 2048
 	repeatsShortest = 64
 	repeatsLongest  = 2048
 	repeatsAlike    = 16
 )
 
 // NewRepeats returns an empty Repeats.
-func NewRepeats() *Repeats { return &Repeats{byStart: map[string][]repeated{}} }
+func NewRepeats() *Repeats {
+	r := &Repeats{}
+	r.byStart.Store(&map[string][]repeated{})
+	return r
+}
 
-// ParseFirstRepeating is ParseFirst sharing the trees of arrays r holds:
-// an array of objects or arrays whose text r remembers is not parsed again,
-// and one it does not is remembered while there is room.
+// ParseFirstRepeating is ParseFirst sharing the trees r holds: a container
+// of containers whose text r remembers is not parsed again, and one it
+// does not is remembered while there is room.
 func (d *Document) ParseFirstRepeating(data []byte, r *Repeats) (v *Value, n int, err error) {
 	d.p.rep = r
 	defer func() { d.p.rep = nil }()
 	return d.p.parseFirst(data)
 }
 
-// repeatedArray returns the tree p.rep holds for the array at p.i, depth
+// repeated returns the tree p.rep holds for the container at p.i, depth
 // levels down, and moves p.i past it; false when it holds none.
-func (p *parser) repeatedArray(depth int) (Value, bool) {
+func (p *parser) repeated(depth int) (Value, bool) {
 	rest := p.s[p.i:]
 	if len(rest) < repeatsShortest {
 		return Value{}, false
 	}
-	alike := p.rep.byStart[rest[:repeatsShortest]]
+	alike := (*p.rep.byStart.Load())[rest[:repeatsShortest]]
 	for i := range alike {
 		r := &alike[i]
 		if len(rest) >= len(r.text) && rest[:len(r.text)] == r.text && depth+r.height <= maxDepth {
@@ -70,16 +85,15 @@ func (p *parser) repeatedArray(depth int) (Value, bool) {
 	return Value{}, false
 }
 
-// remember keeps the tree of text, an array v the document just parsed,
-// when it is worth keeping and there is room: parsed again on its own, so
-// that the tree and its strings live in memory no Document reuses.
+// remember keeps the tree of text, a container v the document just
+// parsed, when it is worth keeping and there is room: parsed again on its
+// own, so that the tree and its strings live in memory no Document reuses.
 func (r *Repeats) remember(text string, v *Value) {
-	if r.n >= repeatsMax || len(text) < repeatsShortest || len(text) > repeatsLongest ||
-		len(v.Items) == 0 || v.Items[0].Kind != Array && v.Items[0].Kind != Object {
+	if r.n.Load() >= repeatsMax || len(text) < repeatsShortest || len(text) > repeatsLongest || !nests(v) {
 		return
 	}
 	start := text[:repeatsShortest]
-	if len(r.byStart[start]) >= repeatsAlike {
+	if len((*r.byStart.Load())[start]) >= repeatsAlike {
 		return
 	}
 	var p parser
@@ -87,8 +101,92 @@ func (r *Repeats) remember(text string, v *Value) {
 	if err != nil {
 		return // cannot happen: the same text just parsed
 	}
-	r.byStart[p.s[:repeatsShortest]] = append(r.byStart[start], repeated{text: p.s, v: *own, height: height(own)})
-	r.n++
+	e := repeated{text: p.s, v: compact(own), height: height(own)}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := *r.byStart.Load()
+	alike := old[start]
+	if r.n.Load() >= repeatsMax || len(alike) >= repeatsAlike {
+		return
+	}
+	for i := range alike {
+		if alike[i].text == e.text {
+			return // remembered meanwhile by another section
+		}
+	}
+	m := make(map[string][]repeated, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	m[e.text[:repeatsShortest]] = append(alike[:len(alike):len(alike)], e)
+	r.byStart.Store(&m)
+	r.n.Add(1)
+}
+
+// compact copies the tree of v into two allocations sized to it, one for
+// its values and one for its members: a parser's arenas come in chunks of
+// at least minChunk slots, several kilobytes around a tree of a few
+// hundred bytes, which a Repeats would keep for the life of a load.
+func compact(v *Value) Value {
+	nv, nm := treeSize(v)
+	c := compactor{vals: make([]Value, 0, nv), mems: make([]Member, 0, nm)}
+	return c.copy(v)
+}
+
+// treeSize returns how many items and members the tree of v holds.
+func treeSize(v *Value) (items, members int) {
+	items, members = len(v.Items), len(v.Members)
+	for i := range v.Items {
+		a, b := treeSize(&v.Items[i])
+		items, members = items+a, members+b
+	}
+	for i := range v.Members {
+		a, b := treeSize(&v.Members[i].Value)
+		items, members = items+a, members+b
+	}
+	return items, members
+}
+
+// compactor hands out the slots compact copies a tree into.
+type compactor struct {
+	vals []Value
+	mems []Member
+}
+
+func (c *compactor) copy(v *Value) Value {
+	out := *v
+	if v.Items != nil {
+		at := len(c.vals)
+		c.vals = append(c.vals, v.Items...)
+		out.Items = c.vals[at:len(c.vals):len(c.vals)]
+		for i := range out.Items {
+			out.Items[i] = c.copy(&v.Items[i])
+		}
+	}
+	if v.Members != nil {
+		at := len(c.mems)
+		c.mems = append(c.mems, v.Members...)
+		out.Members = c.mems[at:len(c.mems):len(c.mems)]
+		for i := range out.Members {
+			out.Members[i].Value = c.copy(&v.Members[i].Value)
+		}
+	}
+	return out
+}
+
+// nests reports whether v is a container whose first item or member is
+// one.
+func nests(v *Value) bool {
+	var first *Value
+	switch {
+	case len(v.Items) > 0:
+		first = &v.Items[0]
+	case len(v.Members) > 0:
+		first = &v.Members[0].Value
+	default:
+		return false
+	}
+	return first.Kind == Array || first.Kind == Object
 }
 
 // height is how many levels v nests: 0 for a scalar.
@@ -108,4 +206,4 @@ func height(v *Value) int {
 
 // Len is how many texts r remembers, so a caller can see whether its
 // records repeat.
-func (r *Repeats) Len() int { return r.n }
+func (r *Repeats) Len() int { return int(r.n.Load()) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	sc "github.com/ucpgen/ucpgen/runtime/schemacheck"
@@ -61,8 +62,8 @@ func TestRepeatsShareTrees(t *testing.T) {
 	for _, d := range docs {
 		trees = append(trees, parseBoth(t, r, d))
 	}
-	if r.Len() != 2 {
-		t.Errorf("Repeats holds %d texts, want 2 (the two weeks)", r.Len())
+	if r.Len() != 3 {
+		t.Errorf("Repeats holds %d texts, want 3 (the two weeks, the object holding the first)", r.Len())
 	}
 	// The first reading parsed the week; every later one shares the tree
 	// the Repeats made of it.
@@ -103,10 +104,10 @@ func TestRepeatsShareTrees(t *testing.T) {
 	} {
 		parseBoth(t, r, bad)
 	}
-	// Only arrays of objects or arrays, long enough, are kept (the last
-	// bad text above is a valid array).
-	if r.Len() != 3 {
-		t.Errorf("Repeats holds %d texts, want 3", r.Len())
+	// Kept: the two weeks, the object holding the first, and the last bad
+	// text above, which is a valid array.
+	if r.Len() != 4 {
+		t.Errorf("Repeats holds %d texts, want 4", r.Len())
 	}
 	for _, d := range []string{
 		`{"list":[` + strings.Repeat(`"abcdefgh",`, 10) + `"z"]}`,
@@ -115,8 +116,38 @@ func TestRepeatsShareTrees(t *testing.T) {
 		parseBoth(t, r, d)
 		parseBoth(t, r, d)
 	}
-	if r.Len() != 3 {
-		t.Errorf("Repeats holds %d texts, want still 3", r.Len())
+	if r.Len() != 4 {
+		t.Errorf("Repeats holds %d texts, want still 4", r.Len())
+	}
+}
+
+// TestRepeatsShareObjects: an object of objects (a store's amenities) is
+// shared as an array of them is; an object of scalars (an address) is not
+// kept.
+func TestRepeatsShareObjects(t *testing.T) {
+	r := sc.NewRepeats()
+	amenities := `{"dev.ucp.amenity.parking":{"description":"Free customer parking"},"dev.ucp.amenity.wi_fi":{"description":"Free Wi-Fi"}}`
+	address := `{"street_address":"910 Mission Street","address_locality":"Yonkers","address_region":"NY"}`
+	var trees []*sc.Value
+	for _, id := range []string{"a", "b", "c"} {
+		trees = append(trees, parseBoth(t, r, `{"id":"`+id+`","address":`+address+`,"amenities":`+amenities+`}`))
+	}
+	if r.Len() != 1 {
+		t.Errorf("Repeats holds %d texts, want 1 (the amenities)", r.Len())
+	}
+	first := &trees[1].Get("amenities").Members[0]
+	if &trees[2].Get("amenities").Members[0] != first {
+		t.Error("the repeated amenities have a tree of their own")
+	}
+	if &trees[2].Get("address").Members[0] == &trees[1].Get("address").Members[0] {
+		t.Error("an address shares a tree")
+	}
+	for _, bad := range []string{
+		`{"amenities":` + amenities + `,"amenities":{}}`,
+		`{"amenities":` + amenities + `]`,
+		`[` + amenities + `}`,
+	} {
+		parseBoth(t, r, bad)
 	}
 }
 
@@ -141,10 +172,10 @@ func TestRepeatsKeepDepth(t *testing.T) {
 func TestRepeatsBounded(t *testing.T) {
 	r := sc.NewRepeats()
 	for i := range 3000 {
-		parseBoth(t, r, `{"h":`+hoursOf(fmt.Sprintf("%02d:%02d", i/60%24, i%60))+`,"n":`+fmt.Sprint(i)+`}`)
+		parseBoth(t, r, fmt.Sprintf(`{"h":[{"n":%d,"title":"Independence Day","opens":"09:00","closes":"20:00"}]}`, i))
 	}
-	if r.Len() != 1024 {
-		t.Errorf("Repeats holds %d texts, want its bound 1024", r.Len())
+	if r.Len() != 2048 {
+		t.Errorf("Repeats holds %d texts, want its bound 2048", r.Len())
 	}
 	alike := sc.NewRepeats()
 	for i := range 40 {
@@ -181,4 +212,34 @@ func FuzzParseFirstRepeating(f *testing.F) {
 		parseBoth(t, r, string(data))
 		parseBoth(t, r, string(data))
 	})
+}
+
+// TestRepeatsConcurrent: documents parsed on several goroutines over one
+// Repeats read as ParseFirst reads them (run with -race).
+func TestRepeatsConcurrent(t *testing.T) {
+	r := sc.NewRepeats()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				week := hoursOf(fmt.Sprintf("%02d:00", (i+g)%24))
+				text := []byte(`{"n":` + fmt.Sprint(i) + `,"hours":` + week + `}`)
+				want, err := sc.Parse(text)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				doc := sc.NewDocument()
+				got, _, err := doc.ParseFirstRepeating(text, r)
+				if err != nil || !reflect.DeepEqual(*got, want) {
+					t.Errorf("goroutine %d, document %d: read another tree (%v)", g, i, err)
+				}
+				doc.Release()
+			}
+		})
+	}
+	wg.Wait()
+	if r.Len() != 24 {
+		t.Errorf("Repeats holds %d texts, want the 24 weeks", r.Len())
+	}
 }

@@ -299,12 +299,13 @@ func (p *parser) value(depth int) (Value, error) {
 	if p.i >= len(p.s) {
 		return Value{}, p.fail("unexpected end of input")
 	}
-	switch p.s[p.i] {
-	case '{':
-		return p.object(depth)
-	case '[':
+	switch c := p.s[p.i]; c {
+	case '{', '[':
 		if p.rep != nil && depth > 0 {
-			return p.arrayRepeating(depth)
+			return p.repeating(depth)
+		}
+		if c == '{' {
+			return p.object(depth)
 		}
 		return p.array(depth)
 	}
@@ -313,14 +314,21 @@ func (p *parser) value(depth int) (Value, error) {
 	return v, err
 }
 
-// arrayRepeating is array sharing the tree p.rep holds for the array's
-// text, or offering it the tree of a text it does not hold.
-func (p *parser) arrayRepeating(depth int) (Value, error) {
-	if v, hit := p.repeatedArray(depth); hit {
+// repeating parses the object or array at p.i sharing the tree p.rep
+// holds for its text, or offering p.rep the tree of a text it does not
+// hold.
+func (p *parser) repeating(depth int) (Value, error) {
+	if v, hit := p.repeated(depth); hit {
 		return v, nil
 	}
 	start := p.i
-	v, err := p.array(depth)
+	var v Value
+	var err error
+	if p.s[p.i] == '{' {
+		v, err = p.object(depth)
+	} else {
+		v, err = p.array(depth)
+	}
 	if err == nil {
 		p.rep.remember(p.s[start:p.i], &v)
 	}

@@ -46,12 +46,19 @@ func BenchmarkTextPart(b *testing.B) {
 // 20,000 light stores (parse, validation, indexes), the work of a start
 // without the server around it, small enough to count instructions under
 // callgrind.
-func BenchmarkOpenFileLight(b *testing.B) {
+func BenchmarkOpenFileLight(b *testing.B) { benchOpenFile(b, 20_000, storegen.Light) }
+
+// BenchmarkOpenFileFull is BenchmarkOpenFileLight over 10,000 stores of
+// the full shape (exception hours, amenities, items, service areas).
+func BenchmarkOpenFileFull(b *testing.B) { benchOpenFile(b, 10_000, storegen.Full) }
+
+// benchOpenFile times OpenFile over a generated file of n stores.
+func benchOpenFile(b *testing.B, n int, shape storegen.Shape) {
 	var buf bytes.Buffer
-	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, 20_000, storegen.Light); err != nil {
+	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, n, shape); err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(b.TempDir(), "light.json")
+	path := filepath.Join(b.TempDir(), "stores.json")
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		b.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 // needs of the records (dataset.RecordKeeper), so the File holds no
 // Records, and NewFile builds one Source from it, once.
 func FileVisitors() func() dataset.Visitor {
-	fl := &fileLoad{ld: newLoader()}
+	fl := &fileLoad{ld: newLoader(), repeats: schemacheck.NewRepeats()}
 	return func() dataset.Visitor {
 		return &section{load: fl, memo: newMemo(fl.ld), failed: -1, text: textrank.NewPart()}
 	}
@@ -36,6 +36,9 @@ type fileLoad struct {
 	// keepDecodedUpTo are held while the file is parsed.
 	kept atomic.Int64
 	used sync.Once // a load is built into one Source only
+	// repeats shares, between the Locations the sections parse, the trees
+	// of the values they repeat word for word (opening hours, amenities).
+	repeats *schemacheck.Repeats
 }
 
 // sectionBlock is how many entries a section holds per block, so a large
@@ -70,9 +73,6 @@ type section struct {
 	recent [recentLocations]int32
 	nread  int
 	readIn int // Locations decoded from the tree ReadLocation parsed
-	// repeats shares, between the Locations ReadLocation parses, the
-	// trees of arrays they repeat word for word (opening hours).
-	repeats *schemacheck.Repeats
 }
 
 // readLocation is a Location parsed in place: its tree, held in doc, and
@@ -118,12 +118,9 @@ func (s *section) ReadLocation(b []byte) (int, string, bool) {
 	if len(b) == 0 || b[0] != '{' || s.failed >= 0 {
 		return 0, "", false
 	}
-	if s.repeats == nil {
-		s.repeats = schemacheck.NewRepeats()
-	}
 	doc := schemacheck.NewDocument()
 	for bound := s.nextBound(); ; bound *= 2 {
-		v, n, err := doc.ParseFirstRepeating(b[:min(bound, len(b))], s.repeats)
+		v, n, err := doc.ParseFirstRepeating(b[:min(bound, len(b))], s.load.repeats)
 		if err == nil {
 			id, ok := plainID(v)
 			if !ok {

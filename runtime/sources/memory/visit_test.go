@@ -300,16 +300,14 @@ func TestFileVisitorsReadEachLocationInPlace(t *testing.T) {
 			readIn, repeats := 0, 0
 			for _, v := range dv.Visitors() {
 				readIn += v.(*section).readIn
-				if r := v.(*section).repeats; r != nil {
-					repeats += r.Len()
-				}
+				repeats = v.(*section).load.repeats.Len()
 			}
 			dv.Close()
 			if readIn != 3000 {
 				t.Errorf("%s, %d sections: %d of 3000 Locations decoded from the tree read in place", tc.name, parts, readIn)
 			}
-			// A chain's stores repeat their opening hours: each section
-			// parses a week once and shares its tree.
+			// A chain's stores repeat their opening hours: the load parses
+			// a week once and shares its tree.
 			if repeats == 0 || repeats > 3000/4 {
 				t.Errorf("%s, %d sections: the sections remember %d repeated arrays of 3000 Locations", tc.name, parts, repeats)
 			}
