@@ -574,7 +574,10 @@ func (p *parser) object(depth int) (Value, error) {
 	base := len(p.members)
 	// A scan of the names so far is fastest for the objects UCP sends; a
 	// wide object gets a set, so duplicate checks stay linear overall.
+	// sigs holds a bit for each name's length and first byte: a name whose
+	// bit is clear has no equal before it, so most names skip the scan.
 	var seen map[string]struct{}
+	var sigs uint64
 	for k := 0; ; k++ {
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -595,6 +598,8 @@ func (p *parser) object(depth int) (Value, error) {
 		if seen != nil {
 			_, dup = seen[name]
 			seen[name] = struct{}{}
+		} else if sig := nameSig(name); sigs&sig == 0 {
+			sigs |= sig
 		} else {
 			for j := range p.members[base:] {
 				if p.members[base+j].Name == name {
@@ -641,6 +646,16 @@ func (p *parser) object(depth int) (Value, error) {
 		}
 		p.i++
 	}
+}
+
+// nameSig is a member name's bit in an object's sigs: equal names have
+// equal bits.
+func nameSig(name string) uint64 {
+	h := uint(len(name))
+	if len(name) > 0 {
+		h += 7 * uint(name[0])
+	}
+	return 1 << (h & 63)
 }
 
 func (p *parser) array(depth int) (Value, error) {
