@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Part indexes a share of a collection's documents on one goroutine, for
@@ -174,8 +175,12 @@ func Join(parts []*Part, order []int32) (*Index, error) {
 	vocab, rename := joinVocab(parts)
 	ix := &Index{n: n, vocab: vocab}
 	from := origins(parts, order)
+	// The postings and the names read the parts and write fields of their
+	// own: on two cores, side by side.
+	var wg sync.WaitGroup
+	wg.Go(func() { ix.joinNames(parts, rename, from) })
 	ix.joinPostings(parts, rename, from)
-	ix.joinNames(parts, rename, from)
+	wg.Wait()
 	for _, p := range parts {
 		*p = Part{}
 	}
