@@ -76,3 +76,33 @@ func TestRepeatedHoursAreCheckedAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedAmenitiesAreCheckedAlike: a store's amenities (a map of
+// objects under propertyNames) are remembered once they pass, as hours
+// are; a bad key or a bad member beside a remembered map is still refused
+// with its pointer, each time.
+func TestRepeatedAmenitiesAreCheckedAlike(t *testing.T) {
+	amenities := `{"dev.ucp.amenity.parking":{"description":"Free customer parking"},"dev.ucp.amenity.wi_fi":{"description":"Free Wi-Fi"}}`
+	badKey := strings.Replace(amenities, `"dev.ucp.amenity.wi_fi"`, `"wi fi"`, 1)
+	badValue := strings.Replace(amenities, `{"description":"Free Wi-Fi"}`, `{"description":7}`, 1)
+	loc := func(id, name, amenities string) []byte {
+		return []byte(`{"id":"` + id + `","name":` + name + `,"amenities":` + amenities + `}`)
+	}
+	for round := range 2 {
+		for _, id := range []string{"a", "b"} {
+			l, err := location.DecodeLocation(loc(id, `"Store"`, amenities))
+			if err != nil || len(l.Amenities.V) != 2 || l.Amenities.V["dev.ucp.amenity.wi_fi"].Description != "Free Wi-Fi" {
+				t.Fatalf("round %d, %s: %+v, %v", round, id, l, err)
+			}
+		}
+		if _, err := location.DecodeLocation(loc("c", `"Store"`, badKey)); err == nil || !strings.Contains(err.Error(), "/amenities/wi fi") {
+			t.Errorf("round %d: amenities with a bad key: %v, want an error at /amenities/wi fi", round, err)
+		}
+		if _, err := location.DecodeLocation(loc("c", `"Store"`, badValue)); err == nil || !strings.Contains(err.Error(), "/amenities/dev.ucp.amenity.wi_fi/description") {
+			t.Errorf("round %d: amenities with a bad member: %v, want an error at its description", round, err)
+		}
+		if _, err := location.DecodeLocation(loc("d", `7`, amenities)); err == nil || !strings.Contains(err.Error(), "/name") {
+			t.Errorf("round %d: a bad name beside remembered amenities: %v, want an error at /name", round, err)
+		}
+	}
+}

@@ -2855,15 +2855,21 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		default:
-			checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c, &m.Value, &mp)
+	if !passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			default:
+				checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
 		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Add(v.Raw)
 		}
 	}
 }
@@ -3005,23 +3011,29 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkUCPDefsBasePropertiesServicesAdditionalProperties(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkUCPDefsBasePropertiesServicesAdditionalProperties(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -3108,23 +3120,29 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -3425,23 +3443,29 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearchMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearchMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -3613,23 +3637,29 @@ func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedLocationDefsAmenityMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkLocationDefsAmenity(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkLocationDefsAmenity(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedLocationDefsAmenityMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -4473,23 +4503,29 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookupMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookupMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -4704,21 +4740,27 @@ var (
 		F:    1.0,
 		Text: "1",
 	}
-	pattern9                                                          = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
-	passedServiceDefsBase                                             = &schemacheck.Passed{}
-	passedCapabilityDefsBase                                          = &schemacheck.Passed{}
-	passedConstraintExpressionPropertiesAnyOfItemsResponseSearch      = &schemacheck.Passed{}
-	passedAvailablePaymentInstrumentResponseSearch                    = &schemacheck.Passed{}
-	passedPaymentHandlerDefsBaseResponseSearch                        = &schemacheck.Passed{}
-	pattern10                                                         = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
-	passedDailyHour                                                   = &schemacheck.Passed{}
-	passedExceptionHour                                               = &schemacheck.Passed{}
-	passedLocation                                                    = &schemacheck.Passed{}
-	constValue11                                                      = schemacheck.MustValue("true")
-	passedMessage                                                     = &schemacheck.Passed{}
-	passedConstraintExpressionPropertiesAnyOfItemsResponseLookup      = &schemacheck.Passed{}
-	passedAvailablePaymentInstrumentResponseLookup                    = &schemacheck.Passed{}
-	passedPaymentHandlerDefsBaseResponseLookup                        = &schemacheck.Passed{}
-	passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems = &schemacheck.Passed{}
-	passedLocationLookupDefsLookupLocation                            = &schemacheck.Passed{}
+	pattern9                                                                                                  = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
+	passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers                                           = &schemacheck.Passed{}
+	passedServiceDefsBase                                                                                     = &schemacheck.Passed{}
+	passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName                      = &schemacheck.Passed{}
+	passedCapabilityDefsBase                                                                                  = &schemacheck.Passed{}
+	passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName                  = &schemacheck.Passed{}
+	passedConstraintExpressionPropertiesAnyOfItemsResponseSearch                                              = &schemacheck.Passed{}
+	passedAvailablePaymentInstrumentResponseSearch                                                            = &schemacheck.Passed{}
+	passedPaymentHandlerDefsBaseResponseSearch                                                                = &schemacheck.Passed{}
+	passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearchMembersNamedReverseDomainName = &schemacheck.Passed{}
+	passedLocationDefsAmenityMembersNamedReverseDomainName                                                    = &schemacheck.Passed{}
+	pattern10                                                                                                 = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
+	passedDailyHour                                                                                           = &schemacheck.Passed{}
+	passedExceptionHour                                                                                       = &schemacheck.Passed{}
+	passedLocation                                                                                            = &schemacheck.Passed{}
+	constValue11                                                                                              = schemacheck.MustValue("true")
+	passedMessage                                                                                             = &schemacheck.Passed{}
+	passedConstraintExpressionPropertiesAnyOfItemsResponseLookup                                              = &schemacheck.Passed{}
+	passedAvailablePaymentInstrumentResponseLookup                                                            = &schemacheck.Passed{}
+	passedPaymentHandlerDefsBaseResponseLookup                                                                = &schemacheck.Passed{}
+	passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookupMembersNamedReverseDomainName = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems                                         = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocation                                                                    = &schemacheck.Passed{}
 )

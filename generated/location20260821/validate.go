@@ -2728,15 +2728,21 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		switch m.Name {
-		default:
-			checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c, &m.Value, &mp)
+	if !passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			switch m.Name {
+			default:
+				checkContextAllOf1PropertiesPaymentItemsPropertiesTypes(c, &m.Value, &mp)
+			}
+			if c.Stop() {
+				return
+			}
 		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Add(v.Raw)
 		}
 	}
 }
@@ -2878,23 +2884,29 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkUCPDefsBasePropertiesServicesAdditionalProperties(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkUCPDefsBasePropertiesServicesAdditionalProperties(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -2981,23 +2993,29 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -3131,23 +3149,29 @@ func checkUCPDefsBasePropertiesPaymentHandlers(c *schemacheck.Checker, v *schema
 		c.Type(at, v, "object")
 		return
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		mp := at.Member(m.Name)
-		if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
-			if c.Fail() {
-				c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+		failed := c.Failed()
+		for i := range v.Members {
+			m := &v.Members[i]
+			mp := at.Member(m.Name)
+			if nv := schemacheck.NameValue(m.Name); !match(checkReverseDomainName, &nv, &mp) {
+				if c.Fail() {
+					c.Add(&mp, "propertyNames", schemacheck.PropertyNameMessage(m.Name, explain(checkReverseDomainName, &nv, nil)))
+				}
+				if c.Stop() {
+					return
+				}
+			}
+			switch m.Name {
+			default:
+				checkUCPDefsBasePropertiesPaymentHandlersAdditionalProperties(c, &m.Value, &mp)
 			}
 			if c.Stop() {
 				return
 			}
 		}
-		switch m.Name {
-		default:
-			checkUCPDefsBasePropertiesPaymentHandlersAdditionalProperties(c, &m.Value, &mp)
-		}
-		if c.Stop() {
-			return
+		if !failed && !c.Failed() {
+			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
 		}
 	}
 }
@@ -4096,17 +4120,21 @@ var (
 		F:    1.0,
 		Text: "1",
 	}
-	pattern9                                                          = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
-	passedServiceDefsBase                                             = &schemacheck.Passed{}
-	passedCapabilityDefsBase                                          = &schemacheck.Passed{}
-	passedAvailablePaymentInstrument                                  = &schemacheck.Passed{}
-	passedPaymentHandlerDefsBase                                      = &schemacheck.Passed{}
-	pattern10                                                         = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
-	passedDailyHour                                                   = &schemacheck.Passed{}
-	passedExceptionHour                                               = &schemacheck.Passed{}
-	passedLocation                                                    = &schemacheck.Passed{}
-	constValue11                                                      = schemacheck.MustValue("true")
-	passedMessage                                                     = &schemacheck.Passed{}
-	passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems = &schemacheck.Passed{}
-	passedLocationLookupDefsLookupLocation                            = &schemacheck.Passed{}
+	pattern9                                                                                    = schemacheck.Pattern("^\\d{4}-\\d{2}-\\d{2}$")
+	passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers                             = &schemacheck.Passed{}
+	passedServiceDefsBase                                                                       = &schemacheck.Passed{}
+	passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName        = &schemacheck.Passed{}
+	passedCapabilityDefsBase                                                                    = &schemacheck.Passed{}
+	passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName    = &schemacheck.Passed{}
+	passedAvailablePaymentInstrument                                                            = &schemacheck.Passed{}
+	passedPaymentHandlerDefsBase                                                                = &schemacheck.Passed{}
+	passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesMembersNamedReverseDomainName = &schemacheck.Passed{}
+	pattern10                                                                                   = schemacheck.Pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$")
+	passedDailyHour                                                                             = &schemacheck.Passed{}
+	passedExceptionHour                                                                         = &schemacheck.Passed{}
+	passedLocation                                                                              = &schemacheck.Passed{}
+	constValue11                                                                                = schemacheck.MustValue("true")
+	passedMessage                                                                               = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems                           = &schemacheck.Passed{}
+	passedLocationLookupDefsLookupLocation                                                      = &schemacheck.Passed{}
 )

@@ -783,7 +783,25 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 	if len(cases) > 0 {
 		loop = append(loop, jen.Switch(jen.Id("m").Dot("Name")).Block(cases...), st.stopCheck())
 	}
-	return append(out, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(loop...)), nil
+	each := jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(loop...)
+	if len(props) > 0 || ap == nil || ap.IsBool(false) || !containerItems(ap) {
+		return append(out, each), nil
+	}
+	// A map of objects (a store's amenities) repeats across records as
+	// an array of them does: its members' checks are remembered alike.
+	n, err := st.suffixFor(ap, dir, op)
+	if err != nil {
+		return nil, err
+	}
+	key := n + "Members"
+	if s.PropertyNames != nil {
+		pn, err := st.useBranch(s.PropertyNames, dir, op)
+		if err != nil {
+			return nil, err
+		}
+		key += "Named" + pn
+	}
+	return append(out, st.rememberPassed(key, each)), nil
 }
 
 func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) ([]jen.Code, error) {
@@ -824,10 +842,11 @@ func (st *checkTable) arrayChecks(s *load.Schema, dir ir.Direction, op string) (
 }
 
 // rememberPassed wraps the loop that checks an array's items against
-// check<n> so that an array whose text passed before is not checked again
-// (schemacheck.Passed): arrays of objects repeat word for word across the
-// records of a dataset, such as a chain's opening hours. One Passed serves
-// every array whose items check<n> checks.
+// check<n> (or, for n = <m>Members, an object's members against check<m>)
+// so that a value whose text passed before is not checked again
+// (schemacheck.Passed): arrays and maps of objects repeat word for word
+// across the records of a dataset, such as a chain's opening hours and
+// amenities. One Passed serves every value whose loop is the same.
 func (st *checkTable) rememberPassed(n string, each jen.Code) jen.Code {
 	name, ok := st.passedNames[n]
 	if !ok {
