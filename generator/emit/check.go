@@ -737,11 +737,13 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 		jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
 		jen.Id("mp").Op(":=").Id("at").Dot("Member").Call(jen.Id("m").Dot("Name")),
 	)
+	var nameCheck string // the propertyNames check's suffix, when there is one
 	if s.PropertyNames != nil {
 		n, err := st.useBranch(s.PropertyNames, dir, op)
 		if err != nil {
 			return nil, err
 		}
+		nameCheck = n
 		loop = append(loop, jen.If(
 			jen.Id("nv").Op(":=").Qual(checkPkg, "NameValue").Call(jen.Id("m").Dot("Name")),
 			jen.Op("!").Add(matchCall(n, jen.Op("&").Id("nv"), jen.Op("&").Id("mp"))),
@@ -784,7 +786,7 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 		loop = append(loop, jen.Switch(jen.Id("m").Dot("Name")).Block(cases...), st.stopCheck())
 	}
 	each := jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(loop...)
-	if len(props) > 0 || ap == nil || ap.IsBool(false) || !containerItems(ap) {
+	if len(props) > 0 || !containerItems(ap) {
 		return append(out, each), nil
 	}
 	// A map of objects (a store's amenities) repeats across records as
@@ -794,12 +796,8 @@ func (st *checkTable) objectChecks(s *load.Schema, dir ir.Direction, op string) 
 		return nil, err
 	}
 	key := n + "Members"
-	if s.PropertyNames != nil {
-		pn, err := st.useBranch(s.PropertyNames, dir, op)
-		if err != nil {
-			return nil, err
-		}
-		key += "Named" + pn
+	if nameCheck != "" {
+		key += "Named" + nameCheck
 	}
 	return append(out, st.rememberPassed(key, each)), nil
 }

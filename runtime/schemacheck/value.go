@@ -168,7 +168,7 @@ type parser struct {
 	mems    []Member // the current chunk of member arrays
 	nv, nm  int      // slots of the current chunks handed out
 	dirty   bool     // the chunks hold a previous document
-	rep     *Repeats // shares the trees of repeated arrays, when set
+	rep     *Repeats // shares the trees of repeated containers, when set
 }
 
 // ParseFirst reads the JSON value at the start of data, which more text
