@@ -2,6 +2,7 @@ package textrank
 
 import (
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -45,5 +46,38 @@ func FuzzIndex(f *testing.F) {
 			{Name: query},
 		}
 		checkIndex(t, fields, []string{query, a, b + " " + c})
+	})
+}
+
+// FuzzJoin checks on arbitrary text that parts joined index exactly what
+// one Index does: the parts tokenise ASCII text their own way (Part's
+// appendTermsASCII) and keep tokens and values in tables of their own.
+func FuzzJoin(f *testing.F) {
+	f.Add("Harvest Lane-Market", "O'Neil's Wi-Fi", "a--b -c d'", "Straße 5")
+	f.Add("X-Y-Z", "x-y-z", "XYZ", "無料-駐車場")
+	f.Fuzz(func(t *testing.T, a, b, c, d string) {
+		fields := []Fields{
+			{Name: a, Address: []string{b, c}, Amenities: []string{d}},
+			{Name: b, Address: []string{a, a}},
+			{Name: c + "-" + d, Amenities: []string{a, b}},
+			{Name: d, Address: []string{c}},
+		}
+		want := NewIndex()
+		for _, f := range fields {
+			want.Add(f)
+		}
+		want.Finish()
+		parts := []*Part{NewPart(), NewPart()}
+		for i, f := range fields {
+			parts[i%2].Add(f)
+		}
+		// Part 0 holds documents 0 and 2, part 1 documents 1 and 3.
+		got, err := Join(parts, []int32{0, 2, 1, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Frozen(), want.Frozen()) {
+			t.Fatalf("joined index differs from one index:\n%v\n%v", got.Frozen(), want.Frozen())
+		}
 	})
 }

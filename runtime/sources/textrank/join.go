@@ -12,8 +12,7 @@ import (
 // blocks, four bytes a term, rather than a growing posting list per token,
 // so a large load holds less and Join writes every list already in order.
 type Part struct {
-	ids    map[string]uint32 // token -> provisional id
-	tokens []string          // provisional id -> token
+	vocab *table // tokens, numbered by provisional id
 	// blocks hold the terms (id<<2 | field) of each document in one run,
 	// docs[d] saying where.
 	blocks  [][]uint32
@@ -26,9 +25,22 @@ type Part struct {
 	// chain's stores): their tokens and compounds as provisional ids, in
 	// one backing array, so a repeated value is one lookup. It is cleared
 	// when full, which bounds it whatever the collection.
-	values  map[string]termSpan
+	values  *table
+	spans   []termSpan // value k's ids are valueID[spans[k].lo:spans[k].hi]
 	valueID []uint32
 	fieldID []uint32 // the current field's ids
+	// low, words and solid are appendTermsASCII's scratch: the text
+	// lowered, its words, a compound written solid.
+	low   []byte
+	words []word
+	solid []byte
+}
+
+// word is where a word of ASCII text is, and whether a single hyphen or
+// apostrophe joins it to the next.
+type word struct {
+	lo, hi int
+	joined bool
 }
 
 // termSpan is where a value's ids are in Part.valueID.
@@ -47,7 +59,7 @@ var partBlock = 1 << 18
 
 // NewPart returns an empty part ready for Add.
 func NewPart() *Part {
-	return &Part{ids: map[string]uint32{}, nameOff: []uint32{0}, blocks: [][]uint32{make([]uint32, 0, partBlock)}, values: map[string]termSpan{}}
+	return &Part{vocab: newTable(), nameOff: []uint32{0}, blocks: [][]uint32{make([]uint32, 0, partBlock)}, values: newTable()}
 }
 
 // Len is the number of documents added.
@@ -95,23 +107,27 @@ func (p *Part) pushField(f int) {
 // valueTerms returns where the provisional ids of v's tokens and
 // compounds are in valueID, valid until the next call.
 func (p *Part) valueTerms(v string) termSpan {
-	if sp, ok := p.values[v]; ok {
-		return sp
+	if k, ok := p.values.find(v); ok {
+		return p.spans[k]
 	}
-	if len(p.values) >= valuesKept {
-		clear(p.values)
-		p.valueID = p.valueID[:0]
+	if p.values.len() >= valuesKept {
+		p.values.reset()
+		p.spans, p.valueID = p.spans[:0], p.valueID[:0]
 	}
 	lo := uint32(len(p.valueID))
 	p.valueID, _ = p.appendTerms(p.valueID, v)
 	sp := termSpan{lo: lo, hi: uint32(len(p.valueID))}
-	p.values[strings.Clone(v)] = sp
+	p.values.add(v)
+	p.spans = append(p.spans, sp)
 	return sp
 }
 
 // appendTerms appends the provisional ids of text's tokens, in order, then
 // of its compounds, and says how many are tokens.
 func (p *Part) appendTerms(ids []uint32, text string) ([]uint32, int) {
+	if ascii(text) {
+		return p.appendTermsASCII(ids, text)
+	}
 	z := &p.tz
 	z.all = z.all[:0]
 	toks := len(z.add(text))
@@ -119,6 +135,62 @@ func (p *Part) appendTerms(ids []uint32, text string) ([]uint32, int) {
 		ids = append(ids, p.id(t))
 	}
 	return ids, toks
+}
+
+// appendTermsASCII is appendTerms for ASCII text, where normalising is
+// lowering the letters (normalize): the text is lowered once into scratch,
+// split as appendTokensASCII splits it, and each token and compound looked
+// up from there, so only a token new to the part is copied.
+func (p *Part) appendTermsASCII(ids []uint32, text string) ([]uint32, int) {
+	low := append(p.low[:0], text...)
+	for i, c := range low {
+		if 'A' <= c && c <= 'Z' {
+			low[i] = c + ('a' - 'A')
+		}
+	}
+	words := p.words[:0]
+	start := -1
+	for i, c := range low {
+		if wordASCII(c) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			words = append(words, word{lo: start, hi: i})
+			start = -1
+		}
+		if (c == '-' || c == '\'') && len(words) > 0 && i > 0 && i+1 < len(low) && wordASCII(low[i-1]) && wordASCII(low[i+1]) {
+			words[len(words)-1].joined = true
+		}
+	}
+	if start >= 0 {
+		words = append(words, word{lo: start, hi: len(low)})
+	}
+	for _, w := range words {
+		ids = append(ids, p.idBytes(low[w.lo:w.hi]))
+	}
+	// Compounds as appendCompounds writes them: each run of joined words
+	// and the word that ends it, solid.
+	for i := 0; i < len(words); i++ {
+		if !words[i].joined {
+			continue
+		}
+		solid := p.solid[:0]
+		j := i
+		for ; j < len(words) && words[j].joined; j++ {
+			solid = append(solid, low[words[j].lo:words[j].hi]...)
+		}
+		if j < len(words) {
+			solid = append(solid, low[words[j].lo:words[j].hi]...)
+		}
+		ids = append(ids, p.idBytes(solid))
+		p.solid = solid
+		i = j
+	}
+	p.low, p.words = low, words
+	return ids, len(words)
 }
 
 // push appends a term to the current document's run, moving the run to a
@@ -143,15 +215,35 @@ func (p *Part) terms(d int) []uint32 {
 	return p.blocks[r.block][r.lo:r.hi]
 }
 
+// id is token t's provisional id, a new one when t is new to the part.
 func (p *Part) id(t string) uint32 {
-	if id, ok := p.ids[t]; ok {
-		return id
+	k, ok := p.vocab.find(t)
+	if !ok {
+		k = p.vocab.add(t)
 	}
-	id := uint32(len(p.tokens))
-	t = strings.Clone(t)
-	p.ids[t] = id
-	p.tokens = append(p.tokens, t)
-	return id
+	return uint32(k)
+}
+
+// idBytes is id for a token in bytes.
+func (p *Part) idBytes(t []byte) uint32 {
+	k, ok := p.vocab.findBytes(t)
+	if !ok {
+		k = p.vocab.addBytes(t)
+	}
+	return uint32(k)
+}
+
+// tokens returns the part's tokens by provisional id, as slices of one
+// string.
+func (p *Part) tokens() []string {
+	all := string(p.vocab.keys)
+	out := make([]string, p.vocab.len())
+	lo := uint32(0)
+	for k, hi := range p.vocab.ends {
+		out[k] = all[lo:hi]
+		lo = hi
+	}
+	return out
 }
 
 // Join returns the finished index of the documents of parts, renumbered by
@@ -203,24 +295,39 @@ func checkPermutation(order []int32) error {
 // joinVocab returns the sorted distinct tokens of parts and, for each part,
 // the new id of each of its provisional ids.
 func joinVocab(parts []*Part) ([]string, [][]uint32) {
+	tokens := make([][]string, len(parts))
 	seen := map[string]struct{}{}
-	for _, p := range parts {
-		for _, t := range p.tokens {
+	for k, p := range parts {
+		tokens[k] = p.tokens()
+		for _, t := range tokens[k] {
 			seen[t] = struct{}{}
 		}
 	}
 	vocab := make([]string, 0, len(seen))
+	size := 0
 	for t := range seen {
 		vocab = append(vocab, t)
+		size += len(t)
 	}
 	slices.Sort(vocab)
 	rename := make([][]uint32, len(parts))
-	for k, p := range parts {
-		rename[k] = make([]uint32, len(p.tokens))
-		for old, t := range p.tokens {
+	for k := range parts {
+		rename[k] = make([]uint32, len(tokens[k]))
+		for old, t := range tokens[k] {
 			id, _ := slices.BinarySearch(vocab, t)
 			rename[k][old] = uint32(id)
 		}
+	}
+	// The vocabulary keeps one string of its own, not every part's.
+	var b strings.Builder
+	b.Grow(size)
+	for _, t := range vocab {
+		b.WriteString(t)
+	}
+	all, lo := b.String(), 0
+	for i, t := range vocab {
+		vocab[i] = all[lo : lo+len(t)]
+		lo += len(t)
 	}
 	return vocab, rename
 }
