@@ -20,11 +20,13 @@ type table struct {
 }
 
 // tableSlot is one place of the table's open addressing: key number key-1
-// (0: empty), with the key's hash beside it so that most mismatches are
-// seen without reading the key.
+// (0: empty), with the key's hash and place in keys beside it, so that most
+// mismatches are seen without reading the key and a match reads it
+// directly.
 type tableSlot struct {
-	hash uint32
-	key  uint32
+	hash   uint32
+	key    uint32
+	lo, hi uint32 // the key is keys[lo:hi]
 }
 
 // tableFirst is how many slots a table starts with.
@@ -56,7 +58,7 @@ func (t *table) find(key string) (int, bool) {
 		if s.key == 0 {
 			return 0, false
 		}
-		if s.hash == tag && string(t.key(int(s.key-1))) == key {
+		if s.hash == tag && string(t.keys[s.lo:s.hi]) == key {
 			return int(s.key - 1), true
 		}
 	}
@@ -76,8 +78,9 @@ func (t *table) add(key string) int {
 	}
 	t.keys = append(t.keys, key...)
 	t.ends = append(t.ends, uint32(len(t.keys)))
-	t.place(maphash.String(t.seed, key), uint32(len(t.ends)))
-	return len(t.ends) - 1
+	k := len(t.ends) - 1
+	t.place(maphash.String(t.seed, key), k)
+	return k
 }
 
 // addBytes is add for a key in bytes.
@@ -85,22 +88,26 @@ func (t *table) addBytes(key []byte) int {
 	return t.add(unsafe.String(unsafe.SliceData(key), len(key)))
 }
 
-// place puts key number key-1, of hash h, in the first free slot from its
+// place puts key number k, of hash h, in the first free slot from its
 // home.
-func (t *table) place(h uint64, key uint32) {
+func (t *table) place(h uint64, k int) {
 	mask := uint64(len(t.slots) - 1)
 	i := h & mask
 	for t.slots[i].key != 0 {
 		i = (i + 1) & mask
 	}
-	t.slots[i] = tableSlot{hash: uint32(h >> 32), key: key}
+	lo := uint32(0)
+	if k > 0 {
+		lo = t.ends[k-1]
+	}
+	t.slots[i] = tableSlot{hash: uint32(h >> 32), key: uint32(k + 1), lo: lo, hi: t.ends[k]}
 }
 
 // grow doubles the slots and places every key again.
 func (t *table) grow() {
 	t.slots = make([]tableSlot, 2*len(t.slots))
 	for k := range t.ends {
-		t.place(maphash.Bytes(t.seed, t.key(k)), uint32(k+1))
+		t.place(maphash.Bytes(t.seed, t.key(k)), k)
 	}
 }
 
