@@ -2373,7 +2373,7 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedContextAllOf1PropertiesPaymentItems.Has(v.Raw) {
+	if !passedContextAllOf1PropertiesPaymentItems.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -2383,7 +2383,7 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 			}
 		}
 		if !failed && !c.Failed() {
-			passedContextAllOf1PropertiesPaymentItems.Add(v.Raw)
+			passedContextAllOf1PropertiesPaymentItems.AddValue(v)
 		}
 	}
 }
@@ -2855,7 +2855,7 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Has(v.Raw) {
+	if !passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -2869,7 +2869,7 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 			}
 		}
 		if !failed && !c.Failed() {
-			passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Add(v.Raw)
+			passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.AddValue(v)
 		}
 	}
 }
@@ -2990,7 +2990,7 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedServiceDefsBase.Has(v.Raw) {
+	if !passedServiceDefsBase.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3000,7 +3000,7 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 			}
 		}
 		if !failed && !c.Failed() {
-			passedServiceDefsBase.Add(v.Raw)
+			passedServiceDefsBase.AddValue(v)
 		}
 	}
 }
@@ -3011,7 +3011,7 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -3033,7 +3033,7 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 			}
 		}
 		if !failed && !c.Failed() {
-			passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
+			passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -3099,7 +3099,7 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedCapabilityDefsBase.Has(v.Raw) {
+	if !passedCapabilityDefsBase.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3109,7 +3109,7 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 			}
 		}
 		if !failed && !c.Failed() {
-			passedCapabilityDefsBase.Add(v.Raw)
+			passedCapabilityDefsBase.AddValue(v)
 		}
 	}
 }
@@ -3120,7 +3120,7 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -3142,7 +3142,7 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 			}
 		}
 		if !failed && !c.Failed() {
-			passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
+			passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -3294,7 +3294,7 @@ func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Check
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if !passedConstraintExpressionPropertiesAnyOfItemsResponseSearch.Has(v.Raw) {
+	if !passedConstraintExpressionPropertiesAnyOfItemsResponseSearch.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3304,7 +3304,7 @@ func checkConstraintExpressionPropertiesAnyOfResponseSearch(c *schemacheck.Check
 			}
 		}
 		if !failed && !c.Failed() {
-			passedConstraintExpressionPropertiesAnyOfItemsResponseSearch.Add(v.Raw)
+			passedConstraintExpressionPropertiesAnyOfItemsResponseSearch.AddValue(v)
 		}
 	}
 }
@@ -3368,7 +3368,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSear
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if !passedAvailablePaymentInstrumentResponseSearch.Has(v.Raw) {
+	if !passedAvailablePaymentInstrumentResponseSearch.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3378,7 +3378,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseSear
 			}
 		}
 		if !failed && !c.Failed() {
-			passedAvailablePaymentInstrumentResponseSearch.Add(v.Raw)
+			passedAvailablePaymentInstrumentResponseSearch.AddValue(v)
 		}
 	}
 }
@@ -3422,7 +3422,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedPaymentHandlerDefsBaseResponseSearch.Has(v.Raw) {
+	if !passedPaymentHandlerDefsBaseResponseSearch.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3432,7 +3432,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearch
 			}
 		}
 		if !failed && !c.Failed() {
-			passedPaymentHandlerDefsBaseResponseSearch.Add(v.Raw)
+			passedPaymentHandlerDefsBaseResponseSearch.AddValue(v)
 		}
 	}
 }
@@ -3443,7 +3443,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearchMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearchMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -3465,7 +3465,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseSearch(c *schemacheck.Chec
 			}
 		}
 		if !failed && !c.Failed() {
-			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearchMembersNamedReverseDomainName.Add(v.Raw)
+			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseSearchMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -3506,7 +3506,7 @@ func checkUCPDefsBaseResponseSearch(c *schemacheck.Checker, v *schemacheck.Value
 // (response).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
-		if !passedCapabilityDefsBase.Has(v.Raw) {
+		if !passedCapabilityDefsBase.HasValue(v) {
 			failed := c.Failed()
 			for i := range v.Items {
 				ip := at.Item(i)
@@ -3516,7 +3516,7 @@ func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPro
 				}
 			}
 			if !failed && !c.Failed() {
-				passedCapabilityDefsBase.Add(v.Raw)
+				passedCapabilityDefsBase.AddValue(v)
 			}
 		}
 	}
@@ -3637,7 +3637,7 @@ func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedLocationDefsAmenityMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedLocationDefsAmenityMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -3659,7 +3659,7 @@ func checkLocationAllOf1PropertiesAmenities(c *schemacheck.Checker, v *schemache
 			}
 		}
 		if !failed && !c.Failed() {
-			passedLocationDefsAmenityMembersNamedReverseDomainName.Add(v.Raw)
+			passedLocationDefsAmenityMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -3767,7 +3767,7 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedDailyHour.Has(v.Raw) {
+	if !passedDailyHour.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3777,7 +3777,7 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 			}
 		}
 		if !failed && !c.Failed() {
-			passedDailyHour.Add(v.Raw)
+			passedDailyHour.AddValue(v)
 		}
 	}
 }
@@ -3835,7 +3835,7 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedExceptionHour.Has(v.Raw) {
+	if !passedExceptionHour.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3845,7 +3845,7 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 			}
 		}
 		if !failed && !c.Failed() {
-			passedExceptionHour.Add(v.Raw)
+			passedExceptionHour.AddValue(v)
 		}
 	}
 }
@@ -3933,7 +3933,7 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedLocation.Has(v.Raw) {
+	if !passedLocation.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3943,7 +3943,7 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 			}
 		}
 		if !failed && !c.Failed() {
-			passedLocation.Add(v.Raw)
+			passedLocation.AddValue(v)
 		}
 	}
 }
@@ -4206,7 +4206,7 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedMessage.Has(v.Raw) {
+	if !passedMessage.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -4216,7 +4216,7 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 			}
 		}
 		if !failed && !c.Failed() {
-			passedMessage.Add(v.Raw)
+			passedMessage.AddValue(v)
 		}
 	}
 }
@@ -4354,7 +4354,7 @@ func checkConstraintExpressionPropertiesAnyOfResponseLookup(c *schemacheck.Check
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if !passedConstraintExpressionPropertiesAnyOfItemsResponseLookup.Has(v.Raw) {
+	if !passedConstraintExpressionPropertiesAnyOfItemsResponseLookup.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -4364,7 +4364,7 @@ func checkConstraintExpressionPropertiesAnyOfResponseLookup(c *schemacheck.Check
 			}
 		}
 		if !failed && !c.Failed() {
-			passedConstraintExpressionPropertiesAnyOfItemsResponseLookup.Add(v.Raw)
+			passedConstraintExpressionPropertiesAnyOfItemsResponseLookup.AddValue(v)
 		}
 	}
 }
@@ -4428,7 +4428,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLook
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if !passedAvailablePaymentInstrumentResponseLookup.Has(v.Raw) {
+	if !passedAvailablePaymentInstrumentResponseLookup.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -4438,7 +4438,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstrumentsResponseLook
 			}
 		}
 		if !failed && !c.Failed() {
-			passedAvailablePaymentInstrumentResponseLookup.Add(v.Raw)
+			passedAvailablePaymentInstrumentResponseLookup.AddValue(v)
 		}
 	}
 }
@@ -4482,7 +4482,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedPaymentHandlerDefsBaseResponseLookup.Has(v.Raw) {
+	if !passedPaymentHandlerDefsBaseResponseLookup.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -4492,7 +4492,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookup
 			}
 		}
 		if !failed && !c.Failed() {
-			passedPaymentHandlerDefsBaseResponseLookup.Add(v.Raw)
+			passedPaymentHandlerDefsBaseResponseLookup.AddValue(v)
 		}
 	}
 }
@@ -4503,7 +4503,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookupMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookupMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -4525,7 +4525,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersResponseLookup(c *schemacheck.Chec
 			}
 		}
 		if !failed && !c.Failed() {
-			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookupMembersNamedReverseDomainName.Add(v.Raw)
+			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesResponseLookupMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -4604,7 +4604,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if !passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Has(v.Raw) {
+	if !passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -4614,7 +4614,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 			}
 		}
 		if !failed && !c.Failed() {
-			passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Add(v.Raw)
+			passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.AddValue(v)
 		}
 	}
 }
@@ -4657,7 +4657,7 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedLocationLookupDefsLookupLocation.Has(v.Raw) {
+	if !passedLocationLookupDefsLookupLocation.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -4667,7 +4667,7 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 			}
 		}
 		if !failed && !c.Failed() {
-			passedLocationLookupDefsLookupLocation.Add(v.Raw)
+			passedLocationLookupDefsLookupLocation.AddValue(v)
 		}
 	}
 }

@@ -2223,7 +2223,7 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedContextAllOf1PropertiesPaymentItems.Has(v.Raw) {
+	if !passedContextAllOf1PropertiesPaymentItems.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -2233,7 +2233,7 @@ func checkContextAllOf1PropertiesPayment(c *schemacheck.Checker, v *schemacheck.
 			}
 		}
 		if !failed && !c.Failed() {
-			passedContextAllOf1PropertiesPaymentItems.Add(v.Raw)
+			passedContextAllOf1PropertiesPaymentItems.AddValue(v)
 		}
 	}
 }
@@ -2612,7 +2612,7 @@ func checkLocationFilterPropertiesInventory(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedInventoryFilter.Has(v.Raw) {
+	if !passedInventoryFilter.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -2622,7 +2622,7 @@ func checkLocationFilterPropertiesInventory(c *schemacheck.Checker, v *schemache
 			}
 		}
 		if !failed && !c.Failed() {
-			passedInventoryFilter.Add(v.Raw)
+			passedInventoryFilter.AddValue(v)
 		}
 	}
 }
@@ -2728,7 +2728,7 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Has(v.Raw) {
+	if !passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -2742,7 +2742,7 @@ func checkUCPDefsMapOrder(c *schemacheck.Checker, v *schemacheck.Value, at *sche
 			}
 		}
 		if !failed && !c.Failed() {
-			passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.Add(v.Raw)
+			passedContextAllOf1PropertiesPaymentItemsPropertiesTypesMembers.AddValue(v)
 		}
 	}
 }
@@ -2863,7 +2863,7 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedServiceDefsBase.Has(v.Raw) {
+	if !passedServiceDefsBase.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -2873,7 +2873,7 @@ func checkUCPDefsBasePropertiesServicesAdditionalProperties(c *schemacheck.Check
 			}
 		}
 		if !failed && !c.Failed() {
-			passedServiceDefsBase.Add(v.Raw)
+			passedServiceDefsBase.AddValue(v)
 		}
 	}
 }
@@ -2884,7 +2884,7 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -2906,7 +2906,7 @@ func checkUCPDefsBasePropertiesServices(c *schemacheck.Checker, v *schemacheck.V
 			}
 		}
 		if !failed && !c.Failed() {
-			passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
+			passedUCPDefsBasePropertiesServicesAdditionalPropertiesMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -2972,7 +2972,7 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedCapabilityDefsBase.Has(v.Raw) {
+	if !passedCapabilityDefsBase.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -2982,7 +2982,7 @@ func checkUCPDefsBasePropertiesCapabilitiesAdditionalProperties(c *schemacheck.C
 			}
 		}
 		if !failed && !c.Failed() {
-			passedCapabilityDefsBase.Add(v.Raw)
+			passedCapabilityDefsBase.AddValue(v)
 		}
 	}
 }
@@ -2993,7 +2993,7 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -3015,7 +3015,7 @@ func checkUCPDefsBasePropertiesCapabilities(c *schemacheck.Checker, v *schemache
 			}
 		}
 		if !failed && !c.Failed() {
-			passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
+			passedUCPDefsBasePropertiesCapabilitiesAdditionalPropertiesMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -3075,7 +3075,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstruments(c *schemach
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if !passedAvailablePaymentInstrument.Has(v.Raw) {
+	if !passedAvailablePaymentInstrument.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3085,7 +3085,7 @@ func checkPaymentHandlerDefsBaseAllOf2PropertiesAvailableInstruments(c *schemach
 			}
 		}
 		if !failed && !c.Failed() {
-			passedAvailablePaymentInstrument.Add(v.Raw)
+			passedAvailablePaymentInstrument.AddValue(v)
 		}
 	}
 }
@@ -3128,7 +3128,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalProperties(c *schemachec
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedPaymentHandlerDefsBase.Has(v.Raw) {
+	if !passedPaymentHandlerDefsBase.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3138,7 +3138,7 @@ func checkUCPDefsBasePropertiesPaymentHandlersAdditionalProperties(c *schemachec
 			}
 		}
 		if !failed && !c.Failed() {
-			passedPaymentHandlerDefsBase.Add(v.Raw)
+			passedPaymentHandlerDefsBase.AddValue(v)
 		}
 	}
 }
@@ -3149,7 +3149,7 @@ func checkUCPDefsBasePropertiesPaymentHandlers(c *schemacheck.Checker, v *schema
 		c.Type(at, v, "object")
 		return
 	}
-	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesMembersNamedReverseDomainName.Has(v.Raw) {
+	if !passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesMembersNamedReverseDomainName.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Members {
 			m := &v.Members[i]
@@ -3171,7 +3171,7 @@ func checkUCPDefsBasePropertiesPaymentHandlers(c *schemacheck.Checker, v *schema
 			}
 		}
 		if !failed && !c.Failed() {
-			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesMembersNamedReverseDomainName.Add(v.Raw)
+			passedUCPDefsBasePropertiesPaymentHandlersAdditionalPropertiesMembersNamedReverseDomainName.AddValue(v)
 		}
 	}
 }
@@ -3212,7 +3212,7 @@ func checkUCPDefsBase(c *schemacheck.Checker, v *schemacheck.Value, at *schemach
 // (response).
 func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalProperties(c *schemacheck.Checker, v *schemacheck.Value, at *schemacheck.Path) {
 	if v.Kind == schemacheck.Array {
-		if !passedCapabilityDefsBase.Has(v.Raw) {
+		if !passedCapabilityDefsBase.HasValue(v) {
 			failed := c.Failed()
 			for i := range v.Items {
 				ip := at.Item(i)
@@ -3222,7 +3222,7 @@ func checkUCPDefsResponseLocationSchemaAllOf1PropertiesCapabilitiesAdditionalPro
 				}
 			}
 			if !failed && !c.Failed() {
-				passedCapabilityDefsBase.Add(v.Raw)
+				passedCapabilityDefsBase.AddValue(v)
 			}
 		}
 	}
@@ -3418,7 +3418,7 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedDailyHour.Has(v.Raw) {
+	if !passedDailyHour.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3428,7 +3428,7 @@ func checkLocationAllOf1PropertiesHours(c *schemacheck.Checker, v *schemacheck.V
 			}
 		}
 		if !failed && !c.Failed() {
-			passedDailyHour.Add(v.Raw)
+			passedDailyHour.AddValue(v)
 		}
 	}
 }
@@ -3486,7 +3486,7 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedExceptionHour.Has(v.Raw) {
+	if !passedExceptionHour.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3496,7 +3496,7 @@ func checkLocationAllOf1PropertiesExceptionHours(c *schemacheck.Checker, v *sche
 			}
 		}
 		if !failed && !c.Failed() {
-			passedExceptionHour.Add(v.Raw)
+			passedExceptionHour.AddValue(v)
 		}
 	}
 }
@@ -3584,7 +3584,7 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedLocation.Has(v.Raw) {
+	if !passedLocation.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3594,7 +3594,7 @@ func checkLocationSearchDefsSearchResponsePropertiesLocations(c *schemacheck.Che
 			}
 		}
 		if !failed && !c.Failed() {
-			passedLocation.Add(v.Raw)
+			passedLocation.AddValue(v)
 		}
 	}
 }
@@ -3857,7 +3857,7 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedMessage.Has(v.Raw) {
+	if !passedMessage.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3867,7 +3867,7 @@ func checkLocationSearchDefsSearchResponsePropertiesMessages(c *schemacheck.Chec
 			}
 		}
 		if !failed && !c.Failed() {
-			passedMessage.Add(v.Raw)
+			passedMessage.AddValue(v)
 		}
 	}
 }
@@ -3983,7 +3983,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 	if len(v.Items) < 1 && c.MinItems(at, v, 1) {
 		return
 	}
-	if !passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Has(v.Raw) {
+	if !passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -3993,7 +3993,7 @@ func checkLocationLookupDefsLookupLocationAllOf1PropertiesInputs(c *schemacheck.
 			}
 		}
 		if !failed && !c.Failed() {
-			passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.Add(v.Raw)
+			passedLocationLookupDefsLookupLocationAllOf1PropertiesInputsItems.AddValue(v)
 		}
 	}
 }
@@ -4036,7 +4036,7 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 		c.Type(at, v, "array")
 		return
 	}
-	if !passedLocationLookupDefsLookupLocation.Has(v.Raw) {
+	if !passedLocationLookupDefsLookupLocation.HasValue(v) {
 		failed := c.Failed()
 		for i := range v.Items {
 			ip := at.Item(i)
@@ -4046,7 +4046,7 @@ func checkLocationLookupDefsLookupResponsePropertiesLocations(c *schemacheck.Che
 			}
 		}
 		if !failed && !c.Failed() {
-			passedLocationLookupDefsLookupLocation.Add(v.Raw)
+			passedLocationLookupDefsLookupLocation.AddValue(v)
 		}
 	}
 }

@@ -852,12 +852,11 @@ func (st *checkTable) rememberPassed(n string, each jen.Code) jen.Code {
 		st.passedNames[n] = name
 		st.vars = append(st.vars, jen.Id(name).Op("=").Op("&").Qual(checkPkg, "Passed").Values())
 	}
-	raw := jen.Id("v").Dot("Raw")
-	return jen.If(jen.Op("!").Id(name).Dot("Has").Call(raw)).Block(
+	return jen.If(jen.Op("!").Id(name).Dot("HasValue").Call(jen.Id("v"))).Block(
 		jen.Id("failed").Op(":=").Id("c").Dot("Failed").Call(),
 		each,
 		jen.If(jen.Op("!").Id("failed").Op("&&").Op("!").Id("c").Dot("Failed").Call()).Block(
-			jen.Id(name).Dot("Add").Call(raw),
+			jen.Id(name).Dot("AddValue").Call(jen.Id("v")),
 		),
 	)
 }

@@ -59,3 +59,96 @@ func TestPassedConcurrent(t *testing.T) {
 		t.Errorf("%d texts counted, 2000 added", n)
 	}
 }
+
+// sharedWeek parses text (an object whose "hours" is a week) twice over r
+// and returns the second reading's hours: the tree r shares.
+func sharedWeek(t *testing.T, r *Repeats, text string) *Value {
+	t.Helper()
+	var hours *Value
+	for range 2 {
+		doc := NewDocument()
+		v, _, err := doc.ParseFirstRepeating([]byte(text), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hours = v.Get("hours")
+		t.Cleanup(doc.Release)
+	}
+	if hours.tree == 0 {
+		t.Fatalf("%.40q: the second reading's hours are not a shared tree", text)
+	}
+	return hours
+}
+
+// weekText is a store whose week opens at hour h (and minute m).
+func weekText(h, m int) string {
+	var b strings.Builder
+	b.WriteString(`{"hours":[`)
+	for i, d := range []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"} {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"day":"` + d + `","opens":"` + strconv.Itoa(10+h) + ":" + strconv.Itoa(10+m) + `","closes":"23:00"}`)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+// TestPassedKnowsSharedTrees: a shared tree that passed is known by its
+// number even when the Passed has no room left for its text; the same
+// text parsed on its own is then not known, nor is another shared tree,
+// even one whose number falls in the same slot; and a shared tree whose
+// text passed before it was shared is known.
+func TestPassedKnowsSharedTrees(t *testing.T) {
+	var p Passed
+	for i := range passedMax {
+		p.Add(`"filler ` + strconv.Itoa(i) + `"`)
+	}
+	r := NewRepeats()
+	week := sharedWeek(t, r, weekText(0, 0))
+	p.AddValue(week)
+	if p.Has(week.Raw) {
+		t.Fatal("a full Passed took a new text")
+	}
+	if !p.HasValue(week) {
+		t.Fatal("a shared tree that passed is not known")
+	}
+	plain, err := Parse([]byte(week.Raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasValue(&plain) {
+		t.Fatal("a text parsed on its own is known by a shared tree's number")
+	}
+	if other := sharedWeek(t, r, weekText(1, 0)); p.HasValue(other) {
+		t.Fatal("another shared tree is known")
+	}
+	// Trees numbered passedTrees apart share a slot: a later one is not
+	// the one that passed.
+	for k := 0; ; k++ {
+		next := sharedWeek(t, NewRepeats(), weekText(k/50, k%50))
+		if next.tree%passedTrees == week.tree%passedTrees {
+			if p.HasValue(next) {
+				t.Fatal("a tree in the slot of one that passed is known")
+			}
+			break
+		}
+		if next.tree > week.tree+passedTrees {
+			t.Fatal("no tree fell in the slot of the one that passed")
+		}
+	}
+	// A text that passed, then shared: known, and from then on by number.
+	var q Passed
+	text := weekText(2, 0)
+	q.Add(`{"day":"x"}`)
+	first, err := Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.AddValue(first.Get("hours"))
+	if later := sharedWeek(t, NewRepeats(), text); !q.HasValue(later) {
+		t.Fatal("a shared tree whose text passed is not known")
+	} else if tr := q.trees.Load(); tr == nil || tr[later.tree%passedTrees].Load() != later.tree {
+		t.Fatal("a shared tree known by its text was not noted by number")
+	}
+}

@@ -1,6 +1,7 @@
 package schemacheck
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -30,6 +31,20 @@ type Repeats struct {
 	byStart atomic.Pointer[map[string][]repeated]
 	mu      sync.Mutex // serializes remember
 	n       atomic.Int32
+}
+
+// trees numbers the shared trees of every Repeats in the process, so that
+// no two trees ever share a number (Passed relies on it).
+var trees atomic.Uint64
+
+// nextTree returns a shared tree's number: a new one, or 0 (none) once
+// the numbers run out.
+func nextTree() uint32 {
+	n := trees.Add(1)
+	if n > math.MaxUint32 {
+		return 0
+	}
+	return uint32(n)
 }
 
 // repeated is a remembered value: its text, its tree, and how many levels
@@ -118,6 +133,7 @@ func (r *Repeats) remember(text string, v *Value) {
 	for k, v := range old {
 		m[k] = v
 	}
+	e.v.tree = nextTree()
 	m[e.text[:repeatsShortest]] = append(alike[:len(alike):len(alike)], e)
 	r.byStart.Store(&m)
 	r.n.Add(1)

@@ -53,10 +53,18 @@ func (k Kind) String() string {
 
 // Value is one parsed JSON value. Strings are slices of one copy of the input,
 // so parsing allocates one string per document plus one slice per container.
+//
+// A container shared by a Repeats carries, at its root, the number of its
+// shared tree, so that reflect.DeepEqual can tell it from the tree of the
+// same text parsed on its own; compare trees by their JSON instead.
 type Value struct {
 	Kind Kind
 	// Bool is the value of a boolean.
 	Bool bool
+	// tree numbers a Repeats' shared tree at its root (0 for any other
+	// value), so that a Passed knows a tree it has seen without reading
+	// its text; it fits the padding after Kind and Bool.
+	tree uint32
 	// Str is a string's decoded text, or a number's source text.
 	Str string
 	// Num is a number's nearest float64 (±Inf when it overflows).
