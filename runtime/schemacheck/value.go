@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ucpgen/ucpgen/runtime/rpcerr"
 )
@@ -140,6 +141,18 @@ var documents = sync.Pool{New: func() any { return new(Document) }}
 // does not pin its memory for the life of the process.
 const maxKept = 1 << 14
 
+// maxKeptText bounds the text buffer a released Document keeps.
+const maxKeptText = 1 << 16
+
+// ReuseText makes the Document's next parses, until Release, read from a
+// buffer of its own that each parse overwrites, instead of from a fresh
+// copy of their input: a loader that parses a million records one after
+// the other, and keeps nothing of their trees, then leaves no copy of
+// each for the collector. Every string of such a tree (Str, Raw, a
+// member's name) changes when the Document parses again or is released,
+// so a caller keeps a copy of any it needs longer.
+func (d *Document) ReuseText() { d.p.reuse = true }
+
 // NewDocument returns a Document from the pool.
 func NewDocument() *Document { return documents.Get().(*Document) }
 
@@ -155,8 +168,11 @@ func (d *Document) Release() {
 	if cap(p.vals) > maxKept || cap(p.mems) > maxKept || cap(p.items) > maxKept || cap(p.members) > maxKept {
 		*p = parser{}
 	}
+	if cap(p.buf) > maxKeptText {
+		p.buf = nil
+	}
 	p.s = ""
-	p.dirty = false
+	p.dirty, p.reuse = false, false
 	documents.Put(d)
 }
 
@@ -177,6 +193,10 @@ type parser struct {
 	nv, nm  int      // slots of the current chunks handed out
 	dirty   bool     // the chunks hold a previous document
 	rep     *Repeats // shares the trees of repeated containers, when set
+	// reuse makes s a view of buf, which each document overwrites, rather
+	// than a fresh copy of the input (Document.ReuseText).
+	reuse bool
+	buf   []byte
 }
 
 // ParseFirst reads the JSON value at the start of data, which more text
@@ -220,7 +240,13 @@ func (p *parser) parseValue(data []byte) (*Value, error) {
 		p.clearUsed()
 	}
 	p.dirty = true
-	p.s, p.i, p.nv, p.nm = string(data), 0, 0, 0
+	if p.reuse {
+		p.buf = append(p.buf[:0], data...)
+		p.s = unsafe.String(unsafe.SliceData(p.buf), len(p.buf))
+	} else {
+		p.s = string(data)
+	}
+	p.i, p.nv, p.nm = 0, 0, 0
 	p.items, p.members = p.items[:0], p.members[:0]
 	p.skipSpace()
 	v, err := p.value(0)

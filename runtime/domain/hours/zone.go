@@ -2,6 +2,7 @@ package hours
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +33,8 @@ func loadZone(name string) (*time.Location, error) {
 	if name == "Local" {
 		return nil, fmt.Errorf("%q is not an IANA zone name", name)
 	}
+	// A copy: name may be part of a larger text the cache must not keep.
+	name = strings.Clone(name)
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return nil, fmt.Errorf("unknown IANA zone %q: %w", name, err)

@@ -119,6 +119,15 @@ func (s *section) ReadLocation(b []byte) (int, string, bool) {
 		return 0, "", false
 	}
 	doc := schemacheck.NewDocument()
+	if s.load.kept.Load() >= int64(keepDecodedUpTo) {
+		// No Location read from here on is kept decoded (visit counts it
+		// after this), and nothing else a visit keeps is a string of the
+		// tree: the entry's id, lists and item codes are copies, the text
+		// index copies its tokens, schedules keep no text. So the parse
+		// reuses one buffer instead of leaving a copy of every Location
+		// for the collector.
+		doc.ReuseText()
+	}
 	for bound := s.nextBound(); ; bound *= 2 {
 		v, n, err := doc.ParseFirstRepeating(b[:min(bound, len(b))], s.load.repeats)
 		if err == nil {

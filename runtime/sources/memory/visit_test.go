@@ -78,6 +78,7 @@ func TestFileVisitorsBuildTheSameSource(t *testing.T) {
 		{"storegen light 3000", light, saved},
 		{"storegen full 2000", generated(t, 2000, storegen.Full), saved},
 		{"storegen full 2000, few kept", generated(t, 2000, storegen.Full), 700},
+		{"storegen light 3000, none kept", light, 0},
 		// A Location ReadLocation parses in more than one try: far longer
 		// than the one before it.
 		{"storegen light 3000, one Location 40 times longer", lengthen(t, light, 1700, 40), saved},
