@@ -7,11 +7,13 @@ import (
 
 // table numbers short byte strings (tokens, field values) for a Part, in
 // the order they are added, so that the Part keeps what goes with each in
-// arrays of its own. A Go map of strings costs a Part, for each key it keeps, a
-// string of its own and, for each lookup, a hop from the slot to that
-// string; here the keys sit one after another in one array, and each slot
-// holds its key's place and hash, so a lookup reads one slot and the key's
-// bytes, and a new key allocates nothing but the array's growth.
+// arrays of its own. A Go map of strings costs a Part, for each key it
+// keeps, a string of its own and, for each lookup, a hop from the slot to
+// that string; here the keys sit one after another in one array, and each
+// slot holds its key's place and hash, so a lookup reads one slot and the
+// key's bytes, and a new key allocates nothing but the array's growth.
+// Places are 32-bit, as a Part's are: its keys are distinct words of one
+// section of a file, far less than 4 GiB in any load that fits in memory.
 type table struct {
 	seed  maphash.Seed
 	slots []tableSlot // a power of two, at most half full
