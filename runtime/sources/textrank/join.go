@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Part indexes a share of a collection's documents on one goroutine, for
@@ -29,18 +30,7 @@ type Part struct {
 	spans   []termSpan // value k's ids are valueID[spans[k].lo:spans[k].hi]
 	valueID []uint32
 	fieldID []uint32 // the current field's ids
-	// low, words and solid are appendTermsASCII's scratch: the text
-	// lowered, its words, a compound written solid.
-	low   []byte
-	words []word
-	solid []byte
-}
-
-// word is where a word of ASCII text is, and whether a single hyphen or
-// apostrophe joins it to the next.
-type word struct {
-	lo, hi int
-	joined bool
+	low     []byte   // appendTermsASCII's scratch: the text lowered
 }
 
 // termSpan is where a value's ids are in Part.valueID.
@@ -138,9 +128,9 @@ func (p *Part) appendTerms(ids []uint32, text string) ([]uint32, int) {
 }
 
 // appendTermsASCII is appendTerms for ASCII text, where normalising is
-// lowering the letters (normalize): the text is lowered once into scratch,
-// split as appendTokensASCII splits it, and each token and compound looked
-// up from there, so only a token new to the part is copied.
+// lowering the letters (normalize): the text is lowered once into scratch
+// instead of into a new string, and split there as appendTokens splits
+// it, so only a token new to the part is copied (by its table).
 func (p *Part) appendTermsASCII(ids []uint32, text string) ([]uint32, int) {
 	low := append(p.low[:0], text...)
 	for i, c := range low {
@@ -148,49 +138,14 @@ func (p *Part) appendTermsASCII(ids []uint32, text string) ([]uint32, int) {
 			low[i] = c + ('a' - 'A')
 		}
 	}
-	words := p.words[:0]
-	start := -1
-	for i, c := range low {
-		if wordASCII(c) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			words = append(words, word{lo: start, hi: i})
-			start = -1
-		}
-		if (c == '-' || c == '\'') && len(words) > 0 && i > 0 && i+1 < len(low) && wordASCII(low[i-1]) && wordASCII(low[i+1]) {
-			words[len(words)-1].joined = true
-		}
+	p.low = low
+	z := &p.tz
+	z.toks, z.joined = appendTokensASCII(unsafe.String(unsafe.SliceData(low), len(low)), z.toks[:0], z.joined[:0])
+	z.all = appendCompounds(append(z.all[:0], z.toks...), z.toks, z.joined)
+	for _, t := range z.all {
+		ids = append(ids, p.id(t))
 	}
-	if start >= 0 {
-		words = append(words, word{lo: start, hi: len(low)})
-	}
-	for _, w := range words {
-		ids = append(ids, p.idBytes(low[w.lo:w.hi]))
-	}
-	// Compounds as appendCompounds writes them: each run of joined words
-	// and the word that ends it, solid.
-	for i := 0; i < len(words); i++ {
-		if !words[i].joined {
-			continue
-		}
-		solid := p.solid[:0]
-		j := i
-		for ; j < len(words) && words[j].joined; j++ {
-			solid = append(solid, low[words[j].lo:words[j].hi]...)
-		}
-		if j < len(words) {
-			solid = append(solid, low[words[j].lo:words[j].hi]...)
-		}
-		ids = append(ids, p.idBytes(solid))
-		p.solid = solid
-		i = j
-	}
-	p.low, p.words = low, words
-	return ids, len(words)
+	return ids, len(z.toks)
 }
 
 // push appends a term to the current document's run, moving the run to a
@@ -220,15 +175,6 @@ func (p *Part) id(t string) uint32 {
 	k, ok := p.vocab.find(t)
 	if !ok {
 		k = p.vocab.add(t)
-	}
-	return uint32(k)
-}
-
-// idBytes is id for a token in bytes.
-func (p *Part) idBytes(t []byte) uint32 {
-	k, ok := p.vocab.findBytes(t)
-	if !ok {
-		k = p.vocab.addBytes(t)
 	}
 	return uint32(k)
 }

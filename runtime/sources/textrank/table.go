@@ -1,9 +1,6 @@
 package textrank
 
-import (
-	"hash/maphash"
-	"unsafe"
-)
+import "hash/maphash"
 
 // table numbers short byte strings (tokens, field values) for a Part, in
 // the order they are added, so that the Part keeps what goes with each in
@@ -66,12 +63,6 @@ func (t *table) find(key string) (int, bool) {
 	}
 }
 
-// findBytes is find for a key in bytes, which it neither keeps nor
-// changes.
-func (t *table) findBytes(key []byte) (int, bool) {
-	return t.find(unsafe.String(unsafe.SliceData(key), len(key)))
-}
-
 // add keeps a copy of key, which find has just not found, and returns its
 // number, len() before the call.
 func (t *table) add(key string) int {
@@ -83,11 +74,6 @@ func (t *table) add(key string) int {
 	k := len(t.ends) - 1
 	t.place(maphash.String(t.seed, key), k)
 	return k
-}
-
-// addBytes is add for a key in bytes.
-func (t *table) addBytes(key []byte) int {
-	return t.add(unsafe.String(unsafe.SliceData(key), len(key)))
 }
 
 // place puts key number k, of hash h, in the first free slot from its

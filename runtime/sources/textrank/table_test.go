@@ -6,8 +6,8 @@ import (
 )
 
 // TestTableNumbersKeys: keys are numbered in the order they are added,
-// found again (as strings and as bytes) after the table has grown many
-// times, never found when absent, and forgotten by reset.
+// found again after the table has grown many times, never found when
+// absent, and forgotten by reset.
 func TestTableNumbersKeys(t *testing.T) {
 	tb := newTable()
 	const n = 50_000
@@ -26,7 +26,7 @@ func TestTableNumbersKeys(t *testing.T) {
 		}
 		for i := range n {
 			k := "k" + strconv.Itoa(i)
-			if got, ok := tb.findBytes([]byte(k)); !ok || got != i {
+			if got, ok := tb.find(k); !ok || got != i {
 				t.Fatalf("round %d: find %q = %d, %v; want %d", round, k, got, ok, i)
 			}
 			if string(tb.key(i)) != k {
