@@ -56,8 +56,8 @@ func (k Kind) String() string {
 // so parsing allocates one string per document plus one slice per container.
 //
 // A container shared by a Repeats carries, at its root, the number of its
-// shared tree, so that reflect.DeepEqual can tell it from the tree of the
-// same text parsed on its own; compare trees by their JSON instead.
+// shared tree (for Passed), so reflect.DeepEqual tells it from the tree of
+// the same text parsed on its own; compare trees by their JSON instead.
 type Value struct {
 	Kind Kind
 	// Bool is the value of a boolean.
