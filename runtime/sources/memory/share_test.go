@@ -3,6 +3,7 @@ package memory
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -70,10 +71,17 @@ func TestMemosShareThroughOneLoader(t *testing.T) {
 	if l1, l2 := a.shared([]string{"ab", "c"}), a.shared([]string{"a", "bc"}); &l1[0] == &l2[0] {
 		t.Error("lists with the same bytes but different strings share")
 	}
-	if s1, s2 := a.itemSet([]string{"sku-1", "sku-2"}), b.itemSet([]string{"sku-2", "sku-1"}); &s1[0] != &s2[0] {
+	if s1, s2 := a.itemSet([]string{"sku-1", "sku-2"}), b.itemSet([]string{"sku-2", "sku-1"}); s1 != s2 {
 		t.Error("two memos coded one item set twice")
 	}
-	if a.shared(nil) != nil || a.itemSet(nil) != nil {
+	s3 := a.itemSet([]string{"sku-3", "sku-1"})
+	if got, want := itemSetAt(a.ld.itemSets, s3), []int32{0, 2}; !slices.Equal(got, want) {
+		t.Errorf("item set {sku-3, sku-1} coded as %v, want %v", got, want)
+	}
+	if got := itemSetAt(a.ld.itemSets, a.itemSet([]string{"sku-1", "sku-2"})); !slices.Equal(got, []int32{0, 1}) {
+		t.Errorf("item set {sku-1, sku-2} coded as %v after another set, want [0 1]", got)
+	}
+	if a.shared(nil) != nil || a.itemSet(nil) != 0 || itemSetAt(a.ld.itemSets, 0) != nil {
 		t.Error("an empty list is not nil")
 	}
 	// Past memoSize the memo stops remembering; the loader still shares.

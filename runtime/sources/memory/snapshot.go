@@ -513,7 +513,7 @@ func (w *snapshotWriter) source(s *Source, emit func(...*enc)) error {
 			return fmt.Errorf("location %q: its compiled schedule is not among the shared ones", e.id)
 		}
 		ents.uv(si)
-		ents.uv(w.itemSet(e.items))
+		ents.uv(w.itemSet(s.itemsOf(e)))
 		ents.uv(w.set(e.countries))
 		ents.uv(w.area(e.area))
 	}
@@ -639,16 +639,23 @@ func decodeSource(d *dec, dataSize int64, opts Options) (*Source, error) {
 	}
 	sets.done()
 
-	itemList := [][]int32{nil}
+	s.itemSets = []int32{0}
+	itemAt := []uint32{0} // by the set's number
 	for range items.count(1) {
-		l := make([]int32, items.count(1))
-		for i := range l {
-			l[i] = int32(items.index(math.MaxInt32))
-			if i > 0 && l[i] <= l[i-1] {
-				items.fail("item set %d is not ascending", len(itemList))
+		n := items.count(1)
+		at := len(s.itemSets)
+		s.itemSets = append(s.itemSets, int32(n))
+		for i := range n {
+			c := int32(items.index(math.MaxInt32))
+			if i > 0 && c <= s.itemSets[len(s.itemSets)-1] {
+				items.fail("item set %d is not ascending", len(itemAt))
 			}
+			s.itemSets = append(s.itemSets, c)
 		}
-		itemList = append(itemList, l)
+		if at > math.MaxUint32 {
+			items.fail("item set %d lies beyond the item sets' 4 GiB", len(itemAt))
+		}
+		itemAt = append(itemAt, uint32(at))
 	}
 	items.done()
 
@@ -677,8 +684,8 @@ func decodeSource(d *dec, dataSize int64, opts Options) (*Source, error) {
 		s.itemCode[it] = int32(i)
 	}
 	itemCodes.done()
-	for _, l := range itemList[1:] {
-		if len(l) > 0 && int(l[len(l)-1]) >= len(codes) {
+	for _, at := range itemAt[1:] {
+		if l := itemSetAt(s.itemSets, at); len(l) > 0 && int(l[len(l)-1]) >= len(codes) {
 			items.fail("item code %d of %d", l[len(l)-1], len(codes))
 		}
 	}
@@ -721,7 +728,7 @@ func decodeSource(d *dec, dataSize int64, opts Options) (*Source, error) {
 		}
 		e.amenities = setList[ents.index(len(setList)-1)]
 		e.compiled = compiled[ents.index(len(compiled)-1)]
-		e.items = itemList[ents.index(len(itemList)-1)]
+		e.items = itemAt[ents.index(len(itemAt)-1)]
 		ci := ents.index(len(setList) - 1)
 		e.countries = setList[ci]
 		countrySets[ci] = true

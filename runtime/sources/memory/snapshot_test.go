@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -197,6 +198,10 @@ func sameSource(t *testing.T, a, b *Source) {
 			t.Fatalf("entry %d (%s): schedules differ", i, x.id)
 		}
 		x.compiled, y.compiled = nil, nil
+		if !slices.Equal(a.itemsOf(&x), b.itemsOf(&y)) {
+			t.Fatalf("entry %d (%s): items %v built, %v opened", i, x.id, a.itemsOf(&x), b.itemsOf(&y))
+		}
+		x.items, y.items = 0, 0
 		x.loc, y.loc = nil, nil
 		if x.area != nil && y.area != nil && x.area.RadiusM != nil && y.area.RadiusM != nil && *x.area.RadiusM == *y.area.RadiusM {
 			r := *x.area.RadiusM

@@ -102,6 +102,11 @@ type Source struct {
 	// itemCode numbers the item ids of all records, so an entry keeps its
 	// items as four bytes each.
 	itemCode map[string]int32
+	// itemSets holds the records' distinct item sets, each as its length
+	// then its codes in order, after a 0 that no entry points at: one
+	// array of numbers the collector never walks, where a set a store of
+	// its own would be an object of its own, pointed at twice.
+	itemSets []int32
 	// schedules maps each distinct schedule's key (appendScheduleKey) to
 	// its compiled form, so a snapshot stores a few hundred schedules
 	// rather than a million.
@@ -134,7 +139,7 @@ type entry struct {
 	hasGeo    bool
 	amenities []string        // sorted keys, shared between equal sets
 	compiled  *hours.Compiled // shared between equal schedules
-	items     []int32         // item ids as codes of Source.itemCode, sorted
+	items     uint32          // where its item set is in Source.itemSets (0: none)
 	area      *dataset.ServiceArea
 	countries []string // service-area countries, alpha-2
 }
@@ -372,7 +377,7 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 			return nil, err
 		}
 	}
-	s.itemCode = ld.itemCode
+	s.itemCode, s.itemSets = ld.itemCode, ld.itemSets
 	s.schedules = ld.compiledSchedules()
 	s.records = len(records)
 	if df != nil {
@@ -520,19 +525,18 @@ type loader struct {
 	schedSeed maphash.Seed
 	strs      map[string][]string
 	itemCode  map[string]int32
-	// itemSets holds a set of codes by the hash of its codes' bytes, so
-	// equal sets share without a key per set: most full-shape stores
-	// hold sets of their own. Of two sets whose hashes collide, the later
-	// is simply not shared.
-	itemSets map[uint64][]int32
+	// itemSets is Source.itemSets in the making; itemAt finds a set in it
+	// by the hash of its codes' bytes, so equal sets share without a key
+	// per set (most full-shape stores hold sets of their own). Of two sets
+	// whose hashes collide, the later is simply not shared.
+	itemSets []int32
+	itemAt   map[uint64]uint32
 	itemSeed maphash.Seed
-	codes    []int32
-	key      []byte
 }
 
 func newLoader() *loader {
 	ld := &loader{schedSeed: maphash.MakeSeed(), strs: map[string][]string{},
-		itemCode: map[string]int32{}, itemSets: map[uint64][]int32{}, itemSeed: maphash.MakeSeed()}
+		itemCode: map[string]int32{}, itemSets: []int32{0}, itemAt: map[uint64]uint32{}, itemSeed: maphash.MakeSeed()}
 	for k := range ld.schedules {
 		ld.schedules[k].m = map[string]*hours.Compiled{}
 	}
@@ -565,38 +569,34 @@ func (ld *loader) compiledSchedules() map[string]*hours.Compiled {
 	return all
 }
 
-// items codes a record's item ids (numbered in first-seen order) as a
-// sorted read-only set, shared with every equal set seen before.
-func (ld *loader) items(list []string) []int32 {
-	if len(list) == 0 {
-		return nil
-	}
+// itemCodeOf numbers an item id in first-seen order.
+func (ld *loader) itemCodeOf(it string) int32 {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	ld.codes = ld.codes[:0]
-	for _, it := range list {
-		c, ok := ld.itemCode[it]
-		if !ok {
-			c = int32(len(ld.itemCode))
-			ld.itemCode[strings.Clone(it)] = c
-		}
-		ld.codes = append(ld.codes, c)
-	}
-	slices.Sort(ld.codes)
-	ld.key = ld.key[:0]
-	for _, c := range ld.codes {
-		ld.key = binary.LittleEndian.AppendUint32(ld.key, uint32(c))
-	}
-	h := maphash.Bytes(ld.itemSeed, ld.key)
-	got, ok := ld.itemSets[h]
-	if ok && slices.Equal(got, ld.codes) {
-		return got
-	}
-	out := slices.Clone(ld.codes)
+	c, ok := ld.itemCode[it]
 	if !ok {
-		ld.itemSets[h] = out
+		c = int32(len(ld.itemCode))
+		ld.itemCode[strings.Clone(it)] = c
 	}
-	return out
+	return c
+}
+
+// itemSet returns where the sorted codes are in ld.itemSets, shared with
+// an equal set seen before; h is the hash of the codes' bytes.
+func (ld *loader) itemSet(codes []int32, h uint64) uint32 {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	at, ok := ld.itemAt[h]
+	if ok && slices.Equal(itemSetAt(ld.itemSets, at), codes) {
+		return at
+	}
+	at = uint32(len(ld.itemSets))
+	ld.itemSets = append(ld.itemSets, int32(len(codes)))
+	ld.itemSets = append(ld.itemSets, codes...)
+	if !ok {
+		ld.itemAt[h] = at
+	}
+	return at
 }
 
 // shared returns a read-only slice equal to list, shared with every equal
@@ -659,7 +659,8 @@ type memo struct {
 	ld        *loader
 	schedules map[string]*hours.Compiled
 	strs      map[string][]string
-	items     map[string][]int32
+	itemCode  map[string]int32
+	codes     []int32
 	key       []byte
 }
 
@@ -669,7 +670,7 @@ type memo struct {
 const memoSize = 4096
 
 func newMemo(ld *loader) *memo {
-	return &memo{ld: ld, schedules: map[string]*hours.Compiled{}, strs: map[string][]string{}, items: map[string][]int32{}}
+	return &memo{ld: ld, schedules: map[string]*hours.Compiled{}, strs: map[string][]string{}, itemCode: map[string]int32{}}
 }
 
 // remember puts v in m under key unless m is full.
@@ -700,13 +701,31 @@ func (m *memo) shared(list []string) []string {
 	return byList(m, m.strs, list, func(key []byte) []string { return m.ld.shared(key, list) })
 }
 
-// itemSet is loader.items, memoized by the list as written (an equal set
-// written in another order is shared through the loader).
-func (m *memo) itemSet(list []string) []int32 {
+// itemSet codes a record's item ids as a sorted set and returns where it
+// is in the loader's item sets (0 for none). The codes of items the memo
+// has met are its own to read; only the set's placing takes the loader's
+// lock, briefly.
+func (m *memo) itemSet(list []string) uint32 {
 	if len(list) == 0 {
-		return nil
+		return 0
 	}
-	return byList(m, m.items, list, func([]byte) []int32 { return m.ld.items(list) })
+	m.codes = m.codes[:0]
+	for _, it := range list {
+		c, ok := m.itemCode[it]
+		if !ok {
+			c = m.ld.itemCodeOf(it)
+			if len(m.itemCode) < memoSize {
+				m.itemCode[strings.Clone(it)] = c
+			}
+		}
+		m.codes = append(m.codes, c)
+	}
+	slices.Sort(m.codes)
+	m.key = m.key[:0]
+	for _, c := range m.codes {
+		m.key = binary.LittleEndian.AppendUint32(m.key, uint32(c))
+	}
+	return m.ld.itemSet(m.codes, maphash.Bytes(m.ld.itemSeed, m.key))
 }
 
 // byList returns what cache holds for list, else what share returns for
@@ -1104,6 +1123,18 @@ func inList(list []string, want string, eq func(string, string) bool) bool {
 	return slices.ContainsFunc(list, func(x string) bool { return eq(x, want) })
 }
 
+// itemsOf returns e's item codes, sorted.
+func (s *Source) itemsOf(e *entry) []int32 { return itemSetAt(s.itemSets, e.items) }
+
+// itemSetAt returns the set at off in sets, laid out as Source.itemSets.
+func itemSetAt(sets []int32, off uint32) []int32 {
+	if off == 0 {
+		return nil
+	}
+	n := uint32(sets[off])
+	return sets[off+1 : off+1+n]
+}
+
 // Items is true where every requested item is in the record's items.
 func (s *Source) Items(_ context.Context, items []string, cands []location.Candidate) ([]bool, error) {
 	out := make([]bool, len(cands))
@@ -1115,7 +1146,7 @@ func (s *Source) Items(_ context.Context, items []string, cands []location.Candi
 		out[i] = true
 		for _, it := range items {
 			code, known := s.itemCode[it]
-			if _, ok := slices.BinarySearch(e.items, code); !known || !ok {
+			if _, ok := slices.BinarySearch(s.itemsOf(e), code); !known || !ok {
 				out[i] = false
 				break
 			}

@@ -318,7 +318,7 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		texts[k] = sec.text
 		sec.text = nil
 	}
-	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, schedules: ld.compiledSchedules(), records: records}
+	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, itemSets: ld.itemSets, schedules: ld.compiledSchedules(), records: records}
 	var textErr, spatialErr error
 	served := map[string]bool{}
 	together(func() { s.text, textErr = textrank.Join(texts, order) }, func() {

@@ -38,7 +38,8 @@ func openBoth(t *testing.T, path string, parts int) (read, visitedSrc *Source, s
 }
 
 // canonicalItems renumbers s's item codes in item id order, since codes
-// are numbered in the order concurrent decoders first meet an item.
+// are numbered in the order concurrent decoders first meet an item, and
+// lays the sets out anew in doc order, one for each entry.
 func canonicalItems(s *Source) {
 	names := make([]string, 0, len(s.itemCode))
 	for it := range s.itemCode {
@@ -50,14 +51,22 @@ func canonicalItems(s *Source) {
 		renumber[s.itemCode[it]] = int32(c)
 		s.itemCode[it] = int32(c)
 	}
+	sets := []int32{0}
 	for i := range s.ents {
-		items := make([]int32, len(s.ents[i].items))
-		for k, c := range s.ents[i].items {
-			items[k] = renumber[c]
+		e := &s.ents[i]
+		old := s.itemsOf(e)
+		if len(old) == 0 {
+			continue
 		}
-		slices.Sort(items)
-		s.ents[i].items = items
+		at := len(sets)
+		sets = append(sets, int32(len(old)))
+		for _, c := range old {
+			sets = append(sets, renumber[c])
+		}
+		slices.Sort(sets[at+1:])
+		e.items = uint32(at)
 	}
+	s.itemSets = sets
 }
 
 // TestFileVisitorsBuildTheSameSource: a Source built from the sections'
