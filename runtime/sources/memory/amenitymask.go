@@ -26,7 +26,7 @@ func (s *Source) amenityMasks() *amenityMasks {
 		}
 		sets := map[set]uint64{}
 		for d := range s.ents {
-			keys := s.ents[d].amenities
+			keys := s.lists[s.ents[d].amenities]
 			if len(keys) == 0 {
 				continue
 			}

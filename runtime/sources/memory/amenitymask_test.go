@@ -87,7 +87,7 @@ func TestAmenityMasksMatchTheKeys(t *testing.T) {
 					t.Fatal(err)
 				}
 				for d := range s.src.ents {
-					if got, want := p.hasAmenities(s.src, int32(d)), hasAll(s.src.ents[d].amenities, req); got != want {
+					if got, want := p.hasAmenities(s.src, int32(d)), hasAll(s.src.lists[s.src.ents[d].amenities], req); got != want {
 						t.Fatalf("%v: doc %d: by bits %v, by keys %v", req, d, got, want)
 					}
 				}

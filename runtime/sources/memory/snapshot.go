@@ -396,25 +396,15 @@ func (w *snapshotWriter) set(list []string) uint64 { return number(w.sets, &w.se
 
 func (w *snapshotWriter) itemSet(list []int32) uint64 { return number(w.itemSets, &w.itemList, list) }
 
-// area numbers a service area by its contents (each record has its own
-// copy, and most are equal).
+// area numbers a service area by its contents (a Source opened from a
+// snapshot holds equal areas the writer numbered apart as one, and so
+// does the next snapshot).
 func (w *snapshotWriter) area(sa *dataset.ServiceArea) uint64 {
 	if sa == nil {
 		return 0
 	}
-	k := w.key[:0]
-	for _, list := range [][]string{sa.Countries, sa.Regions, sa.PostalCodes} {
-		k = binary.AppendUvarint(k, uint64(len(list)))
-		for _, v := range list { // length-prefixed, so no two areas share a key
-			k = binary.AppendUvarint(k, uint64(len(v)))
-			k = append(k, v...)
-		}
-	}
-	if sa.RadiusM != nil {
-		k = binary.LittleEndian.AppendUint64(append(k, 1), math.Float64bits(*sa.RadiusM))
-	}
-	w.key = k
-	if n, ok := w.areas[string(k)]; ok {
+	w.key = appendAreaKey(w.key[:0], sa)
+	if n, ok := w.areas[string(w.key)]; ok {
 		return n
 	}
 	var e enc
@@ -434,7 +424,7 @@ func (w *snapshotWriter) area(sa *dataset.ServiceArea) uint64 {
 	}
 	w.areaList = append(w.areaList, e.flat())
 	n := uint64(len(w.areaList))
-	w.areas[string(k)] = n
+	w.areas[string(w.key)] = n
 	return n
 }
 
@@ -507,15 +497,15 @@ func (w *snapshotWriter) source(s *Source, emit func(...*enc)) error {
 		} else {
 			ents.byte1(0)
 		}
-		ents.uv(w.set(e.amenities))
-		si, ok := w.schedIndex[e.compiled]
-		if !ok && e.compiled != nil {
+		ents.uv(w.set(s.lists[e.amenities]))
+		si, ok := w.schedIndex[s.compiled[e.compiled]]
+		if !ok && e.compiled != 0 {
 			return fmt.Errorf("location %q: its compiled schedule is not among the shared ones", e.id)
 		}
 		ents.uv(si)
 		ents.uv(w.itemSet(s.itemsOf(e)))
-		ents.uv(w.set(e.countries))
-		ents.uv(w.area(e.area))
+		ents.uv(w.set(s.lists[e.countries]))
+		ents.uv(w.area(s.areas[e.area]))
 	}
 	emit(&ents)
 	// The shared tables are complete now; each section goes out as soon
@@ -696,6 +686,7 @@ func decodeSource(d *dec, dataSize int64, opts Options) (*Source, error) {
 		}
 	}
 
+	s.lists, s.compiled, s.areas = setList, compiled, areaList
 	s.ents = make([]entry, ents.count(10))
 	countrySets := make([]bool, len(setList))
 	var points []spatial.Point
@@ -726,13 +717,13 @@ func decodeSource(d *dec, dataSize int64, opts Options) (*Source, error) {
 		default:
 			ents.fail("entry %d: bad geo flag", i)
 		}
-		e.amenities = setList[ents.index(len(setList)-1)]
-		e.compiled = compiled[ents.index(len(compiled)-1)]
+		e.amenities = uint32(ents.index(len(setList) - 1))
+		e.compiled = uint32(ents.index(len(compiled) - 1))
 		e.items = itemAt[ents.index(len(itemAt)-1)]
 		ci := ents.index(len(setList) - 1)
-		e.countries = setList[ci]
+		e.countries = uint32(ci)
 		countrySets[ci] = true
-		e.area = areaList[ents.index(len(areaList)-1)]
+		e.area = uint32(ents.index(len(areaList) - 1))
 	}
 	ents.done()
 	if ents.err != nil {

@@ -181,8 +181,8 @@ func snapshotAnswers(t *testing.T, s *Source, ref *Source) []string {
 	lat, lon := jsonNum(first.geo.Lat), jsonNum(first.geo.Lon)
 	amenity := "none"
 	for _, e := range ref.ents {
-		if len(e.amenities) > 0 {
-			amenity = e.amenities[0]
+		if keys := ref.lists[e.amenities]; len(keys) > 0 {
+			amenity = keys[0]
 			break
 		}
 	}

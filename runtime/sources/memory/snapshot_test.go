@@ -179,6 +179,17 @@ func TestSnapshotIsTheBuiltSource(t *testing.T) {
 
 // sameSource compares two Sources field by field; compiled schedules are
 // compared by the schedule they were compiled from.
+// sameArea reports whether two service areas (nil: none) hold the same.
+func sameArea(a, b *dataset.ServiceArea) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if (a.RadiusM == nil) != (b.RadiusM == nil) || a.RadiusM != nil && *a.RadiusM != *b.RadiusM {
+		return false
+	}
+	return slices.Equal(a.Countries, b.Countries) && slices.Equal(a.Regions, b.Regions) && slices.Equal(a.PostalCodes, b.PostalCodes)
+}
+
 func sameSource(t *testing.T, a, b *Source) {
 	t.Helper()
 	if len(a.ents) != len(b.ents) {
@@ -194,21 +205,26 @@ func sameSource(t *testing.T, a, b *Source) {
 	ka, kb := key(a), key(b)
 	for i := range a.ents {
 		x, y := a.ents[i], b.ents[i]
-		if ka[x.compiled] != kb[y.compiled] || (x.compiled == nil) != (y.compiled == nil) {
+		xc, yc := a.compiled[x.compiled], b.compiled[y.compiled]
+		if ka[xc] != kb[yc] || (xc == nil) != (yc == nil) {
 			t.Fatalf("entry %d (%s): schedules differ", i, x.id)
 		}
-		x.compiled, y.compiled = nil, nil
 		if !slices.Equal(a.itemsOf(&x), b.itemsOf(&y)) {
 			t.Fatalf("entry %d (%s): items %v built, %v opened", i, x.id, a.itemsOf(&x), b.itemsOf(&y))
 		}
-		x.items, y.items = 0, 0
-		x.loc, y.loc = nil, nil
-		if x.area != nil && y.area != nil && x.area.RadiusM != nil && y.area.RadiusM != nil && *x.area.RadiusM == *y.area.RadiusM {
-			r := *x.area.RadiusM
-			xa, ya := *x.area, *y.area
-			xa.RadiusM, ya.RadiusM = &r, &r
-			x.area, y.area = &xa, &ya
+		if xl, yl := a.lists[x.amenities], b.lists[y.amenities]; !slices.Equal(xl, yl) {
+			t.Fatalf("entry %d (%s): amenities %q built, %q opened", i, x.id, xl, yl)
 		}
+		if xl, yl := a.lists[x.countries], b.lists[y.countries]; !slices.Equal(xl, yl) {
+			t.Fatalf("entry %d (%s): countries %q built, %q opened", i, x.id, xl, yl)
+		}
+		if xa, ya := a.areas[x.area], b.areas[y.area]; !sameArea(xa, ya) {
+			t.Fatalf("entry %d (%s): service area %+v built, %+v opened", i, x.id, xa, ya)
+		}
+		// What the tables hold is compared; the numbers may differ.
+		x.compiled, y.compiled, x.items, y.items = 0, 0, 0, 0
+		x.amenities, y.amenities, x.countries, y.countries, x.area, y.area = 0, 0, 0, 0, 0, 0
+		x.loc, y.loc = nil, nil
 		if !reflect.DeepEqual(x, y) {
 			t.Fatalf("entry %d differs:\nbuilt  %+v\nopened %+v", i, x, y)
 		}

@@ -43,7 +43,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -107,6 +106,13 @@ type Source struct {
 	// array of numbers the collector never walks, where a set a store of
 	// its own would be an object of its own, pointed at twice.
 	itemSets []int32
+	// lists, compiled and areas hold what many entries share (amenity key
+	// sets and country lists, compiled schedules, service areas), by the
+	// numbers the entries keep (0: none), so that an entry points at none
+	// of them and the collector skips the entries' memory.
+	lists    [][]string
+	compiled []*hours.Compiled
+	areas    []*dataset.ServiceArea
 	// schedules maps each distinct schedule's key (appendScheduleKey) to
 	// its compiled form, so a snapshot stores a few hundred schedules
 	// rather than a million.
@@ -137,11 +143,11 @@ type entry struct {
 	id        string
 	geo       predicate.Geo
 	hasGeo    bool
-	amenities []string        // sorted keys, shared between equal sets
-	compiled  *hours.Compiled // shared between equal schedules
-	items     uint32          // where its item set is in Source.itemSets (0: none)
-	area      *dataset.ServiceArea
-	countries []string // service-area countries, alpha-2
+	amenities uint32 // sorted keys, in Source.lists
+	compiled  uint32 // in Source.compiled
+	items     uint32 // where its item set is in Source.itemSets (0: none)
+	area      uint32 // in Source.areas
+	countries uint32 // service-area countries, alpha-2, in Source.lists
 }
 
 // alias maps a secondary identifier to its record.
@@ -172,14 +178,14 @@ func (s *Source) candidate(doc int32, score float64, pc *predicate.Candidate) (l
 	if err := loc.UnmarshalJSON(raw); err != nil {
 		return location.Candidate{}, fmt.Errorf("decode location %q: %w", e.id, err)
 	}
-	e.view(pc, loc)
+	s.view(e, pc, loc)
 	return location.Candidate{Location: loc, Score: score, Ref: e, Predicate: pc}, nil
 }
 
 // view writes e's predicate view of loc to pc. Value set here spares the
 // engine a copy of the view to set it.
-func (e *entry) view(pc *predicate.Candidate, loc *location.Location) {
-	*pc = predicate.Candidate{ID: e.id, Amenities: e.amenities, Compiled: e.compiled, Value: loc}
+func (s *Source) view(e *entry, pc *predicate.Candidate, loc *location.Location) {
+	*pc = predicate.Candidate{ID: e.id, Amenities: s.lists[e.amenities], Compiled: s.compiled[e.compiled], Value: loc}
 	if e.hasGeo {
 		pc.Geo = &e.geo
 	}
@@ -192,7 +198,7 @@ func (s *Source) keptDocs() []keptDoc {
 		s.kept = make([]keptDoc, len(s.ents))
 		for i := range s.ents {
 			if e := &s.ents[i]; e.loc != nil {
-				e.view(&s.kept[i].view, e.loc)
+				s.view(e, &s.kept[i].view, e.loc)
 			}
 		}
 	})
@@ -378,6 +384,7 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 		}
 	}
 	s.itemCode, s.itemSets = ld.itemCode, ld.itemSets
+	s.lists, s.compiled, s.areas = ld.lists, ld.compiled, ld.areas
 	s.schedules = ld.compiledSchedules()
 	s.records = len(records)
 	if df != nil {
@@ -523,8 +530,14 @@ type loader struct {
 	// of them still kept a core waiting.
 	schedules [scheduleShards]scheduleShard
 	schedSeed maphash.Seed
-	strs      map[string][]string
-	itemCode  map[string]int32
+	// compiled, lists and areas are Source's tables in the making; strs
+	// and areaAt find a list and an area in them by a key of its contents.
+	compiled []*hours.Compiled
+	lists    [][]string
+	strs     map[string]uint32
+	areas    []*dataset.ServiceArea
+	areaAt   map[string]uint32
+	itemCode map[string]int32
 	// itemSets is Source.itemSets in the making; itemAt finds a set in it
 	// by the hash of its codes' bytes, so equal sets share without a key
 	// per set (most full-shape stores hold sets of their own). Of two sets
@@ -535,10 +548,11 @@ type loader struct {
 }
 
 func newLoader() *loader {
-	ld := &loader{schedSeed: maphash.MakeSeed(), strs: map[string][]string{},
+	ld := &loader{schedSeed: maphash.MakeSeed(), compiled: []*hours.Compiled{nil},
+		lists: [][]string{nil}, strs: map[string]uint32{}, areas: []*dataset.ServiceArea{nil}, areaAt: map[string]uint32{},
 		itemCode: map[string]int32{}, itemSets: []int32{0}, itemAt: map[uint64]uint32{}, itemSeed: maphash.MakeSeed()}
 	for k := range ld.schedules {
-		ld.schedules[k].m = map[string]*hours.Compiled{}
+		ld.schedules[k].m = map[string]uint32{}
 	}
 	return ld
 }
@@ -551,7 +565,7 @@ const scheduleShards = 16
 // contend for one line.
 type scheduleShard struct {
 	mu sync.Mutex
-	m  map[string]*hours.Compiled
+	m  map[string]uint32 // number in loader.compiled
 	_  [48]byte
 }
 
@@ -564,7 +578,9 @@ func (ld *loader) compiledSchedules() map[string]*hours.Compiled {
 	}
 	all := make(map[string]*hours.Compiled, n)
 	for k := range ld.schedules {
-		maps.Copy(all, ld.schedules[k].m)
+		for key, c := range ld.schedules[k].m {
+			all[key] = ld.compiled[c]
+		}
 	}
 	return all
 }
@@ -599,9 +615,10 @@ func (ld *loader) itemSet(codes []int32, h uint64) uint32 {
 	return at
 }
 
-// shared returns a read-only slice equal to list, shared with every equal
-// list seen before; key is appendListKey's for list.
-func (ld *loader) shared(key []byte, list []string) []string {
+// shared returns the number in ld.lists of a read-only slice equal to
+// list, shared with every equal list seen before; key is appendListKey's
+// for list.
+func (ld *loader) shared(key []byte, list []string) uint32 {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
 	if got, ok := ld.strs[string(key)]; ok {
@@ -611,33 +628,53 @@ func (ld *loader) shared(key []byte, list []string) []string {
 	for i, v := range list {
 		out[i] = strings.Clone(v)
 	}
-	ld.strs[string(key)] = out
-	return out
+	n := uint32(len(ld.lists))
+	ld.lists = append(ld.lists, out)
+	ld.strs[string(key)] = n
+	return n
 }
 
-// compile returns the compiled schedule, shared between equal schedules;
-// key is appendScheduleKey's for sc.
-func (ld *loader) compile(key []byte, sc hours.Schedule) (*hours.Compiled, error) {
+// area returns the number in ld.areas of a service area equal to sa,
+// shared with every equal area seen before; key is appendAreaKey's for sa.
+func (ld *loader) area(key []byte, sa *dataset.ServiceArea) uint32 {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	if got, ok := ld.areaAt[string(key)]; ok {
+		return got
+	}
+	n := uint32(len(ld.areas))
+	ld.areas = append(ld.areas, sa)
+	ld.areaAt[string(key)] = n
+	return n
+}
+
+// compile returns the number in ld.compiled of the compiled schedule,
+// shared between equal schedules; key is appendScheduleKey's for sc.
+func (ld *loader) compile(key []byte, sc hours.Schedule) (uint32, error) {
 	sh := &ld.schedules[maphash.Bytes(ld.schedSeed, key)%scheduleShards]
 	sh.mu.Lock()
-	c, ok := sh.m[string(key)]
+	n, ok := sh.m[string(key)]
 	sh.mu.Unlock()
 	if ok {
-		return c, nil
+		return n, nil
 	}
 	// Compiled outside the lock (it loads a zone); of two goroutines that
 	// compile one schedule, the first to store it is the one shared.
 	c, err := sc.Compile()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if first, ok := sh.m[string(key)]; ok {
 		return first, nil
 	}
-	sh.m[string(key)] = c
-	return c, nil
+	ld.mu.Lock()
+	n = uint32(len(ld.compiled))
+	ld.compiled = append(ld.compiled, c)
+	ld.mu.Unlock()
+	sh.m[string(key)] = n
+	return n, nil
 }
 
 // appendListKey appends a key for list: length-prefixed, so no two lists
@@ -657,8 +694,9 @@ func appendListKey(k []byte, list []string) []byte {
 // meets; a record past that goes to the loader.
 type memo struct {
 	ld        *loader
-	schedules map[string]*hours.Compiled
-	strs      map[string][]string
+	schedules map[string]uint32
+	strs      map[string]uint32
+	areas     map[*dataset.ServiceArea]uint32
 	itemCode  map[string]int32
 	codes     []int32
 	key       []byte
@@ -670,7 +708,8 @@ type memo struct {
 const memoSize = 4096
 
 func newMemo(ld *loader) *memo {
-	return &memo{ld: ld, schedules: map[string]*hours.Compiled{}, strs: map[string][]string{}, itemCode: map[string]int32{}}
+	return &memo{ld: ld, schedules: map[string]uint32{}, strs: map[string]uint32{},
+		areas: map[*dataset.ServiceArea]uint32{}, itemCode: map[string]int32{}}
 }
 
 // remember puts v in m under key unless m is full.
@@ -681,7 +720,7 @@ func remember[V any](m map[string]V, key []byte, v V) {
 }
 
 // compile is loader.compile, memoized.
-func (m *memo) compile(sc hours.Schedule) (*hours.Compiled, error) {
+func (m *memo) compile(sc hours.Schedule) (uint32, error) {
 	m.key = appendScheduleKey(m.key[:0], sc)
 	if c, ok := m.schedules[string(m.key)]; ok {
 		return c, nil
@@ -693,12 +732,42 @@ func (m *memo) compile(sc hours.Schedule) (*hours.Compiled, error) {
 	return c, err
 }
 
-// shared is loader.shared, memoized; nil for an empty list.
-func (m *memo) shared(list []string) []string {
+// shared is loader.shared, memoized; 0 (nil) for an empty list.
+func (m *memo) shared(list []string) uint32 {
 	if len(list) == 0 {
-		return nil
+		return 0
 	}
-	return byList(m, m.strs, list, func(key []byte) []string { return m.ld.shared(key, list) })
+	return byList(m, m.strs, list, func(key []byte) uint32 { return m.ld.shared(key, list) })
+}
+
+// area is loader.area, memoized by the area's address (the dataset's
+// parser shares equal areas of nearby records); 0 for none.
+func (m *memo) area(sa *dataset.ServiceArea) uint32 {
+	if sa == nil {
+		return 0
+	}
+	if n, ok := m.areas[sa]; ok {
+		return n
+	}
+	m.key = appendAreaKey(m.key[:0], sa)
+	n := m.ld.area(m.key, sa)
+	if len(m.areas) < memoSize {
+		m.areas[sa] = n
+	}
+	return n
+}
+
+// appendAreaKey appends a key for sa's contents: its lists length-prefixed
+// and its radius's bits, so no two different areas share one.
+func appendAreaKey(k []byte, sa *dataset.ServiceArea) []byte {
+	for _, list := range [][]string{sa.Countries, sa.Regions, sa.PostalCodes} {
+		k = binary.AppendUvarint(k, uint64(len(list)))
+		k = appendListKey(k, list)
+	}
+	if sa.RadiusM != nil {
+		k = binary.LittleEndian.AppendUint64(append(k, 1), math.Float64bits(*sa.RadiusM))
+	}
+	return k
 }
 
 // itemSet codes a record's item ids as a sorted set and returns where it
@@ -786,7 +855,7 @@ func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte, parsed *schem
 	if loc.Name == "" {
 		return entry{}, nil, fieldErr(i, "/location/name", "must not be empty")
 	}
-	e := entry{raw: rec.Location, span: rec.Span, id: rec.ID, items: m.itemSet(rec.Items), area: rec.ServiceArea}
+	e := entry{raw: rec.Location, span: rec.Span, id: rec.ID, items: m.itemSet(rec.Items)}
 	if e.id == "" {
 		e.id = strings.Clone(loc.ID)
 	}
@@ -816,6 +885,7 @@ func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte, parsed *schem
 			codes = append(codes, code)
 		}
 		e.countries = m.shared(codes)
+		e.area = m.area(sa)
 	}
 	return e, loc, nil
 }
@@ -967,7 +1037,7 @@ func (p *pool) hasAmenities(s *Source, doc int32) bool {
 	if p.masks != nil {
 		return !p.none && p.masks.masks[doc]&p.want == p.want
 	}
-	return hasAll(s.ents[doc].amenities, p.amenities)
+	return hasAll(s.lists[s.ents[doc].amenities], p.amenities)
 }
 
 // listBelow is the share of all records under which a region's records are
@@ -1095,7 +1165,7 @@ func (s *Source) Serves(_ context.Context, t location.ServesTarget, cands []loca
 		if !ok {
 			return nil, fmt.Errorf("serves: candidate %q is not a store entry", c.Location.ID)
 		}
-		sa := e.area
+		sa := s.areas[e.area]
 		if sa == nil {
 			continue
 		}
@@ -1105,7 +1175,7 @@ func (s *Source) Serves(_ context.Context, t location.ServesTarget, cands []loca
 		case "address":
 			a := t.Address
 			out[i] = a != nil &&
-				inList(e.countries, a.Country, func(x, y string) bool { return x == y }) &&
+				inList(s.lists[e.countries], a.Country, func(x, y string) bool { return x == y }) &&
 				inList(sa.Regions, a.Region, strings.EqualFold) &&
 				inList(sa.PostalCodes, a.PostalCode, func(x, y string) bool { return x == y })
 		default:

@@ -318,7 +318,8 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		texts[k] = sec.text
 		sec.text = nil
 	}
-	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, itemSets: ld.itemSets, schedules: ld.compiledSchedules(), records: records}
+	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, itemSets: ld.itemSets,
+		lists: ld.lists, compiled: ld.compiled, areas: ld.areas, schedules: ld.compiledSchedules(), records: records}
 	var textErr, spatialErr error
 	served := map[string]bool{}
 	together(func() { s.text, textErr = textrank.Join(texts, order) }, func() {
@@ -341,7 +342,7 @@ func (s *Source) indexPlaces(served map[string]bool) error {
 	var points []spatial.Point
 	for doc := range s.ents {
 		e := &s.ents[doc]
-		for _, c := range e.countries {
+		for _, c := range s.lists[e.countries] {
 			served[c] = true
 		}
 		if e.hasGeo {
