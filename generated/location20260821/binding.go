@@ -220,12 +220,17 @@ func (r *LookupRequest) PredicateQuery() (predicate.Query, error) {
 	return q, nil
 }
 
-// PredicateCandidate presents the Location to the predicate engine (id, geo,
-// amenity keys and schedule), so services match it without hand-written
-// conversions. Value points back at l for the Business's hooks.
-func (l *Location) PredicateCandidate() predicate.Candidate {
-	c := predicate.Candidate{
-		ID:    l.ID,
+// PredicateCandidateInto is PredicateCandidate written to c, reusing the
+// lists c holds (their contents are overwritten), so that a load viewing
+// a million Locations one after another allocates them once.
+func (l *Location) PredicateCandidateInto(c *predicate.Candidate) {
+	*c = predicate.Candidate{
+		Amenities: c.Amenities[:0],
+		ID:        l.ID,
+		Schedule: hours.Schedule{
+			Exceptions: c.Schedule.Exceptions[:0],
+			Hours:      c.Schedule.Hours[:0],
+		},
 		Value: l,
 	}
 	if v, ok := l.Geo.Get(); ok {
@@ -233,7 +238,7 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 		c.Geo = &g
 	}
 	if v, ok := l.Amenities.Get(); ok {
-		if len(v) > 0 {
+		if cap(c.Amenities) < len(v) {
 			c.Amenities = make([]string, 0, len(v))
 		}
 		for _, e := range v {
@@ -243,7 +248,7 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 	c.Schedule.Timezone = l.Timezone.V
 	if v, ok := l.Hours.Get(); ok {
 		c.Schedule.HasHours = true
-		if len(v) > 0 {
+		if cap(c.Schedule.Hours) < len(v) {
 			c.Schedule.Hours = make([]hours.Interval, 0, len(v))
 		}
 		for _, h := range v {
@@ -256,7 +261,7 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 	}
 	if v, ok := l.ExceptionHours.Get(); ok {
 		c.Schedule.HasExceptions = true
-		if len(v) > 0 {
+		if cap(c.Schedule.Exceptions) < len(v) {
 			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
 		}
 		for _, x := range v {
@@ -268,56 +273,77 @@ func (l *Location) PredicateCandidate() predicate.Candidate {
 			})
 		}
 	}
+}
+
+// PredicateCandidate presents the Location to the predicate engine (id, geo,
+// amenity keys and schedule), so services match it without hand-written
+// conversions. Value points back at l for the Business's hooks.
+func (l *Location) PredicateCandidate() predicate.Candidate {
+	var c predicate.Candidate
+	l.PredicateCandidateInto(&c)
 	return c
+}
+
+// PredicateCandidateInto is PredicateCandidate written to c, reusing the
+// lists c holds (their contents are overwritten), so that a load viewing
+// a million LookupLocations one after another allocates them once.
+func (l *LookupLocation) PredicateCandidateInto(c *predicate.Candidate) {
+	*c = predicate.Candidate{
+		Amenities: c.Amenities[:0],
+		ID:        l.ID,
+		Schedule: hours.Schedule{
+			Exceptions: c.Schedule.Exceptions[:0],
+			Hours:      c.Schedule.Hours[:0],
+		},
+		Value: l,
+	}
+	if v, ok := l.Geo.Get(); ok {
+		g := predicateGeo(v)
+		c.Geo = &g
+	}
+	if v, ok := l.Amenities.Get(); ok {
+		if cap(c.Amenities) < len(v) {
+			c.Amenities = make([]string, 0, len(v))
+		}
+		for _, e := range v {
+			c.Amenities = append(c.Amenities, string(e))
+		}
+	}
+	c.Schedule.Timezone = l.Timezone.V
+	if v, ok := l.Hours.Get(); ok {
+		c.Schedule.HasHours = true
+		if cap(c.Schedule.Hours) < len(v) {
+			c.Schedule.Hours = make([]hours.Interval, 0, len(v))
+		}
+		for _, h := range v {
+			c.Schedule.Hours = append(c.Schedule.Hours, hours.Interval{
+				Closes: h.Closes,
+				Day:    string(h.Day),
+				Opens:  h.Opens,
+			})
+		}
+	}
+	if v, ok := l.ExceptionHours.Get(); ok {
+		c.Schedule.HasExceptions = true
+		if cap(c.Schedule.Exceptions) < len(v) {
+			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
+		}
+		for _, x := range v {
+			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
+				Closes:       x.Closes.Ptr(),
+				Opens:        x.Opens.Ptr(),
+				ValidFrom:    x.ValidFrom,
+				ValidThrough: x.ValidThrough,
+			})
+		}
+	}
 }
 
 // PredicateCandidate presents the LookupLocation to the predicate engine (id, geo,
 // amenity keys and schedule), so services match it without hand-written
 // conversions. Value points back at l for the Business's hooks.
 func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
-	c := predicate.Candidate{
-		ID:    l.ID,
-		Value: l,
-	}
-	if v, ok := l.Geo.Get(); ok {
-		g := predicateGeo(v)
-		c.Geo = &g
-	}
-	if v, ok := l.Amenities.Get(); ok {
-		if len(v) > 0 {
-			c.Amenities = make([]string, 0, len(v))
-		}
-		for _, e := range v {
-			c.Amenities = append(c.Amenities, string(e))
-		}
-	}
-	c.Schedule.Timezone = l.Timezone.V
-	if v, ok := l.Hours.Get(); ok {
-		c.Schedule.HasHours = true
-		if len(v) > 0 {
-			c.Schedule.Hours = make([]hours.Interval, 0, len(v))
-		}
-		for _, h := range v {
-			c.Schedule.Hours = append(c.Schedule.Hours, hours.Interval{
-				Closes: h.Closes,
-				Day:    string(h.Day),
-				Opens:  h.Opens,
-			})
-		}
-	}
-	if v, ok := l.ExceptionHours.Get(); ok {
-		c.Schedule.HasExceptions = true
-		if len(v) > 0 {
-			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
-		}
-		for _, x := range v {
-			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
-				Closes:       x.Closes.Ptr(),
-				Opens:        x.Opens.Ptr(),
-				ValidFrom:    x.ValidFrom,
-				ValidThrough: x.ValidThrough,
-			})
-		}
-	}
+	var c predicate.Candidate
+	l.PredicateCandidateInto(&c)
 	return c
 }

@@ -303,3 +303,60 @@ func FuzzPredicateQuery(f *testing.F) {
 		}
 	})
 }
+
+// TestPredicateCandidateInto: one candidate written over and over, as a
+// load does, holds exactly what PredicateCandidate gives for the last
+// Location, whatever the ones before held (more amenities, hours and
+// exceptions, or a geo the last one lacks), and refills its lists in place
+// when they have room.
+func TestPredicateCandidateInto(t *testing.T) {
+	locs := []string{
+		`{"id":"a","name":"A","geo":{"latitude":1,"longitude":2},"timezone":"UTC",
+			"amenities":{"a.x":{"description":"X"},"a.y":{"description":"Y"},"a.z":{"description":"Z"}},
+			"hours":[{"day":"monday","opens":"09:00","closes":"17:00"},{"day":"friday","opens":"10:00","closes":"12:00"}],
+			"exception_hours":[{"valid_from":"2026-12-25","valid_through":"2026-12-25"},
+			                   {"valid_from":"2026-12-24","valid_through":"2026-12-24","opens":"09:00","closes":"12:00"}]}`,
+		`{"id":"b","name":"B","timezone":"Europe/Berlin","amenities":{"a.w":{"description":"W"}},
+			"hours":[{"day":"sunday","opens":"08:00","closes":"09:00"}]}`,
+		`{"id":"c","name":"C"}`,
+		`{"id":"d","name":"D","timezone":"UTC","hours":[],"exception_hours":[{"valid_from":"2027-01-01","valid_through":"2027-01-02"}]}`,
+	}
+	var c predicate.Candidate
+	var cl predicate.Candidate
+	for i, raw := range locs {
+		var l location.Location
+		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+			t.Fatal(err)
+		}
+		hours := c.Schedule.Hours
+		l.PredicateCandidateInto(&c)
+		if want := l.PredicateCandidate(); !sameCandidate(c, want) {
+			t.Errorf("Location %d: written over\n got %+v\nwant %+v", i, c, want)
+		}
+		if len(c.Schedule.Hours) > 0 && cap(hours) >= len(c.Schedule.Hours) && &c.Schedule.Hours[0] != &hours[:1][0] {
+			t.Errorf("Location %d: the hours list had room for %d and was not reused", i, len(c.Schedule.Hours))
+		}
+		var ll location.LookupLocation
+		if err := json.Unmarshal([]byte(raw), &ll); err != nil {
+			t.Fatal(err)
+		}
+		ll.PredicateCandidateInto(&cl)
+		if want := ll.PredicateCandidate(); !sameCandidate(cl, want) {
+			t.Errorf("LookupLocation %d: written over\n got %+v\nwant %+v", i, cl, want)
+		}
+	}
+}
+
+// sameCandidate compares two views, an empty list equal to none.
+func sameCandidate(a, b predicate.Candidate) bool {
+	if len(a.Amenities) == 0 && len(b.Amenities) == 0 {
+		a.Amenities, b.Amenities = nil, nil
+	}
+	if len(a.Schedule.Hours) == 0 && len(b.Schedule.Hours) == 0 {
+		a.Schedule.Hours, b.Schedule.Hours = nil, nil
+	}
+	if len(a.Schedule.Exceptions) == 0 && len(b.Schedule.Exceptions) == 0 {
+		a.Schedule.Exceptions, b.Schedule.Exceptions = nil, nil
+	}
+	return reflect.DeepEqual(a, b)
+}

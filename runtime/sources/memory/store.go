@@ -700,6 +700,9 @@ type memo struct {
 	itemCode  map[string]int32
 	codes     []int32
 	key       []byte
+	// view is the predicate view of the record being decoded, its lists
+	// reused from record to record.
+	view predicate.Candidate
 }
 
 // memoSize bounds each of a memo's maps: records share few schedules and
@@ -859,7 +862,8 @@ func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte, parsed *schem
 	if e.id == "" {
 		e.id = strings.Clone(loc.ID)
 	}
-	pc := loc.PredicateCandidate()
+	pc := &m.view
+	loc.PredicateCandidateInto(pc)
 	if e.compiled, err = m.compile(pc.Schedule); err != nil {
 		return entry{}, nil, fieldErr(i, "/location"+hours.Pointer(err), "unusable schedule: %v", err)
 	}
