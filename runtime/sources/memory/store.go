@@ -531,12 +531,11 @@ type loader struct {
 	schedules [scheduleShards]scheduleShard
 	schedSeed maphash.Seed
 	// compiled, lists and areas are Source's tables in the making; strs
-	// and areaAt find a list and an area in them by a key of its contents.
+	// finds a list in them by a key of its contents.
 	compiled []*hours.Compiled
 	lists    [][]string
 	strs     map[string]uint32
 	areas    []*dataset.ServiceArea
-	areaAt   map[string]uint32
 	itemCode map[string]int32
 	// itemSets is Source.itemSets in the making; itemAt finds a set in it
 	// by the hash of its codes' bytes, so equal sets share without a key
@@ -549,7 +548,7 @@ type loader struct {
 
 func newLoader() *loader {
 	ld := &loader{schedSeed: maphash.MakeSeed(), compiled: []*hours.Compiled{nil},
-		lists: [][]string{nil}, strs: map[string]uint32{}, areas: []*dataset.ServiceArea{nil}, areaAt: map[string]uint32{},
+		lists: [][]string{nil}, strs: map[string]uint32{}, areas: []*dataset.ServiceArea{nil},
 		itemCode: map[string]int32{}, itemSets: []int32{0}, itemAt: map[uint64]uint32{}, itemSeed: maphash.MakeSeed()}
 	for k := range ld.schedules {
 		ld.schedules[k].m = map[string]uint32{}
@@ -634,17 +633,12 @@ func (ld *loader) shared(key []byte, list []string) uint32 {
 	return n
 }
 
-// area returns the number in ld.areas of a service area equal to sa,
-// shared with every equal area seen before; key is appendAreaKey's for sa.
-func (ld *loader) area(key []byte, sa *dataset.ServiceArea) uint32 {
+// area numbers a service area in ld.areas.
+func (ld *loader) area(sa *dataset.ServiceArea) uint32 {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	if got, ok := ld.areaAt[string(key)]; ok {
-		return got
-	}
 	n := uint32(len(ld.areas))
 	ld.areas = append(ld.areas, sa)
-	ld.areaAt[string(key)] = n
 	return n
 }
 
@@ -743,8 +737,12 @@ func (m *memo) shared(list []string) uint32 {
 	return byList(m, m.strs, list, func(key []byte) uint32 { return m.ld.shared(key, list) })
 }
 
-// area is loader.area, memoized by the area's address (the dataset's
-// parser shares equal areas of nearby records); 0 for none.
+// area is loader.area, memoized by the area's address; 0 for none. The
+// dataset's parser already shares equal areas within a section, so equal
+// areas are one object there and numbered once, with no key of their
+// contents to build and look up for every record. Unlike the memo's other
+// maps this one is not bounded: it holds no more than the parser's map of
+// the same areas.
 func (m *memo) area(sa *dataset.ServiceArea) uint32 {
 	if sa == nil {
 		return 0
@@ -752,11 +750,8 @@ func (m *memo) area(sa *dataset.ServiceArea) uint32 {
 	if n, ok := m.areas[sa]; ok {
 		return n
 	}
-	m.key = appendAreaKey(m.key[:0], sa)
-	n := m.ld.area(m.key, sa)
-	if len(m.areas) < memoSize {
-		m.areas[sa] = n
-	}
+	n := m.ld.area(sa)
+	m.areas[sa] = n
 	return n
 }
 
