@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,6 +39,50 @@ func BenchmarkTextPart(b *testing.B) {
 		p := textrank.NewPart()
 		for _, f := range fields {
 			p.Add(f)
+		}
+	}
+}
+
+// BenchmarkTextJoin is the text index's share of a load's tail: the
+// searchable text of 200,000 light stores added to eight parts, as eight
+// sections hold it, joined in id order.
+func BenchmarkTextJoin(b *testing.B) {
+	var buf bytes.Buffer
+	const n, parts = 200_000, 8
+	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, n, storegen.Light); err != nil {
+		b.Fatal(err)
+	}
+	recs, err := dataset.Parse(buf.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := make([]textrank.Fields, 0, len(recs))
+	for _, r := range recs {
+		loc, err := location.DecodeLocation(r.Location)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fields = append(fields, TextFields(loc))
+	}
+	// Storegen's ids are random, so id order is a shuffle of file order.
+	per := len(fields) / parts
+	order := make([]int32, per*parts)
+	for i, p := range rand.New(rand.NewPCG(1, 2)).Perm(len(order)) {
+		order[i] = int32(p)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		ps := make([]*textrank.Part, parts)
+		for k := range ps {
+			ps[k] = textrank.NewPart()
+			for _, f := range fields[k*per : (k+1)*per] {
+				ps[k].Add(f)
+			}
+		}
+		b.StartTimer()
+		if _, err := textrank.Join(ps, order); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -296,14 +296,20 @@ func origins(parts []*Part, order []int32) []origin {
 }
 
 // joinPostings lays out every posting list, writing the documents in their
-// new order so that each list comes out ascending.
+// new order so that each list comes out ascending. The counting pass,
+// which reads the parts' terms in their own order, writes each term back
+// as the number of its list, so the pass in the new order (reading the
+// parts at random) looks nothing up. The parts' terms are spent after it.
 func (ix *Index) joinPostings(parts []*Part, rename [][]uint32, from []origin) {
 	lists := numFields * len(ix.vocab)
 	ix.off = make([]uint32, lists+1)
 	for k, p := range parts {
+		re := rename[k]
 		for _, b := range p.blocks {
-			for _, t := range b {
-				ix.off[numFields*int(rename[k][t>>2])+int(t&3)+1]++
+			for i, t := range b {
+				l := uint32(numFields)*re[t>>2] + t&3
+				b[i] = l
+				ix.off[l+1]++
 			}
 		}
 	}
@@ -313,9 +319,7 @@ func (ix *Index) joinPostings(parts []*Part, rename [][]uint32, from []origin) {
 	ix.post = make([]int32, ix.off[lists])
 	fill := slices.Clone(ix.off[:lists])
 	for doc, o := range from {
-		p, re := parts[o.part], rename[o.part]
-		for _, t := range p.terms(int(o.doc)) {
-			l := numFields*int(re[t>>2]) + int(t&3)
+		for _, l := range parts[o.part].terms(int(o.doc)) {
 			ix.post[fill[l]] = int32(doc)
 			fill[l]++
 		}
