@@ -192,16 +192,33 @@ func (s Schedule) Compile() (*Compiled, error) {
 		c.loc = loc
 	}
 
+	// The week's spans share one array, each day a slice of it: a large
+	// dataset keeps a hundred thousand distinct schedules, and seven small
+	// objects each were most of what the collector had to find in them.
+	var count [7]int
 	for i, iv := range s.Hours {
 		day, ok := weekdays[iv.Day]
 		if !ok {
 			return nil, fmt.Errorf("hours[%d].day: %q is not a day this runtime interprets (hours.Weekdays: monday..sunday)", i, iv.Day)
 		}
-		sp, err := parseSpan(iv.Opens, iv.Closes)
-		if err != nil {
+		if _, err := parseSpan(iv.Opens, iv.Closes); err != nil {
 			return nil, fmt.Errorf("hours[%d].%w", i, err)
 		}
-		c.weekly[day] = append(c.weekly[day], sp)
+		count[day]++
+	}
+	if len(s.Hours) > 0 {
+		week, at := make([]span, len(s.Hours)), 0
+		for day, n := range count {
+			if n > 0 {
+				c.weekly[day] = week[at : at : at+n]
+				at += n
+			}
+		}
+		for _, iv := range s.Hours {
+			day := weekdays[iv.Day]
+			sp, _ := parseSpan(iv.Opens, iv.Closes) // checked above
+			c.weekly[day] = append(c.weekly[day], sp)
+		}
 	}
 
 	groups, err := groupExceptions(s.Exceptions)
@@ -257,6 +274,9 @@ func groupExceptions(entries []Exception) ([]exceptionSpan, error) {
 	type key struct{ from, through int64 }
 	byRange := make(map[key]int, len(entries)) // index into groups
 	groups := make([]exceptionSpan, 0, len(entries))
+	// Each group's first span comes from one array (a second for the same
+	// range, which is rare, moves its group's spans out of it).
+	first := make([]span, 0, len(entries))
 
 	for i, e := range entries {
 		from, err := parseDate(e.ValidFrom)
@@ -291,7 +311,8 @@ func groupExceptions(entries []Exception) ([]exceptionSpan, error) {
 			byRange[k] = len(groups)
 			g := exceptionSpan{from: from, through: through, entry: i}
 			if sp != nil {
-				g.spans = []span{*sp}
+				first = append(first, *sp)
+				g.spans = first[len(first)-1 : len(first) : len(first)]
 			}
 			groups = append(groups, g)
 			continue
