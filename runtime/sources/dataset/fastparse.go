@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ucpgen/ucpgen/runtime/jsonmember"
+	"github.com/ucpgen/ucpgen/runtime/sources/internal/stringarena"
 )
 
 // The fast path below reads a well-formed dataset in two passes over the
@@ -445,6 +446,8 @@ func (s *scanner) elements(each func() bool) bool {
 type interner struct {
 	strs  map[string]string
 	areas map[string]*ServiceArea
+	// own holds the strings a record has to itself (its id, its aliases).
+	own stringarena.Arena
 	// scratch, reused from record to record so parsing a record allocates
 	// only what the record keeps
 	names [][]byte
@@ -570,7 +573,7 @@ func fastLocation(s *scanner, in *interner, rec *Record) bool {
 			if !ok || len(id) == 0 {
 				return false
 			}
-			rec.ID = string(id)
+			rec.ID = in.own.Bytes(id)
 			return true
 		}
 		if s.delimit {
@@ -609,7 +612,7 @@ func fastStrings(s *scanner, in *interner, shared bool) ([]string, bool) {
 		if shared {
 			in.list = append(in.list, in.get(b))
 		} else {
-			in.list = append(in.list, string(b))
+			in.list = append(in.list, in.own.Bytes(b))
 		}
 		return true
 	})

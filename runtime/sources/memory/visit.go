@@ -12,6 +12,7 @@ import (
 	"github.com/ucpgen/ucpgen/runtime/sources/dataset"
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/keyorder"
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/loadmem"
+	"github.com/ucpgen/ucpgen/runtime/sources/internal/stringarena"
 	"github.com/ucpgen/ucpgen/runtime/sources/spatial"
 	"github.com/ucpgen/ucpgen/runtime/sources/textrank"
 )
@@ -73,6 +74,8 @@ type section struct {
 	recent [recentLocations]int32
 	nread  int
 	readIn int // Locations decoded from the tree ReadLocation parsed
+	// ids holds the ids ReadLocation copies out of the trees.
+	ids stringarena.Arena
 }
 
 // readLocation is a Location parsed in place: its tree, held in doc, and
@@ -138,7 +141,7 @@ func (s *section) ReadLocation(b []byte) (int, string, bool) {
 			s.read = readLocation{doc: doc, v: v, start: &b[0], n: n}
 			s.recent[s.nread%recentLocations] = int32(n)
 			s.nread++
-			return n, strings.Clone(id), true
+			return n, s.ids.String(id), true
 		}
 		if bound >= len(b) {
 			break
