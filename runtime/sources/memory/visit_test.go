@@ -285,6 +285,42 @@ func TestFileVisitorsBuildOnce(t *testing.T) {
 	}
 }
 
+// TestFileVisitorsLetTheLoadGo: once built, the Source (which keeps its
+// File, and the File its sections) holds neither the sections' memos nor
+// the loader, only what serving reads.
+func TestFileVisitorsLetTheLoadGo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stores.json")
+	if err := os.WriteFile(path, sampledata.JSON(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	df, err := dataset.OpenFileWith(path, 2, FileVisitors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer df.Close()
+	s, err := NewFile(df, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs := 0
+	for _, v := range s.file.Visitors() {
+		sec, ok := v.(*section)
+		if !ok {
+			continue
+		}
+		secs++
+		if sec.memo != nil || sec.load.ld != nil {
+			t.Errorf("a section still holds its memo (%v) or the loader (%v)", sec.memo != nil, sec.load.ld != nil)
+		}
+	}
+	if secs == 0 {
+		t.Fatal("the Source's File holds no sections")
+	}
+	if len(s.compiled) < 2 || len(s.lists) < 2 {
+		t.Errorf("the Source lost its tables: %d schedules, %d lists", len(s.compiled), len(s.lists))
+	}
+}
+
 // TestFileVisitorsReadEachLocationInPlace: the sections decode every
 // Location of a clean file from the tree ReadLocation parsed where the
 // scan found it (dataset.LocationReader), a Location far longer than the
