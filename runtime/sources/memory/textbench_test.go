@@ -18,22 +18,7 @@ import (
 // writes them) added to one textrank.Part, as one section of a file load
 // does.
 func BenchmarkTextPart(b *testing.B) {
-	var buf bytes.Buffer
-	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, 100_000, storegen.Light); err != nil {
-		b.Fatal(err)
-	}
-	recs, err := dataset.Parse(buf.Bytes())
-	if err != nil {
-		b.Fatal(err)
-	}
-	fields := make([]textrank.Fields, 0, len(recs))
-	for _, r := range recs {
-		loc, err := location.DecodeLocation(r.Location)
-		if err != nil {
-			b.Fatal(err)
-		}
-		fields = append(fields, TextFields(loc))
-	}
+	fields := lightTexts(b, 100_000)
 	b.ResetTimer()
 	for b.Loop() {
 		p := textrank.NewPart()
@@ -47,23 +32,8 @@ func BenchmarkTextPart(b *testing.B) {
 // searchable text of 200,000 light stores added to eight parts, as eight
 // sections hold it, joined in id order.
 func BenchmarkTextJoin(b *testing.B) {
-	var buf bytes.Buffer
-	const n, parts = 200_000, 8
-	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, n, storegen.Light); err != nil {
-		b.Fatal(err)
-	}
-	recs, err := dataset.Parse(buf.Bytes())
-	if err != nil {
-		b.Fatal(err)
-	}
-	fields := make([]textrank.Fields, 0, len(recs))
-	for _, r := range recs {
-		loc, err := location.DecodeLocation(r.Location)
-		if err != nil {
-			b.Fatal(err)
-		}
-		fields = append(fields, TextFields(loc))
-	}
+	const parts = 8
+	fields := lightTexts(b, 200_000)
 	// Storegen's ids are random, so id order is a shuffle of file order.
 	per := len(fields) / parts
 	order := make([]int32, per*parts)
@@ -85,6 +55,29 @@ func BenchmarkTextJoin(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// lightTexts returns the searchable text of n light stores, as loadbench
+// -shape light writes them.
+func lightTexts(b *testing.B, n int) []textrank.Fields {
+	b.Helper()
+	var buf bytes.Buffer
+	if err := storegen.GenerateShapeTo(&buf, storegen.DefaultSeed, n, storegen.Light); err != nil {
+		b.Fatal(err)
+	}
+	recs, err := dataset.Parse(buf.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	fields := make([]textrank.Fields, 0, len(recs))
+	for _, r := range recs {
+		loc, err := location.DecodeLocation(r.Location)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fields = append(fields, TextFields(loc))
+	}
+	return fields
 }
 
 // BenchmarkOpenFileLight is a whole file load in process: OpenFile over
