@@ -383,9 +383,7 @@ func build(records []dataset.Record, df *dataset.File, opts Options) (*Source, e
 			return nil, err
 		}
 	}
-	s.itemCode, s.itemSets = ld.itemCode, ld.itemSets
-	s.lists, s.compiled, s.areas = ld.lists, ld.compiled, ld.areas
-	s.schedules = ld.compiledSchedules()
+	ld.fill(s)
 	s.records = len(records)
 	if df != nil {
 		df.Records = nil // the entries keep what requests need
@@ -566,6 +564,14 @@ type scheduleShard struct {
 	mu sync.Mutex
 	m  map[string]uint32 // number in loader.compiled
 	_  [48]byte
+}
+
+// fill hands s the tables the loader built, which its entries number
+// into, and the compiled schedules by key.
+func (ld *loader) fill(s *Source) {
+	s.itemCode, s.itemSets = ld.itemCode, ld.itemSets
+	s.lists, s.compiled, s.areas = ld.lists, ld.compiled, ld.areas
+	s.schedules = ld.compiledSchedules()
 }
 
 // compiledSchedules returns every compiled schedule by its key, for the

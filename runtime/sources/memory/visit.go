@@ -321,8 +321,8 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		texts[k] = sec.text
 		sec.text = nil
 	}
-	s := &Source{aliases: aliases, file: df, itemCode: ld.itemCode, itemSets: ld.itemSets,
-		lists: ld.lists, compiled: ld.compiled, areas: ld.areas, schedules: ld.compiledSchedules(), records: records}
+	s := &Source{aliases: aliases, file: df, records: records}
+	ld.fill(s)
 	var textErr, spatialErr error
 	served := map[string]bool{}
 	together(func() { s.text, textErr = textrank.Join(texts, order) }, func() {
