@@ -396,6 +396,19 @@ func (w *snapshotWriter) set(list []string) uint64 { return number(w.sets, &w.se
 
 func (w *snapshotWriter) itemSet(list []int32) uint64 { return number(w.itemSets, &w.itemList, list) }
 
+// appendAreaKey appends a key for sa's contents: its lists length-prefixed
+// and its radius's bits, so no two different areas share one.
+func appendAreaKey(k []byte, sa *dataset.ServiceArea) []byte {
+	for _, list := range [][]string{sa.Countries, sa.Regions, sa.PostalCodes} {
+		k = binary.AppendUvarint(k, uint64(len(list)))
+		k = appendListKey(k, list)
+	}
+	if sa.RadiusM != nil {
+		k = binary.LittleEndian.AppendUint64(append(k, 1), math.Float64bits(*sa.RadiusM))
+	}
+	return k
+}
+
 // area numbers a service area by its contents (a Source opened from a
 // snapshot holds equal areas the writer numbered apart as one, and so
 // does the next snapshot).

@@ -761,19 +761,6 @@ func (m *memo) area(sa *dataset.ServiceArea) uint32 {
 	return n
 }
 
-// appendAreaKey appends a key for sa's contents: its lists length-prefixed
-// and its radius's bits, so no two different areas share one.
-func appendAreaKey(k []byte, sa *dataset.ServiceArea) []byte {
-	for _, list := range [][]string{sa.Countries, sa.Regions, sa.PostalCodes} {
-		k = binary.AppendUvarint(k, uint64(len(list)))
-		k = appendListKey(k, list)
-	}
-	if sa.RadiusM != nil {
-		k = binary.LittleEndian.AppendUint64(append(k, 1), math.Float64bits(*sa.RadiusM))
-	}
-	return k
-}
-
 // itemSet codes a record's item ids as a sorted set and returns where it
 // is in the loader's item sets (0 for none). The codes of items the memo
 // has met are its own to read; only the set's placing takes the loader's
