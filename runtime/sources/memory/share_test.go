@@ -106,12 +106,14 @@ func TestMemosOnManyGoroutinesShareOneSchedule(t *testing.T) {
 		"America/Sao_Paulo", "Europe/London", "Asia/Kolkata", "Pacific/Auckland", "America/Denver"}
 	ld := newLoader()
 	const workers = 8
-	got := make([][]*hours.Compiled, workers)
+	// The numbers the memos hand out; the loader's table is read only
+	// once they are done, as a Source reads it.
+	got := make([][]uint32, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			m := newMemo(ld)
-			got[w] = make([]*hours.Compiled, len(zones))
+			got[w] = make([]uint32, len(zones))
 			for k := range zones {
 				z := (k + w) % len(zones)
 				c, err := m.compile(hours.Schedule{Timezone: zones[z]})
@@ -119,14 +121,14 @@ func TestMemosOnManyGoroutinesShareOneSchedule(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				got[w][z] = ld.compiled[c]
+				got[w][z] = c
 			}
 		})
 	}
 	wg.Wait()
 	for w := 1; w < workers; w++ {
 		for z := range zones {
-			if got[w][z] != got[0][z] {
+			if got[w][z] != got[0][z] || ld.compiled[got[w][z]] == nil {
 				t.Fatalf("%s: goroutine %d holds another compiled schedule than goroutine 0", zones[z], w)
 			}
 		}
