@@ -28,6 +28,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -444,48 +445,85 @@ func checkSectionIdentifiers[R any, P identified[R]](secs [][]R) error {
 // ids and the aliases, side by side) and one merge clear a large dataset
 // that breaks no rule (the usual case) at a fraction of a map insert per
 // identifier; a dataset that may break one is then checked by the shards,
-// which name its first conflict in reading order.
+// which name its first conflict in reading order. Each step runs on two
+// goroutines: the check is the one part of a large load that no section
+// shares, so a core it leaves idle is time the whole start waits.
 func mayConflict[R any, P identified[R]](secs [][]R, n int) bool {
-	ids := make([]string, 0, n)
-	total := 0
-	for _, recs := range secs {
-		for k := range recs {
-			id, as := P(&recs[k]).identifiers()
-			ids = append(ids, id)
-			total += len(as)
-		}
-	}
-	aliases := make([]string, 0, total)
-	owner := make([]int32, 0, total) // each alias's record
-	i := int32(0)
-	for _, recs := range secs {
-		for k := range recs {
-			_, as := P(&recs[k]).identifiers()
-			for _, a := range as {
-				aliases, owner = append(aliases, a), append(owner, i)
-			}
-			i++
-		}
-	}
+	var ids, aliases []string
+	var owner []int32 // each alias's record
 	var byID, byAlias []int32
+	var idTwice, aliasTwice bool
 	var wg sync.WaitGroup
-	wg.Go(func() { byID = keyorder.Of(len(ids), func(k int) string { return ids[k] }) })
-	byAlias = keyorder.Of(len(aliases), func(k int) string { return aliases[k] })
+	wg.Go(func() {
+		ids = make([]string, 0, n)
+		for _, recs := range secs {
+			for k := range recs {
+				id, _ := P(&recs[k]).identifiers()
+				ids = append(ids, id)
+			}
+		}
+		byID = keyorder.Of(len(ids), func(k int) string { return ids[k] })
+		for k := 1; k < len(byID); k++ {
+			if ids[byID[k-1]] == ids[byID[k]] {
+				idTwice = true
+				return
+			}
+		}
+	})
+	wg.Go(func() {
+		total := 0
+		for _, recs := range secs {
+			for k := range recs {
+				_, as := P(&recs[k]).identifiers()
+				total += len(as)
+			}
+		}
+		aliases, owner = make([]string, 0, total), make([]int32, 0, total)
+		i := int32(0)
+		for _, recs := range secs {
+			for k := range recs {
+				_, as := P(&recs[k]).identifiers()
+				for _, a := range as {
+					aliases, owner = append(aliases, a), append(owner, i)
+				}
+				i++
+			}
+		}
+		byAlias = keyorder.Of(len(aliases), func(k int) string { return aliases[k] })
+		for k := 1; k < len(byAlias); k++ {
+			a, b := byAlias[k-1], byAlias[k]
+			if aliases[a] == aliases[b] && owner[a] != owner[b] {
+				aliasTwice = true // one record may name an alias twice, two may not
+				return
+			}
+		}
+	})
 	wg.Wait()
-	for k := 1; k < len(byID); k++ {
-		if ids[byID[k-1]] == ids[byID[k]] {
-			return true
-		}
+	if idTwice || aliasTwice {
+		return true
 	}
-	for k := 1; k < len(byAlias); k++ {
-		a, b := byAlias[k-1], byAlias[k]
-		if aliases[a] == aliases[b] && owner[a] != owner[b] {
-			return true // one record may name an alias twice, two may not
-		}
+	// An alias that is also an id: a merge of the two sorted lists, in two
+	// halves cut at the middle id and the first alias not before it (an
+	// alias equal to an id of either half falls in the same half).
+	idAt := func(k int) string { return ids[byID[k]] }
+	aliasAt := func(k int) string { return aliases[byAlias[k]] }
+	x := len(byID) / 2
+	y := 0
+	if x < len(byID) {
+		y, _ = slices.BinarySearchFunc(byAlias, idAt(x), func(a int32, id string) int { return strings.Compare(aliases[a], id) })
 	}
-	// An alias that is also an id: a merge of the two sorted lists.
-	for x, y := 0, 0; x < len(byID) && y < len(byAlias); {
-		switch c := strings.Compare(ids[byID[x]], aliases[byAlias[y]]); {
+	var low bool
+	wg.Go(func() { low = sharesKey(0, x, 0, y, idAt, aliasAt) })
+	high := sharesKey(x, len(byID), y, len(byAlias), idAt, aliasAt)
+	wg.Wait()
+	return low || high
+}
+
+// sharesKey reports whether a key of a[x0:x1] equals one of b[y0:y1], both
+// sorted (a merge).
+func sharesKey(x, x1, y, y1 int, a, b func(int) string) bool {
+	for x < x1 && y < y1 {
+		switch c := strings.Compare(a(x), b(y)); {
 		case c < 0:
 			x++
 		case c > 0:

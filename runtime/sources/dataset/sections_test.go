@@ -228,6 +228,38 @@ func TestMayConflictFindsEveryRule(t *testing.T) {
 	}
 }
 
+// TestMayConflictAgreesWithTheRules: on random small datasets (few
+// distinct identifiers, so that every kind of repeat happens, in sections
+// cut anywhere) the sort says "may conflict" exactly when the rules find a
+// conflict, wherever the merge's halves are cut.
+func TestMayConflictAgreesWithTheRules(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 34))
+	names := []string{"", "a", "b", "ab", "b0", "c", "store-1", "store-10", "z"}
+	pick := func() string { return names[rng.IntN(len(names))] }
+	conflicts := 0
+	for round := range 3000 {
+		recs := make([]Record, 1+rng.IntN(7))
+		for k := range recs {
+			recs[k].ID = pick()
+			for range rng.IntN(3) {
+				recs[k].Aliases = append(recs[k].Aliases, pick())
+			}
+		}
+		cut := rng.IntN(len(recs) + 1)
+		secs := [][]Record{recs[:cut], recs[cut:]}
+		want := checkShards(secs, len(recs), 1)
+		if got := mayConflict(secs, len(recs)); got != (want != nil) {
+			t.Fatalf("round %d, %+v cut at %d: mayConflict = %v, the rules say %v", round, recs, cut, got, want)
+		}
+		if want != nil {
+			conflicts++
+		}
+	}
+	if conflicts == 0 || conflicts == 3000 {
+		t.Fatalf("%d of 3000 rounds conflict: the cases do not tell the two answers apart", conflicts)
+	}
+}
+
 // BenchmarkCheckIdentifiers times the identifier rules over a million
 // records of the light shape's identifiers (an id and one or two aliases
 // each) in two sections, in one pass (the baseline), sharded on every
