@@ -425,30 +425,53 @@ func checkIdentifiers(recs []Record) error {
 // shard's first conflict, and the first of those in reading order is the
 // error a single pass would meet first.
 func checkSectionIdentifiers[R any, P identified[R]](secs [][]R) error {
+	_, err := orderIdentifiers[R, P](secs)
+	return err
+}
+
+// orderIdentifiers is checkSectionIdentifiers that also returns the order
+// the sort found when it cleared a large dataset (nil for a small one).
+func orderIdentifiers[R any, P identified[R]](secs [][]R) (*IdentifierOrder, error) {
 	n := 0
 	for _, recs := range secs {
 		n += len(recs)
 	}
 	shards := 1
 	if n >= shardIdentifiersFrom {
-		if !mayConflict[R, P](secs, n) {
-			return nil
+		order, conflict := sortIdentifiers[R, P](secs, n)
+		if !conflict {
+			return order, nil
 		}
 		shards = min(runtime.GOMAXPROCS(0), maxIdentifierShards)
 	}
-	return checkShards[R, P](secs, n, shards)
+	return nil, checkShards[R, P](secs, n, shards)
 }
 
-// mayConflict reports whether an identifier of secs' n records is used
-// twice in any way but one record naming the same alias twice, which the
-// rules allow. Sorted, equal identifiers are neighbours, so two sorts (the
+// IdentifierOrder is the records' identifiers in sorted order, as the
+// identifier rules' check of a large file sorted them: a source that
+// indexes ids and aliases takes it rather than sorting them again.
+type IdentifierOrder struct {
+	// ByID holds the record numbers (in file order) sorted by id.
+	ByID []int32
+	// Aliases holds every record's aliases, in file order, and ByAlias
+	// their numbers there sorted by alias (equal aliases in that order).
+	Aliases []string
+	ByAlias []int32
+	// Owner is the record number of each alias, by its number.
+	Owner []int32
+}
+
+// sortIdentifiers sorts the identifiers of secs' n records and reports
+// whether one is used twice in any way but one record naming the same
+// alias twice, which the rules allow (conflict), returning the order when
+// none is. Sorted, equal identifiers are neighbours, so two sorts (the
 // ids and the aliases, side by side) and one merge clear a large dataset
 // that breaks no rule (the usual case) at a fraction of a map insert per
 // identifier; a dataset that may break one is then checked by the shards,
 // which name its first conflict in reading order. Each step runs on two
 // goroutines: the check is the one part of a large load that no section
 // shares, so a core it leaves idle is time the whole start waits.
-func mayConflict[R any, P identified[R]](secs [][]R, n int) bool {
+func sortIdentifiers[R any, P identified[R]](secs [][]R, n int) (order *IdentifierOrder, conflict bool) {
 	var ids, aliases []string
 	var owner []int32 // each alias's record
 	var byID, byAlias []int32
@@ -500,7 +523,7 @@ func mayConflict[R any, P identified[R]](secs [][]R, n int) bool {
 	})
 	wg.Wait()
 	if idTwice || aliasTwice {
-		return true
+		return nil, true
 	}
 	// An alias that is also an id: a merge of the two sorted lists, in two
 	// halves cut at the middle id and the first alias not before it (an
@@ -516,7 +539,10 @@ func mayConflict[R any, P identified[R]](secs [][]R, n int) bool {
 	wg.Go(func() { low = sharesKey(0, x, 0, y, idAt, aliasAt) })
 	high := sharesKey(x, len(byID), y, len(byAlias), idAt, aliasAt)
 	wg.Wait()
-	return low || high
+	if low || high {
+		return nil, true
+	}
+	return &IdentifierOrder{ByID: byID, Aliases: aliases, ByAlias: byAlias, Owner: owner}, false
 }
 
 // sharesKey reports whether a key of a[x0:x1] equals one of b[y0:y1], both

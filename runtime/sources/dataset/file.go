@@ -45,7 +45,8 @@ type File struct {
 	checked bool // OpenFile enforced the identifier rules on Records
 	// visitors saw Records, one per section (OpenFileWith)
 	visitors []Visitor
-	n        int // records parsed, kept when Visitors took them over
+	n        int              // records parsed, kept when Visitors took them over
+	order    *IdentifierOrder // the identifier check's sort, until taken
 }
 
 // ErrChanged is wrapped by ReadLocation's error when the file no longer
@@ -180,7 +181,18 @@ func OpenFileWith(path string, sections int, newVisitor func() Visitor) (*File, 
 		f.Close()
 		return nil, parsed.idErr
 	}
-	return &File{Records: recs, path: path, f: f, checked: true, visitors: visitors, n: parsed.n}, nil
+	return &File{Records: recs, path: path, f: f, checked: true, visitors: visitors, n: parsed.n, order: parsed.order}, nil
+}
+
+// TakeIdentifierOrder returns the order in which the identifier rules'
+// check sorted the records' ids and aliases, when OpenFileWith's Visitors
+// kept the records and the file was large enough to be checked by a sort,
+// and nil otherwise; the File lets go of it, so that a source building its
+// own index from it does not hold it twice.
+func (df *File) TakeIdentifierOrder() *IdentifierOrder {
+	o := df.order
+	df.order = nil
+	return o
 }
 
 // Visitors returns the Visitors that saw Records, one per section in file
@@ -324,9 +336,10 @@ func visitSections(f *os.File, size int64, parts int, newVisitor func() Visitor)
 
 // kept is what visitSections parsed when its RecordKeepers took the
 // records over: no Records, their number, and the identifier rules' error
-// over the identities ids.
+// over the identities ids (or the order their sort found).
 func kept(visitors []Visitor, ids [][]identity) sectioned {
-	return sectioned{visitors: visitors, idErr: checkSectionIdentifiers(ids), ok: true, n: countBlocks(ids)}
+	order, err := orderIdentifiers(ids)
+	return sectioned{visitors: visitors, idErr: err, order: order, ok: true, n: countBlocks(ids)}
 }
 
 // countBlocks is the number of records in blocks.
@@ -346,6 +359,7 @@ type sectioned struct {
 	n        int
 	visitors []Visitor
 	idErr    error
+	order    *IdentifierOrder // kept's sort, when it cleared the records
 	ok       bool
 }
 

@@ -216,8 +216,8 @@ func TestMayConflictFindsEveryRule(t *testing.T) {
 	} {
 		for _, cut := range []int{0, 1, len(tc.recs)} {
 			secs := [][]Record{tc.recs[:cut], tc.recs[cut:]}
-			if got := mayConflict(secs, len(tc.recs)); got != tc.want {
-				t.Errorf("%s, sections cut at %d: mayConflict = %v, want %v", tc.name, cut, got, tc.want)
+			if _, got := sortIdentifiers(secs, len(tc.recs)); got != tc.want {
+				t.Errorf("%s, sections cut at %d: sortIdentifiers = %v, want %v", tc.name, cut, got, tc.want)
 			}
 			// The sort only clears: whenever it finds nothing, the rules
 			// find nothing either.
@@ -248,8 +248,8 @@ func TestMayConflictAgreesWithTheRules(t *testing.T) {
 		cut := rng.IntN(len(recs) + 1)
 		secs := [][]Record{recs[:cut], recs[cut:]}
 		want := checkShards(secs, len(recs), 1)
-		if got := mayConflict(secs, len(recs)); got != (want != nil) {
-			t.Fatalf("round %d, %+v cut at %d: mayConflict = %v, the rules say %v", round, recs, cut, got, want)
+		if _, got := sortIdentifiers(secs, len(recs)); got != (want != nil) {
+			t.Fatalf("round %d, %+v cut at %d: sortIdentifiers = %v, the rules say %v", round, recs, cut, got, want)
 		}
 		if want != nil {
 			conflicts++

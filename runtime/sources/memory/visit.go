@@ -56,6 +56,7 @@ type section struct {
 	memo    *memo     // this section's front to load.ld
 	n       int       // records seen
 	public  int       // public records seen
+	private []int32   // the numbers of its private records, ascending
 	ents    [][]entry // public records' entries, in blocks
 	aliases []alias   // public records' aliases, doc their place among them
 	text    *textrank.Part
@@ -230,6 +231,7 @@ func (s *section) visit(rec *dataset.Record, loc []byte, unchecked bool) bool {
 	s.n++
 	rec.Items = nil // coded in the entry; the load owns the records
 	if rec.Private {
+		s.private = append(s.private, int32(i))
 		return true
 	}
 	s.text.Add(s.scratch.fields(decoded))
@@ -308,13 +310,19 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 		return nil, err
 	}
 	ld := secs[0].load.ld
-	ids, aliases := gather(secs)
-	// Independent steps run side by side: the id order with the aliases'
-	// order, then the text index with the entries' move to doc order.
-	var order []int32
-	together(func() { order = idOrder(ids) }, func() { aliases = byKey(aliases) })
-	for k := range aliases {
-		aliases[k].doc = order[aliases[k].doc]
+	// The identifier rules' check sorted the ids and aliases already when
+	// the file was large; otherwise they are sorted here.
+	order, aliases, shared := sharedOrder(df.TakeIdentifierOrder(), secs)
+	if !shared {
+		var ids []string
+		ids, aliases = gather(secs)
+		// Independent steps run side by side: the id order with the
+		// aliases' order, then the text index with the entries' move to
+		// doc order.
+		together(func() { order = idOrder(ids) }, func() { aliases = byKey(aliases) })
+		for k := range aliases {
+			aliases[k].doc = order[aliases[k].doc]
+		}
 	}
 	texts := make([]*textrank.Part, len(secs))
 	for k, sec := range secs {
@@ -436,6 +444,68 @@ func gather(secs []*section) ([]string, []alias) {
 	}
 	return ids, aliases
 }
+
+// sharedOrder returns what idOrder and byKey would of the sections' public
+// records (each entry's doc number, and the aliases sorted by key with
+// their docs) from the order the dataset's identifier check sorted every
+// record's ids and aliases in (the private records' left out), and false
+// when there is none or it does not describe the sections' records.
+func sharedOrder(o *dataset.IdentifierOrder, secs []*section) ([]int32, []alias, bool) {
+	if o == nil || !useSharedOrder {
+		return nil, nil, false
+	}
+	records, public, na := 0, 0, 0
+	for _, sec := range secs {
+		records += sec.n
+		public += sec.public
+		na += len(sec.aliases)
+	}
+	if len(o.ByID) != records || len(o.ByAlias) != len(o.Aliases) || len(o.Owner) != len(o.Aliases) {
+		return nil, nil, false
+	}
+	// pub is each record's place among the public ones, -1 when private.
+	pub := make([]int32, 0, records)
+	p := int32(0)
+	for _, sec := range secs {
+		priv := sec.private
+		for i := range sec.n {
+			if len(priv) > 0 && int(priv[0]) == i {
+				pub, priv = append(pub, -1), priv[1:]
+				continue
+			}
+			pub = append(pub, p)
+			p++
+		}
+	}
+	if int(p) != public {
+		return nil, nil, false
+	}
+	order := make([]int32, public)
+	rank := int32(0)
+	for _, r := range o.ByID {
+		if q := pub[r]; q >= 0 {
+			order[q] = rank
+			rank++
+		}
+	}
+	aliases := make([]alias, 0, na)
+	for _, a := range o.ByAlias {
+		if r := o.Owner[a]; r >= 0 && int(r) < records && pub[r] >= 0 {
+			aliases = append(aliases, alias{key: o.Aliases[a], doc: order[pub[r]]})
+		}
+	}
+	if len(aliases) != na {
+		return nil, nil, false
+	}
+	for _, sec := range secs {
+		sec.aliases = nil
+	}
+	return order, aliases, true
+}
+
+// useSharedOrder lets a test build the same Source with and without the
+// dataset's order.
+var useSharedOrder = true
 
 // idOrder returns each entry's doc number, its place in id order (the
 // identifier rules make ids distinct), given the entries' ids.

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -429,4 +430,96 @@ func TestReadLocationBound(t *testing.T) {
 			t.Errorf("after Location %d (%d bytes): bound %d, want %d", k, n, got, want)
 		}
 	}
+}
+
+// identifierFile writes n records (past the size whose identifiers the
+// dataset checks by sorting them) with aliases in two alphabets, every
+// seventh record private.
+func identifierFile(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		id := fmt.Sprintf("loc_%012x", uint64(i)*0x9e3779b97f4a7c15>>16)
+		fmt.Fprintf(&b, `{"location":{"id":%q,"name":"Store %d"},"aliases":[%q`, id, i, fmt.Sprintf("store-%07d", n-i))
+		if i%3 == 0 {
+			fmt.Fprintf(&b, `,%q`, fmt.Sprintf("VBE-%d", i))
+		}
+		b.WriteString("]")
+		if i%7 == 3 {
+			b.WriteString(`,"private":true`)
+		}
+		b.WriteString("}")
+	}
+	b.WriteString("\n]\n")
+	path := filepath.Join(t.TempDir(), "stores.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestSharedOrderIsTheSectionsOwn: the order the dataset's identifier
+// check sorted every record's ids and aliases in gives the public
+// records' doc numbers and sorted aliases exactly as sorting the
+// sections' own gives them, private records included; and a Source built
+// with it is the Source built without.
+func TestSharedOrderIsTheSectionsOwn(t *testing.T) {
+	path := identifierFile(t, 70_000)
+	open := func() *dataset.File {
+		df, err := dataset.OpenFileWith(path, 3, FileVisitors())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { df.Close() })
+		return df
+	}
+	df := open()
+	secs, err := visited(df)
+	if err != nil || secs == nil {
+		t.Fatalf("visited: %v, %d sections", err, len(secs))
+	}
+	o := df.TakeIdentifierOrder()
+	if o == nil {
+		t.Fatal("a file of 70,000 records has no identifier order to share")
+	}
+	if df.TakeIdentifierOrder() != nil {
+		t.Error("the File still holds the order once taken")
+	}
+	own := make([][]alias, len(secs))
+	for k, sec := range secs {
+		own[k] = sec.aliases
+	}
+	order, aliases, ok := sharedOrder(o, secs)
+	if !ok {
+		t.Fatal("sharedOrder declined the dataset's order")
+	}
+	for k, sec := range secs {
+		sec.aliases = own[k] // sharedOrder let them go
+	}
+	ids, all := gather(secs)
+	wantOrder, wantAliases := idOrder(ids), byKey(all)
+	for k := range wantAliases {
+		wantAliases[k].doc = wantOrder[wantAliases[k].doc]
+	}
+	if !slices.Equal(order, wantOrder) {
+		t.Error("doc numbers differ from the sections' own id order")
+	}
+	if !slices.Equal(aliases, wantAliases) {
+		t.Errorf("aliases differ from the sections' own order: %d against %d", len(aliases), len(wantAliases))
+	}
+	withOrder, err := NewFile(open(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	useSharedOrder = false
+	defer func() { useSharedOrder = true }()
+	without, err := NewFile(open(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSource(t, withOrder, without)
 }
