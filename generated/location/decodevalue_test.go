@@ -106,3 +106,81 @@ func TestRepeatedAmenitiesAreCheckedAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeLocationValueIntoRefills: decoding Location after Location
+// into one value (the sample dataset's, in file order, then ones with
+// more and fewer hours, no amenities, an unknown member, and refused ones)
+// leaves it equal to what DecodeLocationValue returns for each, with the
+// same error for a refused one; a list or map it held is refilled, not
+// made again; and json.Unmarshal over a Location shares nothing with it.
+func TestDecodeLocationValueIntoRefills(t *testing.T) {
+	var records []struct{ Location json.RawMessage }
+	if err := json.Unmarshal(sampledata.JSON(t), &records); err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		`{"id":"a","name":"A","timezone":"Europe/Berlin","hours":[{"day":"monday","opens":"08:00","closes":"18:00"},{"day":"tuesday","opens":"08:00","closes":"18:00"},{"day":"wednesday","opens":"08:00","closes":"18:00"}],"amenities":{"dev.ucp.amenity.parking":{"description":"P"},"dev.ucp.amenity.wi_fi":{"description":"W"}},"exception_hours":[{"valid_from":"2026-12-25","valid_through":"2026-12-25"}]}`,
+		`{"id":"b","name":"B","timezone":"Europe/Berlin","hours":[{"day":"friday","opens":"09:00","closes":"17:00"}],"x-extra":{"k":1}}`,
+		`{"id":"c","name":"C","timezone":"Europe/Berlin","hours":[],"amenities":{}}`,
+		`{"id":"a","name":7}`,
+		`{"id":"d","name":"D","hours":[{"day":"someday","opens":"25:00","closes":"08:00"}]}`,
+	}
+	for _, r := range records {
+		texts = append(texts, string(r.Location))
+	}
+	var x location.Location
+	for _, text := range texts {
+		doc := schemacheck.NewDocument()
+		v, err := doc.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantErr := location.DecodeLocationValue(v)
+		gotErr := location.DecodeLocationValueInto(v, &x)
+		doc.Release()
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%.80s: DecodeLocationValueInto error %v, DecodeLocationValue %v", text, gotErr, wantErr)
+		}
+		if wantErr == nil && !reflect.DeepEqual(&x, want) {
+			t.Fatalf("%.80s: DecodeLocationValueInto = %+v, DecodeLocationValue = %+v", text, x, *want)
+		}
+	}
+
+	// Refilled: the second Location's hours and amenities live where the
+	// first's did.
+	decode := func(text string) {
+		t.Helper()
+		doc := schemacheck.NewDocument()
+		defer doc.Release()
+		v, err := doc.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := location.DecodeLocationValueInto(v, &x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decode(texts[0])
+	hours, amenities := &x.Hours.V[0], reflect.ValueOf(x.Amenities.V).UnsafePointer()
+	decode(strings.Replace(texts[0], `"id":"a"`, `"id":"a2"`, 1))
+	if &x.Hours.V[0] != hours || reflect.ValueOf(x.Amenities.V).UnsafePointer() != amenities {
+		t.Error("the hours or the amenities were made again, not refilled")
+	}
+	if err := location.DecodeLocationValueInto(&schemacheck.Value{Kind: schemacheck.Object}, nil); err == nil {
+		t.Error("decoding into a nil Location: no error")
+	}
+
+	// json.Unmarshal keeps its own semantics: a copy taken before is
+	// left as it was.
+	var y location.Location
+	if err := json.Unmarshal([]byte(texts[0]), &y); err != nil {
+		t.Fatal(err)
+	}
+	before := y.Hours.V
+	if err := json.Unmarshal([]byte(texts[1]), &y); err != nil {
+		t.Fatal(err)
+	}
+	if before[0].Day != "monday" || len(y.Hours.V) != 1 || y.Hours.V[0].Day != "friday" {
+		t.Errorf("Unmarshal over a Location changed the hours it held before: %+v, now %+v", before, y.Hours.V)
+	}
+}

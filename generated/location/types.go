@@ -227,6 +227,7 @@ func (x *ConstraintExpression) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = ConstraintExpression{}
 	return x.decodeValue(v)
 }
 
@@ -341,6 +342,7 @@ func (x *Context) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = Context{}
 	return x.decodeValue(v)
 }
 
@@ -616,6 +618,7 @@ func (x *Location) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = Location{}
 	return x.decodeValue(v)
 }
 
@@ -712,6 +715,7 @@ func (x *LocationFilter) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = LocationFilter{}
 	return x.decodeValue(v)
 }
 
@@ -915,6 +919,7 @@ func (x *LookupLocation) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = LookupLocation{}
 	return x.decodeValue(v)
 }
 
@@ -1067,6 +1072,7 @@ func (x *LookupResponse) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = LookupResponse{}
 	return x.decodeValue(v)
 }
 
@@ -1532,6 +1538,7 @@ func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = PaymentHandlerBase{}
 	return x.decodeValue(v)
 }
 
@@ -1727,6 +1734,7 @@ func (x *SearchResponse) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = SearchResponse{}
 	return x.decodeValue(v)
 }
 
@@ -1903,6 +1911,7 @@ func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = UCPLocationResponseSchema{}
 	return x.decodeValue(v)
 }
 

@@ -79,6 +79,17 @@ func validateChecked[T any](x *T, name string, check func(*schemacheck.Checker, 
 	return runCheck(v, check)
 }
 
+// decodeParsedInto is decodeParsed writing into x, whose lists and maps the decoders refill.
+func decodeParsedInto[T any, P decoder[T]](v *schemacheck.Value, x *T, name string, check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path)) error {
+	if x == nil {
+		return rpcerr.Invalid("", "type", "has no %s to decode into", name)
+	}
+	if err := runCheck(v, check); err != nil {
+		return err
+	}
+	return P(x).decodeValue(v)
+}
+
 // decodeValue fills Amenity from v, matching member names exactly.
 func (x *Amenity) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
@@ -201,7 +212,7 @@ func (x *CapabilityBaseExtends) decodeValue(v *schemacheck.Value) error {
 
 // decodeCapabilityBaseExtendsList tries v as the List variant of CapabilityBaseExtends.
 func decodeCapabilityBaseExtendsList(v *schemacheck.Value, out *[]ReverseDomainName) error {
-	out0, err := decodeList[ReverseDomainName](v)
+	out0, err := decodeList[ReverseDomainName](nil, v)
 	if err != nil {
 		return err
 	}
@@ -283,6 +294,8 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevProperties := x.Properties.V
+	prevAnyOf := x.AnyOf.V
 	*x = ConstraintExpression{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -297,7 +310,12 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 			}
 			{
 				src0 := m.Value.Members
-				outi0 := make(map[string]ConstraintExpressionPropertyValue, len(src0))
+				outi0 := prevProperties
+				if outi0 == nil {
+					outi0 = make(map[string]ConstraintExpressionPropertyValue, len(src0))
+				} else {
+					clear(outi0)
+				}
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 ConstraintExpressionPropertyValue
@@ -310,7 +328,7 @@ func (x *ConstraintExpression) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Properties.Set = true
 		case "anyOf":
-			x.AnyOf.V, err = decodeList[ConstraintExpression](&m.Value)
+			x.AnyOf.V, err = decodeList[ConstraintExpression](prevAnyOf, &m.Value)
 			x.AnyOf.Set = true
 		default:
 			return schemacheck.Unexpected(m.Name)
@@ -331,6 +349,13 @@ func DecodeConstraintExpression(data []byte) (*ConstraintExpression, error) {
 // text is read once.
 func DecodeConstraintExpressionValue(v *schemacheck.Value) (*ConstraintExpression, error) {
 	return decodeParsed[ConstraintExpression](v, checkConstraintExpressionResponseSearch)
+}
+
+// DecodeConstraintExpressionValueInto is DecodeConstraintExpressionValue writing into x, whose
+// lists and maps it refills (what they held is overwritten), so that decoding one value after
+// another allocates them once; on an error x holds what was decoded so far.
+func DecodeConstraintExpressionValueInto(v *schemacheck.Value, x *ConstraintExpression) error {
+	return decodeParsedInto(v, x, "a ConstraintExpression", checkConstraintExpressionResponseSearch)
 }
 
 // Validate holds x to the schema DecodeConstraintExpression enforces.
@@ -380,6 +405,8 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevEligibility := x.Eligibility.V
+	prevPayment := x.Payment.V
 	*x = Context{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -407,10 +434,10 @@ func (x *Context) decodeValue(v *schemacheck.Value) error {
 			x.Currency.V, err = schemacheck.AsString(&m.Value)
 			x.Currency.Set = true
 		case "eligibility":
-			x.Eligibility.V, err = decodeList[ReverseDomainName](&m.Value)
+			x.Eligibility.V, err = decodeList[ReverseDomainName](prevEligibility, &m.Value)
 			x.Eligibility.Set = true
 		case "payment":
-			x.Payment.V, err = decodeList[ContextPaymentItem](&m.Value)
+			x.Payment.V, err = decodeList[ContextPaymentItem](prevPayment, &m.Value)
 			x.Payment.Set = true
 		default:
 			x.Unknown = schemacheck.Keep(x.Unknown, m)
@@ -430,6 +457,13 @@ func DecodeContext(data []byte) (*Context, error) {
 // DecodeContextValue is DecodeContext for a value parsed already, so its text is read once.
 func DecodeContextValue(v *schemacheck.Value) (*Context, error) {
 	return decodeParsed[Context](v, checkContext)
+}
+
+// DecodeContextValueInto is DecodeContextValue writing into x, whose lists and maps it refills
+// (what they held is overwritten), so that decoding one value after another allocates them once; on
+// an error x holds what was decoded so far.
+func DecodeContextValueInto(v *schemacheck.Value, x *Context) error {
+	return decodeParsedInto(v, x, "a Context", checkContext)
 }
 
 // Validate holds x to the schema DecodeContext enforces.
@@ -679,6 +713,9 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevAmenities := x.Amenities.V
+	prevHours := x.Hours.V
+	prevExceptionHours := x.ExceptionHours.V
 	*x = Location{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -700,7 +737,12 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 			}
 			{
 				src0 := m.Value.Members
-				outi0 := make(map[AmenityType]Amenity, len(src0))
+				outi0 := prevAmenities
+				if outi0 == nil {
+					outi0 = make(map[AmenityType]Amenity, len(src0))
+				} else {
+					clear(outi0)
+				}
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 Amenity
@@ -713,10 +755,10 @@ func (x *Location) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Amenities.Set = true
 		case "hours":
-			x.Hours.V, err = decodeList[DailyHour](&m.Value)
+			x.Hours.V, err = decodeList[DailyHour](prevHours, &m.Value)
 			x.Hours.Set = true
 		case "exception_hours":
-			x.ExceptionHours.V, err = decodeList[ExceptionHour](&m.Value)
+			x.ExceptionHours.V, err = decodeList[ExceptionHour](prevExceptionHours, &m.Value)
 			x.ExceptionHours.Set = true
 		case "timezone":
 			x.Timezone.V, err = schemacheck.AsString(&m.Value)
@@ -739,6 +781,13 @@ func DecodeLocation(data []byte) (*Location, error) {
 // DecodeLocationValue is DecodeLocation for a value parsed already, so its text is read once.
 func DecodeLocationValue(v *schemacheck.Value) (*Location, error) {
 	return decodeParsed[Location](v, checkLocation)
+}
+
+// DecodeLocationValueInto is DecodeLocationValue writing into x, whose lists and maps it refills
+// (what they held is overwritten), so that decoding one value after another allocates them once; on
+// an error x holds what was decoded so far.
+func DecodeLocationValueInto(v *schemacheck.Value, x *Location) error {
+	return decodeParsedInto(v, x, "a Location", checkLocation)
 }
 
 // Validate holds x to the schema DecodeLocation enforces.
@@ -791,6 +840,7 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevAmenities := x.Amenities.V
 	*x = LocationFilter{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -800,7 +850,7 @@ func (x *LocationFilter) decodeValue(v *schemacheck.Value) error {
 			err = x.Hours.V.decodeValue(&m.Value)
 			x.Hours.Set = true
 		case "amenities":
-			x.Amenities.V, err = decodeList[AmenityType](&m.Value)
+			x.Amenities.V, err = decodeList[AmenityType](prevAmenities, &m.Value)
 			x.Amenities.Set = true
 		case "items":
 			x.Items.V, err = schemacheck.AsStrings(&m.Value)
@@ -824,6 +874,13 @@ func DecodeLocationFilter(data []byte) (*LocationFilter, error) {
 // once.
 func DecodeLocationFilterValue(v *schemacheck.Value) (*LocationFilter, error) {
 	return decodeParsed[LocationFilter](v, checkLocationFilter)
+}
+
+// DecodeLocationFilterValueInto is DecodeLocationFilterValue writing into x, whose lists and maps
+// it refills (what they held is overwritten), so that decoding one value after another allocates
+// them once; on an error x holds what was decoded so far.
+func DecodeLocationFilterValueInto(v *schemacheck.Value, x *LocationFilter) error {
+	return decodeParsedInto(v, x, "a LocationFilter", checkLocationFilter)
 }
 
 // Validate holds x to the schema DecodeLocationFilter enforces.
@@ -961,6 +1018,10 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevAmenities := x.Amenities.V
+	prevHours := x.Hours.V
+	prevExceptionHours := x.ExceptionHours.V
+	prevInputs := x.Inputs
 	*x = LookupLocation{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -982,7 +1043,12 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 			}
 			{
 				src0 := m.Value.Members
-				outi0 := make(map[AmenityType]Amenity, len(src0))
+				outi0 := prevAmenities
+				if outi0 == nil {
+					outi0 = make(map[AmenityType]Amenity, len(src0))
+				} else {
+					clear(outi0)
+				}
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					var ei0 Amenity
@@ -995,16 +1061,16 @@ func (x *LookupLocation) decodeValue(v *schemacheck.Value) error {
 			}
 			x.Amenities.Set = true
 		case "hours":
-			x.Hours.V, err = decodeList[DailyHour](&m.Value)
+			x.Hours.V, err = decodeList[DailyHour](prevHours, &m.Value)
 			x.Hours.Set = true
 		case "exception_hours":
-			x.ExceptionHours.V, err = decodeList[ExceptionHour](&m.Value)
+			x.ExceptionHours.V, err = decodeList[ExceptionHour](prevExceptionHours, &m.Value)
 			x.ExceptionHours.Set = true
 		case "timezone":
 			x.Timezone.V, err = schemacheck.AsString(&m.Value)
 			x.Timezone.Set = true
 		case "inputs":
-			x.Inputs, err = decodeList[LookupLocationInput](&m.Value)
+			x.Inputs, err = decodeList[LookupLocationInput](prevInputs, &m.Value)
 		default:
 			x.Unknown = schemacheck.Keep(x.Unknown, m)
 		}
@@ -1024,6 +1090,13 @@ func DecodeLookupLocation(data []byte) (*LookupLocation, error) {
 // once.
 func DecodeLookupLocationValue(v *schemacheck.Value) (*LookupLocation, error) {
 	return decodeParsed[LookupLocation](v, checkLocationLookupDefsLookupLocation)
+}
+
+// DecodeLookupLocationValueInto is DecodeLookupLocationValue writing into x, whose lists and maps
+// it refills (what they held is overwritten), so that decoding one value after another allocates
+// them once; on an error x holds what was decoded so far.
+func DecodeLookupLocationValueInto(v *schemacheck.Value, x *LookupLocation) error {
+	return decodeParsedInto(v, x, "a LookupLocation", checkLocationLookupDefsLookupLocation)
 }
 
 // Validate holds x to the schema DecodeLookupLocation enforces.
@@ -1127,6 +1200,8 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevLocations := x.Locations
+	prevMessages := x.Messages.V
 	*x = LookupResponse{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -1135,9 +1210,9 @@ func (x *LookupResponse) decodeValue(v *schemacheck.Value) error {
 		case "ucp":
 			err = x.UCP.decodeValue(&m.Value)
 		case "locations":
-			x.Locations, err = decodeList[LookupLocation](&m.Value)
+			x.Locations, err = decodeList[LookupLocation](prevLocations, &m.Value)
 		case "messages":
-			x.Messages.V, err = decodeList[Message](&m.Value)
+			x.Messages.V, err = decodeList[Message](prevMessages, &m.Value)
 			x.Messages.Set = true
 		default:
 			x.Unknown = schemacheck.Keep(x.Unknown, m)
@@ -1158,6 +1233,13 @@ func DecodeLookupResponse(data []byte) (*LookupResponse, error) {
 // once.
 func DecodeLookupResponseValue(v *schemacheck.Value) (*LookupResponse, error) {
 	return decodeParsed[LookupResponse](v, checkLocationLookupDefsLookupResponse)
+}
+
+// DecodeLookupResponseValueInto is DecodeLookupResponseValue writing into x, whose lists and maps
+// it refills (what they held is overwritten), so that decoding one value after another allocates
+// them once; on an error x holds what was decoded so far.
+func DecodeLookupResponseValueInto(v *schemacheck.Value, x *LookupResponse) error {
+	return decodeParsedInto(v, x, "a LookupResponse", checkLocationLookupDefsLookupResponse)
 }
 
 // Validate holds x to the schema DecodeLookupResponse enforces.
@@ -1627,6 +1709,7 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevAvailableInstruments := x.AvailableInstruments.V
 	*x = PaymentHandlerBase{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -1646,7 +1729,7 @@ func (x *PaymentHandlerBase) decodeValue(v *schemacheck.Value) error {
 			x.Config.V, err = schemacheck.AsRawMembers(&m.Value)
 			x.Config.Set = true
 		case "available_instruments":
-			x.AvailableInstruments.V, err = decodeList[AvailablePaymentInstrument](&m.Value)
+			x.AvailableInstruments.V, err = decodeList[AvailablePaymentInstrument](prevAvailableInstruments, &m.Value)
 			x.AvailableInstruments.Set = true
 		default:
 			x.Unknown = schemacheck.Keep(x.Unknown, m)
@@ -1667,6 +1750,13 @@ func DecodePaymentHandlerBase(data []byte) (*PaymentHandlerBase, error) {
 // is read once.
 func DecodePaymentHandlerBaseValue(v *schemacheck.Value) (*PaymentHandlerBase, error) {
 	return decodeParsed[PaymentHandlerBase](v, checkPaymentHandlerDefsBaseResponseSearch)
+}
+
+// DecodePaymentHandlerBaseValueInto is DecodePaymentHandlerBaseValue writing into x, whose lists
+// and maps it refills (what they held is overwritten), so that decoding one value after another
+// allocates them once; on an error x holds what was decoded so far.
+func DecodePaymentHandlerBaseValueInto(v *schemacheck.Value, x *PaymentHandlerBase) error {
+	return decodeParsedInto(v, x, "a PaymentHandlerBase", checkPaymentHandlerDefsBaseResponseSearch)
 }
 
 // Validate holds x to the schema DecodePaymentHandlerBase enforces.
@@ -1822,6 +1912,8 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevLocations := x.Locations
+	prevMessages := x.Messages.V
 	*x = SearchResponse{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -1830,12 +1922,12 @@ func (x *SearchResponse) decodeValue(v *schemacheck.Value) error {
 		case "ucp":
 			err = x.UCP.decodeValue(&m.Value)
 		case "locations":
-			x.Locations, err = decodeList[Location](&m.Value)
+			x.Locations, err = decodeList[Location](prevLocations, &m.Value)
 		case "pagination":
 			err = x.Pagination.V.decodeValue(&m.Value)
 			x.Pagination.Set = true
 		case "messages":
-			x.Messages.V, err = decodeList[Message](&m.Value)
+			x.Messages.V, err = decodeList[Message](prevMessages, &m.Value)
 			x.Messages.Set = true
 		default:
 			x.Unknown = schemacheck.Keep(x.Unknown, m)
@@ -1856,6 +1948,13 @@ func DecodeSearchResponse(data []byte) (*SearchResponse, error) {
 // once.
 func DecodeSearchResponseValue(v *schemacheck.Value) (*SearchResponse, error) {
 	return decodeParsed[SearchResponse](v, checkLocationSearchDefsSearchResponse)
+}
+
+// DecodeSearchResponseValueInto is DecodeSearchResponseValue writing into x, whose lists and maps
+// it refills (what they held is overwritten), so that decoding one value after another allocates
+// them once; on an error x holds what was decoded so far.
+func DecodeSearchResponseValueInto(v *schemacheck.Value, x *SearchResponse) error {
+	return decodeParsedInto(v, x, "a SearchResponse", checkLocationSearchDefsSearchResponse)
 }
 
 // Validate holds x to the schema DecodeSearchResponse enforces.
@@ -2009,6 +2108,10 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 	if v.Kind != schemacheck.Object {
 		return schemacheck.Mismatch(v, "object")
 	}
+	prevMapOrder := x.MapOrder.V
+	prevServices := x.Services.V
+	prevCapabilities := x.Capabilities.V
+	prevPaymentHandlers := x.PaymentHandlers.V
 	*x = UCPLocationResponseSchema{}
 	for i := range v.Members {
 		m := &v.Members[i]
@@ -2022,7 +2125,12 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			{
 				src0 := m.Value.Members
-				outi0 := make(map[string][]string, len(src0))
+				outi0 := prevMapOrder
+				if outi0 == nil {
+					outi0 = make(map[string][]string, len(src0))
+				} else {
+					clear(outi0)
+				}
 				for i0 := range src0 {
 					memi0 := &src0[i0]
 					ei0, err := schemacheck.AsStrings(&memi0.Value)
@@ -2043,10 +2151,15 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			{
 				src0 := m.Value.Members
-				outi0 := make(map[ReverseDomainName][]ServiceBase, len(src0))
+				outi0 := prevServices
+				if outi0 == nil {
+					outi0 = make(map[ReverseDomainName][]ServiceBase, len(src0))
+				} else {
+					clear(outi0)
+				}
 				for i0 := range src0 {
 					memi0 := &src0[i0]
-					ei0, err := decodeList[ServiceBase](&memi0.Value)
+					ei0, err := decodeList[ServiceBase](nil, &memi0.Value)
 					if err != nil {
 						return schemacheck.At(err, "services", memi0.Name)
 					}
@@ -2061,10 +2174,15 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			{
 				src0 := m.Value.Members
-				outi0 := make(map[ReverseDomainName][]CapabilityResponseSchema, len(src0))
+				outi0 := prevCapabilities
+				if outi0 == nil {
+					outi0 = make(map[ReverseDomainName][]CapabilityResponseSchema, len(src0))
+				} else {
+					clear(outi0)
+				}
 				for i0 := range src0 {
 					memi0 := &src0[i0]
-					ei0, err := decodeList[CapabilityResponseSchema](&memi0.Value)
+					ei0, err := decodeList[CapabilityResponseSchema](nil, &memi0.Value)
 					if err != nil {
 						return schemacheck.At(err, "capabilities", memi0.Name)
 					}
@@ -2079,10 +2197,15 @@ func (x *UCPLocationResponseSchema) decodeValue(v *schemacheck.Value) error {
 			}
 			{
 				src0 := m.Value.Members
-				outi0 := make(map[ReverseDomainName][]PaymentHandlerBase, len(src0))
+				outi0 := prevPaymentHandlers
+				if outi0 == nil {
+					outi0 = make(map[ReverseDomainName][]PaymentHandlerBase, len(src0))
+				} else {
+					clear(outi0)
+				}
 				for i0 := range src0 {
 					memi0 := &src0[i0]
-					ei0, err := decodeList[PaymentHandlerBase](&memi0.Value)
+					ei0, err := decodeList[PaymentHandlerBase](nil, &memi0.Value)
 					if err != nil {
 						return schemacheck.At(err, "payment_handlers", memi0.Name)
 					}
@@ -2110,6 +2233,13 @@ func DecodeUCPLocationResponseSchema(data []byte) (*UCPLocationResponseSchema, e
 // already, so its text is read once.
 func DecodeUCPLocationResponseSchemaValue(v *schemacheck.Value) (*UCPLocationResponseSchema, error) {
 	return decodeParsed[UCPLocationResponseSchema](v, checkUCPDefsResponseLocationSchemaResponseSearch)
+}
+
+// DecodeUCPLocationResponseSchemaValueInto is DecodeUCPLocationResponseSchemaValue writing into x,
+// whose lists and maps it refills (what they held is overwritten), so that decoding one value after
+// another allocates them once; on an error x holds what was decoded so far.
+func DecodeUCPLocationResponseSchemaValueInto(v *schemacheck.Value, x *UCPLocationResponseSchema) error {
+	return decodeParsedInto(v, x, "a UCPLocationResponseSchema", checkUCPDefsResponseLocationSchemaResponseSearch)
 }
 
 // Validate holds x to the schema DecodeUCPLocationResponseSchema enforces.
@@ -2203,12 +2333,18 @@ func (x *WarningCode) Validate() error {
 	return validateChecked(x, "a WarningCode", checkString)
 }
 
-// decodeList decodes an array of T, naming the index of an item that does not fit.
-func decodeList[T any, P decoder[T]](v *schemacheck.Value) ([]T, error) {
+// decodeList decodes an array of T, naming the index of an item that does not fit;
+// it refills dst when dst is not nil and has room, and otherwise makes the list.
+func decodeList[T any, P decoder[T]](dst []T, v *schemacheck.Value) ([]T, error) {
 	if v.Kind != schemacheck.Array {
 		return nil, schemacheck.Mismatch(v, "array")
 	}
-	out := make([]T, len(v.Items))
+	var out []T
+	if dst == nil || cap(dst) < len(v.Items) {
+		out = make([]T, len(v.Items))
+	} else {
+		out = dst[:len(v.Items)]
+	}
 	for i := range v.Items {
 		if err := P(&out[i]).decodeValue(&v.Items[i]); err != nil {
 			return nil, schemacheck.At(err, strconv.Itoa(i))

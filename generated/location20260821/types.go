@@ -237,6 +237,7 @@ func (x *Context) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = Context{}
 	return x.decodeValue(v)
 }
 
@@ -554,6 +555,7 @@ func (x *Location) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = Location{}
 	return x.decodeValue(v)
 }
 
@@ -648,6 +650,7 @@ func (x *LocationFilter) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = LocationFilter{}
 	return x.decodeValue(v)
 }
 
@@ -850,6 +853,7 @@ func (x *LookupLocation) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = LookupLocation{}
 	return x.decodeValue(v)
 }
 
@@ -1001,6 +1005,7 @@ func (x *LookupResponse) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = LookupResponse{}
 	return x.decodeValue(v)
 }
 
@@ -1470,6 +1475,7 @@ func (x *PaymentHandlerBase) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = PaymentHandlerBase{}
 	return x.decodeValue(v)
 }
 
@@ -1665,6 +1671,7 @@ func (x *SearchResponse) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = SearchResponse{}
 	return x.decodeValue(v)
 }
 
@@ -1841,6 +1848,7 @@ func (x *UCPLocationResponseSchema) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
+	*x = UCPLocationResponseSchema{}
 	return x.decodeValue(v)
 }
 

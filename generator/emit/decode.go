@@ -69,8 +69,19 @@ func strictUnmarshal(t *ir.Type) jen.Code {
 		jen.Defer().Id("doc").Dot("Release").Call(),
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("doc").Dot("Parse").Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		fresh(t),
 		jen.Return(jen.Id("x").Dot("decodeValue").Call(jen.Id("v"))),
 	)
+}
+
+// fresh empties x before a decode that must not refill the lists and maps
+// it holds (only DecodeTValueInto does), so that a value unmarshalled over
+// another shares nothing with the copies made of it; nil when T holds none.
+func fresh(t *ir.Type) jen.Code {
+	if !reusesContainers(t) {
+		return jen.Null()
+	}
+	return jen.Op("*").Id("x").Op("=").Id(t.Name).Values()
 }
 
 func mismatch(v jen.Code, want string) jen.Code {
@@ -97,15 +108,16 @@ func memberInto(t *ir.Type, target place, use *decodeUse) (stmt jen.Code, ok boo
 	case scalarDecoder[t.Kind] != "":
 		return jen.List(target.expr, jen.Err()).Op("=").Qual(checkPkg, scalarDecoder[t.Kind]).Call(mv), true
 	}
-	if call := containerCall(t, mv, use); call != nil {
+	if call := containerCall(t, mv, use, target.reuse); call != nil {
 		return jen.List(target.expr, jen.Err()).Op("=").Add(call), true
 	}
 	return nil, false
 }
 
 // containerCall is the call that decodes v when t is a list of a named type
-// (decodeList), a list of strings or a list or map of raw JSON, or nil.
-func containerCall(t *ir.Type, v jen.Code, use *decodeUse) jen.Code {
+// (decodeList, into the list reuse when it is not nil), a list of strings or
+// a list or map of raw JSON, or nil.
+func containerCall(t *ir.Type, v jen.Code, use *decodeUse, reuse jen.Code) jen.Code {
 	plain := func(k ir.Kind) bool { return t.Elem != nil && t.Elem.Kind == k && !t.Elem.IsNamed() }
 	switch {
 	case t.Kind == ir.Array && plain(ir.String):
@@ -116,9 +128,41 @@ func containerCall(t *ir.Type, v jen.Code, use *decodeUse) jen.Code {
 		return jen.Qual(checkPkg, "AsRawMembers").Call(v)
 	case t.Kind == ir.Array && t.Elem.IsNamed():
 		use.list = true
-		return jen.Id("decodeList").Types(jen.Id(t.Elem.Name)).Call(v)
+		if reuse == nil {
+			reuse = jen.Nil()
+		}
+		return jen.Id("decodeList").Types(jen.Id(t.Elem.Name)).Call(reuse, v)
 	}
 	return nil
+}
+
+// reusable reports whether a struct field of type t is a container its
+// decoder can refill in place (a list of a named type, or a map decoded in
+// line), so that decoding into a value that held one allocates no other.
+func reusable(t *ir.Type) bool {
+	if t.IsNamed() {
+		return false
+	}
+	switch t.Kind {
+	case ir.Array:
+		return t.Elem != nil && t.Elem.IsNamed()
+	case ir.Map:
+		return containerCall(t, jen.Nil(), &decodeUse{}, nil) == nil
+	}
+	return false
+}
+
+// reusesContainers reports whether any field of the struct t is reusable.
+func reusesContainers(t *ir.Type) bool {
+	if t.Kind != ir.Struct {
+		return false
+	}
+	for _, f := range t.Fields {
+		if reusable(f.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeHelpers emits the generic decoders memberInto and valueAt called.
@@ -126,10 +170,16 @@ func decodeHelpers(use *decodeUse) []jen.Code {
 	var out []jen.Code
 	val := func() jen.Code { return jen.Id("v").Op("*").Qual(checkPkg, "Value") }
 	if use.list {
-		out = append(out, jen.Comment("decodeList decodes an array of T, naming the index of an item that does not fit.").Line().
-			Func().Id("decodeList").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).Params(val()).Params(jen.Index().Id("T"), jen.Error()).Block(
+		out = append(out, jen.Comment("decodeList decodes an array of T, naming the index of an item that does not fit;").Line().
+			Comment("it refills dst when dst is not nil and has room, and otherwise makes the list.").Line().
+			Func().Id("decodeList").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).Params(jen.Id("dst").Index().Id("T"), val()).Params(jen.Index().Id("T"), jen.Error()).Block(
 			jen.If(jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, "Array")).Block(jen.Return(jen.Nil(), jen.Qual(checkPkg, "Mismatch").Call(jen.Id("v"), jen.Lit("array")))),
-			jen.Id("out").Op(":=").Make(jen.Index().Id("T"), jen.Len(jen.Id("v").Dot("Items"))),
+			jen.Var().Id("out").Index().Id("T"),
+			jen.If(jen.Id("dst").Op("==").Nil().Op("||").Cap(jen.Id("dst")).Op("<").Len(jen.Id("v").Dot("Items"))).Block(
+				jen.Id("out").Op("=").Make(jen.Index().Id("T"), jen.Len(jen.Id("v").Dot("Items"))),
+			).Else().Block(
+				jen.Id("out").Op("=").Id("dst").Index(jen.Empty(), jen.Len(jen.Id("v").Dot("Items"))),
+			),
 			jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Items")).Block(
 				jen.If(jen.Err().Op(":=").Id("P").Call(jen.Op("&").Id("out").Index(jen.Id("i"))).Dot("decodeValue").Call(jen.Op("&").Id("v").Dot("Items").Index(jen.Id("i"))), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Qual(checkPkg, "At").Call(jen.Err(), jen.Qual("strconv", "Itoa").Call(jen.Id("i")))),
@@ -142,12 +192,21 @@ func decodeHelpers(use *decodeUse) []jen.Code {
 }
 
 func structDecode(t *ir.Type, use *decodeUse) []jen.Code {
-	var cases []jen.Code
+	var cases, keep []jen.Code
 	setsErr := false
 	for _, f := range t.Fields {
-		at := place{expr: jen.Id("x").Dot(f.GoName)}
-		if !f.Required {
-			at = place{expr: jen.Id("x").Dot(f.GoName).Dot("V")}
+		field := func() *jen.Statement {
+			if f.Required {
+				return jen.Id("x").Dot(f.GoName)
+			}
+			return jen.Id("x").Dot(f.GoName).Dot("V")
+		}
+		at := place{expr: field()}
+		if reusable(f.Type) {
+			// Kept across the reset below, to be refilled.
+			prev := "prev" + f.GoName
+			keep = append(keep, jen.Id(prev).Op(":=").Add(field()))
+			at.reuse = jen.Id(prev)
 		}
 		var stmts []jen.Code
 		if stmt, ok := memberInto(f.Type, at, use); ok {
@@ -186,12 +245,13 @@ func structDecode(t *ir.Type, use *decodeUse) []jen.Code {
 	if setsErr {
 		loop = append(loop, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual(checkPkg, "At").Call(jen.Err(), jen.Id("m").Dot("Name")))))
 	}
-	return []jen.Code{
-		jen.If(jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, "Object")).Block(mismatch(jen.Id("v"), "object")),
+	body := []jen.Code{jen.If(jen.Id("v").Dot("Kind").Op("!=").Qual(checkPkg, "Object")).Block(mismatch(jen.Id("v"), "object"))}
+	body = append(body, keep...)
+	return append(body,
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
 		jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(loop...),
 		jen.Return(jen.Nil()),
-	}
+	)
 }
 
 func unionDecode(t *ir.Type, entry map[*ir.Type]string, use *decodeUse) []jen.Code {
@@ -236,8 +296,9 @@ func unionDecode(t *ir.Type, entry map[*ir.Type]string, use *decodeUse) []jen.Co
 
 // place is an addressable Go location that decoded values go into: expr
 // reads or assigns it, and ptr, when set, already points at it, so that a
-// method call on it needs no &*.
-type place struct{ expr, ptr jen.Code }
+// method call on it needs no &*. reuse, when set, is the container the
+// place held before, which a list or map decoder refills.
+type place struct{ expr, ptr, reuse jen.Code }
 
 // method calls name on the place with args.
 func (p place) method(name string, args ...jen.Code) jen.Code {
@@ -301,7 +362,7 @@ func valueAt(use *decodeUse, t *ir.Type, target place, v operand, unnamedOnly bo
 	case ir.Boolean:
 		return []jen.Code{jen.If(kind("Bool")).Block(mismatch(v.ptr, "boolean")), jen.Add(target.expr).Op("=").Add(v.val).Dot("Bool")}
 	case ir.Array, ir.Map:
-		if call := containerCall(t, v.ptr, use); call != nil {
+		if call := containerCall(t, v.ptr, use, nil); call != nil {
 			out := fmt.Sprintf("out%d", depth)
 			return []jen.Code{
 				jen.List(jen.Id(out), jen.Err()).Op(":=").Add(call),
@@ -336,7 +397,7 @@ func valueAt(use *decodeUse, t *ir.Type, target place, v operand, unnamedOnly bo
 		e := "e" + idx
 		memPath := append(append([]jen.Code{}, path...), jen.Id(mem).Dot("Name"))
 		inner := []jen.Code{jen.Id(mem).Op(":=").Op("&").Id(src).Index(jen.Id(idx))}
-		if call := containerCall(t.Elem, jen.Op("&").Id(mem).Dot("Value"), use); call != nil {
+		if call := containerCall(t.Elem, jen.Op("&").Id(mem).Dot("Value"), use, nil); call != nil {
 			inner = append(inner,
 				jen.List(jen.Id(e), jen.Err()).Op(":=").Add(call),
 				jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), memPath)))
@@ -345,14 +406,21 @@ func valueAt(use *decodeUse, t *ir.Type, target place, v operand, unnamedOnly bo
 			inner = append(inner, valueAt(use, t.Elem, place{expr: jen.Id(e)}, addrOf(func() jen.Code { return jen.Id(mem).Dot("Value") }), false, depth+1, memPath)...)
 		}
 		inner = append(inner, jen.Id("out"+idx).Index(key).Op("=").Id(e))
+		fresh := jen.Make(jen.Map(keyType).Add(goType(t.Elem)), jen.Len(jen.Id(src)))
+		made := []jen.Code{jen.Id("out" + idx).Op(":=").Add(fresh)}
+		if target.reuse != nil {
+			// The map the value held is emptied and refilled.
+			made = []jen.Code{
+				jen.Id("out" + idx).Op(":=").Add(target.reuse),
+				jen.If(jen.Id("out" + idx).Op("==").Nil()).Block(jen.Id("out" + idx).Op("=").Add(fresh)).Else().Block(jen.Clear(jen.Id("out" + idx))),
+			}
+		}
+		block := append(append([]jen.Code{jen.Id(src).Op(":=").Add(v.val).Dot("Members")}, made...),
+			jen.For(jen.Id(idx).Op(":=").Range().Id(src)).Block(inner...),
+			jen.Add(target.expr).Op("=").Id("out"+idx))
 		return []jen.Code{
 			jen.If(kind("Object")).Block(mismatch(v.ptr, "object")),
-			jen.Block(
-				jen.Id(src).Op(":=").Add(v.val).Dot("Members"),
-				jen.Id("out"+idx).Op(":=").Make(jen.Map(keyType).Add(goType(t.Elem)), jen.Len(jen.Id(src))),
-				jen.For(jen.Id(idx).Op(":=").Range().Id(src)).Block(inner...),
-				jen.Add(target.expr).Op("=").Id("out"+idx),
-			),
+			jen.Block(block...),
 		}
 	case ir.Any:
 		return []jen.Code{jen.Add(target.expr).Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Add(v.val).Dot("Raw"))}

@@ -65,7 +65,11 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 			}
 		}
 	}
-	f.Add(checkHelpers()).Line()
+	into := false
+	for _, t := range types {
+		into = into || entry[t] != "" && reusesContainers(t)
+	}
+	f.Add(checkHelpers(into)).Line()
 	use := &decodeUse{}
 	for _, t := range types {
 		f.Add(decodeMethod(t, entry, use)).Line()
@@ -75,6 +79,9 @@ func emitValidators(f *jen.File, m *ir.Model) error {
 		}
 		f.Add(decodeFunc(t, n)).Line()
 		f.Add(decodeValueFunc(t, n)).Line()
+		if reusesContainers(t) {
+			f.Add(decodeValueIntoFunc(t, n)).Line()
+		}
 		f.Add(validateMethod(t, n)).Line()
 	}
 	if len(args) > 0 {
@@ -240,8 +247,8 @@ func argumentDecoder(tool *ir.Tool, p *ir.Param, suffix string, use *decodeUse) 
 
 // checkHelpers emits the generic functions that every DecodeT and Validate
 // share, so that each type adds one line of each instead of a copy of the
-// parse-check-decode sequence.
-func checkHelpers() jen.Code {
+// parse-check-decode sequence; into adds the one DecodeTValueInto shares.
+func checkHelpers(into bool) jen.Code {
 	checkFn := func() jen.Code {
 		return jen.Func().Params(jen.Op("*").Qual(checkPkg, "Checker"), jen.Op("*").Qual(checkPkg, "Value"), jen.Op("*").Qual(checkPkg, "Path"))
 	}
@@ -274,7 +281,7 @@ func checkHelpers() jen.Code {
 		),
 	}, parse(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("encode"), jen.Lit("encodes to invalid JSON: %v"), jen.Err()))...)
 	validate = append(validate, jen.Return(jen.Id("runCheck").Call(jen.Id("v"), jen.Id("check"))))
-	return jen.Comment("decoder is a generated type that fills itself from a parsed JSON value.").Line().
+	helpers := jen.Comment("decoder is a generated type that fills itself from a parsed JSON value.").Line().
 		Type().Id("decoder").Types(jen.Id("T").Any()).Interface(
 		jen.Op("*").Id("T"),
 		jen.Id("decodeValue").Params(jen.Op("*").Qual(checkPkg, "Value")).Error(),
@@ -305,6 +312,19 @@ func checkHelpers() jen.Code {
 		Comment("result, so that a hook's response is held to the schema its decoder enforces.").Line().
 		Func().Id("validateChecked").Types(jen.Id("T").Any()).
 		Params(jen.Id("x").Op("*").Id("T"), jen.Id("name").String(), jen.Id("check").Add(checkFn())).Error().Block(validate...)
+	if into {
+		helpers.Line().Line().
+			Comment("decodeParsedInto is decodeParsed writing into x, whose lists and maps the decoders refill.").Line().
+			Func().Id("decodeParsedInto").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).
+			Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("x").Op("*").Id("T"), jen.Id("name").String(), jen.Id("check").Add(checkFn())).Error().Block(
+			jen.If(jen.Id("x").Op("==").Nil()).Block(
+				jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("type"), jen.Lit("has no %s to decode into"), jen.Id("name"))),
+			),
+			jen.If(jen.Err().Op(":=").Id("runCheck").Call(jen.Id("v"), jen.Id("check")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Return(jen.Id("P").Call(jen.Id("x")).Dot("decodeValue").Call(jen.Id("v"))),
+		)
+	}
+	return helpers
 }
 
 func decodeFunc(t *ir.Type, suffix string) jen.Code {
@@ -323,6 +343,18 @@ func decodeValueFunc(t *ir.Type, suffix string) jen.Code {
 	return jen.Commentf("%s is Decode%s for a value parsed already, so its text is read once.", name, t.Name).Line().
 		Func().Id(name).Params(jen.Id("v").Op("*").Qual(checkPkg, "Value")).Params(jen.Op("*").Id(t.Name), jen.Error()).Block(
 		jen.Return(jen.Id("decodeParsed").Types(jen.Id(t.Name)).Call(jen.Id("v"), jen.Id("check"+suffix))),
+	)
+}
+
+// decodeValueIntoFunc emits DecodeTValueInto, DecodeTValue into a T the
+// caller keeps, for a type holding lists or maps: a loader decoding a
+// million values one after another, each dropped once read, refills the
+// same ones instead of leaving them all to the collector.
+func decodeValueIntoFunc(t *ir.Type, suffix string) jen.Code {
+	name := "Decode" + t.Name + "ValueInto"
+	return jen.Commentf("%s is Decode%sValue writing into x, whose lists and maps it refills (what they held is overwritten), so that decoding one value after another allocates them once; on an error x holds what was decoded so far.", name, t.Name).Line().
+		Func().Id(name).Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("x").Op("*").Id(t.Name)).Error().Block(
+		jen.Return(jen.Id("decodeParsedInto").Call(jen.Id("v"), jen.Id("x"), jen.Lit(withArticle(t.Name)), jen.Id("check"+suffix))),
 	)
 }
 
