@@ -703,6 +703,10 @@ type memo struct {
 	// view is the predicate view of the record being decoded, its lists
 	// reused from record to record.
 	view predicate.Candidate
+	// passing is the Location of a record decoded only to be read (a load
+	// too large to keep its Locations decoded), its lists and amenities
+	// refilled from record to record.
+	passing location.Location
 }
 
 // memoSize bounds each of a memo's maps: records share few schedules and
@@ -812,7 +816,7 @@ func boolByte(b bool) byte {
 // what the request paths need. A record of a dataset file that breaks a
 // rule is reported with the byte offset of its Location in the file.
 func (m *memo) decode(i int, rec dataset.Record, raw []byte) (entry, *location.Location, error) {
-	e, loc, err := m.decodeRecord(i, rec, raw, nil)
+	e, loc, err := m.decodeRecord(i, rec, raw, nil, false)
 	var fe *dataset.FieldError
 	if err != nil && rec.Span.Len > 0 && errors.As(err, &fe) && fe.Offset == 0 {
 		fe.Offset = rec.Span.Off
@@ -821,13 +825,17 @@ func (m *memo) decode(i int, rec dataset.Record, raw []byte) (entry, *location.L
 }
 
 // decodeRecord is decode before the offset is set; parsed, when not nil,
-// is raw parsed already.
-func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte, parsed *schemacheck.Value) (entry, *location.Location, error) {
+// is raw parsed already, and passing decodes it into m.passing (returned
+// as the Location) for a caller that drops it before the next record.
+func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte, parsed *schemacheck.Value, passing bool) (entry, *location.Location, error) {
 	var loc *location.Location
 	var err error
-	if parsed != nil {
+	switch {
+	case parsed != nil && passing:
+		loc, err = &m.passing, location.DecodeLocationValueInto(parsed, &m.passing)
+	case parsed != nil:
 		loc, err = location.DecodeLocationValue(parsed)
-	} else {
+	default:
 		loc, err = location.DecodeLocation(raw)
 	}
 	if err != nil {

@@ -86,6 +86,9 @@ type readLocation struct {
 	v     *schemacheck.Value
 	start *byte
 	n     int
+	// passing: the Location will not be kept decoded (its text was parsed
+	// into a reused buffer), so it is decoded into the memo's own.
+	passing bool
 }
 
 // ReadLocation parses a Location from a bound of boundSlack bytes more than
@@ -123,7 +126,8 @@ func (s *section) ReadLocation(b []byte) (int, string, bool) {
 		return 0, "", false
 	}
 	doc := schemacheck.NewDocument()
-	if s.load.kept.Load() >= int64(keepDecodedUpTo) {
+	passing := s.load.kept.Load() >= int64(keepDecodedUpTo)
+	if passing {
 		// No Location read from here on is kept decoded (visit counts it
 		// after this), and nothing else a visit keeps is a string of the
 		// tree: the entry's id, lists and item codes are copies, the text
@@ -139,7 +143,7 @@ func (s *section) ReadLocation(b []byte) (int, string, bool) {
 			if !ok {
 				break
 			}
-			s.read = readLocation{doc: doc, v: v, start: &b[0], n: n}
+			s.read = readLocation{doc: doc, v: v, start: &b[0], n: n, passing: passing}
 			s.recent[s.nread%recentLocations] = int32(n)
 			s.nread++
 			return n, s.ids.String(id), true
@@ -214,12 +218,13 @@ func (s *section) visit(rec *dataset.Record, loc []byte, unchecked bool) bool {
 		return true
 	}
 	var parsed *schemacheck.Value
+	passing := false
 	if r := s.takeRead(loc); r != nil {
 		defer r.doc.Release()
-		parsed = r.v
+		parsed, passing = r.v, r.passing
 		s.readIn++
 	}
-	e, decoded, err := s.memo.decodeRecord(i, *rec, loc, parsed)
+	e, decoded, err := s.memo.decodeRecord(i, *rec, loc, parsed, passing)
 	if err != nil {
 		if unchecked {
 			return false
