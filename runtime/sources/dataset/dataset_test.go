@@ -83,6 +83,7 @@ func TestParseErrorsNameIndexAndPointer(t *testing.T) {
 		{"item empty", `[{"location":{"id":"a"},"items":["sku",""]}]`, 0, "/0/items/1", "item id must not be empty"},
 		{"item not string", `[{"location":{"id":"a"},"items":[true]}]`, 0, "/0/items/0", "got a boolean"},
 		{"item repeated", `[{"location":{"id":"a"},"items":["s","s"]}]`, 0, "/0/items/1", "repeats element 0"},
+		{"item repeated later", `[{"location":{"id":"a"},"items":["sku-1","sku-2","sku-1"]}]`, 0, "/0/items/2", "repeats element 0"},
 		{"private string", `[{"location":{"id":"a"},"private":"yes"}]`, 0, "/0/private", "must be a boolean, got a string"},
 		{"private null", `[{"location":{"id":"a"},"private":null}]`, 0, "/0/private", "got null"},
 		{"service area array", `[{"location":{"id":"a"},"service_area":[]}]`, 0, "/0/service_area", "must be an object, got an array"},

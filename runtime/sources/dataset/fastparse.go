@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ucpgen/ucpgen/runtime/jsonmember"
 	"github.com/ucpgen/ucpgen/runtime/sources/internal/stringarena"
@@ -604,16 +605,24 @@ func fastStrings(s *scanner, in *interner, shared bool) ([]string, bool) {
 		if !ok || len(b) == 0 {
 			return false
 		}
+		if shared {
+			// Interned, equal strings are one string: a repeat is the
+			// same pointer, found without comparing bytes.
+			str := in.get(b)
+			for _, prev := range in.list {
+				if unsafe.StringData(prev) == unsafe.StringData(str) {
+					return false
+				}
+			}
+			in.list = append(in.list, str)
+			return true
+		}
 		for _, prev := range in.list {
 			if prev == string(b) {
 				return false
 			}
 		}
-		if shared {
-			in.list = append(in.list, in.get(b))
-		} else {
-			in.list = append(in.list, in.own.Bytes(b))
-		}
+		in.list = append(in.list, in.own.Bytes(b))
 		return true
 	})
 	if !ok {

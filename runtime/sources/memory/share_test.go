@@ -137,3 +137,40 @@ func TestMemosOnManyGoroutinesShareOneSchedule(t *testing.T) {
 		t.Errorf("the loader keeps %d schedules, want %d", len(all), len(zones))
 	}
 }
+
+// TestItemCodesByAddress: a memo codes an item id by its address when it
+// saw that very string last in its slot, and by its text otherwise: equal
+// ids built apart (not interned) get one code, distinct ids never share
+// one, however many ids pass through the slots and collide there.
+func TestItemCodesByAddress(t *testing.T) {
+	ld := newLoader()
+	m := newMemo(ld)
+	want := map[string]int32{}
+	const n = 3 * recentItems
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = "sku-" + strconv.Itoa(i)
+	}
+	for round := range 3 {
+		for i, id := range ids {
+			if round == 1 {
+				id = string([]byte(ids[i])) // the same text at another address
+			}
+			got := m.itemCodeOf(id)
+			if w, ok := want[id]; ok && w != got {
+				t.Fatalf("round %d: %q coded %d, earlier %d", round, id, got, w)
+			}
+			want[id] = got
+		}
+	}
+	seen := map[int32]string{}
+	for id, c := range want {
+		if other, ok := seen[c]; ok {
+			t.Fatalf("%q and %q share code %d", id, other, c)
+		}
+		seen[c] = id
+	}
+	if len(seen) != n {
+		t.Fatalf("%d codes for %d ids", len(seen), n)
+	}
+}

@@ -50,6 +50,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	_ "time/tzdata" // Location timezones are IANA names evaluated on any host
 
@@ -700,6 +701,8 @@ type memo struct {
 	itemCode  map[string]int32
 	codes     []int32
 	key       []byte
+	// recent holds the item ids coded last, by address (itemCodeOf).
+	recent [recentItems]recentItem
 	// view is the predicate view of the record being decoded, its lists
 	// reused from record to record.
 	view predicate.Candidate
@@ -708,6 +711,10 @@ type memo struct {
 	// refilled from record to record.
 	passing location.Location
 }
+
+// recentItems is how many item ids a memo codes by address: more than the
+// catalogue of a large retailer's usual store.
+const recentItems = 4096
 
 // memoSize bounds each of a memo's maps: records share few schedules and
 // lists, which a memo then holds all of, while item sets are often a
@@ -775,14 +782,7 @@ func (m *memo) itemSet(list []string) uint32 {
 	}
 	m.codes = m.codes[:0]
 	for _, it := range list {
-		c, ok := m.itemCode[it]
-		if !ok {
-			c = m.ld.itemCodeOf(it)
-			if len(m.itemCode) < memoSize {
-				m.itemCode[strings.Clone(it)] = c
-			}
-		}
-		m.codes = append(m.codes, c)
+		m.codes = append(m.codes, m.itemCodeOf(it))
 	}
 	slices.Sort(m.codes)
 	m.key = m.key[:0]
@@ -790,6 +790,33 @@ func (m *memo) itemSet(list []string) uint32 {
 		m.key = binary.LittleEndian.AppendUint32(m.key, uint32(c))
 	}
 	return m.ld.itemSet(m.codes, maphash.Bytes(m.ld.itemSeed, m.key))
+}
+
+// itemCodeOf is the item code of it. The dataset's scan interns item ids
+// (equal ids are one string), so a slot of m.recent, picked by the
+// string's address, usually holds it already: found by comparing two
+// addresses, not by hashing the id. The slot keeps its string, so the
+// address is never another string's while the slot holds it.
+func (m *memo) itemCodeOf(it string) int32 {
+	slot := &m.recent[(uintptr(unsafe.Pointer(unsafe.StringData(it)))>>4)%uintptr(len(m.recent))]
+	if unsafe.StringData(slot.id) == unsafe.StringData(it) && len(slot.id) == len(it) && it != "" {
+		return slot.code
+	}
+	c, ok := m.itemCode[it]
+	if !ok {
+		c = m.ld.itemCodeOf(it)
+		if len(m.itemCode) < memoSize {
+			m.itemCode[strings.Clone(it)] = c
+		}
+	}
+	*slot = recentItem{id: it, code: c}
+	return c
+}
+
+// recentItem is an item id and its code, as memo.recent holds them.
+type recentItem struct {
+	id   string
+	code int32
 }
 
 // byList returns what cache holds for list, else what share returns for
