@@ -262,10 +262,11 @@ func (l *Location) PredicateCandidateInto(c *predicate.Candidate) {
 		if cap(c.Schedule.Exceptions) < len(v) {
 			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
 		}
-		for _, x := range v {
+		for i := range v {
+			x := &v[i]
 			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
-				Closes:       x.Closes.Ptr(),
-				Opens:        x.Opens.Ptr(),
+				Closes:       x.Closes.Ref(),
+				Opens:        x.Opens.Ref(),
 				ValidFrom:    x.ValidFrom,
 				ValidThrough: x.ValidThrough,
 			})
@@ -275,7 +276,8 @@ func (l *Location) PredicateCandidateInto(c *predicate.Candidate) {
 
 // PredicateCandidate presents the Location to the predicate engine (id, geo,
 // amenity keys and schedule), so services match it without hand-written
-// conversions. Value points back at l for the Business's hooks.
+// conversions. Value points back at l for the Business's hooks, and the
+// exception times point into l's own list.
 func (l *Location) PredicateCandidate() predicate.Candidate {
 	var c predicate.Candidate
 	l.PredicateCandidateInto(&c)
@@ -327,10 +329,11 @@ func (l *LookupLocation) PredicateCandidateInto(c *predicate.Candidate) {
 		if cap(c.Schedule.Exceptions) < len(v) {
 			c.Schedule.Exceptions = make([]hours.Exception, 0, len(v))
 		}
-		for _, x := range v {
+		for i := range v {
+			x := &v[i]
 			c.Schedule.Exceptions = append(c.Schedule.Exceptions, hours.Exception{
-				Closes:       x.Closes.Ptr(),
-				Opens:        x.Opens.Ptr(),
+				Closes:       x.Closes.Ref(),
+				Opens:        x.Opens.Ref(),
 				ValidFrom:    x.ValidFrom,
 				ValidThrough: x.ValidThrough,
 			})
@@ -340,7 +343,8 @@ func (l *LookupLocation) PredicateCandidateInto(c *predicate.Candidate) {
 
 // PredicateCandidate presents the LookupLocation to the predicate engine (id, geo,
 // amenity keys and schedule), so services match it without hand-written
-// conversions. Value points back at l for the Business's hooks.
+// conversions. Value points back at l for the Business's hooks, and the
+// exception times point into l's own list.
 func (l *LookupLocation) PredicateCandidate() predicate.Candidate {
 	var c predicate.Candidate
 	l.PredicateCandidateInto(&c)

@@ -159,8 +159,8 @@ func stringOf(recv string, f *ir.Field) jen.Code {
 	return e
 }
 
-// stringPtrOf is a *string for a string member: nil when an optional
-// member is absent.
+// stringPtrOf is a *string for a string member of the value recv points
+// at, pointing into it: nil when an optional member is absent.
 func stringPtrOf(recv string, f *ir.Field) (jen.Code, error) {
 	if f.Type.IsNamed() {
 		return nil, fmt.Errorf("member %q: a named string type cannot be passed as *string", f.JSONName)
@@ -168,7 +168,7 @@ func stringPtrOf(recv string, f *ir.Field) (jen.Code, error) {
 	if f.Required {
 		return jen.Op("&").Id(recv).Dot(f.GoName), nil
 	}
-	return jen.Id(recv).Dot(f.GoName).Dot("Ptr").Call(), nil
+	return jen.Id(recv).Dot(f.GoName).Dot("Ref").Call(), nil
 }
 
 // errReturn is `if err != nil { return zero, err }`.
@@ -616,7 +616,8 @@ func (b *binder) candidate(t *ir.Type) error {
 			Func().Add(recv).Id("PredicateCandidateInto").Params(jen.Id("c").Op("*").Qual(bindPredicatePkg, "Candidate")).Block(body...),
 		jen.Add(lineComments(fmt.Sprintf("PredicateCandidate presents the %s to the predicate engine (id, geo,\n"+
 			"amenity keys and schedule), so services match it without hand-written\n"+
-			"conversions. Value points back at l for the Business's hooks.", t.Name))).Line().
+			"conversions. Value points back at l for the Business's hooks, and the\n"+
+			"exception times point into l's own list.", t.Name))).Line().
 			Func().Add(recv).Id("PredicateCandidate").Params().Qual(bindPredicatePkg, "Candidate").Block(
 			jen.Var().Id("c").Qual(bindPredicatePkg, "Candidate"),
 			jen.Id("l").Dot("PredicateCandidateInto").Call(jen.Op("&").Id("c")),
@@ -683,7 +684,10 @@ func (b *binder) schedule(t *ir.Type) ([]jen.Code, error) {
 		out = append(out, withField("l", f, "v",
 			jen.Id("c").Dot("Schedule").Dot("HasExceptions").Op("=").True(),
 			presize(jen.Id("c").Dot("Schedule").Dot("Exceptions"), jen.Qual(bindHoursPkg, "Exception")),
-			jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Id("v")).Block(
+			// By index: the times point into the Location's own list
+			// rather than into copies made for them.
+			jen.For(jen.Id("i").Op(":=").Range().Id("v")).Block(
+				jen.Id("x").Op(":=").Op("&").Id("v").Index(jen.Id("i")),
 				jen.Id("c").Dot("Schedule").Dot("Exceptions").Op("=").Append(jen.Id("c").Dot("Schedule").Dot("Exceptions"),
 					jen.Qual(bindHoursPkg, "Exception").Values(jen.Dict{
 						jen.Id("ValidFrom"):    stringOf("x", from),

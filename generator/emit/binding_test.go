@@ -347,6 +347,32 @@ func TestPredicateCandidateInto(t *testing.T) {
 	}
 }
 
+// TestPredicateCandidateIntoAllocatesNothing: once a candidate's lists
+// have room, viewing a Location with hours, exception hours (closures and
+// opening times) and amenities allocates nothing: the exception times
+// point into the Location's own list.
+func TestPredicateCandidateIntoAllocatesNothing(t *testing.T) {
+	var l location.Location
+	if err := json.Unmarshal([]byte(`{"id":"a","name":"A","timezone":"UTC",
+		"amenities":{"a.x":{"description":"X"}},
+		"hours":[{"day":"monday","opens":"09:00","closes":"17:00"}],
+		"exception_hours":[{"valid_from":"2026-12-25","valid_through":"2026-12-25"},
+		                   {"valid_from":"2026-12-24","valid_through":"2026-12-24","opens":"09:00","closes":"12:00"}]}`), &l); err != nil {
+		t.Fatal(err)
+	}
+	var c predicate.Candidate
+	l.PredicateCandidateInto(&c)
+	if got := *c.Schedule.Exceptions[1].Opens; got != "09:00" || c.Schedule.Exceptions[0].Opens != nil {
+		t.Fatalf("exception times %v, %q", c.Schedule.Exceptions[0].Opens, got)
+	}
+	if c.Schedule.Exceptions[1].Closes != &l.ExceptionHours.V[1].Closes.V {
+		t.Error("the closing time is a copy, not the Location's own")
+	}
+	if n := testing.AllocsPerRun(100, func() { l.PredicateCandidateInto(&c) }); n != 0 {
+		t.Errorf("PredicateCandidateInto allocates %v times a call", n)
+	}
+}
+
 // sameCandidate compares two views, an empty list equal to none.
 func sameCandidate(a, b predicate.Candidate) bool {
 	if len(a.Amenities) == 0 && len(b.Amenities) == 0 {

@@ -38,6 +38,16 @@ func (o Value[T]) Ptr() *T {
 	return &v
 }
 
+// Ref returns a pointer to the held value itself when present and nil
+// otherwise: unlike Ptr it copies nothing (so allocates nothing), and what
+// it points at changes with o.
+func (o *Value[T]) Ref() *T {
+	if !o.Set {
+		return nil
+	}
+	return &o.V
+}
+
 // IsZero reports absence, so that the encoding/json omitzero option leaves
 // absent members out of the output.
 func (o Value[T]) IsZero() bool { return !o.Set }
