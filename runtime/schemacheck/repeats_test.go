@@ -266,3 +266,35 @@ func sameTree(a, b *sc.Value) bool {
 	}
 	return true
 }
+
+// TestSharedNumbersTheText: Shared is 0 for a value no Repeats shares (a
+// first reading, or a plain parse), the same number for every later
+// reading of one text, and another number for another text.
+func TestSharedNumbersTheText(t *testing.T) {
+	r := sc.NewRepeats()
+	nine, ten := hoursOf("09:00"), hoursOf("10:00")
+	hours := func(text string) uint32 {
+		return parseBoth(t, r, `{"id":"x","hours":`+text+`}`).Get("hours").Shared()
+	}
+	if n := hours(nine); n != 0 {
+		t.Errorf("first reading shared as %d", n)
+	}
+	a, b := hours(nine), hours(nine)
+	hours(ten)
+	c := hours(ten)
+	if a == 0 || a != b {
+		t.Errorf("one text read twice after its first reading: %d and %d", a, b)
+	}
+	if c == 0 || c == a {
+		t.Errorf("another text: %d (the first's %d)", c, a)
+	}
+	plain := sc.NewDocument()
+	defer plain.Release()
+	v, err := plain.Parse([]byte(`{"hours":` + nine + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := v.Get("hours").Shared(); n != 0 {
+		t.Errorf("a plain parse's value shared as %d", n)
+	}
+}

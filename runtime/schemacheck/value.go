@@ -94,6 +94,11 @@ func (v *Value) Get(name string) *Value {
 	return nil
 }
 
+// Shared is the number of the tree a Repeats shares v as (0 when v is not
+// one): two values with the same number are the same text, so a caller
+// may key what it derives from a value by the number, without reading it.
+func (v *Value) Shared() uint32 { return v.tree }
+
 // ParseError is a JSON syntax error located by byte offset and by the JSON
 // Pointer of the value being read, so callers can report it like a violation.
 type ParseError struct {

@@ -701,6 +701,8 @@ type memo struct {
 	itemCode  map[string]int32
 	codes     []int32
 	key       []byte
+	// byTrees holds compiled schedules by their lists' shared trees.
+	byTrees map[treeKey]uint32
 	// recent holds the item ids coded last, by address (itemCodeOf).
 	recent [recentItems]recentItem
 	// view is the predicate view of the record being decoded, its lists
@@ -722,7 +724,7 @@ const recentItems = 4096
 const memoSize = 4096
 
 func newMemo(ld *loader) *memo {
-	return &memo{ld: ld, schedules: map[string]uint32{}, strs: map[string]uint32{},
+	return &memo{ld: ld, schedules: map[string]uint32{}, strs: map[string]uint32{}, byTrees: map[treeKey]uint32{},
 		areas: map[*dataset.ServiceArea]uint32{}, itemCode: map[string]int32{}}
 }
 
@@ -744,6 +746,64 @@ func (m *memo) compile(sc hours.Schedule) (uint32, error) {
 		remember(m.schedules, m.key, c)
 	}
 	return c, err
+}
+
+// compileShared is compile for the schedule sc of the Location parsed,
+// memoized by the numbers of its hours' and exception hours' shared trees
+// (schemacheck.Repeats) and its time zone when the parse shared both lists
+// (or the Location lacks them): the same numbers are the same lists, so a
+// repeated schedule is found without building its key of some 300 bytes.
+func (m *memo) compileShared(parsed *schemacheck.Value, sc hours.Schedule) (uint32, error) {
+	k, ok := scheduleTrees(parsed)
+	if !ok {
+		return m.compile(sc)
+	}
+	if c, ok := m.byTrees[k]; ok {
+		return c, nil
+	}
+	c, err := m.compile(sc)
+	if err == nil && len(m.byTrees) < memoSize {
+		k.zone = strings.Clone(k.zone) // the parse's text is reused
+		m.byTrees[k] = c
+	}
+	return c, err
+}
+
+// treeKey names a schedule by the shared trees of its lists (0: absent)
+// and its time zone.
+type treeKey struct {
+	hours, exceptions uint32
+	zone              string
+	zoned             bool
+}
+
+// scheduleTrees returns the treeKey of the Location parsed, and false when
+// it has none: not parsed, a list present but not shared, or a time zone
+// that is not a string.
+func scheduleTrees(parsed *schemacheck.Value) (treeKey, bool) {
+	var k treeKey
+	if parsed == nil || parsed.Kind != schemacheck.Object {
+		return k, false
+	}
+	for i := range parsed.Members {
+		v := &parsed.Members[i].Value
+		switch parsed.Members[i].Name {
+		case "hours":
+			if k.hours = v.Shared(); k.hours == 0 {
+				return k, false
+			}
+		case "exception_hours":
+			if k.exceptions = v.Shared(); k.exceptions == 0 {
+				return k, false
+			}
+		case "timezone":
+			if v.Kind != schemacheck.String {
+				return k, false
+			}
+			k.zone, k.zoned = v.Str, true
+		}
+	}
+	return k, true
 }
 
 // shared is loader.shared, memoized; 0 (nil) for an empty list.
@@ -887,7 +947,7 @@ func (m *memo) decodeRecord(i int, rec dataset.Record, raw []byte, parsed *schem
 	}
 	pc := &m.view
 	loc.PredicateCandidateInto(pc)
-	if e.compiled, err = m.compile(pc.Schedule); err != nil {
+	if e.compiled, err = m.compileShared(parsed, pc.Schedule); err != nil {
 		return entry{}, nil, fieldErr(i, "/location"+hours.Pointer(err), "unusable schedule: %v", err)
 	}
 	if pc.Geo != nil {

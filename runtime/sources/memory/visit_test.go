@@ -89,6 +89,9 @@ func TestFileVisitorsBuildTheSameSource(t *testing.T) {
 		{"storegen full 2000", generated(t, 2000, storegen.Full), saved},
 		{"storegen full 2000, few kept", generated(t, 2000, storegen.Full), 700},
 		{"storegen light 3000, none kept", light, 0},
+		// The same hours and exception hours texts (shared by the parse)
+		// under different time zones, with and without one another.
+		{"one schedule's lists in three zones, none kept", zonedSchedules(600), 0},
 		// A Location ReadLocation parses in more than one try: far longer
 		// than the one before it.
 		{"storegen light 3000, one Location 40 times longer", lengthen(t, light, 1700, 40), saved},
@@ -430,6 +433,32 @@ func TestReadLocationBound(t *testing.T) {
 			t.Errorf("after Location %d (%d bytes): bound %d, want %d", k, n, got, want)
 		}
 	}
+}
+
+// zonedSchedules is a dataset of n stores sharing one weekly hours text
+// and one exception hours text, in three time zones, each list present in
+// some stores and absent in others.
+func zonedSchedules(n int) []byte {
+	const week = `[{"day":"monday","opens":"08:00","closes":"18:00"},{"day":"tuesday","opens":"08:00","closes":"18:00"},{"day":"saturday","opens":"09:00","closes":"13:00"}]`
+	const closed = `[{"title":"Closed for stocktaking","valid_from":"2026-12-28","valid_through":"2026-12-29"}]`
+	zones := []string{"Europe/Berlin", "America/New_York", "Asia/Tokyo"}
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"location":{"id":"z%04d","name":"Zoned %d","timezone":%q`, i, i, zones[i%3])
+		if i%5 != 0 {
+			b.WriteString(`,"hours":` + week)
+		}
+		if i%2 == 0 {
+			b.WriteString(`,"exception_hours":` + closed)
+		}
+		fmt.Fprintf(&b, `},"aliases":["zoned-%d"]}`, i)
+	}
+	b.WriteString("\n]\n")
+	return []byte(b.String())
 }
 
 // identifierFile writes n records (past the size whose identifiers the
