@@ -64,6 +64,10 @@ type stream struct {
 	i   int
 	off int64 // file offset of b[0]
 	eof bool
+	// sc is the scanner scan hands its function: one the stream holds,
+	// as a scanner made for each call would escape (the function is a
+	// value) and cost an allocation a record.
+	sc scanner
 }
 
 // fill keeps the unread bytes and reads more; false when nothing more can
@@ -93,7 +97,8 @@ func (st *stream) fill() (bool, error) {
 // until f succeeds or the input ends; the bytes f consumed are then read.
 func (st *stream) scan(f func(s *scanner) bool) (bool, error) {
 	for {
-		s := &scanner{b: st.b, i: st.i}
+		s := &st.sc
+		*s = scanner{b: st.b, i: st.i}
 		if f(s) && (s.i < len(s.b) || st.eof) {
 			st.i = s.i
 			return true, nil

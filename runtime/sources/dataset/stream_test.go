@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ucpgen/ucpgen/internal/testshared"
@@ -47,5 +48,20 @@ func TestParseFileAgreesWithParse(t *testing.T) {
 	}
 	if _, err := ParseFile(filepath.Join(t.TempDir(), "missing.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: err = %v", err)
+	}
+}
+
+// TestStreamScanAllocatesNothing: scan hands its function the stream's own
+// scanner, so reading a record costs no scanner on the heap.
+func TestStreamScanAllocatesNothing(t *testing.T) {
+	st := &stream{r: strings.NewReader(""), b: []byte(`  {"a":1}`), eof: true}
+	peek := func(s *scanner) bool { return s.peek() != 0 }
+	if n := testing.AllocsPerRun(100, func() {
+		st.i = 0
+		if ok, err := st.scan(peek); !ok || err != nil {
+			t.Fatalf("scan: %v, %v", ok, err)
+		}
+	}); n != 0 {
+		t.Errorf("scan allocates %v times a call", n)
 	}
 }
