@@ -166,8 +166,8 @@ func TestDecodeLocationValueIntoRefills(t *testing.T) {
 	if &x.Hours.V[0] != hours || reflect.ValueOf(x.Amenities.V).UnsafePointer() != amenities {
 		t.Error("the hours or the amenities were made again, not refilled")
 	}
-	if err := location.DecodeLocationValueInto(&schemacheck.Value{Kind: schemacheck.Object}, nil); err == nil {
-		t.Error("decoding into a nil Location: no error")
+	if err := location.DecodeLocationValueInto(&schemacheck.Value{Kind: schemacheck.Object}, nil); err == nil || !strings.Contains(err.Error(), "into a Location, got nil") {
+		t.Errorf("decoding into a nil Location: %v", err)
 	}
 
 	// json.Unmarshal keeps its own semantics: a copy taken before is

@@ -82,7 +82,7 @@ func validateChecked[T any](x *T, name string, check func(*schemacheck.Checker, 
 // decodeParsedInto is decodeParsed writing into x, whose lists and maps the decoders refill.
 func decodeParsedInto[T any, P decoder[T]](v *schemacheck.Value, x *T, name string, check func(*schemacheck.Checker, *schemacheck.Value, *schemacheck.Path)) error {
 	if x == nil {
-		return rpcerr.Invalid("", "type", "has no %s to decode into", name)
+		return rpcerr.Invalid("", "type", "must be decoded into %s, got nil", name)
 	}
 	if err := runCheck(v, check); err != nil {
 		return err

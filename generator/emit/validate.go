@@ -318,7 +318,7 @@ func checkHelpers(into bool) jen.Code {
 			Func().Id("decodeParsedInto").Types(jen.Id("T").Any(), jen.Id("P").Id("decoder").Types(jen.Id("T"))).
 			Params(jen.Id("v").Op("*").Qual(checkPkg, "Value"), jen.Id("x").Op("*").Id("T"), jen.Id("name").String(), jen.Id("check").Add(checkFn())).Error().Block(
 			jen.If(jen.Id("x").Op("==").Nil()).Block(
-				jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("type"), jen.Lit("has no %s to decode into"), jen.Id("name"))),
+				jen.Return(jen.Qual(rpcerrPkg, "Invalid").Call(jen.Lit(""), jen.Lit("type"), jen.Lit("must be decoded into %s, got nil"), jen.Id("name"))),
 			),
 			jen.If(jen.Err().Op(":=").Id("runCheck").Call(jen.Id("v"), jen.Id("check")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.Return(jen.Id("P").Call(jen.Id("x")).Dot("decodeValue").Call(jen.Id("v"))),
