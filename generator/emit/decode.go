@@ -118,13 +118,12 @@ func memberInto(t *ir.Type, target place, use *decodeUse) (stmt jen.Code, ok boo
 // (decodeList, into the list reuse when it is not nil), a list of strings or
 // a list or map of raw JSON, or nil.
 func containerCall(t *ir.Type, v jen.Code, use *decodeUse, reuse jen.Code) jen.Code {
-	plain := func(k ir.Kind) bool { return t.Elem != nil && t.Elem.Kind == k && !t.Elem.IsNamed() }
 	switch {
-	case t.Kind == ir.Array && plain(ir.String):
+	case t.Kind == ir.Array && plainElem(t, ir.String):
 		return jen.Qual(checkPkg, "AsStrings").Call(v)
-	case t.Kind == ir.Array && plain(ir.Any):
+	case t.Kind == ir.Array && plainElem(t, ir.Any):
 		return jen.Qual(checkPkg, "AsRawItems").Call(v)
-	case t.Kind == ir.Map && t.Key == nil && plain(ir.Any):
+	case rawMembers(t):
 		return jen.Qual(checkPkg, "AsRawMembers").Call(v)
 	case t.Kind == ir.Array && t.Elem.IsNamed():
 		use.list = true
@@ -147,9 +146,20 @@ func reusable(t *ir.Type) bool {
 	case ir.Array:
 		return t.Elem != nil && t.Elem.IsNamed()
 	case ir.Map:
-		return containerCall(t, jen.Nil(), &decodeUse{}, nil) == nil
+		return !rawMembers(t)
 	}
 	return false
+}
+
+// rawMembers reports whether t is a map of raw JSON by member name, which
+// schemacheck.AsRawMembers decodes whole rather than a map decoded in line.
+func rawMembers(t *ir.Type) bool {
+	return t.Kind == ir.Map && t.Key == nil && plainElem(t, ir.Any)
+}
+
+// plainElem reports whether t's elements are of kind k and of no named type.
+func plainElem(t *ir.Type, k ir.Kind) bool {
+	return t.Elem != nil && t.Elem.Kind == k && !t.Elem.IsNamed()
 }
 
 // reusesContainers reports whether any field of the struct t is reusable.
