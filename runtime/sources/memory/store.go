@@ -770,11 +770,10 @@ func (m *memo) compileShared(parsed *schemacheck.Value, sc hours.Schedule) (uint
 }
 
 // treeKey names a schedule by the shared trees of its lists (0: absent)
-// and its time zone.
+// and its time zone (an absent one reads as "", as in the Schedule).
 type treeKey struct {
 	hours, exceptions uint32
 	zone              string
-	zoned             bool
 }
 
 // scheduleTrees returns the treeKey of the Location parsed, and false when
@@ -800,7 +799,7 @@ func scheduleTrees(parsed *schemacheck.Value) (treeKey, bool) {
 			if v.Kind != schemacheck.String {
 				return k, false
 			}
-			k.zone, k.zoned = v.Str, true
+			k.zone = v.Str
 		}
 	}
 	return k, true
