@@ -351,9 +351,10 @@ func buildVisited(df *dataset.File, secs []*section, opts Options) (*Source, err
 	s.setCapabilities(served, opts)
 	// The File keeps its Visitors, and the Source its File: what only the
 	// load needed (the memos and the loader's maps, keyed by the schedules'
-	// and lists' text) is let go here rather than held while serving.
+	// and lists' text, and the private records' numbers) is let go here
+	// rather than held while serving.
 	for _, sec := range secs {
-		sec.memo = nil
+		sec.memo, sec.private = nil, nil
 	}
 	secs[0].load.ld = nil
 	return s, nil
